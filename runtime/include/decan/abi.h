@@ -1,0 +1,140 @@
+//===- decan/abi.h - Contract between instrumented code and the runtime ---===//
+//
+// Part of decan. The layout below is emitted by the compiler plugin and by the
+// MC rewriter, and read by the runtime and by `decan list`. Change it only
+// together with DECAN_ABI_VERSION and every producer and consumer.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Two structures describe an instrumented loop:
+///
+/// * decan_loop_desc (writable data, section "decan_loops"): what the runtime
+///   and the dispatch stub share at run time. Registered by a constructor that
+///   calls __decan_register_loops() once per module (executable or DSO).
+/// * decan_meta_record (read-only, section ".decan.meta", no relocations):
+///   what `decan list` reads from an ELF file without running it.
+///
+/// A measured call, as the dispatch stub performs it:
+/// \code
+///   if (desc.active) {                         // one predictable load+branch
+///     int v = __decan_begin_call(&desc);        // picks variant, sets FP env
+///     if (v >= 0) {
+///       uint64_t cycles, trips;
+///       variant_fn[v](live-ins..., &live-outs..., &cycles, &trips);
+///       if (!__decan_end_call(&desc, v, cycles, trips)) goto loop_exit;
+///     }
+///   }
+///   original inline loop ...                    // also runs after a variant
+/// \endcode
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_ABI_H
+#define DECAN_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DECAN_ABI_VERSION 1
+
+/// Variant indices; the order is part of the ABI (bit i of masks = variant i).
+enum decan_variant {
+  DECAN_REF = 0,
+  DECAN_LS = 1,
+  DECAN_FP = 2,
+  DECAN_NO_DIV = 3,
+  DECAN_DL1 = 4,
+  DECAN_CTRL = 5,
+  DECAN_NUM_VARIANTS = 6
+};
+
+/// Why a variant of a loop is not available (decan_machine_info::status).
+enum decan_variant_status {
+  DECAN_VARIANT_NOT_BUILT = 0,   ///< no machine pass saw this variant
+  DECAN_VARIANT_OK = 1,          ///< built and verified
+  DECAN_VARIANT_UNSUPPORTED = 2, ///< an instruction the rules do not handle
+  DECAN_VARIANT_VERIFIER = 3,    ///< would add a dependence REF lacks
+  DECAN_VARIANT_NO_LOOP = 4,     ///< the machine loop could not be found
+  DECAN_VARIANT_EMPTY = 5        ///< nothing to transform (e.g. NO_DIV, no div)
+};
+
+/// Filled by the machine-level pass (plugin) or the rewriter; all counts are
+/// machine instructions of the loop body of the REF copy.
+struct decan_machine_info {
+  uint32_t status[DECAN_NUM_VARIANTS];     ///< enum decan_variant_status
+  uint32_t loop_bytes[DECAN_NUM_VARIANTS]; ///< encoded size of the loop body
+  uint32_t n_instrs;
+  uint32_t n_load;  ///< L: instructions that read memory
+  uint32_t n_store; ///< S: instructions that write memory
+  uint32_t n_fp;    ///< FP: arithmetic (scalar FP and SIMD)
+  uint32_t n_div;   ///< DIV: divisions and square roots
+  uint32_t n_ctrl;  ///< CTRL: backward slice of the exit branches
+  uint32_t n_addr;  ///< address slice
+  uint32_t n_other;
+};
+
+/// Stores seen by variants in rotate/instance mode (documented in
+/// docs/design.md, recorded in reports): variants never write program memory.
+enum decan_store_policy {
+  DECAN_STORE_KEPT = 0,         ///< REF: the real loop
+  DECAN_STORE_AS_LOAD = 1,      ///< store -> load of the same address
+  DECAN_STORE_TO_SCRATCH = 2,   ///< store -> the loop's scratch area
+  DECAN_STORE_DELETED = 3       ///< store removed (NOP of the same length)
+};
+
+/// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
+/// the producer; `active` and `runtime_state` by the runtime.
+struct decan_loop_desc {
+  uint32_t abi_version;  ///< DECAN_ABI_VERSION
+  volatile uint32_t active; ///< nonzero: stub takes the measured path
+  uint32_t variant_mask; ///< bit per decan_variant the producer emitted
+  uint32_t line;         ///< 0 when unknown
+  const char *id;        ///< stable id "function:L<index>" (see design.md)
+  const char *function;  ///< symbol of the enclosing function
+  const char *file;      ///< source file, "" when unknown
+  void *scratch;         ///< DL1 scratch area (64-byte aligned), or null
+  uint32_t scratch_size; ///< bytes
+  uint32_t reserved;
+  const struct decan_machine_info *minfo; ///< may be null
+  void *runtime_state;   ///< owned by the runtime; null at load time
+};
+
+/// Read-only, relocation-free record in section ".decan.meta", one per
+/// innermost loop seen (skipped loops too, with variant_mask 0 and a reason).
+/// Followed by `strings_size` bytes: NUL-terminated id, function, file,
+/// skip reason ("" when selected), in that order.
+struct decan_meta_record {
+  char magic[4];          ///< "DCN1"
+  uint32_t record_size;   ///< header + strings, padded to 8 bytes
+  uint32_t abi_version;
+  uint32_t variant_mask;
+  uint32_t line;
+  uint32_t column;
+  uint32_t strings_size;
+  uint32_t reserved;
+  struct decan_machine_info minfo;
+  /* char strings[strings_size]; */
+};
+
+/// Called by a module constructor with that module's descriptors.
+void __decan_register_loops(struct decan_loop_desc *descs, uint32_t count);
+
+/// Start of a measured call: returns the variant to time, or -1 when this
+/// call is not measured (the stub then runs the original loop only). Sets the
+/// FP environment for the timed call and touches DL1 scratch when needed.
+int __decan_begin_call(struct decan_loop_desc *desc);
+
+/// End of a measured call: records it, restores the FP environment. Returns
+/// nonzero when the original loop must still run (the variant's effects are
+/// not the program's), zero when the timed copy's results stand.
+int __decan_end_call(struct decan_loop_desc *desc, int variant,
+                     uint64_t cycles, uint64_t trip_count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // DECAN_ABI_H

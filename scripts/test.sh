@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets everything up (scripts/setup.sh) and runs every test suite through ctest.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${DECAN_BUILD_DIR:-$here/build}
+DECAN_EXTRA_PACKAGES="${DECAN_TEST_PACKAGES:-}" bash "$here/scripts/setup.sh"
+cd "$build"
+ctest --output-on-failure -j "$(nproc)"

@@ -1,0 +1,7 @@
+#include "decan/runtime.h"
+
+#include <gtest/gtest.h>
+
+TEST(RuntimeVersion, MatchesProject) {
+  EXPECT_STREQ(decan_version(), DECAN_VERSION);
+}
