@@ -11,7 +11,9 @@
 
 namespace llvm {
 class FunctionPass;
+class PassBuilder;
 class PassRegistry;
+class TargetPassConfig;
 void initializeMachineLoopReportPass(PassRegistry &);
 } // namespace llvm
 
@@ -21,6 +23,16 @@ namespace decan {
 /// -Rpass=decan) with its file:line and size.
 llvm::FunctionPass *createMachineLoopReportPass();
 extern char &MachineLoopReportID;
+
+/// IR side (IRPasses.cpp): loop selection, outlining per variant, dispatch
+/// stubs, probes and loop tables, registered at the end of the optimization
+/// pipeline and by name for `opt -passes=`.
+void registerIRPasses(llvm::PassBuilder &PB);
+
+/// Machine side (MachinePasses.cpp): the variant transformations, inserted
+/// post-RA into every x86-64 TargetPassConfig.
+void addMachinePasses(llvm::TargetPassConfig &TPC);
+void initializeMachinePasses(llvm::PassRegistry &Registry);
 
 } // namespace decan
 

@@ -24,14 +24,16 @@ namespace {
       if (!TM.getTargetTriple().isX86() || !TM.getTargetTriple().isArch64Bit())
         return;
       TPC->insertPass(&PrologEpilogCodeInserterID, &decan::MachineLoopReportID);
+      decan::addMachinePasses(*TPC);
     }};
 } // namespace
 
 __attribute__((constructor)) static void initDecanMachinePasses() {
   initializeMachineLoopReportPass(*PassRegistry::getPassRegistry());
+  decan::initializeMachinePasses(*PassRegistry::getPassRegistry());
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "decan", DECAN_PLUGIN_VERSION,
-          [](PassBuilder &PB) {}};
+          [](PassBuilder &PB) { decan::registerIRPasses(PB); }};
 }
