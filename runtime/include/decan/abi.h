@@ -119,6 +119,22 @@ struct decan_meta_record {
   /* char strings[strings_size]; */
 };
 
+/// Start of the RW segment a rewritten binary (mc-rewriter) carries. Pointer
+/// fields of its descriptors (id, function, file, scratch, minfo) hold offsets
+/// from this header's address; the runtime adds that address, fills the
+/// entry points and registers the descriptors. Rewritten code calls the
+/// runtime only through `begin_call`/`end_call`, and only when a descriptor is
+/// active, so a rewritten binary run without the runtime behaves as before.
+struct decan_rewritten_header {
+  char magic[8];          ///< "DECANRW1"
+  uint32_t abi_version;   ///< DECAN_ABI_VERSION
+  uint32_t count;         ///< number of descriptors
+  uint64_t descs_offset;  ///< from this header to decan_loop_desc[count]
+  int (*begin_call)(struct decan_loop_desc *);                       ///< runtime
+  int (*end_call)(struct decan_loop_desc *, int, uint64_t, uint64_t); ///< runtime
+  uint64_t relocated;     ///< nonzero once the runtime fixed the offsets
+};
+
 /// Called by a module constructor with that module's descriptors.
 void __decan_register_loops(struct decan_loop_desc *descs, uint32_t count);
 
