@@ -1,0 +1,33 @@
+/*===- omp_triad.c - OpenMP parallel-for triad ---*- C -*-===*\
+|* Part of decan's validation suite (bench/codelets).                      *|
+\*===----------------------------------------------------------------------===*/
+/* The triad under `#pragma omp parallel for`: each thread runs its chunk of
+   the same outlined loop and is measured separately (thesis 6.4.1). With two
+   threads on two cores the RAM regime is LS-bound. */
+#define CODELET_NAME "omp_triad"
+#include "codelet.h"
+
+static double *A, *B, *C;
+static long N;
+
+CODELET_NOINLINE void omp_triad_kernel(double *restrict a,
+                                       const double *restrict b,
+                                       const double *restrict c, double s,
+                                       long n) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+
+static void codelet_setup(long n) {
+  N = n;
+  A = (double *)codelet_alloc(sizeof(double) * n);
+  B = (double *)codelet_alloc(sizeof(double) * n);
+  C = (double *)codelet_alloc(sizeof(double) * n);
+  for (long i = 0; i < n; ++i) {
+    B[i] = codelet_uniform(1.0, 2.0);
+    C[i] = codelet_uniform(1.0, 2.0);
+  }
+}
+static void codelet_call(void) { omp_triad_kernel(A, B, C, 0.5, N); }
+static double codelet_checksum(void) { return A[0] + A[N - 1]; }

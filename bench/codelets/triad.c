@@ -1,0 +1,29 @@
+/*===- triad.c - Stride-1 stream triad ---*- C -*-===*\
+|* Part of decan's validation suite (bench/codelets).                      *|
+\*===----------------------------------------------------------------------===*/
+/* STREAM triad a = b + s*c: two loads, one store, one FMA per element.
+   LS-bound once the arrays live in RAM. */
+#define CODELET_NAME "triad"
+#include "codelet.h"
+
+static double *A, *B, *C;
+static long N;
+
+CODELET_NOINLINE void triad_kernel(double *restrict a, const double *restrict b,
+                                   const double *restrict c, double s, long n) {
+  for (long i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+
+static void codelet_setup(long n) {
+  N = n;
+  A = (double *)codelet_alloc(sizeof(double) * n);
+  B = (double *)codelet_alloc(sizeof(double) * n);
+  C = (double *)codelet_alloc(sizeof(double) * n);
+  for (long i = 0; i < n; ++i) {
+    B[i] = codelet_uniform(1.0, 2.0);
+    C[i] = codelet_uniform(1.0, 2.0);
+  }
+}
+static void codelet_call(void) { triad_kernel(A, B, C, 0.5, N); }
+static double codelet_checksum(void) { return A[0] + A[N - 1]; }
