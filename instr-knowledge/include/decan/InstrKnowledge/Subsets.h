@@ -2,28 +2,63 @@
 //
 // Part of decan. Classifies x86-64 opcodes (by MCInstrDesc and name, since
 // the X86 opcode enums are not installed with LLVM) into the instruction
-// subsets of the DECAN thesis (section 4.4.1).
+// subsets of the DECAN thesis (section 4.4.1), and computes the loop-level
+// (global view) subsets: CTRL and the address slice.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_INSTRKNOWLEDGE_SUBSETS_H
 #define DECAN_INSTRKNOWLEDGE_SUBSETS_H
 
+#include "decan/InstrKnowledge/Instr.h"
+
 #include "llvm/MC/MCInstrInfo.h"
+
+#include <vector>
 
 namespace decan {
 
-/// Local-view subsets one instruction can belong to (a bit set).
+class X86Knowledge;
+
+/// Subsets one instruction can belong to (a bit set). Local-view bits come
+/// from the opcode alone; SubsetCtrl and SubsetAddr from the loop.
 enum SubsetBits : unsigned {
   SubsetNone = 0,
-  SubsetLoad = 1u << 0,
-  SubsetStore = 1u << 1,
-  SubsetFP = 1u << 2,
-  SubsetDiv = 1u << 3,
+  SubsetLoad = 1u << 0,   ///< L: reads memory through a memory operand
+  SubsetStore = 1u << 1,  ///< S: writes memory through a memory operand
+  SubsetFP = 1u << 2,     ///< arithmetic on FP/SIMD units (scalar FP, SSE,
+                          ///< AVX, AVX2, AVX-512, integer SIMD included)
+  SubsetDiv = 1u << 3,    ///< DIV: div and sqrt (FP and integer division)
+  SubsetBranch = 1u << 4, ///< conditional or unconditional direct branch
+  SubsetOther = 1u << 5,  ///< scalar integer work, flag/reg moves, lea
+  SubsetUnsupported = 1u << 6, ///< no rule handles it (calls, x87, MMX,
+                               ///< string ops, atomics, stack ops, ...)
+  SubsetGather = 1u << 7,  ///< vector-indexed memory access (gather/scatter)
+  SubsetPureMem = 1u << 8, ///< memory access only (mov/broadcast loads,
+                           ///< stores, prefetch): no arithmetic to keep
+  SubsetNop = 1u << 9,     ///< NOP (no dependences)
+  SubsetCtrl = 1u << 10,   ///< CTRL: backward slice of the exit branches
+  SubsetAddr = 1u << 11,   ///< backward slice of memory addresses
 };
 
-/// Subsets of opcode \p Opcode, from its descriptor and name.
+/// Local-view subsets of opcode \p Opcode, from its descriptor and name.
 unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode);
+
+/// Subsets of every instruction of a loop (local view + CTRL + address
+/// slice), and the counts decan_machine_info records.
+struct LoopSubsets {
+  std::vector<unsigned> Bits; ///< per instruction of the LoopBody
+  unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
+           NumCtrl = 0, NumAddr = 0, NumOther = 0;
+  /// Some exit depends on a load while the loop also stores: variants that
+  /// change stores could change the trip count.
+  bool CtrlReadsStoredMemory = false;
+};
+
+/// Computes all subsets of \p Loop. CTRL is the backward slice, through
+/// registers, flags and loop-carried values, of every branch in the loop;
+/// the address slice that of every base/index register of a memory operand.
+LoopSubsets computeSubsets(const X86Knowledge &K, const LoopBody &Loop);
 
 } // namespace decan
 

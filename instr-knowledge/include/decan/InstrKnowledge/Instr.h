@@ -1,0 +1,88 @@
+//===- Instr.h - Instructions as the instruction knowledge sees them ------===//
+//
+// Part of decan. A small, front-end-neutral view of one x86-64 instruction
+// (opcode + explicit operands in MCInst order) and of a loop body, so the
+// same rules run on MachineInstr (compiler plugin, post-RA) and on MCInst
+// (binary rewriter).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_INSTRKNOWLEDGE_INSTR_H
+#define DECAN_INSTRKNOWLEDGE_INSTR_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace decan {
+
+/// One explicit operand. Symbolic operands (globals, constant-pool entries,
+/// labels, MCExprs) are opaque: rules never look inside them, and a front end
+/// re-creates them from `SrcOp` of the instruction they were copied from.
+struct Operand {
+  enum KindTy : uint8_t {
+    Reg,     ///< register (0 = no register)
+    Imm,     ///< immediate / displacement value
+    Sym,     ///< symbolic value, copied from operand SrcOp of the original
+    Scratch, ///< displacement into the loop's DL1 scratch area: Imm = offset
+  };
+  KindTy Kind = Imm;
+  unsigned Reg = 0;
+  int64_t Imm = 0;
+  /// For Sym: index of the operand of the original instruction (Instr::Id)
+  /// that holds the symbol.
+  int16_t SrcOp = -1;
+
+  static Operand reg(unsigned R) { return {Reg, R, 0, -1}; }
+  static Operand imm(int64_t V) { return {Imm, 0, V, -1}; }
+  static Operand sym(int16_t Src) { return {Sym, 0, 0, Src}; }
+  static Operand scratch(int64_t Off) { return {Scratch, 0, Off, -1}; }
+  bool isReg() const { return Kind == Reg; }
+  bool isImm() const { return Kind == Imm; }
+  bool operator==(const Operand &O) const {
+    return Kind == O.Kind && Reg == O.Reg && Imm == O.Imm && SrcOp == O.SrcOp;
+  }
+};
+
+/// Id of instructions a transformation inserted that stand for no original
+/// instruction (NOP padding).
+constexpr unsigned NoId = ~0u;
+
+/// One instruction: opcode number (MCInstrInfo numbering) and the explicit
+/// operands exactly as MCInst orders them (memory operands as the five
+/// X86 operands base, scale, index, displacement, segment).
+struct Instr {
+  unsigned Opcode = 0;
+  llvm::SmallVector<Operand, 8> Ops;
+  /// Index of the REF instruction this one is, or stands for (variants keep
+  /// the ids of the instructions they replace); NoId for padding.
+  unsigned Id = NoId;
+  /// Bytes read or written by the memory operand, when the front end knows
+  /// them (MachineMemOperand); 0: inferred from the opcode.
+  unsigned MemWidth = 0;
+  /// Encoded length when the front end knows it (decoded bytes); 0: ask the
+  /// size oracle.
+  unsigned Size = 0;
+  /// True when the instruction is the original one, unchanged.
+  bool Unchanged = true;
+  /// True for NOP padding (no dependences at all).
+  bool Padding = false;
+};
+
+/// A natural innermost loop: its instructions in layout order, cut into
+/// basic blocks. Blocks[0] is the header; an edge to block 0 is a back edge
+/// (it starts the next iteration).
+struct LoopBody {
+  struct Block {
+    unsigned Begin = 0, End = 0;          ///< [Begin, End) into Instrs
+    llvm::SmallVector<unsigned, 2> Succs; ///< successor blocks in the loop
+    bool Exiting = false;                 ///< has a successor outside
+  };
+  std::vector<Instr> Instrs;
+  std::vector<Block> Blocks;
+};
+
+} // namespace decan
+
+#endif // DECAN_INSTRKNOWLEDGE_INSTR_H

@@ -1,0 +1,144 @@
+//===- Knowledge.h - Facts about x86-64 instructions (MC level) -----------===//
+//
+// Part of decan. X86Knowledge owns the MC objects of one x86-64 subtarget and
+// answers, for the plugin and the rewriter alike: opcode and register numbers
+// by name, operand roles, memory width, encoded size (MC encoder), NOPs of a
+// given length and dependency-free idioms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_INSTRKNOWLEDGE_KNOWLEDGE_H
+#define DECAN_INSTRKNOWLEDGE_KNOWLEDGE_H
+
+#include "decan/InstrKnowledge/Instr.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm {
+class MCAsmInfo;
+class MCCodeEmitter;
+class MCContext;
+class MCInstrInfo;
+class MCRegisterClass;
+class MCRegisterInfo;
+class MCSubtargetInfo;
+class MCTargetOptions;
+class Target;
+class Triple;
+} // namespace llvm
+
+namespace decan {
+
+/// What a dependency-free value for a register must look like.
+enum class IdiomValue {
+  Zero,    ///< any value (xorps/vpxord/mov $0): breaks the dependence
+  Normal,  ///< a normal FP number in every lane (about 2.0): div/sqrt input
+  NonZero, ///< a GPR value that is a safe integer divisor (mov $3)
+};
+
+/// Facts about x86-64 instructions for one subtarget (CPU + features).
+class X86Knowledge {
+public:
+  /// Creates the MC objects for x86-64 with \p CPU and \p Features (the
+  /// function's "target-cpu"/"target-features"). Targets must be initialized.
+  static llvm::Expected<std::unique_ptr<X86Knowledge>>
+  create(llvm::StringRef CPU = "x86-64", llvm::StringRef Features = "");
+  ~X86Knowledge();
+
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &regInfo() const { return *MRI; }
+  const llvm::MCSubtargetInfo &subtarget() const { return *STI; }
+
+  /// Opcode / register number by name ("ADDSDrm", "XMM3"); 0 if unknown.
+  unsigned opcode(llvm::StringRef Name) const;
+  unsigned reg(llvm::StringRef Name) const;
+  llvm::StringRef opcodeName(unsigned Opcode) const;
+  llvm::StringRef regName(unsigned Reg) const;
+
+  /// Local-view subsets (SubsetBits) of an opcode.
+  unsigned classify(unsigned Opcode) const;
+
+  /// Index of the first of the five memory operands, -1 when none.
+  int memOperandIndex(unsigned Opcode) const;
+  /// Bytes the memory operand of \p I accesses (I.MemWidth when set).
+  unsigned memWidth(const Instr &I) const;
+  /// True when \p I's memory operand uses a vector index (gather/scatter).
+  bool hasVectorIndex(const Instr &I) const;
+
+  /// Registers \p I reads and writes, explicit and implicit (flags, MXCSR,
+  /// RAX/RDX of div...). Memory base/index registers count as reads.
+  void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
+  void regsWritten(const Instr &I,
+                   llvm::SmallVectorImpl<unsigned> &Regs) const;
+  /// True when \p A and \p B share a register unit (alias).
+  bool regsOverlap(unsigned A, unsigned B) const;
+
+  /// Register kinds.
+  bool isGPR(unsigned Reg) const;
+  bool isVector(unsigned Reg) const; ///< XMM/YMM/ZMM (and FR32/FR64 views)
+  bool isMask(unsigned Reg) const;   ///< K0-K7
+  /// Width of a register in bits (8..512), 0 when unknown.
+  unsigned regBits(unsigned Reg) const;
+  /// XMM register with the same number as vector register \p Reg.
+  unsigned xmmOf(unsigned Reg) const;
+  /// Register number 0..31 of a vector or GPR register.
+  unsigned regNumber(unsigned Reg) const;
+
+  /// The MCInst of \p I; symbolic and scratch operands become placeholder
+  /// displacements that encode with 32 bits (what a relocation takes).
+  llvm::MCInst toMCInst(const Instr &I) const;
+  /// Encoded length of \p I as the X86 AsmPrinter would emit it (I.Size when
+  /// set): the MC encoder, after the same shortening X86's MC lowering does
+  /// (imm8 forms, accumulator forms, shift by 1, VEX3 -> VEX2).
+  llvm::Expected<unsigned> sizeOf(const Instr &I) const;
+
+  /// One NOP of exactly \p Bytes (1..15) bytes: 0x66 prefixes + the longest
+  /// `nopw/nopl` form (the prefix instructions carry Padding too).
+  std::vector<Instr> nop(unsigned Bytes) const;
+  /// Multi-byte NOPs covering \p Bytes (as few as possible).
+  std::vector<Instr> nops(unsigned Bytes) const;
+
+  /// Dependency-free instructions that give \p Reg a value of kind \p V
+  /// without reading any register or flag (zero idioms, all-ones idioms,
+  /// mov-immediate). Empty when no idiom exists for that register.
+  std::vector<Instr> idiom(unsigned Reg, IdiomValue V) const;
+
+  /// Opcode of a pure load of \p Width bytes into vector/GPR register
+  /// \p Dst (masked: \p MaskKind 'k' merge, 'z' zeroing, 0 none; ElemBits
+  /// the masking granularity); 0 when none fits.
+  unsigned pureLoadOpcode(unsigned Dst, unsigned Width, char MaskKind = 0,
+                          unsigned ElemBits = 32) const;
+
+  bool hasAVX() const { return HasAVX; }
+  bool hasAVX512() const { return HasAVX512; }
+
+private:
+  X86Knowledge() = default;
+  unsigned encodeSize(const llvm::MCInst &MI) const;
+
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCCodeEmitter> CE;
+  std::unique_ptr<llvm::MCTargetOptions> MCOpts;
+  llvm::StringMap<unsigned> OpcodeByName, RegByName;
+  std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
+  std::vector<int16_t> MemIdx;   ///< per opcode
+  const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr,
+                              *GR32 = nullptr, *GR64 = nullptr,
+                              *VR128 = nullptr, *VR256 = nullptr,
+                              *VR512 = nullptr, *VK = nullptr,
+                              *FR32 = nullptr, *FR64 = nullptr;
+  bool HasAVX = false, HasAVX512 = false;
+};
+
+} // namespace decan
+
+#endif // DECAN_INSTRKNOWLEDGE_KNOWLEDGE_H

@@ -1,0 +1,102 @@
+//===- Variants.h - The decan variant rules ------------------------------===//
+//
+// Part of decan. Builds the body of a variant loop from the REF body, the
+// loop's subsets and a scratch layout (DL1), then checks it with the
+// dependence verifier. Rules (docs/variants.md has each with asm):
+//
+//   REF    unchanged
+//   LS     arithmetic deleted; load-op -> pure load (same address, width);
+//          store -> load of the same address and width
+//   FP     memory accesses deleted; load-op -> register form with the other
+//          source:   vaddpd (%rdi), %ymm1, %ymm2  ->  vaddpd %ymm1, %ymm1, %ymm2
+//   NO_DIV div/sqrt deleted; stores -> loads (as LS)
+//   DL1    memory operands -> RIP-relative scratch:
+//          vmovupd (%rdi,%rcx,8), %ymm0 -> vmovupd f.decan.L0.scratch+64(%rip), %ymm0
+//   CTRL   everything but the CTRL slice deleted
+//
+// CTRL-slice instructions are never touched. A deleted instruction whose
+// result is still read becomes a dependency-free idiom for that register
+//          vmovhpd (%r15), %xmm6, %xmm2  ->  vxorps %xmm2, %xmm2, %xmm2
+// (never `vxorps %xmm2, %xmm6, %xmm2`, thesis Table 6.1). Each deleted or
+// replaced instruction is padded with multi-byte NOPs to its REF length
+// (layout "aware", default), or to one 1-byte NOP (layout "nop1"), or not at
+// all (layout "unaware").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_INSTRKNOWLEDGE_VARIANTS_H
+#define DECAN_INSTRKNOWLEDGE_VARIANTS_H
+
+#include "decan/InstrKnowledge/Instr.h"
+#include "decan/InstrKnowledge/Subsets.h"
+
+#include <string>
+
+namespace decan {
+
+class X86Knowledge;
+
+/// Variant indices, equal to enum decan_variant of decan/abi.h.
+enum class Variant : unsigned { REF = 0, LS, FP, NO_DIV, DL1, CTRL };
+constexpr unsigned NumVariants = 6;
+const char *variantName(Variant V);
+
+/// Equal to enum decan_variant_status of decan/abi.h.
+enum class VariantStatus : unsigned {
+  NotBuilt = 0,
+  OK = 1,
+  Unsupported = 2,
+  Verifier = 3,
+  NoLoop = 4,
+  Empty = 5,
+};
+
+enum class LayoutMode {
+  Aware,   ///< default: each changed instruction keeps its REF byte length
+  Unaware, ///< deleted instructions vanish
+  Nop1,    ///< each deleted instruction leaves one 1-byte NOP
+};
+
+struct VariantOptions {
+  LayoutMode Layout = LayoutMode::Aware;
+  unsigned ScratchSize = 8192; ///< bytes of the DL1 scratch area
+};
+
+/// Where DL1 put each memory operand: offset into the scratch area per
+/// instruction (-1: operand left alone, e.g. RIP-relative constants).
+struct ScratchLayout {
+  std::vector<int64_t> Offset;
+  unsigned BytesUsed = 0;
+};
+
+/// Places every memory operand of \p Loop into a scratch area of \p Size
+/// bytes: operands of one array (same base, index, scale, segment, symbol)
+/// keep their relative offsets; each array starts on its own 64-byte line;
+/// stores of arrays whose address changes across iterations go to lines no
+/// load touches, so no store-to-load forwarding appears that REF lacks.
+llvm::Expected<ScratchLayout> layoutScratch(const X86Knowledge &K,
+                                            const LoopBody &Loop,
+                                            const LoopSubsets &Subsets,
+                                            unsigned Size);
+
+/// A built variant body, with the ids of the REF instructions.
+struct VariantResult {
+  Variant V = Variant::REF;
+  VariantStatus Status = VariantStatus::NotBuilt;
+  std::string Reason; ///< why not OK (remark text)
+  LoopBody Body;      ///< same blocks as REF, instructions rewritten
+  unsigned RefBytes = 0, Bytes = 0; ///< encoded loop sizes
+};
+
+/// Builds variant \p V of \p Ref and verifies it (verifyNoNewDependences).
+/// Never fails silently: Status says why the variant is not available.
+VariantResult buildVariant(const X86Knowledge &K, const LoopBody &Ref,
+                           const LoopSubsets &Subsets, Variant V,
+                           const VariantOptions &Opts);
+
+/// Encoded bytes of a loop body (sum of sizeOf).
+llvm::Expected<unsigned> loopBytes(const X86Knowledge &K, const LoopBody &L);
+
+} // namespace decan
+
+#endif // DECAN_INSTRKNOWLEDGE_VARIANTS_H
