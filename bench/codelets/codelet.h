@@ -37,6 +37,9 @@
 #include <string.h>
 
 #define CODELET_NOINLINE __attribute__((noinline))
+/* Memory may have changed: keeps the compiler from hoisting a kernel call
+   that only reads memory out of the repetition loop. */
+#define CODELET_OPAQUE() __asm__ volatile("" ::: "memory")
 
 /* Allocations are staggered by this many bytes per array to avoid 4 KiB
    aliasing between streams (BHive's "virtual address aliasing" trap). */
@@ -115,14 +118,17 @@ static void codelet_ref(long n, long calls) {
   codelet_call(); /* warm-up: cold code and data */
   /* Algorithm 4: probes around the repetition loop. */
   uint64_t t0 = codelet_probe_begin();
-  for (long c = 0; c < calls; ++c)
+  for (long c = 0; c < calls; ++c) {
     codelet_call();
+    CODELET_OPAQUE();
+  }
   uint64_t t1 = codelet_probe_end();
   double reference = (double)(t1 - t0) / (double)calls;
   /* Algorithm 5: probes around each call. */
   for (long c = 0; c < calls; ++c) {
     uint64_t a = codelet_probe_begin();
     codelet_call();
+    CODELET_OPAQUE();
     uint64_t b = codelet_probe_end();
     per_call[c] = b - a;
   }
@@ -161,8 +167,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: unknown mode '%s' (run|ref)\n", argv[0], mode);
     return 2;
   }
-  for (long c = 0; c < calls; ++c)
+  for (long c = 0; c < calls; ++c) {
     codelet_call();
+    CODELET_OPAQUE();
+  }
   printf("%s n=%ld calls=%ld checksum=%.17g\n", CODELET_NAME, n, calls,
          codelet_checksum());
   return 0;

@@ -1,0 +1,48 @@
+/*===- tsc_ratio.c - Core cycles per TSC tick ----------------*- C -*-===*\
+|* Part of decan's validation suite (bench/validation).                   *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * decan's probes read the TSC, which ticks at a constant rate, while llvm-mca
+ * predicts core clock cycles. This program times a chain of dependent integer
+ * additions (one core cycle each on every x86-64 core since the P6) against
+ * the TSC and prints the ratio core cycles / TSC tick (median of 31 runs),
+ * so that bench/run can put predictions and measurements on one scale.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static inline uint64_t tsc(void) {
+  uint32_t lo, hi;
+  __asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+  return ((uint64_t)hi << 32) | lo;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(void) {
+  enum { RUNS = 31, ITER = 2000000 };
+  double ratio[RUNS];
+  for (int r = 0; r < RUNS; ++r) {
+    uint64_t x = (uint64_t)r;
+    uint64_t t0 = tsc();
+    for (long i = 0; i < ITER; ++i)
+      /* 10 dependent 1-cycle adds; the loop counter runs in parallel. */
+      __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                       "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                       "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                       "add $1, %0"
+                       : "+r"(x));
+    uint64_t t1 = tsc();
+    ratio[r] = 10.0 * ITER / (double)(t1 - t0);
+    if (x == 42)
+      puts("");
+  }
+  qsort(ratio, RUNS, sizeof *ratio, cmp);
+  printf("{\"core_cycles_per_tsc_tick\":%.4f,\"min\":%.4f,\"max\":%.4f}\n",
+         ratio[RUNS / 2], ratio[0], ratio[RUNS - 1]);
+  return 0;
+}
