@@ -153,7 +153,9 @@ def quality(points, precision_points):
     # repetition loop (Algorithm 4): what the probe method itself can resolve,
     # independent of decan.
     drows = []
-    for p in precision_points + points:
+    # The tiny-size sweep when there is one: large points only add noise to
+    # the question "from how many cycles on can one call be measured".
+    for p in precision_points or points:
         ref = p.get("ref") or {}
         if "reference_cycles_per_call" not in ref:
             continue
@@ -171,6 +173,7 @@ def quality(points, precision_points):
     q["driver_all_match_from_cycles"] = next(
         (srt[i]["reference"] for i in range(len(srt)) if all(r["match"] for r in srt[i:])), None)
     # Per point: measured REF cycles per loop call vs the repetition loop.
+    # The thresholds come from the tiny-size sweep when it was measured.
     rows = []
     for p in precision_points + points:
         loop = (p.get("decan") or {}).get("loop")
@@ -192,10 +195,11 @@ def quality(points, precision_points):
         row["deviation"] = row["decan_ref"] / row["reference"] - 1.0
         row["match"] = abs(row["deviation"]) <= 0.05
     q["rows"] = rows
-    matching = sorted(r["reference"] for r in rows if r["match"])
+    trows = [r for r in rows if r["precision"]] or rows
+    matching = sorted(r["reference"] for r in trows if r["match"])
     q["smallest_matching_call_cycles"] = matching[0] if matching else None
     # Above which size every call matches (the thesis's threshold).
-    srt = sorted(rows, key=lambda r: r["reference"])
+    srt = sorted(trows, key=lambda r: r["reference"])
     thr = None
     for i in range(len(srt)):
         if all(r["match"] for r in srt[i:]):
