@@ -118,12 +118,17 @@ def mode_cost(tools, exe, n, reps, workdir, env):
     res = {"n": n, "reps": reps, "rotate": {"wall_s": rot["wall_s"], "runs": 1,
                                              "error": rot.get("error")}}
     total, runs, failures = 0.0, 0, 0
+    per_variant = {}
     for v in VARIANTS:
         for r in range(reps):
             one = decan_run(tools, exe, n, 2, 1, os.path.join(workdir, "replace.json"), env,
                             mode="replace", variants=[v])
             total += one["wall_s"]
             runs += 1
+            loop, _ = pick_loop(one.get("report"), None)
+            cyc = (((loop or {}).get("variants") or {}).get(v) or {}).get("cycles") or {}
+            if cyc.get("median"):
+                per_variant.setdefault(v, []).append(cyc["median"])
             if one.get("error"):
                 failures += 1
                 res["replace_error"] = one["error"]
@@ -132,6 +137,14 @@ def mode_cost(tools, exe, n, reps, workdir, env):
         if failures >= 3:
             break
     res["replace"] = {"wall_s": total, "runs": runs, "failures": failures}
+    # Do both methods reach the same saturations? (median of the runs' calls)
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    if per_variant.get("REF"):
+        ref = med(per_variant["REF"])
+        res["replace"]["saturation"] = {v: med(x) / ref for v, x in per_variant.items()
+                                        if v != "REF"}
+    rloop, _ = pick_loop(rot.get("report"), None)
+    res["rotate"]["saturation"] = (rloop or {}).get("saturation")
     if rot.get("error") is None and failures == 0 and rot["wall_s"] > 0:
         res["ratio"] = total / rot["wall_s"]
     return res
