@@ -22,24 +22,24 @@ namespace decan {
 /// re-creates them from `SrcOp` of the instruction they were copied from.
 struct Operand {
   enum KindTy : uint8_t {
-    Reg,     ///< register (0 = no register)
-    Imm,     ///< immediate / displacement value
-    Sym,     ///< symbolic value, copied from operand SrcOp of the original
-    Scratch, ///< displacement into the loop's DL1 scratch area: Imm = offset
+    Register,  ///< register (0 = no register)
+    Immediate, ///< immediate / displacement value
+    Symbol,    ///< symbolic value, copied from operand SrcOp of the original
+    Scratch,   ///< displacement into the loop's DL1 scratch area: Imm = off
   };
-  KindTy Kind = Imm;
+  KindTy Kind = Immediate;
   unsigned Reg = 0;
   int64_t Imm = 0;
   /// For Sym: index of the operand of the original instruction (Instr::Id)
   /// that holds the symbol.
   int16_t SrcOp = -1;
 
-  static Operand reg(unsigned R) { return {Reg, R, 0, -1}; }
-  static Operand imm(int64_t V) { return {Imm, 0, V, -1}; }
-  static Operand sym(int16_t Src) { return {Sym, 0, 0, Src}; }
+  static Operand reg(unsigned R) { return {Register, R, 0, -1}; }
+  static Operand imm(int64_t V) { return {Immediate, 0, V, -1}; }
+  static Operand sym(int16_t Src) { return {Symbol, 0, 0, Src}; }
   static Operand scratch(int64_t Off) { return {Scratch, 0, Off, -1}; }
-  bool isReg() const { return Kind == Reg; }
-  bool isImm() const { return Kind == Imm; }
+  bool isReg() const { return Kind == Register; }
+  bool isImm() const { return Kind == Immediate; }
   bool operator==(const Operand &O) const {
     return Kind == O.Kind && Reg == O.Reg && Imm == O.Imm && SrcOp == O.SrcOp;
   }
@@ -81,6 +81,10 @@ struct LoopBody {
   };
   std::vector<Instr> Instrs;
   std::vector<Block> Blocks;
+  /// Registers a transformation may write inside the loop without harm:
+  /// caller-saved, not read in the loop, not live into the loop or its
+  /// exits (pure-load destinations of stores turned into loads).
+  std::vector<unsigned> FreeRegs;
 };
 
 } // namespace decan

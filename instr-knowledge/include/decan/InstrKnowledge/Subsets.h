@@ -13,6 +13,7 @@
 #include "decan/InstrKnowledge/Instr.h"
 
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 
 #include <vector>
 
@@ -41,8 +42,11 @@ enum SubsetBits : unsigned {
   SubsetAddr = 1u << 11,   ///< backward slice of memory addresses
 };
 
-/// Local-view subsets of opcode \p Opcode, from its descriptor and name.
-unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode);
+/// Local-view subsets of opcode \p Opcode, from its descriptor and name
+/// (and, with \p MRI, its operand register classes: vector/FP/mask classes
+/// make it FP; without, names decide).
+unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode,
+                        const llvm::MCRegisterInfo *MRI = nullptr);
 
 /// Subsets of every instruction of a loop (local view + CTRL + address
 /// slice), and the counts decan_machine_info records.

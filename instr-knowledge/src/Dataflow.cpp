@@ -1,0 +1,109 @@
+//===- Dataflow.cpp - Reaching definitions in a loop body -----------------===//
+//
+// Part of decan. See Dataflow.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dataflow.h"
+
+#include "decan/InstrKnowledge/Knowledge.h"
+
+#include "llvm/MC/MCRegisterInfo.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace decan;
+
+namespace {
+using DefSet = std::set<std::pair<unsigned, bool>>;
+using State = std::map<unsigned, DefSet>;
+} // namespace
+
+ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) {
+  const MCRegisterInfo &MRI = K.regInfo();
+  unsigned N = L.Instrs.size();
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> ReadUnits(N);
+  Writes.resize(N);
+  for (unsigned I = 0; I < N; ++I) {
+    SmallVector<unsigned, 8> Rs, Ws;
+    K.regsRead(L.Instrs[I], Rs);
+    K.regsWritten(L.Instrs[I], Ws);
+    for (unsigned R : Rs)
+      for (MCRegUnit U : MRI.regunits(R))
+        ReadUnits[I].push_back({R, static_cast<unsigned>(U)});
+    for (unsigned R : Ws)
+      for (MCRegUnit U : MRI.regunits(R)) {
+        Writes[I].push_back({R, static_cast<unsigned>(U)});
+        WrittenUnits.insert(static_cast<unsigned>(U));
+      }
+  }
+  unsigned NB = L.Blocks.size();
+  std::vector<State> Out(NB);
+  std::vector<std::vector<unsigned>> Preds(NB);
+  for (unsigned B = 0; B < NB; ++B)
+    for (unsigned S : L.Blocks[B].Succs)
+      if (S < NB)
+        Preds[S].push_back(B);
+  auto Transfer = [&](unsigned B, State S, bool Record) {
+    for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I) {
+      if (Record)
+        for (auto [R, U] : ReadUnits[I]) {
+          RegRead RR{I, R, U, {}};
+          auto It = S.find(U);
+          if (It == S.end())
+            RR.Defs.insert({EntryDef, false});
+          else
+            RR.Defs = It->second;
+          Reads.push_back(std::move(RR));
+        }
+      for (auto [R, U] : Writes[I])
+        S[U] = DefSet{{I, false}};
+    }
+    return S;
+  };
+  auto In = [&](unsigned B) {
+    State S;
+    if (B == 0) {
+      for (unsigned U : WrittenUnits)
+        S[U].insert({EntryDef, false});
+      for (unsigned P : Preds[0])
+        for (auto &[U, Ds] : Out[P])
+          for (auto [D, C] : Ds)
+            S[U].insert({D, D == EntryDef ? false : true});
+      return S;
+    }
+    for (unsigned P : Preds[B])
+      for (auto &[U, Ds] : Out[P])
+        S[U].insert(Ds.begin(), Ds.end());
+    // A unit no predecessor wrote reaches from the header: keep it absent
+    // only when no predecessor had it at all.
+    for (unsigned P : Preds[B])
+      for (unsigned U : WrittenUnits)
+        if (!Out[P].count(U))
+          S[U].insert({EntryDef, false});
+    return S;
+  };
+  for (unsigned Iter = 0; Iter < 4 * NB + 4; ++Iter) {
+    bool Changed = false;
+    for (unsigned B = 0; B < NB; ++B) {
+      State S = Transfer(B, In(B), false);
+      if (S != Out[B]) {
+        Out[B] = std::move(S);
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  for (unsigned B = 0; B < NB; ++B)
+    Transfer(B, In(B), true);
+}
+
+std::vector<const RegRead *> ReachingDefs::readsOf(unsigned I) const {
+  std::vector<const RegRead *> Out;
+  for (const RegRead &R : Reads)
+    if (R.Instr == I)
+      Out.push_back(&R);
+  return Out;
+}

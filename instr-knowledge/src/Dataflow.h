@@ -1,0 +1,59 @@
+//===- Dataflow.h - Reaching definitions in a loop body (internal) --------===//
+//
+// Part of decan. Which definitions reach each register read of a loop body,
+// within the iteration or across the back edge (loop-carried), by register
+// unit so sub- and super-registers alias correctly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_INSTRKNOWLEDGE_DATAFLOW_H
+#define DECAN_INSTRKNOWLEDGE_DATAFLOW_H
+
+#include "decan/InstrKnowledge/Instr.h"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace decan {
+
+class X86Knowledge;
+
+/// Index of the "defined before the loop" pseudo definition.
+constexpr unsigned EntryDef = ~0u - 1;
+
+struct RegRead {
+  unsigned Instr; ///< reading instruction (index into LoopBody::Instrs)
+  unsigned Reg;   ///< register as the instruction names it
+  unsigned Unit;  ///< register unit read
+  /// Reaching definitions: instruction index (or EntryDef) and whether the
+  /// value comes from a previous iteration.
+  std::set<std::pair<unsigned, bool>> Defs;
+};
+
+/// Reaching definitions over the loop CFG (Blocks[0] = header; edges to the
+/// header are back edges).
+class ReachingDefs {
+public:
+  ReachingDefs(const X86Knowledge &K, const LoopBody &L);
+  const std::vector<RegRead> &reads() const { return Reads; }
+  /// Reads of instruction \p I.
+  std::vector<const RegRead *> readsOf(unsigned I) const;
+  /// Register units written by instruction \p I, with the register.
+  const std::vector<std::pair<unsigned, unsigned>> &
+  writesOf(unsigned I) const {
+    return Writes[I];
+  }
+  bool unitWrittenInLoop(unsigned Unit) const {
+    return WrittenUnits.count(Unit);
+  }
+
+private:
+  std::vector<RegRead> Reads;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> Writes;
+  std::set<unsigned> WrittenUnits;
+};
+
+} // namespace decan
+
+#endif // DECAN_INSTRKNOWLEDGE_DATAFLOW_H

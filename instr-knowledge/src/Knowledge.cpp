@@ -1,0 +1,637 @@
+//===- Knowledge.cpp - Facts about x86-64 instructions (MC level) ---------===//
+//
+// Part of decan. See decan/InstrKnowledge/Knowledge.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Subsets.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCFixup.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+using namespace decan;
+
+X86Knowledge::~X86Knowledge() = default;
+
+Expected<std::unique_ptr<X86Knowledge>>
+X86Knowledge::create(StringRef CPU, StringRef Features) {
+  // Registering twice is harmless: the registry keeps the first.
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86TargetMC();
+  Triple TT("x86_64-unknown-linux-gnu");
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(TT, Err);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(),
+                             "x86-64 target unavailable: " + Err);
+  std::unique_ptr<X86Knowledge> K(new X86Knowledge());
+  K->MRI.reset(T->createMCRegInfo(TT));
+  K->MCOpts = std::make_unique<MCTargetOptions>();
+  K->MAI.reset(T->createMCAsmInfo(*K->MRI, TT, *K->MCOpts));
+  K->MII.reset(T->createMCInstrInfo());
+  K->STI.reset(T->createMCSubtargetInfo(TT, CPU.empty() ? "x86-64" : CPU,
+                                        Features));
+  if (!K->MRI || !K->MAI || !K->MII || !K->STI)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create x86-64 MC objects");
+  K->Ctx = std::make_unique<MCContext>(TT, K->MAI.get(), K->MRI.get(),
+                                       K->STI.get());
+  K->CE.reset(T->createMCCodeEmitter(*K->MII, *K->Ctx));
+  if (!K->CE)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create the x86-64 MC code emitter");
+  const MCInstrInfo &MII = *K->MII;
+  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op)
+    K->OpcodeByName[MII.getName(Op)] = Op;
+  for (unsigned R = 1, E = K->MRI->getNumRegs(); R < E; ++R)
+    K->RegByName[K->MRI->getName(R)] = R;
+  for (const MCRegisterClass &RC : K->MRI->regclasses()) {
+    StringRef N = K->MRI->getRegClassName(&RC);
+    if (N == "GR8")
+      K->GR8 = &RC;
+    else if (N == "GR16")
+      K->GR16 = &RC;
+    else if (N == "GR32")
+      K->GR32 = &RC;
+    else if (N == "GR64")
+      K->GR64 = &RC;
+    else if (N == "VR128X")
+      K->VR128 = &RC;
+    else if (N == "VR256X")
+      K->VR256 = &RC;
+    else if (N == "VR512")
+      K->VR512 = &RC;
+    else if (N == "VK16")
+      K->VK = &RC;
+    else if (N == "FR32X")
+      K->FR32 = &RC;
+    else if (N == "FR64X")
+      K->FR64 = &RC;
+  }
+  if (!K->GR64 || !K->VR128 || !K->VR256 || !K->VR512 || !K->VK)
+    return createStringError(inconvertibleErrorCode(),
+                             "unexpected x86-64 register classes");
+  K->Classes.resize(MII.getNumOpcodes());
+  K->MemIdx.assign(MII.getNumOpcodes(), -1);
+  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op) {
+    const MCInstrDesc &D = MII.get(Op);
+    for (unsigned I = 0; I < D.getNumOperands(); ++I)
+      if (D.operands()[I].OperandType == MCOI::OPERAND_MEMORY) {
+        K->MemIdx[Op] = I;
+        break;
+      }
+    K->Classes[Op] = classifyOpcode(MII, Op, K->MRI.get());
+  }
+  const FeatureBitset &FB = K->STI->getFeatureBits();
+  auto Has = [&](StringRef F) {
+    for (const SubtargetFeatureKV &KV : K->STI->getAllProcessorFeatures())
+      if (F == KV.Key)
+        return FB.test(KV.Value);
+    return false;
+  };
+  K->HasAVX = Has("avx");
+  K->HasAVX512 = Has("avx512f");
+  return std::move(K);
+}
+
+unsigned X86Knowledge::opcode(StringRef Name) const {
+  auto It = OpcodeByName.find(Name);
+  return It == OpcodeByName.end() ? 0 : It->second;
+}
+unsigned X86Knowledge::reg(StringRef Name) const {
+  auto It = RegByName.find(Name);
+  return It == RegByName.end() ? 0 : It->second;
+}
+StringRef X86Knowledge::opcodeName(unsigned Opcode) const {
+  return MII->getName(Opcode);
+}
+StringRef X86Knowledge::regName(unsigned Reg) const {
+  return Reg ? StringRef(MRI->getName(Reg)) : StringRef("noreg");
+}
+unsigned X86Knowledge::classify(unsigned Opcode) const {
+  return Opcode < Classes.size() ? Classes[Opcode] : SubsetUnsupported;
+}
+int X86Knowledge::memOperandIndex(unsigned Opcode) const {
+  return Opcode < MemIdx.size() ? MemIdx[Opcode] : -1;
+}
+
+bool X86Knowledge::isGPR(unsigned R) const {
+  return R && (GR64->contains(R) || GR32->contains(R) || GR16->contains(R) ||
+               GR8->contains(R));
+}
+bool X86Knowledge::isVector(unsigned R) const {
+  return R && (VR128->contains(R) || VR256->contains(R) ||
+               VR512->contains(R));
+}
+bool X86Knowledge::isMask(unsigned R) const { return R && VK->contains(R); }
+unsigned X86Knowledge::regBits(unsigned R) const {
+  if (!R)
+    return 0;
+  if (GR64->contains(R))
+    return 64;
+  if (GR32->contains(R))
+    return 32;
+  if (GR16->contains(R))
+    return 16;
+  if (GR8->contains(R))
+    return 8;
+  if (VR128->contains(R))
+    return 128;
+  if (VR256->contains(R))
+    return 256;
+  if (VR512->contains(R))
+    return 512;
+  if (VK->contains(R))
+    return 64;
+  return 0;
+}
+unsigned X86Knowledge::regNumber(unsigned R) const {
+  return R ? MRI->getEncodingValue(R) : 0;
+}
+unsigned X86Knowledge::xmmOf(unsigned R) const {
+  if (!isVector(R))
+    return 0;
+  return reg(("XMM" + Twine(regNumber(R))).str());
+}
+bool X86Knowledge::regsOverlap(unsigned A, unsigned B) const {
+  return A && B && MRI->regsOverlap(A, B);
+}
+
+bool X86Knowledge::hasVectorIndex(const Instr &I) const {
+  int M = memOperandIndex(I.Opcode);
+  return M >= 0 && (unsigned)M + 2 < I.Ops.size() &&
+         isVector(I.Ops[M + 2].Reg);
+}
+
+/// Zero/ones idioms read nothing: the CPU breaks the dependence on their
+/// (identical) sources.
+static bool isDepBreakingIdiom(const X86Knowledge &K, const Instr &I) {
+  StringRef N = K.opcodeName(I.Opcode);
+  static const char *const Names[] = {
+      "XORPSrr",      "XORPDrr",      "PXORrr",       "VXORPSrr",
+      "VXORPDrr",     "VXORPSYrr",    "VXORPDYrr",    "VPXORrr",
+      "VPXORYrr",     "VPXORDZ128rr", "VPXORDZ256rr", "VPXORDZrr",
+      "VPXORQZ128rr", "VPXORQZ256rr", "VPXORQZrr",    "PCMPEQDrr",
+      "VPCMPEQDrr",   "VPCMPEQDYrr",  "XOR32rr",      "XOR64rr",
+      "SUB32rr",      "SUB64rr"};
+  bool Known = false;
+  for (const char *C : Names)
+    Known |= N == C;
+  if (!Known)
+    return false;
+  // Every register source is the same register.
+  const MCInstrDesc &D = K.instrInfo().get(I.Opcode);
+  unsigned Src = 0;
+  for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J) {
+    if (!I.Ops[J].isReg())
+      return false;
+    if (Src && Src != I.Ops[J].Reg)
+      return false;
+    Src = I.Ops[J].Reg;
+  }
+  return Src != 0;
+}
+
+void X86Knowledge::regsRead(const Instr &I,
+                            SmallVectorImpl<unsigned> &Regs) const {
+  if (I.Padding || (classify(I.Opcode) & SubsetNop))
+    return;
+  const MCInstrDesc &D = MII->get(I.Opcode);
+  if (!isDepBreakingIdiom(*this, I))
+    for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J)
+      if (I.Ops[J].isReg() && I.Ops[J].Reg &&
+          StringRef(MRI->getName(I.Ops[J].Reg)) != "RIP")
+        Regs.push_back(I.Ops[J].Reg);
+  for (MCPhysReg R : D.implicit_uses())
+    if (StringRef(MRI->getName(R)) != "RIP" &&
+        StringRef(MRI->getName(R)) != "SSP")
+      Regs.push_back(R);
+}
+
+void X86Knowledge::regsWritten(const Instr &I,
+                               SmallVectorImpl<unsigned> &Regs) const {
+  if (I.Padding || (classify(I.Opcode) & SubsetNop))
+    return;
+  const MCInstrDesc &D = MII->get(I.Opcode);
+  for (unsigned J = 0; J < D.getNumDefs() && J < I.Ops.size(); ++J)
+    if (I.Ops[J].isReg() && I.Ops[J].Reg)
+      Regs.push_back(I.Ops[J].Reg);
+  for (MCPhysReg R : D.implicit_defs())
+    if (StringRef(MRI->getName(R)) != "SSP")
+      Regs.push_back(R);
+}
+
+//===-- Memory width -------------------------------------------------------===//
+
+static unsigned firstNumber(StringRef S) {
+  size_t P = S.find_first_of("0123456789");
+  if (P == StringRef::npos)
+    return 0;
+  unsigned V = 0;
+  S.substr(P).take_while([](char C) { return (C >= '0' && C <= '9'); }).getAsInteger(10, V);
+  return V;
+}
+
+unsigned X86Knowledge::memWidth(const Instr &I) const {
+  if (I.MemWidth)
+    return I.MemWidth;
+  int M = memOperandIndex(I.Opcode);
+  if (M < 0)
+    return 0;
+  StringRef N = opcodeName(I.Opcode);
+  StringRef B = N.starts_with("V") ? N.drop_front() : N;
+  // The widest vector register among the explicit operands.
+  unsigned VBits = 0;
+  for (const Operand &O : I.Ops)
+    if (O.isReg() && isVector(O.Reg) && (unsigned)(&O - I.Ops.data()) != (unsigned)M + 2)
+      VBits = std::max(VBits, regBits(O.Reg));
+  if (B.contains("rmb") || B.contains("mb")) {
+    if (B.contains("PD") || B.contains("Q"))
+      return 8;
+    return 4;
+  }
+  if (B.starts_with("MOVZX") || B.starts_with("MOVSX")) {
+    size_t P = B.find_last_of("rm");
+    return firstNumber(B.substr(P)) / 8;
+  }
+  if (B.contains("BROADCAST")) {
+    if (B.contains("128") || B.contains("X4") || B.contains("X2"))
+      return B.contains("64X4") || B.contains("32X8") ? 32 : 16;
+    if (B.contains("X8") || B.contains("64X4"))
+      return 32;
+    if (B.contains("SS") || B.contains("BROADCASTD"))
+      return 4;
+    if (B.contains("SD") || B.contains("BROADCASTQ"))
+      return 8;
+    if (B.contains("BROADCASTW"))
+      return 2;
+    if (B.contains("BROADCASTB"))
+      return 1;
+  }
+  if (B.starts_with("PMOVZX") || B.starts_with("PMOVSX")) {
+    StringRef T = B.drop_front(6).take_front(2);
+    unsigned Div = (T == "BW" || T == "WD" || T == "DQ") ? 2
+                   : (T == "BQ")                        ? 8
+                                                         : 4;
+    return std::max(VBits / 8 / Div, 1u);
+  }
+  if (B.starts_with("MOVHP") || B.starts_with("MOVLP") ||
+      B.starts_with("MOVDDUP") || B.starts_with("MOVQ") ||
+      B.starts_with("MOVPQI") || B.starts_with("MOV64toPQI") ||
+      B.starts_with("PINSRQ") || B.starts_with("PEXTRQ"))
+    return B.starts_with("MOVDDUP") && VBits > 128 ? VBits / 16 : 8;
+  if (B.starts_with("MOVDI") || B.starts_with("MOVPDI") ||
+      B.starts_with("PINSRD") || B.starts_with("PEXTRD") ||
+      B.starts_with("EXTRACTPS") || B.starts_with("INSERTPS"))
+    return 4;
+  if (B.starts_with("PINSRW") || B.starts_with("PEXTRW"))
+    return 2;
+  if (B.starts_with("PINSRB") || B.starts_with("PEXTRB"))
+    return 1;
+  if (B.starts_with("INSERT") || B.starts_with("EXTRACT"))
+    return (B.contains("X8") || B.contains("64X4")) ? 32 : 16;
+  if (B.contains("CVT")) {
+    size_t SS = B.find("SS"), SD = B.find("SD"), SI = B.find("SI");
+    size_t First = std::min({SS, SD, SI});
+    if (First != StringRef::npos) {
+      if (First == SI)
+        return B.contains("SI64") ? 8 : 4;
+      return First == SS ? 4 : 8;
+    }
+  }
+  // Scalar FP: ...SS<r|m|Z>, ...SD..., ...SH...
+  for (size_t P = 0; (P = B.find('S', P)) != StringRef::npos; ++P) {
+    if (P + 2 >= B.size())
+      break;
+    char T = B[P + 1], After = B[P + 2];
+    if ((T == 'S' || T == 'D' || T == 'H') &&
+        (After == 'r' || After == 'm' || After == 'Z') && P > 0) {
+      unsigned W = T == 'S' ? 4 : T == 'D' ? 8 : 2;
+      // Keep looking: the last scalar suffix names the memory operand.
+      (void)W;
+      size_t Next = B.find('S', P + 1);
+      bool Later = false;
+      for (size_t Q = Next; Q != StringRef::npos && Q + 2 < B.size();
+           Q = B.find('S', Q + 1))
+        if ((B[Q + 1] == 'S' || B[Q + 1] == 'D' || B[Q + 1] == 'H') &&
+            (B[Q + 2] == 'r' || B[Q + 2] == 'm' || B[Q + 2] == 'Z'))
+          Later = true;
+      if (!Later)
+        return W;
+    }
+  }
+  if (VBits)
+    return VBits / 8;
+  unsigned Bits = firstNumber(B);
+  if (Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64)
+    return Bits / 8;
+  return 0;
+}
+
+//===-- Encoding -----------------------------------------------------------===//
+
+MCInst X86Knowledge::toMCInst(const Instr &I) const {
+  MCInst MI;
+  MI.setOpcode(I.Opcode);
+  int M = memOperandIndex(I.Opcode);
+  for (unsigned J = 0; J < I.Ops.size(); ++J) {
+    const Operand &O = I.Ops[J];
+    switch (O.Kind) {
+    case Operand::Register:
+      MI.addOperand(MCOperand::createReg(O.Reg));
+      break;
+    case Operand::Immediate:
+      MI.addOperand(MCOperand::createImm(O.Imm));
+      break;
+    case Operand::Symbol:
+    case Operand::Scratch:
+      // A relocated displacement or immediate is 32 bits wide; a value
+      // that does not fit 8 bits makes the encoder choose that width.
+      MI.addOperand(MCOperand::createImm(
+          (M >= 0 && (int)J == M + 3) || O.Kind == Operand::Scratch
+              ? 0x12345678
+              : 0x12345678));
+      break;
+    }
+  }
+  return MI;
+}
+
+unsigned X86Knowledge::encodeSize(const MCInst &MI) const {
+  SmallVector<char, 16> Bytes;
+  SmallVector<MCFixup, 2> Fixups;
+  CE->encodeInstruction(MI, Bytes, Fixups, *STI);
+  return Bytes.size();
+}
+
+Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
+  if (I.Size)
+    return I.Size;
+  if (I.Opcode >= MII->getNumOpcodes())
+    return createStringError(inconvertibleErrorCode(), "bad opcode");
+  const MCInstrDesc &D = MII->get(I.Opcode);
+  if (D.isPseudo() && D.getSize() == 0 && !opcodeName(I.Opcode).contains("PREFIX"))
+    return createStringError(inconvertibleErrorCode(),
+                             "pseudo instruction " +
+                                 opcodeName(I.Opcode).str() +
+                                 " has no encoding");
+  MCInst MI = toMCInst(I);
+  unsigned Best = encodeSize(MI);
+  StringRef N = opcodeName(I.Opcode);
+  auto Try = [&](StringRef Name, const MCInst &Alt) {
+    if (opcode(Name) == 0)
+      return;
+    MCInst A = Alt;
+    A.setOpcode(opcode(Name));
+    Best = std::min(Best, encodeSize(A));
+  };
+  // Short immediate forms (X86 MC lowering picks them when the value fits).
+  if (!I.Ops.empty() && I.Ops.back().isImm() && isInt<8>(I.Ops.back().Imm)) {
+    if (N.ends_with("ri") || N.ends_with("mi") || N.ends_with("rri") ||
+        N.ends_with("rmi"))
+      Try((N + "8").str(), MI);
+    if (N.ends_with("ri32") || N.ends_with("mi32"))
+      Try((N.drop_back(2) + "8").str(), MI);
+  }
+  // Accumulator forms: ADD32ri $x, %eax -> ADD32i32.
+  if (N.ends_with("ri") || N.ends_with("ri32")) {
+    unsigned Bits = firstNumber(N);
+    unsigned Acc = Bits == 8    ? reg("AL")
+                   : Bits == 16 ? reg("AX")
+                   : Bits == 32 ? reg("EAX")
+                                : reg("RAX");
+    if (!I.Ops.empty() && I.Ops[0].isReg() && I.Ops[0].Reg == Acc &&
+        I.Ops.back().Kind != Operand::Register) {
+      StringRef Stem = N.substr(0, N.find_first_of("0123456789"));
+      std::string Alt = (Stem + Twine(Bits) + "i" +
+                         Twine(Bits == 64 ? 32 : Bits))
+                            .str();
+      MCInst A;
+      A.addOperand(MI.getOperand(MI.getNumOperands() - 1));
+      Try(Alt, A);
+    }
+  }
+  // Shift or rotate by one.
+  if ((N.ends_with("ri") || N.ends_with("mi")) && !I.Ops.empty() &&
+      I.Ops.back().isImm() && I.Ops.back().Imm == 1 &&
+      (N.starts_with("SH") || N.starts_with("SA") || N.starts_with("RO") ||
+       N.starts_with("RC"))) {
+    MCInst A = MI;
+    A.erase(A.begin() + (A.getNumOperands() - 1));
+    Try((N.drop_back(1) + "1").str(), A);
+  }
+  // VEX3 -> VEX2: reversed move forms and commuted sources.
+  if (opcode((N + "_REV").str()))
+    Try((N + "_REV").str(), MI);
+  if (D.isCommutable() && N.starts_with("V") && !N.contains("Z") &&
+      D.getNumDefs() == 1 && I.Ops.size() == 3 && I.Ops[1].isReg() &&
+      I.Ops[2].isReg()) {
+    MCInst A = MI;
+    MCOperand T = A.getOperand(1);
+    A.getOperand(1) = A.getOperand(2);
+    A.getOperand(2) = T;
+    Best = std::min(Best, encodeSize(A));
+  }
+  // Sign extension of the accumulator: cbw/cwde/cdqe.
+  if (N == "MOVSX32rr16" && I.Ops[0].Reg == reg("EAX") &&
+      I.Ops[1].Reg == reg("AX"))
+    Best = 1;
+  if (N == "MOVSX64rr32" && I.Ops[0].Reg == reg("RAX") &&
+      I.Ops[1].Reg == reg("EAX"))
+    Best = 2;
+  return Best;
+}
+
+//===-- NOPs and idioms ----------------------------------------------------===//
+
+std::vector<Instr> X86Knowledge::nop(unsigned Bytes) const {
+  std::vector<Instr> Out;
+  auto Mk = [&](StringRef Name) {
+    Instr I;
+    I.Opcode = opcode(Name);
+    I.Padding = true;
+    I.Unchanged = false;
+    return I;
+  };
+  auto Mem = [&](Instr &I, bool Index, int64_t Disp) {
+    I.Ops = {Operand::reg(reg("RAX")), Operand::imm(1),
+             Operand::reg(Index ? reg("RAX") : 0), Operand::imm(Disp),
+             Operand::reg(0)};
+  };
+  if (Bytes == 0)
+    return Out;
+  if (Bytes == 1) {
+    Out.push_back(Mk("NOOP"));
+    return Out;
+  }
+  if (Bytes == 2) {
+    Out.push_back(Mk("DATA16_PREFIX"));
+    Out.push_back(Mk("NOOP"));
+    return Out;
+  }
+  // 0F 1F /0 forms: 3 (no disp), 4 (disp8), 5 (SIB+disp8), 7 (disp32),
+  // 8 (SIB+disp32); +1 with the 0x66 prefix (nopw).
+  unsigned Extra = 0, Base = Bytes;
+  if (Bytes > 9) {
+    Extra = Bytes - 9;
+    Base = 9;
+  }
+  for (unsigned P = 0; P < Extra; ++P)
+    Out.push_back(Mk("DATA16_PREFIX"));
+  bool W = Base == 6 || Base == 9;
+  unsigned L = W ? Base - 1 : Base;
+  Instr N = Mk(W ? "NOOPW" : "NOOPL");
+  switch (L) {
+  case 3:
+    Mem(N, false, 0);
+    break;
+  case 4:
+    Mem(N, false, 1);
+    break;
+  case 5:
+    Mem(N, true, 1);
+    break;
+  case 7:
+    Mem(N, false, 0x100);
+    break;
+  default: // 8
+    Mem(N, true, 0x100);
+    break;
+  }
+  Out.push_back(N);
+  return Out;
+}
+
+std::vector<Instr> X86Knowledge::nops(unsigned Bytes) const {
+  std::vector<Instr> Out;
+  while (Bytes) {
+    // 15-byte NOPs decode slowly on some cores: at most 11 per NOP.
+    unsigned L = std::min(Bytes, 11u);
+    if (Bytes - L > 0 && Bytes - L < 3 && L > 3)
+      L = Bytes - 3; // avoid a trailing 1- or 2-byte NOP
+    for (Instr &I : nop(L))
+      Out.push_back(I);
+    Bytes -= L;
+  }
+  return Out;
+}
+
+std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V) const {
+  std::vector<Instr> Out;
+  auto Mk = [&](StringRef Name, std::initializer_list<Operand> Ops) {
+    Instr I;
+    I.Opcode = opcode(Name);
+    I.Ops.assign(Ops.begin(), Ops.end());
+    I.Unchanged = false;
+    Out.push_back(I);
+  };
+  auto R = [](unsigned X) { return Operand::reg(X); };
+  if (isGPR(Reg)) {
+    unsigned Bits = regBits(Reg);
+    int64_t Val = V == IdiomValue::NonZero ? 3 : 0;
+    if (Bits == 64) {
+      // A 32-bit write zero-extends: the full register, no input.
+      for (MCPhysReg S : MRI->subregs(Reg))
+        if (GR32->contains(S)) {
+          Mk("MOV32ri", {R(S), Operand::imm(Val)});
+          return Out;
+        }
+      return {};
+    }
+    Mk(Bits == 32 ? "MOV32ri" : Bits == 16 ? "MOV16ri" : "MOV8ri",
+       {R(Reg), Operand::imm(Val)});
+    return Out;
+  }
+  if (!isVector(Reg))
+    return {}; // mask and other registers: no dependency-free idiom
+  unsigned Bits = regBits(Reg), Num = regNumber(Reg);
+  bool EVEX = Num >= 16 || Bits == 512;
+  if (EVEX && !HasAVX512)
+    return {};
+  StringRef Sfx = Bits == 128 ? "Z128" : Bits == 256 ? "Z256" : "Z";
+  if (V == IdiomValue::Zero || V == IdiomValue::NonZero) {
+    if (EVEX)
+      Mk(("VPXORD" + Sfx + "rr").str(), {R(Reg), R(Reg), R(Reg)});
+    else if (Bits == 256)
+      Mk("VXORPSYrr", {R(Reg), R(Reg), R(Reg)});
+    else if (HasAVX)
+      Mk("VXORPSrr", {R(Reg), R(Reg), R(Reg)});
+    else
+      Mk("XORPSrr", {R(Reg), R(Reg), R(Reg)});
+    return Out;
+  }
+  // Normal: all ones, then a logical right shift by 2 in each 32-bit lane:
+  // 0x3FFFFFFF per lane = 1.99999988f, and 0x3FFFFFFF3FFFFFFF = 1.99999999
+  // as a double: normal in every lane, for float, double and half alike.
+  if (EVEX) {
+    std::string Z = ("VPXORD" + Sfx + "rr").str();
+    Mk(Z, {R(Reg), R(Reg), R(Reg)});
+    Mk(("VPTERNLOGD" + Sfx + "rri").str(),
+       {R(Reg), R(Reg), R(Reg), R(Reg), Operand::imm(0xff)});
+    Mk(("VPSRLD" + Sfx + "ri").str(), {R(Reg), R(Reg), Operand::imm(2)});
+  } else if (Bits == 256) {
+    Mk("VPCMPEQDYrr", {R(Reg), R(Reg), R(Reg)});
+    Mk("VPSRLDYri", {R(Reg), R(Reg), Operand::imm(2)});
+  } else if (HasAVX) {
+    Mk("VPCMPEQDrr", {R(Reg), R(Reg), R(Reg)});
+    Mk("VPSRLDri", {R(Reg), R(Reg), Operand::imm(2)});
+  } else {
+    Mk("PCMPEQDrr", {R(Reg), R(Reg), R(Reg)});
+    Mk("PSRLDri", {R(Reg), R(Reg), Operand::imm(2)});
+  }
+  for (const Instr &I : Out)
+    if (I.Opcode == 0)
+      return {};
+  return Out;
+}
+
+unsigned X86Knowledge::pureLoadOpcode(unsigned Dst, unsigned Width,
+                                      char MaskKind, unsigned ElemBits) const {
+  if (isGPR(Dst)) {
+    if (MaskKind || regBits(Dst) != Width * 8)
+      return 0;
+    return opcode(("MOV" + Twine(Width * 8) + "rm").str());
+  }
+  if (!isVector(Dst))
+    return 0;
+  bool EVEX = regNumber(Dst) >= 16 || MaskKind || Width == 64;
+  if (EVEX && !HasAVX512)
+    return 0;
+  std::string Name;
+  StringRef MSfx = MaskKind == 'k' ? "k" : MaskKind == 'z' ? "kz" : "";
+  if (Width == 4 || Width == 8) {
+    StringRef T = Width == 4 ? "SS" : "SD";
+    Name = EVEX ? ("VMOV" + T + "Zrm" + MSfx).str()
+           : HasAVX ? ("VMOV" + T + "rm").str()
+                    : ("MOV" + T + "rm").str();
+  } else if (Width == 16 || Width == 32 || Width == 64) {
+    if (EVEX) {
+      StringRef Mov = !MaskKind       ? "VMOVUPS"
+                      : ElemBits == 64 ? "VMOVUPD"
+                      : ElemBits == 32 ? "VMOVUPS"
+                      : ElemBits == 16 ? "VMOVDQU16"
+                                       : "VMOVDQU8";
+      StringRef Sz = Width == 16 ? "Z128" : Width == 32 ? "Z256" : "Z";
+      Name = (Mov + Sz + "rm" + MSfx).str();
+    } else if (Width == 32) {
+      Name = "VMOVUPSYrm";
+    } else {
+      Name = HasAVX ? "VMOVUPSrm" : "MOVUPSrm";
+    }
+  } else {
+    return 0;
+  }
+  return opcode(Name);
+}

@@ -1,0 +1,687 @@
+//===- Variants.cpp - The decan variant rules ----------------------------===//
+//
+// Part of decan. See decan/InstrKnowledge/Variants.h and docs/variants.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/InstrKnowledge/Variants.h"
+
+#include "Dataflow.h"
+#include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Verifier.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace decan;
+
+const char *decan::variantName(Variant V) {
+  static const char *const Names[] = {"REF", "LS",  "FP",
+                                      "NO_DIV", "DL1", "CTRL"};
+  return Names[static_cast<unsigned>(V)];
+}
+
+Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
+  unsigned Sum = 0;
+  for (const Instr &I : L.Instrs) {
+    Expected<unsigned> S = K.sizeOf(I);
+    if (!S)
+      return S.takeError();
+    Sum += *S;
+  }
+  return Sum;
+}
+
+//===-- DL1 scratch layout -------------------------------------------------===//
+
+Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
+                                             const LoopBody &L,
+                                             const LoopSubsets &S,
+                                             unsigned Size) {
+  ScratchLayout Out;
+  Out.Offset.assign(L.Instrs.size(), -1);
+  ReachingDefs RD(K, L);
+  auto Written = [&](unsigned Reg) {
+    if (!Reg)
+      return false;
+    for (MCRegUnit U : K.regInfo().regunits(Reg))
+      if (RD.unitWrittenInLoop(static_cast<unsigned>(U)))
+        return true;
+    return false;
+  };
+  // Region key: the array (base, index, scale, segment) and, for arrays
+  // whose address moves, whether it holds the loads or the stores.
+  struct Region {
+    int64_t Min = INT64_MAX, Max = INT64_MIN;
+    std::vector<unsigned> Members;
+  };
+  std::map<std::string, Region> Regions;
+  std::vector<std::string> Order;
+  unsigned RIP = K.reg("RIP");
+  for (unsigned I = 0; I < L.Instrs.size(); ++I) {
+    unsigned B = S.Bits[I];
+    if (!(B & (SubsetLoad | SubsetStore)) || (B & (SubsetCtrl | SubsetGather)))
+      continue;
+    const Instr &In = L.Instrs[I];
+    int M = K.memOperandIndex(In.Opcode);
+    const Operand *Mem = &In.Ops[M];
+    if (Mem[0].isReg() && Mem[0].Reg == RIP)
+      continue; // constants: already one L1-resident location
+    std::string Key = (Twine(Mem[0].Reg) + "," + Twine(Mem[1].Imm) + "," +
+                       Twine(Mem[2].Reg) + "," + Twine(Mem[4].Reg))
+                          .str();
+    if (Mem[3].Kind == Operand::Symbol)
+      Key += ",sym" + std::to_string(I); // opaque symbol: its own array
+    bool Invariant = !Written(Mem[0].Reg) && !Written(Mem[2].Reg);
+    if (!Invariant)
+      Key += (B & SubsetStore) ? ",stores" : ",loads";
+    auto [It, New] = Regions.try_emplace(Key);
+    if (New)
+      Order.push_back(Key);
+    int64_t Disp = Mem[3].Kind == Operand::Immediate ? Mem[3].Imm : 0;
+    unsigned W = std::max(K.memWidth(In), 1u);
+    It->second.Min = std::min(It->second.Min, Disp);
+    It->second.Max = std::max(It->second.Max, Disp + (int64_t)W);
+    It->second.Members.push_back(I);
+  }
+  int64_t Cursor = 0;
+  for (const std::string &Key : Order) {
+    Region &R = Regions[Key];
+    for (unsigned I : R.Members) {
+      const Operand *Mem = &L.Instrs[I].Ops[K.memOperandIndex(
+          L.Instrs[I].Opcode)];
+      int64_t Disp = Mem[3].Kind == Operand::Immediate ? Mem[3].Imm : 0;
+      Out.Offset[I] = Cursor + (Disp - R.Min);
+    }
+    Cursor += ((R.Max - R.Min) + 63) / 64 * 64;
+    if (Cursor > (int64_t)Size)
+      return createStringError(inconvertibleErrorCode(),
+                               "the loop's arrays need " + Twine(Cursor) +
+                                   " bytes of scratch, more than " +
+                                   Twine(Size));
+  }
+  Out.BytesUsed = Cursor;
+  return Out;
+}
+
+//===-- Rules ---------------------------------------------------------------===//
+
+namespace {
+/// Failure of a rule: the variant is unavailable for this reason.
+struct RuleError {
+  std::string Msg;
+};
+
+class Builder {
+public:
+  Builder(const X86Knowledge &K, const LoopBody &Ref, const LoopSubsets &S,
+          Variant V, const VariantOptions &Opts)
+      : K(K), Ref(Ref), S(S), V(V), Opts(Opts), RD(K, Ref) {}
+
+  VariantResult run();
+
+private:
+  enum class Act { Keep, Delete, Replace };
+  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  Instr mk(unsigned I, unsigned Opcode) const {
+    Instr N;
+    N.Opcode = Opcode;
+    N.Id = I;
+    N.Unchanged = false;
+    return N;
+  }
+  unsigned sized(unsigned Reg, unsigned Bytes) const;
+
+  const X86Knowledge &K;
+  const LoopBody &Ref;
+  const LoopSubsets &S;
+  Variant V;
+  const VariantOptions &Opts;
+  ReachingDefs RD;
+};
+} // namespace
+
+/// The register of \p Reg's family that is \p Bytes wide (GPR: sub/super
+/// register; vector: XMM/YMM/ZMM of the same number).
+unsigned Builder::sized(unsigned Reg, unsigned Bytes) const {
+  if (K.isVector(Reg)) {
+    StringRef P = Bytes <= 16 ? "XMM" : Bytes == 32 ? "YMM" : "ZMM";
+    return K.reg((P + Twine(K.regNumber(Reg))).str());
+  }
+  if (!K.isGPR(Reg))
+    return 0;
+  const MCRegisterInfo &MRI = K.regInfo();
+  // Walk to the 64-bit register, then down to the wanted width.
+  unsigned Top = Reg;
+  for (MCPhysReg Sup : MRI.superregs_inclusive(Reg))
+    if (K.regBits(Sup) == 64)
+      Top = Sup;
+  if (K.regBits(Top) == Bytes * 8)
+    return Top;
+  for (MCPhysReg Sub : MRI.subregs(Top))
+    if (K.regBits(Sub) == Bytes * 8 && MRI.getEncodingValue(Sub) ==
+                                           MRI.getEncodingValue(Top))
+      return Sub;
+  return 0;
+}
+
+/// Pure load of the same address and width. Load-ops load into their
+/// destination; stores and read-modify-write ops into a free register.
+bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
+  const Instr &In = Ref.Instrs[I];
+  const MCInstrDesc &D = K.instrInfo().get(In.Opcode);
+  StringRef N = K.opcodeName(In.Opcode);
+  int M = K.memOperandIndex(In.Opcode);
+  unsigned W = K.memWidth(In);
+  if (!W) {
+    Why = "unknown access width of " + N.str();
+    return false;
+  }
+  unsigned Mask = 0;
+  for (unsigned J = D.getNumDefs(); J < (unsigned)M; ++J)
+    if (In.Ops[J].isReg() && K.isMask(In.Ops[J].Reg))
+      Mask = In.Ops[J].Reg;
+  char MaskKind = Mask ? (N.contains("kz") ? 'z' : 'k') : 0;
+  unsigned Elem = (N.contains("PD") || N.contains("Q")) ? 64
+                  : (N.contains("W") && !N.contains("PS")) ? 16
+                  : (N.contains("B") && !N.contains("PS")) ? 8
+                                                            : 32;
+  std::vector<unsigned> Cands;
+  bool HasDef = D.getNumDefs() > 0 && In.Ops[0].isReg() &&
+                (K.isVector(In.Ops[0].Reg) || K.isGPR(In.Ops[0].Reg)) &&
+                !(K.classify(In.Opcode) & SubsetStore);
+  if (HasDef) {
+    Cands.push_back(In.Ops[0].Reg);
+  } else {
+    // Data register of a store: a vector store loads into a free vector
+    // register, a GPR store into a free GPR (writing the data register
+    // itself would add a dependence its later readers did not have).
+    bool VecData = false;
+    for (unsigned J = M + 5; J < In.Ops.size(); ++J)
+      if (In.Ops[J].isReg() && K.isVector(In.Ops[J].Reg))
+        VecData = true;
+    for (unsigned J = 0; J < (unsigned)M; ++J)
+      if (In.Ops[J].isReg() && K.isVector(In.Ops[J].Reg))
+        VecData = true;
+    for (unsigned R : Ref.FreeRegs)
+      if (VecData ? K.isVector(R) : K.isGPR(R))
+        if (unsigned Sz = sized(R, W))
+          Cands.push_back(Sz);
+    if (Mask) {
+      Why = "masked store " + N.str();
+      return false;
+    }
+  }
+  if (Cands.empty()) {
+    Why = "no free register to load into for " + N.str();
+    return false;
+  }
+  std::vector<Instr> Best;
+  unsigned BestSize = ~0u;
+  for (unsigned Dst : Cands) {
+    unsigned LdReg = HasDef ? sized(Dst, W <= 16 ? 16 : W) : Dst;
+    if (K.isGPR(Dst))
+      LdReg = sized(Dst, W);
+    if (!LdReg)
+      continue;
+    unsigned Op = K.pureLoadOpcode(LdReg, W, MaskKind, Elem);
+    if (!Op)
+      continue;
+    Instr L = mk(I, Op);
+    L.MemWidth = W;
+    L.Ops.push_back(Operand::reg(LdReg));
+    if (MaskKind == 'k')
+      L.Ops.push_back(Operand::reg(LdReg));
+    if (MaskKind)
+      L.Ops.push_back(Operand::reg(Mask));
+    for (int J = 0; J < 5; ++J)
+      L.Ops.push_back(In.Ops[M + J]);
+    Expected<unsigned> Sz = K.sizeOf(L);
+    if (!Sz) {
+      consumeError(Sz.takeError());
+      continue;
+    }
+    if (*Sz < BestSize) {
+      BestSize = *Sz;
+      Best = {L};
+    }
+  }
+  if (Best.empty()) {
+    Why = "no pure load of " + std::to_string(W) + " bytes for " + N.str();
+    return false;
+  }
+  Out = std::move(Best);
+  return true;
+}
+
+/// Register form of a load-op: the memory source becomes the other source
+/// register (never the destination: thesis Table 6.1); a unary op reads its
+/// own destination, set just before by a dependency-free idiom.
+bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
+  const Instr &In = Ref.Instrs[I];
+  const MCInstrDesc &D = K.instrInfo().get(In.Opcode);
+  StringRef N = K.opcodeName(In.Opcode);
+  int M = K.memOperandIndex(In.Opcode);
+  static const std::pair<StringRef, StringRef> Sfx[] = {
+      {"rmbkz", "rrkz"}, {"rmbk", "rrk"},     {"rmb", "rr"},
+      {"rmkz", "rrkz"},  {"rmk", "rrk"},      {"rmi", "rri"},
+      {"rm_Int", "rr_Int"}, {"rm", "rr"},     {"mi", "ri"},
+      {"m_Int", "r_Int"}, {"mbkz", "rkz"},    {"mbk", "rk"},
+      {"mb", "r"},       {"mkz", "rkz"},      {"mk", "rk"},
+      {"m", "r"}};
+  unsigned NewOp = 0;
+  for (auto [From, To] : Sfx)
+    if (N.ends_with(From)) {
+      NewOp = K.opcode((N.drop_back(From.size()) + To).str());
+      if (NewOp)
+        break;
+    }
+  if (!NewOp) {
+    Why = "no register form of " + N.str();
+    return false;
+  }
+  const MCInstrDesc &ND = K.instrInfo().get(NewOp);
+  unsigned Src = 0;
+  for (unsigned J = D.getNumDefs(); J < (unsigned)M; ++J)
+    if (In.Ops[J].isReg() && In.Ops[J].Reg && !K.isMask(In.Ops[J].Reg))
+      Src = In.Ops[J].Reg;
+  std::vector<Instr> Pre;
+  bool Div = S.Bits[I] & SubsetDiv;
+  if (!Src) {
+    if (D.getNumDefs() == 0 || !In.Ops[0].isReg()) {
+      Why = "no register source for " + N.str();
+      return false;
+    }
+    Src = In.Ops[0].Reg;
+    for (Instr X : K.idiom(Src, Div ? (K.isGPR(Src) ? IdiomValue::NonZero
+                                                     : IdiomValue::Normal)
+                                     : IdiomValue::Zero)) {
+      X.Id = I;
+      Pre.push_back(X);
+    }
+    if (Pre.empty()) {
+      Why = "no idiom for the source of " + N.str();
+      return false;
+    }
+  }
+  // The register operand's class may be narrower (shift counts, scalar
+  // sources): use the XMM of the same number when needed.
+  if (M < (int)ND.getNumOperands()) {
+    int16_t RC = ND.operands()[M].RegClass;
+    if (RC >= 0 && (unsigned)RC < K.regInfo().getNumRegClasses() &&
+        !K.regInfo().getRegClass(RC).contains(Src)) {
+      unsigned X = K.xmmOf(Src);
+      if (X && K.regInfo().getRegClass(RC).contains(X))
+        Src = X;
+      else {
+        Why = "register class mismatch for the register form of " + N.str();
+        return false;
+      }
+    }
+  }
+  Instr R = mk(I, NewOp);
+  for (int J = 0; J < M; ++J)
+    R.Ops.push_back(In.Ops[J]);
+  R.Ops.push_back(Operand::reg(Src));
+  for (unsigned J = M + 5; J < In.Ops.size(); ++J)
+    R.Ops.push_back(In.Ops[J]);
+  if (!ND.isVariadic() && R.Ops.size() != ND.getNumOperands()) {
+    Why = "operand mismatch for the register form of " + N.str();
+    return false;
+  }
+  Out = std::move(Pre);
+  Out.push_back(R);
+  return true;
+}
+
+bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  Instr R = In;
+  R.Unchanged = false;
+  R.MemWidth = K.memWidth(In);
+  R.Ops[M] = Operand::reg(K.reg("RIP"));
+  R.Ops[M + 1] = Operand::imm(1);
+  R.Ops[M + 2] = Operand::reg(0);
+  R.Ops[M + 3] = Operand::scratch(Off);
+  R.Ops[M + 4] = Operand::reg(0);
+  Out = {R};
+  return true;
+}
+
+VariantResult Builder::run() {
+  VariantResult Res;
+  Res.V = V;
+  Res.Body = Ref;
+  auto Fail = [&](VariantStatus St, std::string Why) {
+    Res.Status = St;
+    Res.Reason = std::move(Why);
+    Res.Body = Ref;
+    Res.Bytes = Res.RefBytes;
+    return Res;
+  };
+  Expected<unsigned> RB = loopBytes(K, Ref);
+  if (!RB)
+    return Fail(VariantStatus::Unsupported, toString(RB.takeError()));
+  Res.RefBytes = Res.Bytes = *RB;
+  if (V == Variant::REF) {
+    Res.Status = VariantStatus::OK;
+    return Res;
+  }
+  unsigned N = Ref.Instrs.size();
+  for (unsigned I = 0; I < N; ++I)
+    if (S.Bits[I] & SubsetUnsupported)
+      return Fail(VariantStatus::Unsupported,
+                  "unsupported instruction " +
+                      K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                      " in the loop");
+  if (S.CtrlReadsStoredMemory)
+    return Fail(VariantStatus::Unsupported,
+                "an exit condition reads memory the loop may write");
+  bool AnyMem = false;
+  for (unsigned I = 0; I < N; ++I)
+    AnyMem |= (S.Bits[I] & (SubsetLoad | SubsetStore)) &&
+              !(S.Bits[I] & SubsetCtrl);
+  if (V == Variant::NO_DIV && S.NumDiv == 0)
+    return Fail(VariantStatus::Empty, "no division or square root");
+  if (V == Variant::DL1 && !AnyMem)
+    return Fail(VariantStatus::Empty, "no memory access to redirect");
+  ScratchLayout SL;
+  if (V == Variant::DL1) {
+    Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
+    if (!L)
+      return Fail(VariantStatus::Unsupported, toString(L.takeError()));
+    SL = std::move(*L);
+  }
+
+  // Phase 1: what each instruction becomes.
+  std::vector<Act> Acts(N, Act::Keep);
+  std::vector<std::vector<Instr>> Repl(N);
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = S.Bits[I];
+    if (B & (SubsetCtrl | SubsetBranch | SubsetNop))
+      continue;
+    bool Mem = B & (SubsetLoad | SubsetStore);
+    std::string Why;
+    bool OK = true;
+    switch (V) {
+    case Variant::REF:
+      break;
+    case Variant::LS:
+      if (Mem) {
+        if (B & SubsetGather) {
+          if (B & SubsetStore)
+            return Fail(VariantStatus::Unsupported,
+                        "scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                            " has no load form");
+        } else if ((B & SubsetPureMem) && !(B & SubsetStore)) {
+        } else {
+          Acts[I] = Act::Replace;
+          OK = asLoad(I, Repl[I], Why);
+        }
+      } else if (!(B & SubsetAddr)) {
+        Acts[I] = Act::Delete;
+      }
+      break;
+    case Variant::FP:
+      if (Mem) {
+        if ((B & (SubsetPureMem | SubsetStore))) {
+          Acts[I] = Act::Delete;
+        } else {
+          Acts[I] = Act::Replace;
+          OK = regForm(I, Repl[I], Why);
+        }
+      }
+      break;
+    case Variant::NO_DIV:
+      if (B & SubsetDiv) {
+        if (Mem) {
+          Acts[I] = Act::Replace;
+          OK = asLoad(I, Repl[I], Why);
+        } else {
+          Acts[I] = Act::Delete;
+        }
+      } else if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return Fail(VariantStatus::Unsupported, "scatter in the loop");
+        Acts[I] = Act::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::DL1:
+      if (Mem) {
+        if (B & SubsetGather)
+          return Fail(VariantStatus::Unsupported,
+                      "gather/scatter " +
+                          K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                          ": a vector index cannot address the scratch area");
+        if (SL.Offset[I] >= 0) {
+          Acts[I] = Act::Replace;
+          OK = toScratch(I, SL.Offset[I], Repl[I]);
+        }
+      }
+      break;
+    case Variant::CTRL:
+      Acts[I] = Act::Delete;
+      break;
+    }
+    if (!OK)
+      return Fail(VariantStatus::Unsupported, Why);
+  }
+
+  // Phase 2: values of deleted instructions that kept ones still read get
+  // a dependency-free idiom (a normal number when it feeds div/sqrt).
+  std::set<unsigned> DivFeed;
+  {
+    std::vector<unsigned> Work;
+    for (unsigned I = 0; I < N; ++I)
+      if ((S.Bits[I] & SubsetDiv) && Acts[I] != Act::Delete)
+        Work.push_back(I);
+    while (!Work.empty()) {
+      unsigned I = Work.back();
+      Work.pop_back();
+      if (!DivFeed.insert(I).second)
+        continue;
+      if (Acts[I] == Act::Delete && !(S.Bits[I] & SubsetDiv))
+        continue;
+      for (const RegRead *R : RD.readsOf(I))
+        for (auto [D, C] : R->Defs)
+          if (D != EntryDef)
+            Work.push_back(D);
+    }
+  }
+  std::vector<std::vector<unsigned>> NeedIdiom(N);
+  for (unsigned I = 0; I < N; ++I) {
+    if (Acts[I] == Act::Delete)
+      continue;
+    // Registers the variant's form of I reads.
+    SmallVector<unsigned, 8> Reads;
+    if (Acts[I] == Act::Keep)
+      K.regsRead(Ref.Instrs[I], Reads);
+    else
+      for (const Instr &X : Repl[I])
+        K.regsRead(X, Reads);
+    for (const RegRead *R : RD.readsOf(I)) {
+      bool StillRead = false;
+      for (unsigned X : Reads)
+        StillRead |= K.regsOverlap(X, R->Reg);
+      if (!StillRead)
+        continue;
+      for (auto [D, C] : R->Defs) {
+        if (D == EntryDef || Acts[D] == Act::Keep)
+          continue;
+        // Does D's variant form still write this unit?
+        SmallVector<unsigned, 4> W;
+        for (const Instr &X : Repl[D])
+          K.regsWritten(X, W);
+        bool Writes = false;
+        for (unsigned X : W)
+          for (MCRegUnit U : K.regInfo().regunits(X))
+            Writes |= static_cast<unsigned>(U) == R->Unit;
+        if (Writes)
+          continue;
+        unsigned Reg = 0;
+        for (auto [WR, U] : RD.writesOf(D))
+          if (U == R->Unit)
+            Reg = WR;
+        if (!Reg)
+          continue;
+        if (!K.isVector(Reg) && !K.isGPR(Reg))
+          return Fail(VariantStatus::Unsupported,
+                      K.regName(Reg).str() + " written by " +
+                          K.opcodeName(Ref.Instrs[D].Opcode).str() +
+                          " (#" + std::to_string(D) +
+                          ", removed) is read by " +
+                          K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
+                          std::to_string(I) + ")");
+        auto &L = NeedIdiom[D];
+        if (std::find(L.begin(), L.end(), Reg) == L.end())
+          L.push_back(Reg);
+      }
+    }
+  }
+  for (unsigned D = 0; D < N; ++D) {
+    if (NeedIdiom[D].empty())
+      continue;
+    std::vector<Instr> Idioms;
+    for (unsigned Reg : NeedIdiom[D]) {
+      // One idiom per register: drop a narrower alias of a wider one.
+      bool Covered = false;
+      for (unsigned Other : NeedIdiom[D])
+        if (Other != Reg && K.regsOverlap(Other, Reg) &&
+            K.regBits(Other) > K.regBits(Reg))
+          Covered = true;
+      if (Covered)
+        continue;
+      bool Feeds = DivFeed.count(D);
+      IdiomValue IV = !Feeds            ? IdiomValue::Zero
+                      : K.isGPR(Reg)    ? IdiomValue::NonZero
+                                        : IdiomValue::Normal;
+      std::vector<Instr> X = K.idiom(Reg, IV);
+      if (X.empty())
+        return Fail(VariantStatus::Unsupported,
+                    "no dependency-free idiom for " + K.regName(Reg).str());
+      for (Instr &Y : X) {
+        Y.Id = D;
+        Idioms.push_back(Y);
+      }
+    }
+    if (Acts[D] == Act::Delete) {
+      Acts[D] = Act::Replace;
+      Repl[D] = std::move(Idioms);
+    } else {
+      Repl[D].insert(Repl[D].begin(), Idioms.begin(), Idioms.end());
+    }
+  }
+
+  // Phase 3: lengths. Aware layout pads each changed instruction to its REF
+  // length; a replacement longer than the original borrows padding bytes
+  // of other changed instructions so the loop keeps its size.
+  std::vector<int> Pad(N, 0);
+  int Growth = 0;
+  bool Changed = false;
+  for (unsigned I = 0; I < N; ++I) {
+    if (Acts[I] == Act::Keep)
+      continue;
+    Changed = true;
+    Expected<unsigned> Target = K.sizeOf(Ref.Instrs[I]);
+    if (!Target)
+      return Fail(VariantStatus::Unsupported, toString(Target.takeError()));
+    int Produced = 0;
+    for (const Instr &X : Repl[I]) {
+      Expected<unsigned> Sz = K.sizeOf(X);
+      if (!Sz)
+        return Fail(VariantStatus::Unsupported, toString(Sz.takeError()));
+      Produced += *Sz;
+    }
+    switch (Opts.Layout) {
+    case LayoutMode::Aware:
+      Pad[I] = (int)*Target - Produced;
+      break;
+    case LayoutMode::Nop1:
+      Pad[I] = Repl[I].empty() ? 1 : 0;
+      break;
+    case LayoutMode::Unaware:
+      Pad[I] = 0;
+      break;
+    }
+  }
+  if (!Changed)
+    return Fail(VariantStatus::Empty, "nothing to transform");
+  if (Opts.Layout == LayoutMode::Aware) {
+    for (unsigned I = 0; I < N; ++I)
+      if (Pad[I] < 0) {
+        Growth += -Pad[I];
+        Pad[I] = 0;
+      }
+    // Borrow from the largest pads first, keeping one byte where an
+    // instruction vanished (its NOP keeps the front-end slot), then to 0.
+    for (int Floor : {1, 0})
+      for (bool Progress = true; Growth > 0 && Progress;) {
+        Progress = false;
+        int Best = -1;
+        for (unsigned I = 0; I < N; ++I)
+          if (Pad[I] > Floor && (Best < 0 || Pad[I] > Pad[Best]))
+            Best = I;
+        if (Best >= 0) {
+          int Take = std::min(Growth, Pad[Best] - Floor);
+          Pad[Best] -= Take;
+          Growth -= Take;
+          Progress = Take > 0;
+        }
+      }
+  }
+
+  // Phase 4: the body.
+  LoopBody Out;
+  Out.FreeRegs = Ref.FreeRegs;
+  for (const LoopBody::Block &B : Ref.Blocks) {
+    LoopBody::Block NB = B;
+    NB.Begin = Out.Instrs.size();
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      if (Acts[I] == Act::Keep) {
+        Out.Instrs.push_back(Ref.Instrs[I]);
+        Out.Instrs.back().Id = I;
+        continue;
+      }
+      for (const Instr &X : Repl[I])
+        Out.Instrs.push_back(X);
+      for (Instr &P : K.nops(Pad[I]))
+        Out.Instrs.push_back(P);
+    }
+    NB.End = Out.Instrs.size();
+    Out.Blocks.push_back(NB);
+  }
+  for (Instr &I : Out.Instrs)
+    if (I.Padding)
+      I.Id = NoId;
+  Expected<unsigned> VB = loopBytes(K, Out);
+  if (!VB)
+    return Fail(VariantStatus::Unsupported, toString(VB.takeError()));
+  if (Error E = verifyNoNewDependences(K, Ref, Out))
+    return Fail(VariantStatus::Verifier, toString(std::move(E)));
+  Res.Body = std::move(Out);
+  Res.Bytes = *VB;
+  Res.Status = VariantStatus::OK;
+  if (Growth > 0)
+    Res.Reason = "loop grew by " + std::to_string(Growth) +
+                 " bytes: replacements longer than what they replace";
+  return Res;
+}
+
+VariantResult decan::buildVariant(const X86Knowledge &K, const LoopBody &Ref,
+                                  const LoopSubsets &S, Variant V,
+                                  const VariantOptions &Opts) {
+  LoopBody R = Ref;
+  for (unsigned I = 0; I < R.Instrs.size(); ++I)
+    R.Instrs[I].Id = I;
+  Builder B(K, R, S, V, Opts);
+  return B.run();
+}
