@@ -1,7 +1,1255 @@
-//===- Runtime.cpp - decan runtime entry points ---------------------------===//
-#include "decan/runtime.h"
+//===- Runtime.cpp - decan runtime: registration, rotation, reports -------===//
+//
+// Part of decan. Free of LLVM; no exceptions; C-linkable entry points.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The state machine behind decan/abi.h and decan/runtime.h. Everything the
+/// hot path touches is per thread (ThreadState, reached through one
+/// initial-exec TLS pointer) or read-only after registration (LoopState), so
+/// __decan_begin_call/__decan_end_call take no lock and allocate nothing
+/// except a record chunk once per RecordBuffer::kChunkRecords calls, outside
+/// the timed region. docs/runtime.md describes the behaviour; this file says
+/// how.
+//===----------------------------------------------------------------------===//
 
-extern "C" __attribute__((visibility("default"))) const char *
-decan_version(void) {
-  return DECAN_VERSION;
+#include "Runtime.h"
+#include "Config.h"
+#include "Counters.h"
+#include "JsonOut.h"
+#include "Records.h"
+#include "Schedule.h"
+#include "decan/runtime.h"
+#include "decan/tsc.h"
+
+#include <algorithm>
+#include <atomic>
+#include <errno.h>
+#include <fcntl.h>
+#include <new>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <type_traits>
+#include <unistd.h>
+
+#define DECAN_API extern "C" __attribute__((visibility("default")))
+
+namespace decan::rt {
+namespace {
+
+constexpr unsigned kMaxLoops = 4096;
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxRegionDepth = 16;
+constexpr unsigned kMaxRegions = 256;
+constexpr unsigned kMaxWarnings = 32;
+constexpr unsigned kProbeSamples = 1001;
+/// Unmasks nothing, flushes denormals: exception masks | FTZ | DAZ.
+constexpr uint32_t kMxcsrMasks = 0x1F80, kMxcsrFtz = 0x8000, kMxcsrDaz = 0x0040,
+                   kMxcsrFlags = 0x003F;
+
+const char *const kStorePolicy[DECAN_NUM_VARIANTS] = {
+    "kept", "as-load", "deleted", "as-load", "scratch", "deleted"};
+
+struct LoopState {
+  decan_loop_desc *Desc = nullptr;
+  uint32_t Index = 0;
+  LoopPlan Plan;
+  bool Selected = false;
+  bool IsRegion = false;
+  /// Why a requested variant is not measured; null when it is eligible.
+  const char *Unavailable[DECAN_NUM_VARIANTS] = {};
+  std::atomic<bool> InstanceDone{false};
+};
+
+struct ThreadLoop {
+  RotationState Rot;
+  VariantData V[DECAN_NUM_VARIANTS];
+};
+
+struct RegionFrame {
+  uint32_t Loop;
+  bool Measured;
+  bool EvFail;
+  uint64_t Call, Ctx, T0;
+  uint64_t Ev[kMaxEvents];
+};
+
+struct ThreadState {
+  uint64_t Gen = 0;
+  uint32_t Index = 0;
+  int32_t Tid = 0;
+  // In flight between begin_call and end_call (also named by a crash).
+  int32_t InFlightLoop = -1;
+  int32_t InFlightVariant = -1;
+  bool InFlightMeasured = false;
+  bool EvFail = false;
+  uint32_t SavedMxcsr = 0;
+  uint64_t CtxStart = 0;
+  uint64_t EvStart[kMaxEvents] = {};
+  unsigned RegionDepth = 0, RegionOverflow = 0;
+  RegionFrame Regions[kMaxRegionDepth];
+  PerfCounter Counters[kMaxEvents];
+  std::atomic<ThreadLoop *> Loops[kMaxLoops];
+};
+
+struct EventInfo {
+  perf_event_attr Attr;
+  const char *Name;
+};
+
+// All state is constant-initialized: module constructors of instrumented
+// code may call in before this library's own constructors ran.
+constinit Config Cfg;
+constinit ScheduleParams Sched;
+constinit pthread_once_t InitOnce = PTHREAD_ONCE_INIT;
+constinit std::atomic<bool> InitDone{false};
+constinit bool Active = false;
+constinit uint64_t Generation = 1;
+constinit pthread_mutex_t RegMutex = PTHREAD_MUTEX_INITIALIZER;
+
+constinit std::atomic<LoopState *> Loops[kMaxLoops] = {};
+constinit std::atomic<uint32_t> NumLoops{0};
+constinit std::atomic<ThreadState *> Threads[kMaxThreads] = {};
+constinit std::atomic<uint32_t> NumThreads{0};
+constinit LoopState *Regions[kMaxRegions] = {};
+constinit std::atomic<uint32_t> NumRegions{0};
+
+constinit EventInfo Events[kMaxEvents] = {};
+constinit unsigned NumEvents = 0;
+constinit char Unavail[kMaxEvents][2][192] = {}; // name, reason
+constinit unsigned NumUnavail = 0;
+constinit bool CountersOk = false;
+constinit bool Rdpmc = false;
+constinit char CountersMsg[512] = {};
+
+constinit char Warnings[kMaxWarnings][256] = {};
+constinit std::atomic<unsigned> NumWarnings{0};
+
+constinit char CpuName[128] = "unknown";
+constinit char Host[256] = "";
+constinit char Argv[8192] = {};
+constinit size_t ArgvLen = 0;
+constinit double TscHz = 0;
+constinit const char *TscSource = "calibrated";
+constinit long LogicalCpus = 0;
+constinit uint64_t ProbeMin = 0, ProbeMedian = 0;
+constinit char Rank[24] = "";
+
+constinit std::atomic<int> WriterTid{0};
+constinit std::atomic<bool> FinalDone{false};
+constinit bool HooksInstalled = false;
+constinit struct sigaction OldActions[65] = {};
+constinit char PathBuf[2200] = {}, TmpBuf[2300] = {};
+alignas(JsonOut) constinit char JsonMem[sizeof(JsonOut)] = {};
+
+thread_local ThreadState *TlsThread __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+thread_local uint64_t TlsRefused __attribute__((tls_model("initial-exec"))) = 0;
+
+const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+
+//===-- small helpers -----------------------------------------------------===//
+
+int32_t gettidNow() { return (int32_t)syscall(SYS_gettid); }
+
+__attribute__((format(printf, 1, 2))) void addWarning(const char *Fmt, ...) {
+  unsigned I = NumWarnings.load(std::memory_order_relaxed);
+  do {
+    if (I >= kMaxWarnings)
+      return;
+  } while (!NumWarnings.compare_exchange_weak(I, I + 1));
+  va_list Ap;
+  va_start(Ap, Fmt);
+  vsnprintf(Warnings[I], sizeof(Warnings[I]), Fmt, Ap);
+  va_end(Ap);
+}
+
+inline uint32_t getMxcsr() {
+  uint32_t V;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(V));
+  return V;
+}
+inline void setMxcsr(uint32_t V) {
+  __asm__ __volatile__("ldmxcsr %0" ::"m"(V));
+}
+
+/// Voluntary + involuntary context switches of the calling thread so far.
+inline uint64_t contextSwitches() {
+  struct rusage R;
+  if (getrusage(RUSAGE_THREAD, &R) != 0)
+    return 0;
+  return (uint64_t)R.ru_nvcsw + (uint64_t)R.ru_nivcsw;
+}
+
+inline bool readCounters(ThreadState *T, uint64_t *Out) {
+  bool Ok = true;
+  for (unsigned E = 0; E < NumEvents; ++E)
+    Ok &= T->Counters[E].read(Out[E]);
+  return Ok;
+}
+
+const char *statusName(uint32_t S) {
+  switch (S) {
+  case DECAN_VARIANT_UNSUPPORTED:
+    return "unsupported";
+  case DECAN_VARIANT_VERIFIER:
+    return "verifier";
+  case DECAN_VARIANT_NO_LOOP:
+    return "no-loop";
+  case DECAN_VARIANT_EMPTY:
+    return "empty";
+  default:
+    return "unavailable";
+  }
+}
+
+const char *signalName(int Sig) {
+  switch (Sig) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  default:
+    return "SIGNAL";
+  }
+}
+
+//===-- startup facts -----------------------------------------------------===//
+
+void readMachineFacts() {
+  if (FILE *F = fopen("/proc/cpuinfo", "r")) {
+    char Line[512];
+    while (fgets(Line, sizeof(Line), F)) {
+      if (strncmp(Line, "model name", 10) != 0)
+        continue;
+      const char *C = strchr(Line, ':');
+      if (!C)
+        break;
+      ++C;
+      while (*C == ' ')
+        ++C;
+      snprintf(CpuName, sizeof(CpuName), "%s", C);
+      CpuName[strcspn(CpuName, "\n")] = 0;
+      break;
+    }
+    fclose(F);
+  }
+  LogicalCpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (gethostname(Host, sizeof(Host) - 1) != 0)
+    Host[0] = 0;
+  int Fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (Fd >= 0) {
+    ssize_t N = read(Fd, Argv, sizeof(Argv) - 1);
+    ArgvLen = N > 0 ? (size_t)N : 0;
+    close(Fd);
+  }
+  static const char *const RankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                         "PMIX_RANK", "SLURM_PROCID",
+                                         "MV2_COMM_WORLD_RANK"};
+  Rank[0] = 0;
+  for (const char *V : RankVars) {
+    const char *S = getenv(V);
+    if (!S || !*S || strspn(S, "0123456789") != strlen(S) || strlen(S) > 18)
+      continue;
+    snprintf(Rank, sizeof(Rank), "%s", S);
+    break;
+  }
+}
+
+uint64_t nowNs() {
+  struct timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return (uint64_t)Ts.tv_sec * 1000000000ull + (uint64_t)Ts.tv_nsec;
+}
+
+/// /proc/cpuinfo has no TSC rate on AMD or in KVM guests, so calibrate:
+/// 20 ms of CLOCK_MONOTONIC against the TSC.
+void calibrateTsc() {
+  uint64_t N0 = nowNs(), T0 = decan_tsc_start();
+  uint64_t N1;
+  do
+    N1 = nowNs();
+  while (N1 - N0 < 20000000ull);
+  uint64_t T1 = decan_tsc_stop();
+  TscHz = (double)(T1 - T0) * 1e9 / (double)(N1 - N0);
+  TscSource = "calibrated against CLOCK_MONOTONIC (20 ms)";
+}
+
+void measureProbe() {
+  uint64_t S[kProbeSamples];
+  for (unsigned I = 0; I < kProbeSamples; ++I) {
+    uint64_t A = decan_tsc_start();
+    uint64_t B = decan_tsc_stop();
+    S[I] = B - A;
+  }
+  std::sort(S, S + kProbeSamples);
+  ProbeMin = S[0];
+  ProbeMedian = S[kProbeSamples / 2];
+}
+
+void setupEvents() {
+  NumEvents = 0;
+  NumUnavail = 0;
+  CountersOk = false;
+  Rdpmc = false;
+  CountersMsg[0] = 0;
+  if (Cfg.NumEvents == 0) {
+    snprintf(CountersMsg, sizeof(CountersMsg),
+             "no events requested (DECAN_EVENTS unset); timing by rdtsc");
+    return;
+  }
+  char FirstErr[192] = "";
+  bool AnyUnknown = false;
+  for (unsigned I = 0; I < Cfg.NumEvents; ++I) {
+    perf_event_attr Attr;
+    char Err[192];
+    const char *Name = Cfg.Events[I];
+    bool Known = encodeEvent(Name, Attr, Err, sizeof(Err));
+    PerfCounter Probe;
+    if (Known && Probe.open(Attr, Name, Err, sizeof(Err))) {
+      Rdpmc |= Probe.usesRdpmc();
+      Events[NumEvents++] = {Attr, Name};
+      continue;
+    }
+    snprintf(Unavail[NumUnavail][0], sizeof(Unavail[0][0]), "%s", Name);
+    snprintf(Unavail[NumUnavail][1], sizeof(Unavail[0][1]), "%s", Err);
+    ++NumUnavail;
+    if (!Known) {
+      AnyUnknown = true;
+      fprintf(stderr, "decan: error: DECAN_EVENTS: %s (event ignored)\n", Err);
+      addWarning("DECAN_EVENTS: %s (event ignored)", Err);
+    } else if (!FirstErr[0]) {
+      snprintf(FirstErr, sizeof(FirstErr), "%s", Err);
+    }
+  }
+  CountersOk = NumUnavail == 0;
+  if (FirstErr[0]) {
+    fprintf(stderr, "decan: warning: counters unavailable: %s; %s\n", FirstErr,
+            NumEvents ? "measuring the events that opened, and rdtsc"
+                      : "measuring with rdtsc only");
+    addWarning("counters unavailable: %s", FirstErr);
+  }
+  snprintf(CountersMsg, sizeof(CountersMsg), "%s%s%s",
+           CountersOk ? "all requested events counted"
+                      : (FirstErr[0] ? FirstErr : "unknown event name(s)"),
+           AnyUnknown && FirstErr[0] ? "; unknown event name(s) too" : "",
+           CountersOk ? (Rdpmc ? " (rdpmc)" : " (read(2))") : "");
+}
+
+//===-- report ------------------------------------------------------------===//
+
+size_t appendStr(char *Dst, size_t At, size_t Cap, const char *S) {
+  while (*S && At + 1 < Cap)
+    Dst[At++] = *S++;
+  Dst[At] = 0;
+  return At;
+}
+
+/// Builds the report paths without malloc or stdio (signal handlers too).
+void buildPaths() {
+  size_t N = appendStr(PathBuf, 0, sizeof(PathBuf), Cfg.OutputDir);
+  N = appendStr(PathBuf, N, sizeof(PathBuf), "/decan.");
+  char Num[24];
+  JsonOut::formatU64((uint64_t)getpid(), Num);
+  if (Rank[0]) {
+    N = appendStr(PathBuf, N, sizeof(PathBuf), "rank");
+    N = appendStr(PathBuf, N, sizeof(PathBuf), Rank);
+  } else {
+    N = appendStr(PathBuf, N, sizeof(PathBuf), Num);
+  }
+  appendStr(PathBuf, N, sizeof(PathBuf), ".json");
+  size_t M = appendStr(TmpBuf, 0, sizeof(TmpBuf), PathBuf);
+  M = appendStr(TmpBuf, M, sizeof(TmpBuf), ".tmp.");
+  appendStr(TmpBuf, M, sizeof(TmpBuf), Num);
+}
+
+void emitVariant(JsonOut &J, const VariantData &VD) {
+  J.beginObject();
+  J.key("calls");
+  J.u64(VD.Calls.load(std::memory_order_acquire));
+  J.key("excluded");
+  J.u64(VD.Excluded.load(std::memory_order_acquire));
+  J.key("fields");
+  J.beginArray();
+  J.str("cycles");
+  J.str("trips");
+  J.str("flags");
+  for (unsigned E = 0; E < NumEvents; ++E)
+    J.str(Events[E].Name);
+  J.str("call");
+  J.endArray();
+  J.key("records");
+  J.beginArray();
+  uint64_t N = VD.Raw.size();
+  for (uint64_t I = 0; I < N; ++I) {
+    const uint64_t *R = VD.Raw.at(I);
+    J.beginArray();
+    J.u64(R[kFieldCycles]);
+    J.u64(R[kFieldTrips]);
+    J.u64(R[kFieldFlags]);
+    for (unsigned E = 0; E < NumEvents; ++E)
+      J.u64(R[kFieldEvents + E]);
+    J.u64(R[kFieldCall]);
+    J.endArray();
+  }
+  J.endArray();
+  J.key("online");
+  J.beginObject();
+  J.key("count");
+  J.u64(VD.Online.Count);
+  J.key("min");
+  J.dbl(VD.Online.Min);
+  J.key("max");
+  J.dbl(VD.Online.Max);
+  J.key("mean");
+  J.dbl(VD.Online.Mean);
+  J.key("m2");
+  J.dbl(VD.Online.M2);
+  J.key("trips_sum");
+  J.u64(VD.Online.TripsSum);
+  J.endObject();
+  J.endObject();
+}
+
+void emitLoop(JsonOut &J, const LoopState &L) {
+  const decan_loop_desc &D = *L.Desc;
+  J.beginObject();
+  J.key("id");
+  J.str(D.id ? D.id : "");
+  J.key("function");
+  J.str(D.function ? D.function : "");
+  J.key("file");
+  J.str(D.file ? D.file : "");
+  J.key("line");
+  J.u64(D.line);
+  J.key("variant_mask");
+  J.u64(D.variant_mask);
+  J.key("selected");
+  J.boolean(L.Selected);
+  J.key("region");
+  J.boolean(L.IsRegion);
+  J.key("store_policy");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {
+    J.key(kVariantNames[V]);
+    J.str(kStorePolicy[V]);
+  }
+  J.endObject();
+  J.key("eligible");
+  J.beginArray();
+  for (unsigned I = 0; I < L.Plan.N; ++I)
+    J.str(kVariantNames[L.Plan.Order[I]]);
+  J.endArray();
+  J.key("unavailable");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.Unavailable[V]) {
+      J.key(kVariantNames[V]);
+      J.str(L.Unavailable[V]);
+    }
+  J.endObject();
+  J.key("threads");
+  J.beginArray();
+  uint32_t NT = std::min<uint32_t>(NumThreads.load(std::memory_order_acquire),
+                                   kMaxThreads);
+  for (uint32_t TI = 0; TI < NT; ++TI) {
+    ThreadState *T = Threads[TI].load(std::memory_order_acquire);
+    if (!T || T->Gen != Generation)
+      continue;
+    ThreadLoop *TL = T->Loops[L.Index].load(std::memory_order_acquire);
+    if (!TL)
+      continue;
+    bool Any = false;
+    for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      Any |= TL->V[V].Calls.load(std::memory_order_relaxed) != 0;
+    if (!Any)
+      continue;
+    J.beginObject();
+    J.key("thread");
+    J.u64(T->Index);
+    J.key("tid");
+    J.i64(T->Tid);
+    J.key("calls_seen");
+    J.u64(TL->Rot.Calls);
+    J.key("variants");
+    J.beginObject();
+    for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {
+      if (!TL->V[V].Calls.load(std::memory_order_relaxed))
+        continue;
+      J.key(kVariantNames[V]);
+      emitVariant(J, TL->V[V]);
+    }
+    J.endObject();
+    J.endObject();
+  }
+  J.endArray();
+  J.endObject();
+}
+
+void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
+                int CrashVariant) {
+  J.beginObject();
+  J.key("format");
+  J.str("decan-raw-1");
+  J.key("version");
+  J.str(DECAN_VERSION);
+  J.key("status");
+  J.str(Status);
+  J.key("crash");
+  if (Sig) {
+    J.beginObject();
+    J.key("signal");
+    J.str(signalName(Sig));
+    J.key("signo");
+    J.i64(Sig);
+    LoopState *L = CrashLoop >= 0 ? Loops[CrashLoop].load() : nullptr;
+    J.key("loop");
+    if (L && L->Desc->id)
+      J.str(L->Desc->id);
+    else
+      J.null();
+    J.key("variant");
+    if (L && CrashVariant >= 0 && CrashVariant < DECAN_NUM_VARIANTS)
+      J.str(kVariantNames[CrashVariant]);
+    else
+      J.null();
+    J.endObject();
+  } else {
+    J.null();
+  }
+
+  J.key("process");
+  J.beginObject();
+  J.key("pid");
+  J.i64(getpid());
+  J.key("rank");
+  if (Rank[0]) {
+    uint64_t R = 0;
+    for (const char *C = Rank; *C; ++C)
+      R = R * 10 + (uint64_t)(*C - '0');
+    J.u64(R);
+  } else {
+    J.null();
+  }
+  J.key("argv");
+  J.beginArray();
+  for (size_t I = 0; I < ArgvLen;) {
+    size_t E = I;
+    while (E < ArgvLen && Argv[E])
+      ++E;
+    J.strN(Argv + I, E - I);
+    I = E + 1;
+  }
+  J.endArray();
+  J.key("host");
+  J.str(Host);
+  J.endObject();
+
+  J.key("machine");
+  J.beginObject();
+  J.key("cpu");
+  J.str(CpuName);
+  J.key("tsc_hz");
+  J.dbl(TscHz);
+  J.key("tsc_source");
+  J.str(TscSource);
+  J.key("logical_cpus");
+  J.i64(LogicalCpus);
+  J.endObject();
+
+  J.key("config");
+  J.beginObject();
+  J.key("mode");
+  J.str(modeName(Cfg.RunMode));
+  J.key("loops");
+  J.str(Cfg.Loops);
+  J.key("variants");
+  J.beginArray();
+  for (unsigned I = 0; I < Cfg.NumVariants; ++I)
+    J.str(kVariantNames[Cfg.Variants[I]]);
+  J.endArray();
+  J.key("reps");
+  J.u64(Cfg.Reps);
+  J.key("instance");
+  J.u64(Cfg.Instance);
+  J.key("warmup");
+  J.u64(Cfg.Warmup);
+  J.key("events");
+  J.beginArray();
+  for (unsigned I = 0; I < Cfg.NumEvents; ++I)
+    J.str(Cfg.Events[I]);
+  J.endArray();
+  J.key("max_records");
+  J.u64(Cfg.MaxRecords);
+  J.key("output");
+  J.str(Cfg.OutputDir);
+  J.key("fp_env");
+  J.str("MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, restored by "
+        "end_call, for every variant");
+  J.endObject();
+
+  J.key("probe");
+  J.beginObject();
+  J.key("empty_region_cycles");
+  J.beginObject();
+  J.key("min");
+  J.u64(ProbeMin);
+  J.key("median");
+  J.u64(ProbeMedian);
+  J.key("samples");
+  J.u64(kProbeSamples);
+  J.endObject();
+  J.key("sequence");
+  J.str("lfence;rdtsc ... rdtscp;lfence");
+  J.key("subtracted");
+  J.boolean(false);
+  J.endObject();
+
+  J.key("counters");
+  J.beginObject();
+  J.key("available");
+  J.boolean(CountersOk);
+  J.key("events");
+  J.beginArray();
+  for (unsigned E = 0; E < NumEvents; ++E)
+    J.str(Events[E].Name);
+  J.endArray();
+  J.key("unavailable");
+  J.beginArray();
+  for (unsigned I = 0; I < NumUnavail; ++I) {
+    J.beginObject();
+    J.key("name");
+    J.str(Unavail[I][0]);
+    J.key("error");
+    J.str(Unavail[I][1]);
+    J.endObject();
+  }
+  J.endArray();
+  J.key("message");
+  J.str(CountersMsg);
+  J.key("read");
+  J.str(Rdpmc ? "rdpmc" : "read");
+  J.key("context_switches");
+  J.str("getrusage(RUSAGE_THREAD) ru_nvcsw+ru_nivcsw delta");
+  J.endObject();
+
+  J.key("warnings");
+  J.beginArray();
+  unsigned NW = std::min(NumWarnings.load(), kMaxWarnings);
+  for (unsigned I = 0; I < NW; ++I)
+    J.str(Warnings[I]);
+  J.endArray();
+
+  J.key("loops");
+  J.beginArray();
+  uint32_t NL = NumLoops.load(std::memory_order_acquire);
+  for (uint32_t I = 0; I < NL; ++I)
+    if (LoopState *L = Loops[I].load(std::memory_order_acquire))
+      emitLoop(J, *L);
+  J.endArray();
+  J.endObject();
+}
+
+/// Async-signal-safe: no malloc, no stdio, no locks that a signal could
+/// interrupt (one atomic owner word; a nested writer gives up at once).
+bool writeReport(const char *Status, int Sig, int CrashLoop, int CrashVariant) {
+  if (!Active)
+    return true;
+  int Me = gettidNow();
+  for (int Spin = 0;; ++Spin) {
+    int Expected = 0;
+    if (WriterTid.compare_exchange_strong(Expected, Me))
+      break;
+    if (Expected == Me || Spin > 2000)
+      return false; // interrupted our own write, or another never finishes
+    struct timespec Ts = {0, 1000000};
+    nanosleep(&Ts, nullptr);
+  }
+  buildPaths();
+  bool Ok = false;
+  int Fd = open(TmpBuf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (Fd >= 0) {
+    JsonOut *J = new (JsonMem) JsonOut(Fd);
+    emitReport(*J, Status, Sig, CrashLoop, CrashVariant);
+    Ok = J->flush();
+    Ok &= close(Fd) == 0;
+    if (Ok)
+      Ok = rename(TmpBuf, PathBuf) == 0;
+    if (!Ok)
+      unlink(TmpBuf);
+  }
+  if (!Ok) {
+    static const char Msg[] = "decan: error: cannot write report ";
+    ssize_t R = write(2, Msg, sizeof(Msg) - 1);
+    R = write(2, PathBuf, strlen(PathBuf));
+    R = write(2, "\n", 1);
+    (void)R;
+  }
+  WriterTid.store(0);
+  return Ok;
+}
+
+//===-- threads and loops -------------------------------------------------===//
+
+__attribute__((noinline)) ThreadState *initThread() {
+  if (!Active || TlsRefused == Generation)
+    return nullptr;
+  uint32_t I = NumThreads.fetch_add(1);
+  if (I >= kMaxThreads) {
+    TlsRefused = Generation;
+    if (I == kMaxThreads)
+      addWarning("more than %u threads: later threads are not measured",
+                 kMaxThreads);
+    return nullptr;
+  }
+  void *M = calloc(1, sizeof(ThreadState));
+  if (!M) {
+    TlsRefused = Generation;
+    return nullptr;
+  }
+  ThreadState *T = new (M) ThreadState();
+  T->Gen = Generation;
+  T->Index = I;
+  T->Tid = gettidNow();
+  for (unsigned E = 0; E < NumEvents; ++E) {
+    char Err[192];
+    if (!T->Counters[E].open(Events[E].Attr, Events[E].Name, Err, sizeof(Err)))
+      addWarning("thread %u: %s (its calls are flagged)", I, Err);
+  }
+  // Crash handlers need a stack even when the crash is a stack overflow.
+  stack_t Old;
+  if (sigaltstack(nullptr, &Old) == 0 && (Old.ss_flags & SS_DISABLE)) {
+    stack_t S;
+    S.ss_size = 64 * 1024;
+    S.ss_sp = malloc(S.ss_size);
+    S.ss_flags = 0;
+    if (S.ss_sp)
+      sigaltstack(&S, nullptr);
+  }
+  Threads[I].store(T, std::memory_order_release);
+  TlsThread = T;
+  return T;
+}
+
+inline ThreadState *currentThread() {
+  ThreadState *T = TlsThread;
+  if (__builtin_expect(T && T->Gen == Generation, 1))
+    return T;
+  return initThread();
+}
+
+__attribute__((noinline)) ThreadLoop *initThreadLoop(ThreadState *T,
+                                                     const LoopState *L) {
+  void *M = calloc(1, sizeof(ThreadLoop));
+  if (!M)
+    return nullptr;
+  ThreadLoop *TL = new (M) ThreadLoop();
+  for (unsigned I = 0; I < L->Plan.N; ++I)
+    if (!TL->V[L->Plan.Order[I]].Raw.init(kFieldEvents + NumEvents,
+                                          Cfg.MaxRecords))
+      addWarning("out of memory for the records of %s", L->Desc->id);
+  T->Loops[L->Index].store(TL, std::memory_order_release);
+  return TL;
+}
+
+inline ThreadLoop *threadLoop(ThreadState *T, const LoopState *L) {
+  ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+  if (__builtin_expect(TL != nullptr, 1))
+    return TL;
+  return initThreadLoop(T, L);
+}
+
+/// Caller holds RegMutex.
+LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
+  uint32_t I = NumLoops.load(std::memory_order_relaxed);
+  if (I >= kMaxLoops) {
+    if (I == kMaxLoops)
+      addWarning("more than %u loops registered: %s and later ones are not "
+                 "measured",
+                 kMaxLoops, D->id ? D->id : "?");
+    NumLoops.store(I + 1);
+    return nullptr;
+  }
+  void *M = calloc(1, sizeof(LoopState));
+  if (!M)
+    return nullptr;
+  LoopState *L = new (M) LoopState();
+  L->Desc = D;
+  L->Index = I;
+  L->IsRegion = IsRegion;
+  L->Selected = D->id && Cfg.selects(D->id);
+  for (unsigned K = 0; K < Cfg.NumVariants; ++K) {
+    int V = Cfg.Variants[K];
+    const char *Why = nullptr;
+    if (!(D->variant_mask & (1u << V)))
+      Why = IsRegion ? "region" : "not-emitted";
+    else if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
+             D->minfo->status[V] != DECAN_VARIANT_NOT_BUILT)
+      Why = statusName(D->minfo->status[V]);
+    if (Why) {
+      L->Unavailable[V] = Why;
+      continue;
+    }
+    if (Cfg.RunMode == Mode::Replace && L->Plan.N == 1)
+      continue; // replace runs the first eligible variant only
+    L->Plan.Order[L->Plan.N++] = (uint8_t)V;
+  }
+  D->runtime_state = L;
+  Loops[I].store(L, std::memory_order_release);
+  NumLoops.store(I + 1, std::memory_order_release);
+  return L;
+}
+
+inline void record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
+                   uint64_t Call, bool Switched, bool EvFail,
+                   const uint64_t *EvStart, const uint64_t *EvEnd) {
+  VariantData &VD = TL->V[V];
+  uint64_t Flags =
+      (Switched ? kFlagContextSwitch : 0) | (EvFail ? kFlagCounterFailed : 0);
+  if (uint64_t *R = VD.Raw.next()) {
+    R[kFieldCycles] = Cycles;
+    R[kFieldTrips] = Trips;
+    R[kFieldFlags] = Flags;
+    R[kFieldCall] = Call;
+    for (unsigned E = 0; E < NumEvents; ++E)
+      R[kFieldEvents + E] = EvEnd[E] - EvStart[E];
+    VD.Raw.publish();
+  } else if (!Switched) {
+    VD.Online.add((double)Cycles, Trips);
+  }
+  if (Switched)
+    VD.Excluded.store(VD.Excluded.load(std::memory_order_relaxed) + 1,
+                      std::memory_order_relaxed);
+  VD.Calls.store(VD.Calls.load(std::memory_order_relaxed) + 1,
+                 std::memory_order_release);
+}
+
+void finishInstanceIfDone() {
+  uint32_t NL = std::min<uint32_t>(NumLoops.load(), kMaxLoops);
+  for (uint32_t I = 0; I < NL; ++I) {
+    LoopState *L = Loops[I].load();
+    if (L && L->Selected && !L->IsRegion && L->Plan.N &&
+        !L->InstanceDone.load())
+      return;
+  }
+  if (FinalDone.exchange(true))
+    return;
+  writeReport("complete", 0, -1, -1);
+  // Instance mode measured what it was asked to: end the run here, cleanly,
+  // so the rest of the program does not cost time.
+  exit(0);
+}
+
+//===-- process hooks -----------------------------------------------------===//
+
+void onSignal(int Sig, siginfo_t *, void *) {
+  int SavedErrno = errno;
+  int CrashLoop = -1, CrashVariant = -1;
+  ThreadState *T = TlsThread;
+  if (T && T->Gen == Generation) {
+    if (T->InFlightLoop >= 0) {
+      CrashLoop = T->InFlightLoop;
+      CrashVariant = T->InFlightVariant;
+    } else if (T->RegionDepth && T->RegionDepth <= kMaxRegionDepth &&
+               T->Regions[T->RegionDepth - 1].Loop < kMaxLoops) {
+      CrashLoop = (int)T->Regions[T->RegionDepth - 1].Loop;
+      CrashVariant = DECAN_REF;
+    }
+  }
+  if (CrashLoop < 0) // asynchronous signal: name what any thread was in
+    for (uint32_t I = 0; I < std::min<uint32_t>(NumThreads.load(), kMaxThreads);
+         ++I) {
+      ThreadState *O = Threads[I].load();
+      if (O && O->Gen == Generation && O->InFlightLoop >= 0) {
+        CrashLoop = O->InFlightLoop;
+        CrashVariant = O->InFlightVariant;
+        break;
+      }
+    }
+  bool Interrupt = Sig == SIGINT || Sig == SIGTERM;
+  if (!FinalDone.load())
+    writeReport(Interrupt ? "interrupted" : "crashed", Sig, CrashLoop,
+                CrashVariant);
+  // Hand the signal to whoever had it before us (the default action: die
+  // with this signal, so the parent sees the real cause).
+  sigaction(Sig, &OldActions[Sig], nullptr);
+  errno = SavedErrno;
+  raise(Sig);
+}
+
+void atExit() {
+  if (!FinalDone.exchange(true))
+    writeReport("complete", 0, -1, -1);
+}
+
+void installHooks() {
+  if (HooksInstalled)
+    return;
+  HooksInstalled = true;
+  for (int Sig : kSignals) {
+    struct sigaction Old;
+    if (sigaction(Sig, nullptr, &Old) != 0)
+      continue;
+    if (Old.sa_handler == SIG_IGN)
+      continue; // the program asked not to hear about it
+    OldActions[Sig] = Old;
+    struct sigaction A;
+    memset(&A, 0, sizeof(A));
+    A.sa_sigaction = onSignal;
+    A.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&A.sa_mask);
+    sigaction(Sig, &A, nullptr);
+  }
+  atexit(atExit);
+}
+
+int phdrCallback(struct dl_phdr_info *Info, size_t, void *Count) {
+  *static_cast<unsigned *>(Count) +=
+      scanSegments(Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum);
+  return 0;
+}
+
+void initialize(GetEnvFn GetEnv) {
+  parseConfig(Cfg, GetEnv);
+  Active = Cfg.Active;
+  if (!Active)
+    return;
+  Sched = {Cfg.RunMode, Cfg.Warmup, Cfg.Reps, Cfg.Instance};
+  for (unsigned I = 0; I < Cfg.NumWarnings; ++I) {
+    fprintf(stderr, "decan: warning: %s\n", Cfg.Warnings[I]);
+    addWarning("%s", Cfg.Warnings[I]);
+  }
+  readMachineFacts();
+  calibrateTsc();
+  measureProbe();
+  setupEvents();
+  buildPaths();
+  installHooks();
+  currentThread(); // the initializing (main) thread is thread 0
+  unsigned Rewritten = 0;
+  dl_iterate_phdr(phdrCallback, &Rewritten);
+}
+
+void ensureInit() {
+  if (__builtin_expect(InitDone.load(std::memory_order_acquire), 1))
+    return;
+  pthread_once(&InitOnce, [] {
+    initialize([](const char *N) -> const char * { return getenv(N); });
+    InitDone.store(true, std::memory_order_release);
+  });
+}
+
+__attribute__((constructor)) void runtimeConstructor() { ensureInit(); }
+
+LoopState *findRegion(const char *Name) {
+  uint32_t N = NumRegions.load(std::memory_order_acquire);
+  for (uint32_t I = 0; I < N; ++I)
+    if (!strcmp(Regions[I]->Desc->function, Name))
+      return Regions[I];
+  pthread_mutex_lock(&RegMutex);
+  LoopState *L = nullptr;
+  N = NumRegions.load();
+  for (uint32_t I = 0; I < N && !L; ++I)
+    if (!strcmp(Regions[I]->Desc->function, Name))
+      L = Regions[I];
+  if (!L && N < kMaxRegions) {
+    size_t Len = strlen(Name);
+    auto *D =
+        static_cast<decan_loop_desc *>(calloc(1, sizeof(decan_loop_desc)));
+    char *Id = static_cast<char *>(malloc(Len + 8));
+    char *Fn = static_cast<char *>(malloc(Len + 1));
+    if (D && Id && Fn) {
+      memcpy(Id, "region:", 7);
+      memcpy(Id + 7, Name, Len + 1);
+      memcpy(Fn, Name, Len + 1);
+      D->abi_version = DECAN_ABI_VERSION;
+      D->variant_mask = 1u << DECAN_REF;
+      D->id = Id;
+      D->function = Fn;
+      D->file = "";
+      L = newLoop(D, /*IsRegion=*/true);
+      if (L) {
+        Regions[N] = L;
+        NumRegions.store(N + 1, std::memory_order_release);
+      }
+    }
+  }
+  pthread_mutex_unlock(&RegMutex);
+  return L;
+}
+
+} // namespace
+
+//===-- internal interface (Runtime.h) ------------------------------------===//
+
+void reinitializeForTesting(GetEnvFn GetEnv) {
+  ensureInit();
+  pthread_mutex_lock(&RegMutex);
+  uint32_t NL = std::min<uint32_t>(NumLoops.load(), kMaxLoops);
+  for (uint32_t I = 0; I < NL; ++I) {
+    if (LoopState *L = Loops[I].load()) {
+      if (!L->IsRegion) {
+        L->Desc->active = 0;
+        L->Desc->runtime_state = nullptr;
+      }
+    }
+    Loops[I].store(nullptr);
+  }
+  NumLoops.store(0);
+  NumRegions.store(0);
+  for (uint32_t I = 0; I < kMaxThreads; ++I)
+    Threads[I].store(nullptr);
+  NumThreads.store(0);
+  NumWarnings.store(0);
+  FinalDone.store(false);
+  ++Generation; // every thread's TLS state is now stale
+  pthread_mutex_unlock(&RegMutex);
+  initialize(GetEnv);
+}
+
+bool writeReportNow(const char *Status) {
+  ensureInit();
+  return writeReport(Status, 0, -1, -1);
+}
+
+const char *reportPath() {
+  ensureInit();
+  buildPaths();
+  return PathBuf;
+}
+
+double tscHz() { return TscHz; }
+uint64_t probeMinCycles() { return ProbeMin; }
+uint64_t probeMedianCycles() { return ProbeMedian; }
+bool countersAvailable() { return CountersOk; }
+const char *countersMessage() { return CountersMsg; }
+unsigned numWorkingEvents() { return NumEvents; }
+
+bool relocateRewritten(decan_rewritten_header *H) {
+  if (memcmp(H->magic, "DECANRW1", 8) != 0 || H->relocated)
+    return false;
+  if (H->abi_version != DECAN_ABI_VERSION) {
+    addWarning("rewritten binary with ABI version %u (runtime has %u): not "
+               "measured",
+               H->abi_version, DECAN_ABI_VERSION);
+    return false;
+  }
+  uintptr_t Base = reinterpret_cast<uintptr_t>(H);
+  auto *Descs = reinterpret_cast<decan_loop_desc *>(Base + H->descs_offset);
+  auto Fix = [Base](auto *&Field) {
+    uintptr_t Off = reinterpret_cast<uintptr_t>(Field);
+    using T = std::remove_reference_t<decltype(Field)>;
+    Field = Off ? reinterpret_cast<T>(Base + Off) : nullptr;
+  };
+  for (uint32_t I = 0; I < H->count; ++I) {
+    decan_loop_desc &D = Descs[I];
+    Fix(D.id);
+    Fix(D.function);
+    Fix(D.file);
+    Fix(D.scratch);
+    Fix(D.minfo);
+    if (!D.file)
+      D.file = "";
+  }
+  H->begin_call = __decan_begin_call;
+  H->end_call = __decan_end_call;
+  H->relocated = 1;
+  __decan_register_loops(Descs, H->count);
+  return true;
+}
+
+unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N) {
+  unsigned Count = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    const ElfW(Phdr) &P = Phdrs[I];
+    if (P.p_type != PT_LOAD || !(P.p_flags & PF_W) || !(P.p_flags & PF_R) ||
+        P.p_memsz < sizeof(decan_rewritten_header))
+      continue;
+    auto *H = reinterpret_cast<decan_rewritten_header *>(Base + P.p_vaddr);
+    if (memcmp(H->magic, "DECANRW1", 8) == 0 && relocateRewritten(H))
+      ++Count;
+  }
+  return Count;
+}
+
+} // namespace decan::rt
+
+using namespace decan::rt;
+
+//===-- ABI entry points (decan/abi.h)
+//-------------------------------------===//
+
+DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
+  ensureInit();
+  if (!Active || !Descs)
+    return; // inert: descriptors stay inactive
+  pthread_mutex_lock(&RegMutex);
+  for (uint32_t I = 0; I < Count; ++I) {
+    decan_loop_desc *D = &Descs[I];
+    if (D->abi_version != DECAN_ABI_VERSION) {
+      addWarning("loop %s: ABI version %u, runtime has %u: not measured",
+                 D->id ? D->id : "?", D->abi_version, DECAN_ABI_VERSION);
+      continue;
+    }
+    if (D->runtime_state)
+      continue; // registered twice (same module seen twice)
+    LoopState *L = newLoop(D, /*IsRegion=*/false);
+    if (L && L->Selected && L->Plan.N)
+      D->active = 1;
+  }
+  pthread_mutex_unlock(&RegMutex);
+}
+
+DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
+  auto *L = static_cast<LoopState *>(Desc->runtime_state);
+  if (__builtin_expect(!L, 0))
+    return -1;
+  ThreadState *T = currentThread();
+  if (__builtin_expect(!T || T->InFlightLoop >= 0, 0))
+    return -1; // nested in another measured call: run the original only
+  ThreadLoop *TL = threadLoop(T, L);
+  if (__builtin_expect(!TL, 0))
+    return -1;
+  Decision D =
+      decide(L->Plan, TL->Rot, Sched, [TL](int V) { return TL->V[V].valid(); });
+  if (D.Variant < 0)
+    return -1;
+  T->InFlightLoop = (int32_t)L->Index;
+  T->InFlightVariant = D.Variant;
+  T->InFlightMeasured = D.Measured;
+  uint32_t Csr = getMxcsr();
+  T->SavedMxcsr = Csr;
+  setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
+  if (D.Variant == DECAN_DL1 && Desc->scratch) {
+    // Bring the scratch area into L1 in modified state before the timed
+    // copy runs, so DL1 measures L1 hits, not the first misses.
+    volatile char *P = static_cast<volatile char *>(Desc->scratch);
+    for (uint32_t Off = 0; Off < Desc->scratch_size; Off += 64)
+      P[Off] = P[Off];
+  }
+  if (D.Measured) {
+    T->EvFail = NumEvents && !readCounters(T, T->EvStart);
+    T->CtxStart = contextSwitches();
+  }
+  return D.Variant;
+}
+
+DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
+                               uint64_t Cycles, uint64_t Trips) {
+  auto *L = static_cast<LoopState *>(Desc->runtime_state);
+  bool RunOriginal = Variant != DECAN_REF && Sched.RunMode != Mode::Replace;
+  ThreadState *T = TlsThread;
+  if (__builtin_expect(!L || !T || T->Gen != Generation ||
+                           T->InFlightLoop != (int32_t)L->Index ||
+                           T->InFlightVariant != Variant,
+                       0))
+    return RunOriginal;
+  if (T->InFlightMeasured) {
+    uint64_t Ctx = contextSwitches();
+    uint64_t EvEnd[kMaxEvents];
+    bool EvFail = T->EvFail || (NumEvents && !readCounters(T, EvEnd));
+    ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+    record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
+           EvFail, T->EvStart, EvEnd);
+  }
+  setMxcsr(T->SavedMxcsr);
+  T->InFlightLoop = -1;
+  T->InFlightVariant = -1;
+  if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {
+    ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+    if (TL->Rot.Calls >= Sched.Instance + L->Plan.N - 1 &&
+        !L->InstanceDone.exchange(true))
+      finishInstanceIfDone();
+  }
+  return RunOriginal;
+}
+
+//===-- public C API (decan/runtime.h)
+//-------------------------------------===//
+
+DECAN_API const char *decan_version(void) { return DECAN_VERSION; }
+
+DECAN_API int decan_active(void) {
+  ensureInit();
+  return Active;
+}
+
+DECAN_API int decan_flush(void) {
+  ensureInit();
+  if (!Active)
+    return 0;
+  return writeReport("flushed", 0, -1, -1) ? 0 : -1;
+}
+
+DECAN_API void decan_region_begin(const char *Name) {
+  ensureInit();
+  if (!Active || !Name)
+    return;
+  ThreadState *T = currentThread();
+  if (!T)
+    return;
+  if (T->RegionDepth >= kMaxRegionDepth) {
+    ++T->RegionOverflow;
+    return;
+  }
+  LoopState *L = findRegion(Name);
+  RegionFrame &F = T->Regions[T->RegionDepth];
+  F.Loop = L ? L->Index : ~0u;
+  F.Measured = false;
+  ++T->RegionDepth;
+  if (!L || !L->Selected)
+    return;
+  ThreadLoop *TL = threadLoop(T, L);
+  if (!TL)
+    return;
+  uint64_t N = ++TL->Rot.Calls;
+  F.Call = N;
+  F.Measured =
+      Sched.RunMode == Mode::Instance ? N == Sched.Instance : N > Sched.Warmup;
+  if (!F.Measured)
+    return;
+  F.EvFail = NumEvents && !readCounters(T, F.Ev);
+  F.Ctx = contextSwitches();
+  F.T0 = decan_tsc_start();
+}
+
+DECAN_API void decan_region_end(void) {
+  uint64_t T1 = decan_tsc_stop();
+  if (!Active)
+    return;
+  ThreadState *T = TlsThread;
+  if (!T || T->Gen != Generation)
+    return;
+  if (T->RegionOverflow) {
+    --T->RegionOverflow;
+    return;
+  }
+  if (!T->RegionDepth)
+    return;
+  RegionFrame &F = T->Regions[--T->RegionDepth];
+  if (!F.Measured)
+    return;
+  uint64_t Ctx = contextSwitches();
+  uint64_t EvEnd[kMaxEvents];
+  bool EvFail = F.EvFail || (NumEvents && !readCounters(T, EvEnd));
+  LoopState *L = Loops[F.Loop].load(std::memory_order_relaxed);
+  ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+  record(TL, DECAN_REF, T1 - F.T0, 0, F.Call, Ctx != F.Ctx, EvFail, F.Ev,
+         EvEnd);
 }

@@ -1,0 +1,167 @@
+//===- Config.cpp - Run configuration read from the environment -----------===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace decan::rt {
+
+const char *const kVariantNames[DECAN_NUM_VARIANTS] = {"REF",    "LS",  "FP",
+                                                       "NO_DIV", "DL1", "CTRL"};
+
+const char *modeName(Mode M) {
+  switch (M) {
+  case Mode::Rotate:
+    return "rotate";
+  case Mode::Replace:
+    return "replace";
+  case Mode::Instance:
+    return "instance";
+  }
+  return "rotate";
+}
+
+int variantIndex(const char *Name, unsigned Len) {
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (strlen(kVariantNames[V]) == Len &&
+        memcmp(kVariantNames[V], Name, Len) == 0)
+      return V;
+  return -1;
+}
+
+static void addWarning(Config &C, const char *Fmt, const char *A,
+                       const char *B = "") {
+  if (C.NumWarnings == kMaxConfigWarnings)
+    return;
+  snprintf(C.Warnings[C.NumWarnings++], sizeof(C.Warnings[0]), Fmt, A, B);
+}
+
+static void copyStr(char *Dst, size_t Cap, const char *Src) {
+  size_t N = strlen(Src);
+  if (N >= Cap)
+    N = Cap - 1;
+  memcpy(Dst, Src, N);
+  Dst[N] = 0;
+}
+
+/// Calls `Fn(begin, len)` for each non-empty, space-trimmed comma item.
+template <typename F> static void forEachItem(const char *S, F Fn) {
+  while (*S) {
+    const char *E = strchr(S, ',');
+    if (!E)
+      E = S + strlen(S);
+    const char *B = S, *End = E;
+    while (B < End && (*B == ' ' || *B == '\t'))
+      ++B;
+    while (End > B && (End[-1] == ' ' || End[-1] == '\t'))
+      --End;
+    if (End > B)
+      Fn(B, (unsigned)(End - B));
+    S = *E ? E + 1 : E;
+  }
+}
+
+static void parseCount(Config &C, GetEnvFn GetEnv, const char *Var,
+                       uint64_t &Out) {
+  const char *S = GetEnv(Var);
+  if (!S || !*S)
+    return;
+  char *End = nullptr;
+  unsigned long long V = strtoull(S, &End, 10);
+  if (*End || *S == '-') {
+    addWarning(C, "%s='%s' is not a non-negative integer; default used", Var,
+               S);
+    return;
+  }
+  Out = V;
+}
+
+void parseConfig(Config &C, GetEnvFn GetEnv) {
+  C = Config();
+  const char *Loops = GetEnv("DECAN_LOOPS");
+  if (!Loops)
+    return;
+  C.Active = true;
+  copyStr(C.Loops, sizeof(C.Loops), Loops);
+  forEachItem(C.Loops, [&](const char *B, unsigned N) {
+    if (N == 3 && memcmp(B, "all", 3) == 0)
+      C.AllLoops = true;
+  });
+
+  const char *Vs = GetEnv("DECAN_VARIANTS");
+  if (Vs && *Vs) {
+    forEachItem(Vs, [&](const char *B, unsigned N) {
+      int V = variantIndex(B, N);
+      if (V < 0) {
+        char Name[64];
+        snprintf(Name, sizeof(Name), "%.*s", (int)N, B);
+        addWarning(C, "DECAN_VARIANTS: unknown variant '%s' ignored%s", Name);
+        return;
+      }
+      for (unsigned I = 0; I < C.NumVariants; ++I)
+        if (C.Variants[I] == V)
+          return;
+      C.Variants[C.NumVariants++] = (uint8_t)V;
+    });
+  }
+  if (C.NumVariants == 0)
+    for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      C.Variants[C.NumVariants++] = (uint8_t)V;
+
+  if (const char *M = GetEnv("DECAN_MODE"); M && *M) {
+    if (!strcmp(M, "rotate"))
+      C.RunMode = Mode::Rotate;
+    else if (!strcmp(M, "replace"))
+      C.RunMode = Mode::Replace;
+    else if (!strcmp(M, "instance"))
+      C.RunMode = Mode::Instance;
+    else
+      addWarning(C,
+                 "DECAN_MODE='%s' is not rotate, replace or instance; "
+                 "rotate used%s",
+                 M);
+  }
+  parseCount(C, GetEnv, "DECAN_REPS", C.Reps);
+  parseCount(C, GetEnv, "DECAN_INSTANCE", C.Instance);
+  parseCount(C, GetEnv, "DECAN_WARMUP", C.Warmup);
+  parseCount(C, GetEnv, "DECAN_MAX_RECORDS", C.MaxRecords);
+  if (C.Instance == 0) {
+    addWarning(C, "DECAN_INSTANCE counts from 1; 1 used%s%s", "");
+    C.Instance = 1;
+  }
+
+  if (const char *E = GetEnv("DECAN_EVENTS"); E && *E)
+    forEachItem(E, [&](const char *B, unsigned N) {
+      if (C.NumEvents == kMaxEvents) {
+        addWarning(C, "DECAN_EVENTS: more than 8 events; the rest ignored%s%s",
+                   "");
+        return;
+      }
+      snprintf(C.Events[C.NumEvents++], sizeof(C.Events[0]), "%.*s", (int)N, B);
+    });
+
+  if (const char *O = GetEnv("DECAN_OUTPUT"); O && *O)
+    copyStr(C.OutputDir, sizeof(C.OutputDir), O);
+}
+
+bool Config::selects(const char *Id) const {
+  if (!Active)
+    return false;
+  if (AllLoops)
+    return true;
+  size_t L = strlen(Id);
+  bool Found = false;
+  forEachItem(Loops, [&](const char *B, unsigned N) {
+    if (N == L && memcmp(B, Id, L) == 0)
+      Found = true;
+  });
+  return Found;
+}
+
+} // namespace decan::rt

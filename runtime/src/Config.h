@@ -1,0 +1,67 @@
+//===- Config.h - Run configuration read from the environment ---*- C++ -*-===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The DECAN_* variables `decan run` sets (docs/design.md, run-time
+/// protocol), parsed once at startup into plain data. Parsing takes a getenv-
+/// like callback so tests can feed it without touching the real environment.
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_RUNTIME_CONFIG_H
+#define DECAN_RUNTIME_CONFIG_H
+
+#include "decan/abi.h"
+
+#include <stdint.h>
+
+namespace decan::rt {
+
+enum class Mode : uint8_t { Rotate, Replace, Instance };
+
+constexpr unsigned kMaxEvents = 8;
+constexpr unsigned kMaxConfigWarnings = 8;
+
+/// Names of the variants, indexed by enum decan_variant.
+extern const char *const kVariantNames[DECAN_NUM_VARIANTS];
+const char *modeName(Mode M);
+/// Index of a variant name ("REF".."CTRL", case-sensitive), or -1.
+int variantIndex(const char *Name, unsigned Len);
+
+struct Config {
+  /// False when DECAN_LOOPS is unset: the runtime stays inert.
+  bool Active = false;
+  bool AllLoops = false;
+  /// Copy of DECAN_LOOPS (comma list), "" when unset.
+  char Loops[4096] = {};
+  /// Requested variants in rotation order (DECAN_VARIANTS order, no
+  /// duplicates).
+  uint8_t Variants[DECAN_NUM_VARIANTS] = {};
+  unsigned NumVariants = 0;
+  Mode RunMode = Mode::Rotate;
+  /// Measured calls wanted per loop, variant and thread; 0 = unlimited.
+  uint64_t Reps = 31;
+  uint64_t Instance = 1;
+  uint64_t Warmup = 1;
+  uint64_t MaxRecords = 100000;
+  char Events[kMaxEvents][128] = {};
+  unsigned NumEvents = 0;
+  char OutputDir[1024] = ".";
+  /// Problems found while parsing (unknown variant, bad number...).
+  char Warnings[kMaxConfigWarnings][192] = {};
+  unsigned NumWarnings = 0;
+
+  /// True when loop `Id` is selected by DECAN_LOOPS.
+  bool selects(const char *Id) const;
+};
+
+using GetEnvFn = const char *(*)(const char *);
+
+/// Fills `C` from the DECAN_* variables returned by `GetEnv`.
+void parseConfig(Config &C, GetEnvFn GetEnv);
+
+} // namespace decan::rt
+
+#endif // DECAN_RUNTIME_CONFIG_H

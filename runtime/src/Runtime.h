@@ -1,0 +1,51 @@
+//===- Runtime.h - Internal interface of the decan runtime -----*- C++ -*-===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the unit tests and the benchmark reach beyond the C ABI. Programs
+/// use only decan/abi.h (instrumented code) and decan/runtime.h (people).
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_RUNTIME_RUNTIME_H
+#define DECAN_RUNTIME_RUNTIME_H
+
+#include "Config.h"
+#include "decan/abi.h"
+
+#include <link.h>
+#include <stdint.h>
+
+namespace decan::rt {
+
+/// Drops every loop, thread record and setting and starts again from
+/// `GetEnv` (tests only: no other thread may be inside the runtime).
+/// Signal handlers and the exit hook are installed once, on the first
+/// active initialization.
+void reinitializeForTesting(GetEnvFn GetEnv);
+
+/// Writes the report now with `Status` ("complete", "flushed", ...).
+bool writeReportNow(const char *Status);
+/// Path of the report this process writes (valid once initialized).
+const char *reportPath();
+
+/// Startup facts.
+double tscHz();
+uint64_t probeMinCycles();
+uint64_t probeMedianCycles();
+bool countersAvailable();
+const char *countersMessage();
+unsigned numWorkingEvents();
+
+/// Fixes up and registers one rewritten binary's header; false when it is
+/// not a valid, unrelocated DECANRW1 header.
+bool relocateRewritten(decan_rewritten_header *H);
+/// Looks for DECANRW1 headers at the start of the writable PT_LOAD segments
+/// of one loaded object; returns how many were relocated.
+unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N);
+
+} // namespace decan::rt
+
+#endif // DECAN_RUNTIME_RUNTIME_H
