@@ -1,15 +1,24 @@
 //===- Instrument.cpp - Make any program measurable by decan --------------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
 #include "decan/Rewriter/Instrument.h"
+#include "decan/Rewriter/RewriteTool.h"
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
 
 Expected<bool> decan::rewriter::hasDecanMetadata(StringRef Path) {
   auto Bin = object::ObjectFile::createObjectFile(Path);
   if (!Bin)
-    return Bin.takeError();
+    return createStringError(inconvertibleErrorCode(), "'%s': %s",
+                             Path.str().c_str(),
+                             toString(Bin.takeError()).c_str());
   for (const object::SectionRef &Sec : Bin->getBinary()->sections()) {
     Expected<StringRef> Name = Sec.getName();
     if (Name && *Name == ".decan.meta")
@@ -26,8 +35,12 @@ Expected<std::string> decan::rewriter::ensureInstrumented(StringRef Path,
     return Has.takeError();
   if (*Has)
     return Path.str();
-  return createStringError(inconvertibleErrorCode(),
-                           "'%s' was not built with the decan plugin and the "
-                           "MC rewriter cannot rewrite it",
-                           Path.str().c_str());
+  if (!OutDir.empty())
+    if (std::error_code EC = sys::fs::create_directories(OutDir))
+      return createStringError(EC, "cannot create '%s': %s",
+                               OutDir.str().c_str(), EC.message().c_str());
+  std::string Out = rewrittenPath(Path, OutDir);
+  if (Error E = rewriteFile(Path, Out, nulls(), /*Verbose=*/false))
+    return std::move(E);
+  return Out;
 }

@@ -1,0 +1,86 @@
+//===- Binary.h - A validated x86-64 ELF input and its functions ----------===//
+//
+// Part of decan. Opens a prebuilt ELF file, refuses anything the rewriter
+// cannot handle with one line (other architectures, non-ELF, truncated or
+// corrupt headers, packed code), and lists function bounds: from .symtab and
+// .dynsym when present, else (and for code no symbol covers) from .eh_frame
+// FDEs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_REWRITER_BINARY_H
+#define DECAN_REWRITER_BINARY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decan::rewriter {
+
+/// One function: [Start, End) in virtual addresses, inside one executable
+/// section.
+struct FunctionRange {
+  uint64_t Start = 0, End = 0;
+  std::string Name; ///< symbol, or "sub_<hex>" for FDE-only functions
+  bool FromSymbol = false;
+};
+
+/// A validated ELF64 little-endian x86-64 executable or shared object.
+class BinaryImage {
+public:
+  /// Opens \p Path. Errors are one line.
+  static llvm::Expected<std::unique_ptr<BinaryImage>>
+  open(llvm::StringRef Path);
+  /// Same on a buffer (fuzzing); \p Name is used in messages.
+  static llvm::Expected<std::unique_ptr<BinaryImage>>
+  create(std::unique_ptr<llvm::MemoryBuffer> Buffer, llvm::StringRef Name);
+
+  llvm::StringRef path() const { return Name; }
+  const llvm::object::ELF64LEObjectFile &object() const { return *Obj; }
+  llvm::StringRef bytes() const { return Buffer->getBuffer(); }
+  bool isSharedObject() const;
+  bool isPIE() const;
+  bool hasDecanMeta() const { return HasDecanMeta; }
+
+  /// Function bounds, sorted by start address, non-overlapping.
+  const std::vector<FunctionRange> &functions() const { return Functions; }
+
+  /// Bytes mapped at [Addr, Addr+Size) from an executable section, or an
+  /// empty ref when the range is not entirely inside one.
+  llvm::ArrayRef<uint8_t> codeAt(uint64_t Addr, uint64_t Size) const;
+  /// File offset of virtual address \p Addr (through PT_LOAD), if mapped
+  /// from the file.
+  std::optional<uint64_t> fileOffset(uint64_t Addr) const;
+
+  /// file:line of \p Addr from DWARF line tables, if any.
+  std::optional<std::pair<std::string, unsigned>>
+  lineFor(uint64_t Addr) const;
+
+private:
+  BinaryImage() = default;
+  llvm::Error validate();
+  void findFunctions();
+
+  std::string Name;
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  std::unique_ptr<llvm::object::ELF64LEObjectFile> Obj;
+  std::unique_ptr<llvm::DWARFContext> Dwarf;
+  bool HasDwarfLines = false;
+  bool HasDecanMeta = false;
+  struct CodeSection {
+    uint64_t Addr, Size, Offset;
+  };
+  std::vector<CodeSection> Code;
+  std::vector<FunctionRange> Functions;
+};
+
+} // namespace decan::rewriter
+
+#endif // DECAN_REWRITER_BINARY_H

@@ -1,0 +1,73 @@
+//===- LoopCopy.h - A loop body ready to be placed in new code ------------===//
+//
+// Part of decan. The REF copy of a loop and its variants as the emitter
+// places them: MCInsts whose position-dependent parts (branch targets,
+// RIP-relative operands, DL1 scratch operands) are kept as absolute targets
+// and re-encoded wherever the copy lands. Variant bodies come from the
+// instruction-knowledge library (decan/InstrKnowledge/Variants.h): the
+// rewriter has no rules of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_REWRITER_LOOPCOPY_H
+#define DECAN_REWRITER_LOOPCOPY_H
+
+#include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/X86Context.h"
+
+#include "decan/abi.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace decan::rewriter {
+
+/// One instruction of a placed copy.
+struct CopyInst {
+  llvm::MCInst MI;
+  /// Direct branch (JMP/JCC, re-emitted in the rel32 form) to this original
+  /// address: a block of the loop, or an exit.
+  bool IsBranch = false;
+  uint64_t BranchTarget = 0;
+  /// RIP-relative memory operand: the absolute address it designates.
+  bool HasRip = false;
+  uint64_t RipTarget = 0;
+  /// RIP-relative operand into the loop's DL1 scratch area (offset).
+  bool HasScratch = false;
+  int64_t ScratchOff = 0;
+};
+
+struct CopyBlock {
+  uint64_t Start = 0; ///< original address (the block's identity)
+  std::vector<CopyInst> Instrs;
+  uint64_t FallThrough = 0; ///< original address reached by falling off
+};
+
+/// A whole loop body, header block first.
+struct LoopCopy {
+  std::vector<CopyBlock> Blocks;
+};
+
+/// Every variant of one loop.
+struct LoopVariants {
+  std::array<LoopCopy, DECAN_NUM_VARIANTS> Copies;
+  decan_machine_info MInfo{};
+  unsigned Mask = 0; ///< variants built (REF always)
+  std::array<std::string, DECAN_NUM_VARIANTS> Notes;
+  unsigned ScratchSize = 0;
+};
+
+/// The REF copy of \p L: its instructions unchanged, blocks header first.
+LoopCopy refCopy(const X86Context &X86, const LoopCandidate &L);
+
+/// Builds REF and the variants in \p Mask with the instruction knowledge.
+/// A variant the rules cannot build is left out with a note (never fails the
+/// loop); fails only when REF itself cannot be described.
+llvm::Expected<LoopVariants> buildVariants(const X86Context &X86,
+                                           const LoopCandidate &L,
+                                           unsigned Mask);
+
+} // namespace decan::rewriter
+
+#endif // DECAN_REWRITER_LOOPCOPY_H

@@ -1,0 +1,75 @@
+//===- LoopFinder.h - Innermost loops of a prebuilt binary ----------------===//
+//
+// Part of decan. Disassembles each function with MCDisassembler, builds its
+// CFG (direct branches; an indirect jump makes the function's CFG unknown,
+// which is reported, never guessed), computes dominators, finds natural
+// loops, keeps the innermost reducible ones, and decides per loop whether it
+// can be relocated (no calls, no stack pointer use, a patchable header...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_REWRITER_LOOPFINDER_H
+#define DECAN_REWRITER_LOOPFINDER_H
+
+#include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/X86Context.h"
+
+#include "llvm/MC/MCInst.h"
+
+#include <string>
+#include <vector>
+
+namespace decan::rewriter {
+
+/// One decoded instruction at its original address.
+struct Instr {
+  uint64_t Addr = 0;
+  unsigned Size = 0;
+  llvm::MCInst Inst;
+};
+
+/// A basic block of a loop, in original address order.
+struct LoopBlock {
+  uint64_t Start = 0, End = 0;
+  std::vector<Instr> Instrs;
+  /// Successor addresses: inside the loop (a LoopBlock start) or an exit.
+  std::vector<uint64_t> Succs;
+  /// Address control reaches by falling off the end (0: none, e.g. ends in
+  /// an unconditional jump). Always also in Succs.
+  uint64_t FallThrough = 0;
+};
+
+/// An innermost natural loop and whether the rewriter can move it.
+struct LoopCandidate {
+  std::string Function; ///< symbol (or sub_<hex>)
+  uint64_t FunctionStart = 0;
+  unsigned Index = 0; ///< among the function's innermost loops, by address
+  uint64_t Header = 0;
+  std::vector<LoopBlock> Blocks; ///< sorted by address
+  std::string SkipReason;        ///< empty: can be rewritten
+  std::string File;              ///< from DWARF, "" when unknown
+  unsigned Line = 0;
+  bool FlagsLiveIn = true; ///< EFLAGS may be read before written from Header
+
+  std::string id() const { return Function + ":L" + std::to_string(Index); }
+  uint64_t bytes() const;
+  unsigned numInstrs() const;
+  bool contains(uint64_t Addr) const; ///< a block starts at Addr
+};
+
+/// Totals over a binary (for listings and the BLAS coverage benchmark).
+struct FinderStats {
+  unsigned Functions = 0, FunctionsWithIndirectJump = 0;
+  unsigned UndecodableFunctions = 0;
+  uint64_t DecodedBytes = 0, UndecodedBytes = 0;
+};
+
+/// Finds every innermost loop of \p Bin. Fails (one line) when the code is
+/// not sane x86-64 (packed, encrypted or not code).
+llvm::Expected<std::vector<LoopCandidate>>
+findLoops(const BinaryImage &Bin, const X86Context &X86,
+          FinderStats *Stats = nullptr);
+
+} // namespace decan::rewriter
+
+#endif // DECAN_REWRITER_LOOPFINDER_H

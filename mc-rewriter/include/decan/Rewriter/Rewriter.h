@@ -1,0 +1,81 @@
+//===- Rewriter.h - Write a copy of an ELF file with decan's variants -----===//
+//
+// Part of decan. Takes the innermost loops LoopFinder found and writes a NEW
+// ELF file (the input is never touched) in which each rewritable loop runs
+// from new code:
+//
+// \code
+//   original text                 new RX segment (.decan.text)
+//   header: jmp stub_L   ------>  stub_L: cmpl $0, desc.active(%rip)
+//           <rest of the loop,             jne  measured_L
+//            never run again>              jmp  orig_L
+//                                 orig_L:  relocated loop; exits jump back
+//                                 measured_L: save GPRs, flags, xsave
+//                                          begin_call(desc) -> v
+//                                          restore; lfence; rdtsc
+//                                          jmp variant_v (rsp moved below
+//                                          the saved state, rsp-relative
+//                                          operands adjusted)
+//                                          exit: rdtscp; lfence; save;
+//                                          end_call; restore; continue
+// \endcode
+//
+// A new RW segment starts with decan_rewritten_header (abi.h), followed by
+// the descriptors, machine info, strings and DL1 scratch areas; .decan.meta
+// (not loaded) holds one decan_meta_record per innermost loop. The program
+// header table moves to the start of the new RX segment (BOLT's approach),
+// so there is room for the two new PT_LOAD entries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_REWRITER_REWRITER_H
+#define DECAN_REWRITER_REWRITER_H
+
+#include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/X86Context.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace decan::rewriter {
+
+struct RewriteOptions {
+  /// Variants to build (bit per decan_variant); REF is always built.
+  unsigned VariantMask = 0x3f;
+  /// Rewrite only these loop ids (empty: every rewritable loop).
+  std::vector<std::string> OnlyLoops;
+};
+
+/// What happened to one loop.
+struct LoopOutcome {
+  std::string Id, Where; ///< "f:L0", "f+0x1a"
+  std::string File;
+  unsigned Line = 0;
+  bool Rewritten = false;
+  std::string Reason;          ///< why not rewritten
+  unsigned VariantMask = 0;    ///< variants emitted
+  uint64_t Header = 0, StubAddr = 0;
+  std::vector<std::string> VariantNotes; ///< why a variant is missing
+};
+
+struct RewriteResult {
+  std::vector<LoopOutcome> Loops;
+  uint64_t CodeAddr = 0, CodeSize = 0, DataAddr = 0, DataSize = 0;
+};
+
+/// Writes the rewritten copy of \p Bin to \p OutPath (which must differ
+/// from the input path).
+llvm::Expected<RewriteResult>
+rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
+              const std::vector<LoopCandidate> &Loops, llvm::StringRef OutPath,
+              const RewriteOptions &Opts = {});
+
+/// "symbol+0xoff" of a loop header.
+std::string loopWhere(const LoopCandidate &L);
+
+} // namespace decan::rewriter
+
+#endif // DECAN_REWRITER_REWRITER_H

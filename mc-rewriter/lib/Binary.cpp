@@ -1,0 +1,262 @@
+//===- Binary.cpp - A validated x86-64 ELF input and its functions --------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Rewriter/Binary.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+using namespace llvm::object;
+using namespace decan::rewriter;
+
+static Error refuse(StringRef Name, const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "'" + Name + "': " + Why);
+}
+
+Expected<std::unique_ptr<BinaryImage>> BinaryImage::open(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return refuse(Path, "cannot read: " + Buf.getError().message());
+  return create(std::move(*Buf), Path);
+}
+
+Expected<std::unique_ptr<BinaryImage>>
+BinaryImage::create(std::unique_ptr<MemoryBuffer> Buffer, StringRef Name) {
+  std::unique_ptr<BinaryImage> B(new BinaryImage());
+  B->Name = Name.str();
+  B->Buffer = std::move(Buffer);
+  if (Error E = B->validate())
+    return std::move(E);
+  B->findFunctions();
+  return std::move(B);
+}
+
+bool BinaryImage::isSharedObject() const {
+  if (Obj->getELFFile().getHeader().e_type != ELF::ET_DYN)
+    return false;
+  // A PIE executable is ET_DYN too; it has an interpreter.
+  return !isPIE();
+}
+
+bool BinaryImage::isPIE() const {
+  const auto &F = Obj->getELFFile();
+  if (F.getHeader().e_type != ELF::ET_DYN)
+    return false;
+  auto Phdrs = F.program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return false;
+  }
+  for (const auto &P : *Phdrs)
+    if (P.p_type == ELF::PT_INTERP)
+      return true;
+  return false;
+}
+
+Error BinaryImage::validate() {
+  StringRef Data = Buffer->getBuffer();
+  if (Data.size() < 4 || !Data.starts_with("\x7f"
+                                           "ELF"))
+    return refuse(Name, "not an ELF file");
+  if (Data.size() < sizeof(ELF::Elf64_Ehdr))
+    return refuse(Name, "truncated ELF header");
+  if (Data[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
+      Data[ELF::EI_DATA] != ELF::ELFDATA2LSB)
+    return refuse(Name, "not a 64-bit little-endian ELF file (only x86-64 "
+                        "is supported)");
+  auto ObjOr = ELF64LEObjectFile::create(MemoryBufferRef(*Buffer));
+  if (!ObjOr)
+    return refuse(Name, "corrupt ELF file: " + toString(ObjOr.takeError()));
+  Obj = std::make_unique<ELF64LEObjectFile>(std::move(*ObjOr));
+  const auto &F = Obj->getELFFile();
+  const auto &H = F.getHeader();
+  if (H.e_machine != ELF::EM_X86_64)
+    return refuse(Name, "architecture is not x86-64 (e_machine " +
+                            Twine(H.e_machine) + ")");
+  if (H.e_type != ELF::ET_EXEC && H.e_type != ELF::ET_DYN)
+    return refuse(Name, "not an executable or shared library (relocatable "
+                        "objects and core files are not rewritten)");
+  if (H.e_phentsize != sizeof(ELF::Elf64_Phdr) ||
+      (H.e_shnum && H.e_shentsize != sizeof(ELF::Elf64_Shdr)))
+    return refuse(Name, "corrupt ELF header (entry sizes)");
+  auto Phdrs = F.program_headers();
+  if (!Phdrs)
+    return refuse(Name, "corrupt program headers: " +
+                            toString(Phdrs.takeError()));
+  bool HasLoad = false;
+  for (const auto &P : *Phdrs) {
+    if (P.p_type != ELF::PT_LOAD)
+      continue;
+    HasLoad = true;
+    if (P.p_offset > Data.size() || P.p_filesz > Data.size() - P.p_offset)
+      return refuse(Name, "truncated file: a PT_LOAD segment extends past "
+                          "the end of the file");
+    if (P.p_filesz > P.p_memsz)
+      return refuse(Name, "corrupt PT_LOAD segment (filesz > memsz)");
+  }
+  if (!HasLoad)
+    return refuse(Name, "no loadable segment");
+  auto Secs = F.sections();
+  if (!Secs)
+    return refuse(Name, "corrupt section headers: " +
+                            toString(Secs.takeError()));
+  if (Secs->empty())
+    return refuse(Name, "no section headers (packed or stripped of section "
+                        "headers): cannot find its code");
+  auto StrTab = F.getSectionStringTable(*Secs);
+  if (!StrTab)
+    return refuse(Name, "corrupt section name table: " +
+                            toString(StrTab.takeError()));
+  for (const auto &S : *Secs) {
+    auto SecName = F.getSectionName(S, *StrTab);
+    if (!SecName)
+      return refuse(Name, "corrupt section name: " +
+                              toString(SecName.takeError()));
+    if (*SecName == ".decan.meta")
+      HasDecanMeta = true;
+    if (S.sh_type != ELF::SHT_NOBITS &&
+        (S.sh_offset > Data.size() || S.sh_size > Data.size() - S.sh_offset))
+      return refuse(Name, "truncated file: section '" + *SecName +
+                              "' extends past the end of the file");
+    if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_ALLOC) &&
+        (S.sh_flags & ELF::SHF_EXECINSTR) && S.sh_size > 0) {
+      // The section must be mapped from the same file bytes by a PT_LOAD.
+      bool Mapped = false;
+      for (const auto &P : *Phdrs)
+        if (P.p_type == ELF::PT_LOAD && (P.p_flags & ELF::PF_X) &&
+            S.sh_addr >= P.p_vaddr &&
+            S.sh_addr + S.sh_size <= P.p_vaddr + P.p_filesz &&
+            S.sh_offset - P.p_offset == S.sh_addr - P.p_vaddr)
+          Mapped = true;
+      if (Mapped)
+        Code.push_back({S.sh_addr, S.sh_size, S.sh_offset});
+    }
+  }
+  if (Code.empty())
+    return refuse(Name, "no executable section mapped by an executable "
+                        "segment (packed or not a program)");
+  std::sort(Code.begin(), Code.end(),
+            [](const CodeSection &A, const CodeSection &B) {
+              return A.Addr < B.Addr;
+            });
+  return Error::success();
+}
+
+ArrayRef<uint8_t> BinaryImage::codeAt(uint64_t Addr, uint64_t Size) const {
+  for (const CodeSection &C : Code)
+    if (Addr >= C.Addr && Addr - C.Addr <= C.Size &&
+        Size <= C.Size - (Addr - C.Addr))
+      return ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Buffer->getBufferStart()) +
+              C.Offset + (Addr - C.Addr),
+          Size);
+  return {};
+}
+
+std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
+  auto Phdrs = Obj->getELFFile().program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return std::nullopt;
+  }
+  for (const auto &P : *Phdrs)
+    if (P.p_type == ELF::PT_LOAD && Addr >= P.p_vaddr &&
+        Addr - P.p_vaddr < P.p_filesz)
+      return P.p_offset + (Addr - P.p_vaddr);
+  return std::nullopt;
+}
+
+void BinaryImage::findFunctions() {
+  std::map<uint64_t, FunctionRange> ByStart;
+  auto InCode = [&](uint64_t S, uint64_t E) {
+    return E > S && !codeAt(S, E - S).empty();
+  };
+  auto AddSymbols = [&](ELFObjectFileBase::elf_symbol_iterator_range Syms) {
+    for (const ELFSymbolRef &Sym : Syms) {
+      uint8_t Type = Sym.getELFType();
+      if (Type != ELF::STT_FUNC && Type != ELF::STT_GNU_IFUNC)
+        continue;
+      Expected<uint64_t> Addr = Sym.getAddress();
+      Expected<StringRef> SymName = Sym.getName();
+      if (!Addr || !SymName) {
+        consumeError(Addr.takeError());
+        consumeError(SymName.takeError());
+        continue;
+      }
+      uint64_t Size = Sym.getSize();
+      if (!InCode(*Addr, *Addr + Size) || SymName->empty())
+        continue;
+      // Keep the first name seen; prefer global names over local aliases.
+      auto It = ByStart.find(*Addr);
+      if (It != ByStart.end()) {
+        if (It->second.End < *Addr + Size)
+          It->second.End = *Addr + Size;
+        continue;
+      }
+      ByStart[*Addr] = {*Addr, *Addr + Size, SymName->str(), true};
+    }
+  };
+  AddSymbols(Obj->getDynamicSymbolIterators());
+  AddSymbols(Obj->symbols());
+
+  // .eh_frame FDEs cover code no symbol names (stripped binaries, hidden
+  // kernels). Errors in .eh_frame only lose those functions.
+  auto Ignore = [](Error E) { consumeError(std::move(E)); };
+  Dwarf = DWARFContext::create(*Obj, DWARFContext::ProcessDebugRelocations::Ignore,
+                               nullptr, "", Ignore, Ignore);
+  if (Expected<const DWARFDebugFrame *> EH = Dwarf->getEHFrame()) {
+    if (*EH)
+      for (const dwarf::FrameEntry &FE : (*EH)->entries()) {
+        const auto *FDE = dyn_cast<dwarf::FDE>(&FE);
+        if (!FDE)
+          continue;
+        uint64_t S = FDE->getInitialLocation(), E = S + FDE->getAddressRange();
+        if (!InCode(S, E) || ByStart.count(S))
+          continue;
+        ByStart[S] = {S, E, ("sub_" + utohexstr(S, /*LowerCase=*/true)), false};
+      }
+  } else {
+    consumeError(EH.takeError());
+  }
+
+  uint64_t LastEnd = 0;
+  for (auto &[Start, F] : ByStart) {
+    if (Start < LastEnd)
+      continue; // overlaps a function already kept (aliases, nested FDEs)
+    LastEnd = F.End;
+    Functions.push_back(F);
+  }
+  for (const SectionRef &S : Obj->sections()) {
+    Expected<StringRef> N = S.getName();
+    if (N && N->starts_with(".debug_line"))
+      HasDwarfLines = true;
+    if (!N)
+      consumeError(N.takeError());
+  }
+}
+
+std::optional<std::pair<std::string, unsigned>>
+BinaryImage::lineFor(uint64_t Addr) const {
+  if (!HasDwarfLines || !Dwarf)
+    return std::nullopt;
+  DILineInfoSpecifier Spec(
+      DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
+      DILineInfoSpecifier::FunctionNameKind::None);
+  std::optional<DILineInfo> Info = Dwarf->getLineInfoForAddress(
+      {Addr, object::SectionedAddress::UndefSection}, Spec);
+  if (!Info || Info->Line == 0 || Info->FileName == DILineInfo::BadString)
+    return std::nullopt;
+  return std::make_pair(std::string(sys::path::filename(Info->FileName)),
+                        Info->Line);
+}

@@ -1,0 +1,527 @@
+//===- LoopFinder.cpp - Innermost loops of a prebuilt binary --------------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Rewriter/LoopFinder.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/MC/MCInstrDesc.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace decan::rewriter;
+
+uint64_t LoopCandidate::bytes() const {
+  uint64_t N = 0;
+  for (const LoopBlock &B : Blocks)
+    N += B.End - B.Start;
+  return N;
+}
+
+unsigned LoopCandidate::numInstrs() const {
+  unsigned N = 0;
+  for (const LoopBlock &B : Blocks)
+    N += B.Instrs.size();
+  return N;
+}
+
+bool LoopCandidate::contains(uint64_t Addr) const {
+  for (const LoopBlock &B : Blocks)
+    if (B.Start == Addr)
+      return true;
+  return false;
+}
+
+namespace {
+
+/// What control flow an instruction has, from MCInstrDesc/MCInstrAnalysis.
+struct Flow {
+  bool Branch = false, Cond = false, Indirect = false, Call = false,
+       Return = false, Barrier = false;
+  uint64_t Target = 0; ///< direct branch/call target
+  bool HasTarget = false;
+};
+
+struct Block {
+  uint64_t Start = 0, End = 0;
+  unsigned First = 0, Count = 0;
+  SmallVector<unsigned, 2> Succs;      // block indices
+  SmallVector<uint64_t, 2> ExternSucc; // targets outside the function
+  SmallVector<unsigned, 4> Preds;
+  uint64_t FallThrough = 0;
+};
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(const BinaryImage &Bin, const X86Context &X86,
+                   const FunctionRange &F, FinderStats &Stats)
+      : Bin(Bin), X86(X86), F(F), Stats(Stats) {}
+
+  void run(std::vector<LoopCandidate> &Out);
+
+private:
+  Flow flowOf(const Instr &I) const;
+  bool decode();
+  void buildBlocks();
+  void computeDominators();
+  bool dominates(unsigned A, unsigned B) const;
+  std::string checkLoop(const std::vector<unsigned> &Body, unsigned Header,
+                        bool &FlagsLiveIn) const;
+
+  const BinaryImage &Bin;
+  const X86Context &X86;
+  const FunctionRange &F;
+  FinderStats &Stats;
+  std::vector<Instr> Instrs;
+  std::vector<Flow> Flows;
+  std::vector<Block> Blocks;
+  DenseMap<uint64_t, unsigned> BlockAt;
+  std::vector<int> IDom; // -1: unreachable; root's idom is itself
+  std::vector<unsigned> RPONumber;
+  std::string Problem;            // makes every loop of the function skipped
+  std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
+};
+
+} // namespace
+
+Flow FunctionAnalyzer::flowOf(const Instr &I) const {
+  Flow Fl;
+  const MCInstrAnalysis &A = X86.analysis();
+  const MCInstrDesc &D = X86.instrInfo().get(I.Inst.getOpcode());
+  Fl.Call = A.isCall(I.Inst);
+  Fl.Return = A.isReturn(I.Inst);
+  Fl.Branch = A.isBranch(I.Inst) && !Fl.Call;
+  Fl.Cond = Fl.Branch && A.isConditionalBranch(I.Inst);
+  Fl.Indirect = A.isIndirectBranch(I.Inst) && !Fl.Call;
+  Fl.Barrier = D.isBarrier() || Fl.Return ||
+               (Fl.Branch && !Fl.Cond && !Fl.Call);
+  uint64_t T;
+  if ((Fl.Branch || Fl.Call) && !Fl.Indirect &&
+      A.evaluateBranch(I.Inst, I.Addr, I.Size, T)) {
+    Fl.Target = T;
+    Fl.HasTarget = true;
+  }
+  return Fl;
+}
+
+bool FunctionAnalyzer::decode() {
+  ArrayRef<uint8_t> Code = Bin.codeAt(F.Start, F.End - F.Start);
+  uint64_t Off = 0;
+  while (Off < Code.size()) {
+    Instr I;
+    I.Addr = F.Start + Off;
+    I.Size = X86.decode(Code.slice(Off), I.Addr, I.Inst);
+    if (!I.Size) {
+      // Trailing padding after the last instruction is common; anything
+      // else means the function's code is not fully known.
+      bool Padding = true;
+      for (uint64_t K = Off; K < Code.size(); ++K)
+        Padding &= Code[K] == 0 || Code[K] == 0xcc;
+      if (!Padding) {
+        Problem = "undecodable bytes at +0x" +
+                  utohexstr(Off, /*LowerCase=*/true);
+        Stats.UndecodedBytes += Code.size() - Off;
+        ++Stats.UndecodableFunctions;
+      }
+      break;
+    }
+    Stats.DecodedBytes += I.Size;
+    Off += I.Size;
+    Instrs.push_back(std::move(I));
+  }
+  Flows.reserve(Instrs.size());
+  for (const Instr &I : Instrs)
+    Flows.push_back(flowOf(I));
+  return !Instrs.empty();
+}
+
+void FunctionAnalyzer::buildBlocks() {
+  uint64_t End = Instrs.back().Addr + Instrs.back().Size;
+  std::set<uint64_t> Leaders{F.Start};
+  DenseMap<uint64_t, unsigned> InstrAt;
+  for (unsigned K = 0; K < Instrs.size(); ++K)
+    InstrAt[Instrs[K].Addr] = K;
+  bool IndirectJump = false;
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    const Flow &Fl = Flows[K];
+    if (Fl.Branch && Fl.Indirect)
+      IndirectJump = true;
+    if (Fl.Branch && Fl.HasTarget && Fl.Target >= F.Start && Fl.Target < End) {
+      if (!InstrAt.count(Fl.Target)) {
+        // A branch into the middle of an instruction: overlapping code.
+        Problem = "branch into the middle of an instruction at 0x" +
+                  utohexstr(Fl.Target, true);
+      } else {
+        Leaders.insert(Fl.Target);
+      }
+    }
+    if ((Fl.Branch || Fl.Return || Fl.Barrier) && K + 1 < Instrs.size())
+      Leaders.insert(Instrs[K + 1].Addr);
+  }
+  if (IndirectJump) {
+    ++Stats.FunctionsWithIndirectJump;
+    if (Problem.empty())
+      Problem = "unresolved indirect jump in function (its CFG is unknown)";
+  }
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    if (Leaders.count(Instrs[K].Addr)) {
+      Block B;
+      B.Start = Instrs[K].Addr;
+      B.First = K;
+      BlockAt[B.Start] = Blocks.size();
+      Blocks.push_back(B);
+    }
+    Block &B = Blocks.back();
+    B.Count++;
+    B.End = Instrs[K].Addr + Instrs[K].Size;
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    Block &B = Blocks[BI];
+    unsigned Last = B.First + B.Count - 1;
+    const Flow &Fl = Flows[Last];
+    auto AddSucc = [&](uint64_t T) {
+      auto It = BlockAt.find(T);
+      if (It != BlockAt.end()) {
+        if (!is_contained(B.Succs, It->second))
+          B.Succs.push_back(It->second);
+      } else {
+        B.ExternSucc.push_back(T);
+      }
+    };
+    if (Fl.Branch && Fl.HasTarget)
+      AddSucc(Fl.Target);
+    if (!Fl.Barrier) {
+      B.FallThrough = B.End;
+      AddSucc(B.End);
+    }
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+    for (unsigned S : Blocks[BI].Succs)
+      Blocks[S].Preds.push_back(BI);
+}
+
+void FunctionAnalyzer::computeDominators() {
+  // Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm". Blocks
+  // with no predecessor other than the entry (landing pads, code reached
+  // only indirectly) are treated as extra roots under a virtual root N.
+  unsigned N = Blocks.size();
+  auto SuccsOf = [&](unsigned B) -> SmallVector<unsigned, 8> {
+    if (B == N) {
+      SmallVector<unsigned, 8> R{0};
+      for (unsigned K = 1; K < N; ++K)
+        if (Blocks[K].Preds.empty())
+          R.push_back(K);
+      return R;
+    }
+    return SmallVector<unsigned, 8>(Blocks[B].Succs.begin(),
+                                    Blocks[B].Succs.end());
+  };
+  // Iterative DFS for postorder, and retreating edges for irreducibility.
+  std::vector<unsigned> Post;
+  std::vector<uint8_t> State(N + 1, 0); // 0 new, 1 on stack, 2 done
+  std::vector<std::pair<unsigned, SmallVector<unsigned, 8>>> Stack;
+  Stack.push_back({N, SuccsOf(N)});
+  State[N] = 1;
+  std::vector<std::pair<unsigned, unsigned>> Retreating;
+  while (!Stack.empty()) {
+    auto &[B, Pending] = Stack.back();
+    if (Pending.empty()) {
+      State[B] = 2;
+      Post.push_back(B);
+      Stack.pop_back();
+      continue;
+    }
+    unsigned S = Pending.front();
+    Pending.erase(Pending.begin());
+    if (State[S] == 1)
+      Retreating.push_back({B, S});
+    if (State[S] != 0)
+      continue;
+    State[S] = 1;
+    unsigned BB = B;
+    (void)BB;
+    Stack.push_back({S, SuccsOf(S)});
+  }
+  RPONumber.assign(N + 1, ~0u);
+  std::vector<unsigned> RPO(Post.rbegin(), Post.rend());
+  for (unsigned K = 0; K < RPO.size(); ++K)
+    RPONumber[RPO[K]] = K;
+  IDom.assign(N + 1, -1);
+  IDom[N] = N;
+  auto Intersect = [&](unsigned A, unsigned B) {
+    while (A != B) {
+      while (RPONumber[A] > RPONumber[B])
+        A = IDom[A];
+      while (RPONumber[B] > RPONumber[A])
+        B = IDom[B];
+    }
+    return A;
+  };
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned B : RPO) {
+      if (B == N)
+        continue;
+      SmallVector<unsigned, 8> Ps(Blocks[B].Preds.begin(),
+                                  Blocks[B].Preds.end());
+      if (B == 0 || Blocks[B].Preds.empty())
+        Ps.push_back(N);
+      int New = -1;
+      for (unsigned P : Ps) {
+        if (IDom[P] < 0)
+          continue;
+        New = New < 0 ? int(P) : int(Intersect(P, New));
+      }
+      if (New >= 0 && IDom[B] != New) {
+        IDom[B] = New;
+        Changed = true;
+      }
+    }
+  }
+  for (auto [From, To] : Retreating)
+    if (From != N && !dominates(To, From))
+      Irreducible.push_back({From, To});
+}
+
+bool FunctionAnalyzer::dominates(unsigned A, unsigned B) const {
+  if (IDom[B] < 0)
+    return false;
+  unsigned N = Blocks.size();
+  while (true) {
+    if (A == B)
+      return true;
+    if (B == N)
+      return false;
+    B = IDom[B];
+  }
+}
+
+std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
+                                        unsigned Header,
+                                        bool &FlagsLiveIn) const {
+  const MCInstrInfo &MII = X86.instrInfo();
+  const MCRegisterInfo &MRI = X86.regInfo();
+  auto IsRSP = [&](MCRegister R) {
+    return R && MRI.isSuperOrSubRegisterEq(X86.RSP, R);
+  };
+  std::set<unsigned> InBody(Body.begin(), Body.end());
+  for (unsigned BI : Body) {
+    const Block &B = Blocks[BI];
+    for (unsigned K = B.First; K < B.First + B.Count; ++K) {
+      const Instr &I = Instrs[K];
+      const Flow &Fl = Flows[K];
+      if (Fl.Call)
+        return "call in loop";
+      if (Fl.Return)
+        return "return in loop";
+      if (Fl.Indirect)
+        return "indirect jump in loop";
+      StringRef Name = X86.opcodeName(I.Inst.getOpcode());
+      if (Name.starts_with("LOOP") || Name.starts_with("JCXZ") ||
+          Name.starts_with("JECXZ") || Name.starts_with("JRCXZ") ||
+          Name == "XBEGIN" || Name.starts_with("XBEGIN"))
+        return ("rel8-only branch (" + Name + ") in loop").str();
+      if (Fl.Branch && Fl.Barrier == false && !Fl.Cond && !Fl.HasTarget)
+        return "unknown control flow in loop";
+      const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
+      for (MCPhysReg R : D.implicit_uses())
+        if (IsRSP(R))
+          return ("stack pointer use (" + Name + ") in loop").str();
+      for (MCPhysReg R : D.implicit_defs())
+        if (IsRSP(R))
+          return ("stack pointer write (" + Name + ") in loop").str();
+      int Mem = X86.memOperandIndex(I.Inst);
+      for (unsigned O = 0; O < I.Inst.getNumOperands(); ++O) {
+        if (Mem >= 0 && O >= unsigned(Mem) && O < unsigned(Mem) + 5)
+          continue;
+        const MCOperand &Op = I.Inst.getOperand(O);
+        if (Op.isReg() && Op.getReg() == X86.RIP)
+          return ("RIP outside a memory operand (" + Name + ")").str();
+        if (Op.isReg() && IsRSP(Op.getReg()))
+          return ("stack pointer used as a value (" + Name + ") in loop")
+              .str();
+      }
+      if (Mem >= 0) {
+        const MCOperand &Idx = I.Inst.getOperand(Mem + 2);
+        if (Idx.isReg() && IsRSP(Idx.getReg()))
+          return "stack pointer as an index register in loop";
+        const MCOperand &Seg = I.Inst.getOperand(Mem + 4);
+        if (Seg.isReg() && Seg.getReg())
+          ; // fs:/gs: accesses are position independent; fine to move.
+      }
+      bool DirectBranch = Fl.Branch && Fl.HasTarget &&
+                          (I.Inst.getOpcode() == X86.JMP_1 ||
+                           I.Inst.getOpcode() == X86.JMP_4 ||
+                           I.Inst.getOpcode() == X86.JCC_1 ||
+                           I.Inst.getOpcode() == X86.JCC_4);
+      if (Fl.Branch && !DirectBranch)
+        return ("branch form the rewriter cannot move (" + Name + ")").str();
+      if (!DirectBranch && X86.encodedSize(I.Inst) == 0)
+        return ("instruction the encoder cannot re-encode (" + Name + ")")
+            .str();
+    }
+  }
+  // The 5-byte jump patched at the header must lie in loop blocks only.
+  uint64_t Need = Blocks[Header].Start + 5, Covered = Blocks[Header].Start;
+  while (Covered < Need) {
+    auto It = BlockAt.find(Covered);
+    if (It == BlockAt.end() || !InBody.count(It->second))
+      return "loop header too short for the 5-byte patch";
+    Covered = Blocks[It->second].End;
+  }
+
+  // EFLAGS live-in at the header (the dispatch stub's compare clobbers it
+  // unless saved). Leaving the loop counts as a read, conservatively.
+  auto ReadsFlags = [&](const Instr &I) {
+    const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
+    for (MCPhysReg R : D.implicit_uses())
+      if (R == X86.EFLAGS)
+        return true;
+    // INC/DEC keep CF: a partial write, treated as a read.
+    StringRef N = X86.opcodeName(I.Inst.getOpcode());
+    return N.starts_with("INC") || N.starts_with("DEC");
+  };
+  auto WritesFlags = [&](const Instr &I) {
+    const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
+    for (MCPhysReg R : D.implicit_defs())
+      if (R == X86.EFLAGS)
+        return true;
+    return false;
+  };
+  std::map<unsigned, bool> LiveIn;
+  std::map<unsigned, int> Local; // 1 read first, 0 written first, -1 neither
+  for (unsigned BI : Body) {
+    int L = -1;
+    const Block &B = Blocks[BI];
+    for (unsigned K = B.First; K < B.First + B.Count && L < 0; ++K) {
+      if (ReadsFlags(Instrs[K]))
+        L = 1;
+      else if (WritesFlags(Instrs[K]))
+        L = 0;
+    }
+    Local[BI] = L;
+    LiveIn[BI] = L == 1 || (L < 0 && !B.ExternSucc.empty());
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned BI : Body) {
+      if (LiveIn[BI] || Local[BI] == 0)
+        continue;
+      bool L = false;
+      for (unsigned S : Blocks[BI].Succs)
+        L |= InBody.count(S) ? LiveIn[S] : true;
+      if (L) {
+        LiveIn[BI] = true;
+        Changed = true;
+      }
+    }
+  }
+  FlagsLiveIn = LiveIn[Header];
+  return "";
+}
+
+void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
+  if (!decode())
+    return;
+  buildBlocks();
+  computeDominators();
+  unsigned N = Blocks.size();
+  // Natural loops, merged per header.
+  std::map<unsigned, std::set<unsigned>> LoopsByHeader;
+  for (unsigned U = 0; U < N; ++U)
+    for (unsigned H : Blocks[U].Succs)
+      if (dominates(H, U)) {
+        std::set<unsigned> &Body = LoopsByHeader[H];
+        Body.insert(H);
+        SmallVector<unsigned, 16> Work{U};
+        while (!Work.empty()) {
+          unsigned B = Work.pop_back_val();
+          if (!Body.insert(B).second)
+            continue;
+          for (unsigned P : Blocks[B].Preds)
+            Work.push_back(P);
+        }
+        if (U == H)
+          Body.insert(U);
+      }
+  unsigned Index = 0;
+  for (auto &[H, Body] : LoopsByHeader) {
+    bool Innermost = true;
+    for (auto &[H2, Body2] : LoopsByHeader)
+      if (H2 != H && Body.count(H2))
+        Innermost = false;
+    if (!Innermost)
+      continue;
+    LoopCandidate L;
+    L.Function = F.Name;
+    L.FunctionStart = F.Start;
+    L.Index = Index++;
+    L.Header = Blocks[H].Start;
+    std::vector<unsigned> Sorted(Body.begin(), Body.end());
+    std::sort(Sorted.begin(), Sorted.end()); // block index == address order
+    for (unsigned BI : Sorted) {
+      const Block &B = Blocks[BI];
+      LoopBlock LB;
+      LB.Start = B.Start;
+      LB.End = B.End;
+      LB.Instrs.assign(Instrs.begin() + B.First,
+                       Instrs.begin() + B.First + B.Count);
+      for (unsigned S : B.Succs)
+        LB.Succs.push_back(Blocks[S].Start);
+      for (uint64_t T : B.ExternSucc)
+        LB.Succs.push_back(T);
+      LB.FallThrough = B.FallThrough;
+      L.Blocks.push_back(std::move(LB));
+    }
+    for (auto [From, To] : Irreducible)
+      if (Body.count(From) || Body.count(To))
+        L.SkipReason = "irreducible control flow in loop";
+    if (L.SkipReason.empty())
+      L.SkipReason = Problem;
+    if (L.SkipReason.empty())
+      L.SkipReason = checkLoop(Sorted, H, L.FlagsLiveIn);
+    if (auto Line = Bin.lineFor(L.Header)) {
+      L.File = Line->first;
+      L.Line = Line->second;
+    }
+    Out.push_back(std::move(L));
+  }
+}
+
+Expected<std::vector<LoopCandidate>>
+decan::rewriter::findLoops(const BinaryImage &Bin, const X86Context &X86,
+                           FinderStats *StatsOut) {
+  FinderStats Stats;
+  std::vector<LoopCandidate> Loops;
+  for (const FunctionRange &F : Bin.functions()) {
+    ++Stats.Functions;
+    FunctionAnalyzer FA(Bin, X86, F, Stats);
+    FA.run(Loops);
+  }
+  if (StatsOut)
+    *StatsOut = Stats;
+  // Packed or encrypted code decodes as garbage: refuse rather than list
+  // nonsense loops.
+  uint64_t Total = Stats.DecodedBytes + Stats.UndecodedBytes;
+  if (Total > 256 && Stats.UndecodedBytes * 5 > Total)
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s': %.0f%% of the code does not decode as "
+                             "x86-64 (packed or not code)",
+                             Bin.path().str().c_str(),
+                             100.0 * Stats.UndecodedBytes / Total);
+  if (Bin.functions().empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s': no function found (no symbols and no "
+                             ".eh_frame)",
+                             Bin.path().str().c_str());
+  return std::move(Loops);
+}
