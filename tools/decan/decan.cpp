@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Commands.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,12 +25,44 @@ static void printHelp(raw_ostream &OS) {
         "Run 'decan <command> --help' for a command's options.\n";
 }
 
+int reportError(Error E) {
+  std::string Msg = toString(std::move(E));
+  // One line, whatever the error carried.
+  for (char &C : Msg)
+    if (C == '\n')
+      C = ' ';
+  errs() << "decan: error: " << Msg << "\n";
+  return 2;
+}
+
+int reportError(const Twine &Msg) {
+  return reportError(createStringError(Msg.str()));
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  if (argc < 2 || StringRef(argv[1]) == "--help" || StringRef(argv[1]) == "-h") {
+  if (argc < 2 || StringRef(argv[1]) == "--help" ||
+      StringRef(argv[1]) == "-h") {
     printHelp(outs());
     return argc < 2 ? 2 : 0;
   }
+  StringRef Cmd = argv[1];
+  if (Cmd == "--version" || Cmd == "version") {
+    outs() << "decan " << DECAN_TOOL_VERSION << "\n";
+    return 0;
+  }
+  if (Cmd == "flags")
+    return runFlagsCommand(argc, argv);
+  if (Cmd == "list")
+    return runListCommand(argc, argv);
+  if (Cmd == "run")
+    return runRunCommand(argc, argv);
+  if (Cmd == "report")
+    return runReportCommand(argc, argv);
+  if (Cmd == "compare")
+    return runCompareCommand(argc, argv);
+  if (Cmd == "rewrite")
+    return runRewriteCommand(argc, argv);
   errs() << "decan: error: unknown command '" << argv[1]
          << "' (see 'decan --help')\n";
   return 2;

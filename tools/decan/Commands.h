@@ -1,0 +1,27 @@
+//===- Commands.h - The decan commands ------------------------------------===//
+//
+// Part of decan. One function per command; each returns the process exit
+// code (0 success, 1 the measured program failed but its data were
+// analysed, 2 bad input: one "decan: error: ..." line).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOLS_COMMANDS_H
+#define DECAN_TOOLS_COMMANDS_H
+
+#include "llvm/Support/Error.h"
+
+int runFlagsCommand(int argc, char **argv);
+int runListCommand(int argc, char **argv);
+int runRunCommand(int argc, char **argv);
+int runReportCommand(int argc, char **argv);
+int runCompareCommand(int argc, char **argv);
+/// Provided by the rewriter (tools/decan/RewriteCommand.cpp).
+int runRewriteCommand(int argc, char **argv);
+
+/// Prints "decan: error: <E>" as one line and returns 2.
+int reportError(llvm::Error E);
+/// Prints "decan: error: <Msg>" and returns 2.
+int reportError(const llvm::Twine &Msg);
+
+#endif // DECAN_TOOLS_COMMANDS_H

@@ -1,0 +1,65 @@
+//===- ListCommand.cpp - decan list ---------------------------------------===//
+//
+// Part of decan. Prints the loop table of a program without running it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "decan/Rewriter/Instrument.h"
+#include "decan/Tool/Args.h"
+#include "decan/Tool/LoopTable.h"
+#include "decan/Tool/Render.h"
+#include "decan/Tool/Runner.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace decan::tool;
+
+int runListCommand(int argc, char **argv) {
+  ArgParser P({}, {"help", "h"});
+  if (Error E = P.parse(argc, argv, 2))
+    return reportError(std::move(E));
+  if (P.has("help") || P.has("h")) {
+    outs() << "USAGE: decan list PROGRAM\n\n"
+              "Loops of PROGRAM's decan loop table: id, function, source, "
+              "variants available\nand why others are not, loop bytes, "
+              "instruction subsets.\n";
+    return 0;
+  }
+  if (P.positionals().size() != 1)
+    return reportError("decan list wants one PROGRAM");
+  auto Prog = resolveProgram(P.positionals()[0]);
+  if (!Prog)
+    return reportError(Prog.takeError());
+  auto Loops = readLoopTable(*Prog);
+  if (!Loops)
+    return reportError(Loops.takeError());
+  if (!*Loops) {
+    // A prebuilt program: the rewriter makes an instrumented copy, which
+    // carries the table (the original is never modified).
+    SmallString<128> Tmp;
+    if (std::error_code EC = sys::fs::createUniqueDirectory("decan-list", Tmp))
+      return reportError("cannot create a temporary directory: " +
+                         EC.message());
+    auto Inst = decan::rewriter::ensureInstrumented(*Prog, Tmp);
+    if (!Inst) {
+      sys::fs::remove_directories(Tmp);
+      return reportError("'" + *Prog +
+                         "' has no decan loop table (build it with "
+                         "$(decan flags)) and cannot be rewritten: " +
+                         toString(Inst.takeError()));
+    }
+    Loops = readLoopTable(*Inst);
+    sys::fs::remove_directories(Tmp);
+    if (!Loops)
+      return reportError(Loops.takeError());
+    if (!*Loops)
+      return reportError("the rewritten copy of '" + *Prog +
+                         "' has no loop table");
+  }
+  printLoopList(outs(), **Loops);
+  return 0;
+}

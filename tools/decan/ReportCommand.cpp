@@ -1,0 +1,82 @@
+//===- ReportCommand.cpp - decan report -----------------------------------===//
+//
+// Part of decan. Re-analyses saved reports (analysed or raw): table, HTML
+// (with saturation curves for a sweep of runs), LLVM remarks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Outputs.h"
+#include "decan/Tool/Analysis.h"
+#include "decan/Tool/Args.h"
+#include "decan/Tool/Render.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace decan::tool;
+
+int runReportCommand(int argc, char **argv) {
+  ArgParser P({"html", "remarks", "json", "sweep-param"}, {"help", "h"});
+  if (Error E = P.parse(argc, argv, 2))
+    return reportError(std::move(E));
+  if (P.has("help") || P.has("h")) {
+    outs() << "USAGE: decan report FILE.json [FILE.json...] [--html FILE] "
+              "[--remarks FILE.opt.yaml]\n"
+              "                    [--json FILE] [--sweep-param "
+              "NAME=V1,V2,...]\n\n"
+              "Reads analysed (decan run --json) or raw runtime reports. "
+              "Several files form a\nsweep: the HTML then draws saturation "
+              "and cycles-per-iteration curves against\nthe parameter "
+              "(default: the file names, in order).\n";
+    return 0;
+  }
+  const auto &Files = P.positionals();
+  if (Files.empty())
+    return reportError("decan report wants at least one report file");
+  if (P.has("sweep-param") && Files.size() < 2)
+    return reportError("--sweep-param wants one report per value (at least "
+                       "two)");
+  for (const char *Opt : {"json", "html", "remarks"})
+    if (P.has(Opt))
+      if (Error E = checkWritable(P.get(Opt)))
+        return reportError(std::move(E));
+  std::vector<Report> Runs;
+  for (const std::string &F : Files) {
+    bool Raw;
+    auto R = readReportFile(F, Raw);
+    if (!R)
+      return reportError(R.takeError());
+    analyse(*R);
+    Runs.push_back(std::move(*R));
+  }
+  std::optional<Sweep> S;
+  if (Files.size() > 1) {
+    std::string Spec = P.get("sweep-param");
+    if (Spec.empty()) {
+      Spec = "run=";
+      for (size_t I = 0; I < Files.size(); ++I)
+        Spec += (I ? "," : "") + sys::path::stem(Files[I]).str();
+    }
+    auto SW = parseSweep(Spec, Files.size());
+    if (!SW)
+      return reportError(SW.takeError());
+    S = std::move(*SW);
+  }
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    if (Runs.size() > 1)
+      outs() << "== " << Files[I]
+             << (S ? " (" + S->Param + "=" + S->Labels[I] + ")" : "")
+             << " ==\n";
+    printReportTable(outs(), Runs[I]);
+    if (I + 1 < Runs.size())
+      outs() << "\n";
+  }
+  if (Error E = writeOutputs(Runs.back(), Runs, S ? &*S : nullptr,
+                             P.get("json"), P.get("html"), P.get("remarks")))
+    return reportError(std::move(E));
+  if (P.has("remarks") && Runs.size() > 1)
+    errs() << "decan: note: remarks are written for the last report\n";
+  return 0;
+}

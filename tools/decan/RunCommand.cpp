@@ -1,0 +1,136 @@
+//===- RunCommand.cpp - decan run -----------------------------------------===//
+//
+// Part of decan. Measures a program's loops and variants, then prints,
+// and optionally writes, the analysed report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Outputs.h"
+#include "decan/Tool/Analysis.h"
+#include "decan/Tool/Args.h"
+#include "decan/Tool/Install.h"
+#include "decan/Tool/Render.h"
+#include "decan/Tool/Runner.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
+
+using namespace llvm;
+using namespace decan::tool;
+
+static void help() {
+  outs() << "USAGE: decan run [options] -- PROGRAM [ARGS...]\n\n"
+            "OPTIONS:\n"
+            "  --loops IDS|all       loops to measure (default all)\n"
+            "  --variants LIST       of REF,LS,FP,NO_DIV,DL1,CTRL (default "
+            "all; REF is always added)\n"
+            "  --reps N              measured calls wanted per loop and "
+            "variant (default 31)\n"
+            "  --mode M              rotate (default), replace or instance\n"
+            "  --instance K          instance mode: the call to measure "
+            "(default 1)\n"
+            "  --events LIST         perf/libpfm4 events read around each "
+            "call\n"
+            "  --hot PERCENT         measure REF first, keep the loops "
+            "covering PERCENT of loop time\n"
+            "  --max-runs N          program runs at most (default 10)\n"
+            "  --json FILE           write the analysed report\n"
+            "  --html FILE           write the HTML report\n"
+            "  --remarks FILE        write LLVM optimization-record YAML "
+            "remarks\n"
+            "  --raw-dir DIR         keep the raw runtime reports in DIR\n"
+            "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n";
+}
+
+int runRunCommand(int argc, char **argv) {
+  ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
+               "max-runs", "json", "html", "remarks", "raw-dir"},
+              {"help", "h"});
+  if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
+    return reportError(std::move(E));
+  if (P.has("help") || P.has("h")) {
+    help();
+    return 0;
+  }
+  RunOptions O;
+  O.Command = P.positionals();
+  if (O.Command.empty())
+    return reportError("no program given (decan run [options] -- PROGRAM "
+                       "[ARGS...])");
+  O.Loops = P.get("loops", "all");
+  if (O.Loops.empty())
+    return reportError("--loops wants loop ids or 'all'");
+  if (P.has("variants")) {
+    auto V = parseVariantList(P.get("variants"));
+    if (!V)
+      return reportError(V.takeError());
+    O.Variants = *V;
+  }
+  auto Reps = P.getUnsigned("reps", 31);
+  auto Inst = P.getUnsigned("instance", 1);
+  auto MaxRuns = P.getUnsigned("max-runs", 10);
+  if (!Reps)
+    return reportError(Reps.takeError());
+  if (!Inst)
+    return reportError(Inst.takeError());
+  if (!MaxRuns)
+    return reportError(MaxRuns.takeError());
+  if (!*Reps || !*MaxRuns)
+    return reportError("--reps and --max-runs must be at least 1");
+  O.Reps = *Reps;
+  O.Instance = *Inst;
+  O.MaxRuns = *MaxRuns;
+  O.Mode = P.get("mode", "rotate");
+  SmallVector<StringRef, 4> Events;
+  StringRef(P.get("events")).split(Events, ',', -1, false);
+  for (StringRef E : Events)
+    O.Events.push_back(E.trim().str());
+  if (P.has("hot")) {
+    double H;
+    if (!to_float(P.get("hot"), H) || H <= 0 || H > 100)
+      return reportError("--hot wants a percentage in (0, 100], got '" +
+                         P.get("hot") + "'");
+    O.HotPercent = H;
+  }
+  // Every output path is checked before the program runs: a typo must not
+  // cost a long measurement.
+  for (const char *Opt : {"json", "html", "remarks"})
+    if (P.has(Opt))
+      if (Error E = checkWritable(P.get(Opt)))
+        return reportError(std::move(E));
+  if (P.has("raw-dir")) {
+    O.KeepRawDir = P.get("raw-dir");
+    if (std::error_code EC = sys::fs::create_directories(O.KeepRawDir))
+      return reportError("cannot create '" + O.KeepRawDir +
+                         "': " + EC.message());
+    if (::access(O.KeepRawDir.c_str(), W_OK) != 0)
+      return reportError("cannot write to '" + O.KeepRawDir + "'");
+  }
+  auto L = findInstallLayout(argv[0]);
+  if (L)
+    O.LibDir = L->LibDir;
+  else
+    consumeError(L.takeError());
+  O.Progress = ::isatty(2);
+
+  auto Out = runMeasurements(O, errs());
+  if (!Out)
+    return reportError(Out.takeError());
+  Report &R = Out->Merged;
+  analyse(R);
+  printReportTable(outs(), R);
+  outs().flush();
+  int RC = 0;
+  if (Error E = writeOutputs(R, {R}, nullptr, P.get("json"), P.get("html"),
+                             P.get("remarks")))
+    RC = reportError(std::move(E));
+  for (const std::string &Pb : Out->Problems) {
+    errs() << "decan: error: " << Pb << "\n";
+    RC = RC ? RC : 1;
+  }
+  return RC;
+}

@@ -1,0 +1,94 @@
+//===- decan/Tool/Analysis.h - Differential analyses of a report ----------===//
+//
+// Part of decan. The analyses of the DECAN thesis (sections 4.5.2-4.5.5 and
+// 5.4): saturations, LS/FP streams (Algorithm 2), DL1 data location and
+// return on investment, expensive instructions (NO_DIV), loop overhead
+// (CTRL), and the coherence checks that flag measurements one should not
+// trust. Every threshold lives in Thresholds and is documented in
+// docs/tool.md; nothing is hidden: doubtful data gives a warning, never a
+// dropped loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_ANALYSIS_H
+#define DECAN_TOOL_ANALYSIS_H
+
+#include "decan/Tool/Report.h"
+
+#include <string>
+
+namespace decan::tool {
+
+/// The numbers that turn saturations into words.
+struct Thresholds {
+  /// Algorithm 2's "Sat = 1": a stream whose saturation reaches this fully
+  /// saturates REF (timer noise keeps a real 1 from showing as exactly 1).
+  double Full = 0.9;
+  /// Algorithm 2's "Sat_LS >> Sat_FP": the gap that makes one stream the
+  /// bound.
+  double Gap = 0.2;
+  /// Relative noise assumed even for perfectly stable samples.
+  double NoiseFloor = 0.05;
+  /// Stability (median-min)/min above which samples are called unstable.
+  double Unstable = 0.2;
+  /// Fewer measured calls than this per variant: too few for a median.
+  unsigned MinCalls = 5;
+  /// A probe costing more than this fraction of a call hides the loop.
+  double MaxProbeShare = 0.05;
+  /// Excluded (context-switched) calls above this fraction are flagged.
+  double MaxExcluded = 0.1;
+  /// Sat(DL1) at or above: data are in L1; at or above DL1InL2: in L2 (the
+  /// thesis, 4.5.4); below: L3 or memory.
+  double DL1InL1 = 0.9, DL1InL2 = 0.5;
+  /// 1 - Sat(NO_DIV) at or above this: divisions/sqrt are a bottleneck.
+  double DivCost = 0.1;
+  /// Sat(CTRL) at or above this: loop control alone takes most of a call.
+  double CtrlHigh = 0.5;
+};
+
+/// Algorithm 2's outcome.
+enum class StreamsClass { Balanced, MemoryBound, FPBound, Unsaturated };
+
+/// "balanced", "memory-bound", "fp-bound", "unsaturated".
+llvm::StringRef streamsClassName(StreamsClass C);
+
+/// Algorithm 2 (thesis 4.5.3) on Sat(LS) and Sat(FP):
+///  - Sat_LS - Sat_FP >= Gap: memory-bound; Sat_FP - Sat_LS >= Gap: FP-bound;
+///  - else both >= Full: balanced (the ideal: streams overlap, both saturate);
+///  - else both < Full: unsaturated (stream interaction, front end, or shared
+///    resources relieved in the variants);
+///  - else (one saturates, the other is within Gap): balanced.
+StreamsClass classifyStreams(double SatLS, double SatFP, const Thresholds &T);
+
+/// One sentence explaining \p C for these saturations, with Algorithm 2's
+/// suggested strategies.
+std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
+                           const Thresholds &T);
+
+/// Potential gain of making every access hit L1 (thesis 4.5.4):
+/// share x (1 - Sat(DL1)), never negative.
+double dl1Gain(double Share, double SatDL1);
+
+/// Where the data of a loop live, judged from Sat(DL1): "L1", "L2",
+/// "L3 or memory".
+llvm::StringRef dataLocation(double SatDL1, const Thresholds &T);
+
+/// Sat(V) = T(V)/T(REF) on median cycles per call, or nullopt when either is
+/// missing or REF is 0.
+std::optional<double> saturation(const LoopReport &L, unsigned V);
+
+/// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
+/// every loop of \p R. Idempotent.
+void analyse(Report &R, const Thresholds &T = Thresholds());
+
+/// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
+void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
+                    const Thresholds &T);
+
+/// Loops of \p R ordered by potential DL1 gain (highest first), then share;
+/// the thesis's re-ranking of the hot-loop list.
+std::vector<const LoopReport *> rankedLoops(const Report &R);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_ANALYSIS_H

@@ -1,0 +1,166 @@
+//===- decan/Tool/Report.h - Measurements of loops and their variants -----===//
+//
+// Part of decan. The data model of `decan`: raw runtime reports
+// (`decan-raw-1`, docs/design.md) are merged into one Report, which the
+// analyses annotate and the renderers print. The analysed JSON format
+// (docs/tool.md) is written and read back here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_REPORT_H
+#define DECAN_TOOL_REPORT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decan::tool {
+
+/// Variant indices, in `enum decan_variant` order (abi.h).
+enum Variant : unsigned { REF, LS, FP, NO_DIV, DL1, CTRL, NumVariants };
+
+/// "REF", "LS", ... for a variant index.
+llvm::StringRef variantName(unsigned V);
+/// The index of a variant name (exact, upper case), or nullopt.
+std::optional<unsigned> parseVariant(llvm::StringRef Name);
+/// Parses "REF,LS,..." into indices (REF is not added). Errors name the
+/// unknown variant and list the known ones.
+llvm::Expected<std::vector<unsigned>> parseVariantList(llvm::StringRef List);
+
+/// Minimum, median and maximum of a sample.
+struct Summary {
+  double Min = 0, Median = 0, Max = 0;
+};
+
+/// The median of \p Values (mean of the two middle ones for even sizes);
+/// 0 for an empty sample. Sorts \p Values.
+double median(std::vector<double> &Values);
+/// Summary of \p Values (sorts it).
+Summary summarize(std::vector<double> &Values);
+/// (median - min) / min: how far a typical call is from the best one. 0 when
+/// min is 0.
+double stability(const Summary &S);
+
+/// One (process, thread) row of a variant: kept in the analysed report so that
+/// rank and thread imbalance stays visible after merging.
+struct ThreadRow {
+  std::optional<int64_t> Rank;
+  uint64_t Pid = 0, Thread = 0, Tid = 0;
+  uint64_t Calls = 0, Excluded = 0;
+  Summary Cycles;
+};
+
+/// Statistics of one variant of one loop over every process and thread.
+struct VariantStats {
+  uint64_t Calls = 0;      ///< measured calls in the statistics
+  uint64_t Excluded = 0;   ///< calls dropped (context switch, failed read)
+  uint64_t Iterations = 0; ///< sum of known trip counts
+  uint64_t TripsKnown = 0; ///< calls whose trip count is known (nonzero)
+  double TripsMedian = 0;
+  uint64_t TripsMin = 0, TripsMax = 0;
+  double MeanCycles = 0;
+  Summary Cycles;        ///< per call
+  Summary CyclesPerIter; ///< per iteration, calls with a known trip count
+  double Stability = 0;  ///< of Cycles
+  std::vector<ThreadRow> Rows;
+};
+
+/// One loop: its measurements and what the analyses make of them.
+struct LoopReport {
+  std::string Id, Function, File;
+  unsigned Line = 0;
+  uint32_t VariantMask = 0;
+  std::map<std::string, std::string> StorePolicy;
+  double TimeCycles = 0; ///< estimated cycles in the loop, all calls
+  double Share = 0;      ///< TimeCycles / sum over loops
+  std::array<std::optional<VariantStats>, NumVariants> Variants;
+  std::array<std::optional<double>, NumVariants> Saturation;
+  /// Algorithm 2 class: "memory-bound", "fp-bound", "balanced",
+  /// "unsaturated", or "" when LS or FP is missing.
+  std::string Streams;
+  std::optional<double> DL1Gain;            ///< share x (1 - Sat(DL1))
+  std::optional<double> DivGain;            ///< 1 - Sat(NO_DIV)
+  std::optional<double> CtrlShare;          ///< Sat(CTRL)
+  unsigned RankByShare = 0, RankByGain = 0; ///< 1-based; 0 = unranked
+  std::vector<std::string> Diagnosis;
+  std::vector<std::string> Warnings;
+};
+
+/// What ran: one entry per raw report merged.
+struct ProcessInfo {
+  std::string Source; ///< raw report file name
+  int64_t Pid = 0;
+  std::optional<int64_t> Rank;
+  std::string Host, Status, CrashSignal, CrashLoop, CrashVariant;
+};
+
+/// A merged, analysed run.
+struct Report {
+  std::string Version;
+  llvm::json::Object Machine;
+  llvm::json::Object Config;
+  double ProbeCycles = 0; ///< median cycles of an empty probed region
+  std::vector<ProcessInfo> Processes;
+  std::vector<std::string> Warnings;
+  std::vector<LoopReport> Loops;
+
+  const LoopReport *findLoop(llvm::StringRef Id) const;
+};
+
+/// Merges any number of `decan-raw-1` reports (threads, ranks, re-runs).
+class RawMerger {
+public:
+  /// Adds one raw report; \p Source names it in errors and in the report.
+  llvm::Error add(const llvm::json::Value &Raw, llvm::StringRef Source);
+  /// Reads and adds a raw report file.
+  llvm::Error addFile(llvm::StringRef Path);
+  /// Number of reports added.
+  unsigned size() const { return Count; }
+  /// Calls measured so far for (loop, variant), over all reports.
+  uint64_t calls(llvm::StringRef Loop, unsigned V) const;
+  /// Loop ids seen so far.
+  std::vector<std::string> loopIds() const;
+  /// The merged report, statistics computed, not yet analysed.
+  Report finish() const;
+
+private:
+  struct Pool {
+    std::vector<double> Cycles, PerIter, Trips;
+    uint64_t Calls = 0, Excluded = 0, Iterations = 0, TripsKnown = 0;
+    uint64_t OnlineCount = 0;
+    double OnlineMin = 0, OnlineMax = 0, OnlineSum = 0;
+    std::vector<ThreadRow> Rows;
+  };
+  struct LoopPool {
+    LoopReport Info; // identity fields only
+    std::array<std::optional<Pool>, NumVariants> Variants;
+  };
+  std::vector<LoopPool> Loops;
+  std::vector<ProcessInfo> Processes;
+  std::vector<std::string> Warnings;
+  llvm::json::Object Machine, Config;
+  std::string Version;
+  std::vector<double> Probe;
+  unsigned Count = 0;
+  LoopPool &loop(llvm::StringRef Id);
+};
+
+/// The analysed JSON (docs/tool.md): {"tool":"decan", "version", "machine",
+/// "loops": [...]}.
+llvm::json::Value toJSON(const Report &R);
+/// Reads an analysed report back.
+llvm::Expected<Report> reportFromJSON(const llvm::json::Value &V);
+/// Reads a file holding either an analysed report or a raw report (which is
+/// merged and returned unanalysed: call analyse()).
+llvm::Expected<Report> readReportFile(llvm::StringRef Path, bool &WasRaw);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_REPORT_H

@@ -1,0 +1,61 @@
+//===- decan/Tool/Runner.h - Run a program under the decan protocol -------===//
+//
+// Part of decan. `decan run`: sets the environment protocol of
+// docs/design.md, runs the program (or its launcher: mpirun, srun, a script)
+// in a fresh temporary output directory, re-runs it while loops were called
+// too few times, and merges every raw report (processes, ranks, threads,
+// runs) into one Report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_RUNNER_H
+#define DECAN_TOOL_RUNNER_H
+
+#include "decan/Tool/Report.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decan::tool {
+
+struct RunOptions {
+  std::string Loops = "all"; ///< "all" or comma list of loop ids
+  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL};
+  unsigned Reps = 31;
+  std::string Mode = "rotate";
+  unsigned Instance = 1;
+  std::vector<std::string> Events;
+  std::optional<double> HotPercent;
+  unsigned MaxRuns = 10;            ///< program runs at most, --hot's included
+  std::string KeepRawDir;           ///< copy raw reports here ("" = drop them)
+  std::string LibDir;               ///< where libdecan_rt.so lives (preloading)
+  bool Progress = false;            ///< draw a progress line on stderr
+  std::vector<std::string> Command; ///< program (or launcher) and arguments
+};
+
+/// What happened besides the measurements.
+struct RunOutcome {
+  Report Merged;                     ///< merged, not yet analysed
+  unsigned Runs = 0;                 ///< program runs
+  std::vector<std::string> Problems; ///< exit status / crash, one line each
+};
+
+/// Checks perf/libpfm4 event names; the error names the unknown event.
+llvm::Error validateEvents(const std::vector<std::string> &Events);
+
+/// Finds \p Program like execvp does; error "program 'x' not found".
+llvm::Expected<std::string> resolveProgram(llvm::StringRef Program);
+
+/// Runs the measurements. Errors (bad input, no report written) are one
+/// line; a program that fails after writing reports is a Problem, not an
+/// error, so measured data are never lost. \p Log gets progress messages.
+llvm::Expected<RunOutcome> runMeasurements(RunOptions Opts,
+                                           llvm::raw_ostream &Log);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_RUNNER_H

@@ -1,0 +1,637 @@
+//===- Report.cpp - Merge raw reports, analysed JSON in and out -----------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Report.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace decan::tool {
+
+static constexpr StringLiteral Names[NumVariants] = {"REF",    "LS",  "FP",
+                                                     "NO_DIV", "DL1", "CTRL"};
+
+StringRef variantName(unsigned V) {
+  return V < NumVariants ? StringRef(Names[V]) : StringRef("?");
+}
+
+std::optional<unsigned> parseVariant(StringRef Name) {
+  for (unsigned V = 0; V < NumVariants; ++V)
+    if (Name == Names[V])
+      return V;
+  return std::nullopt;
+}
+
+Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
+  std::vector<unsigned> Out;
+  SmallVector<StringRef, 8> Parts;
+  List.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef P : Parts) {
+    P = P.trim();
+    auto V = parseVariant(P);
+    if (!V)
+      return createStringError(
+          "unknown variant '%s' (known: REF, LS, FP, NO_DIV, DL1, CTRL)",
+          P.str().c_str());
+    if (!is_contained(Out, *V))
+      Out.push_back(*V);
+  }
+  if (Out.empty())
+    return createStringError("empty variant list");
+  return Out;
+}
+
+double median(std::vector<double> &Values) {
+  if (Values.empty())
+    return 0;
+  std::sort(Values.begin(), Values.end());
+  size_t N = Values.size();
+  return N % 2 ? Values[N / 2] : (Values[N / 2 - 1] + Values[N / 2]) / 2;
+}
+
+Summary summarize(std::vector<double> &Values) {
+  Summary S;
+  if (Values.empty())
+    return S;
+  S.Median = median(Values); // sorts
+  S.Min = Values.front();
+  S.Max = Values.back();
+  return S;
+}
+
+double stability(const Summary &S) {
+  return S.Min > 0 ? (S.Median - S.Min) / S.Min : 0;
+}
+
+const LoopReport *Report::findLoop(StringRef Id) const {
+  for (const LoopReport &L : Loops)
+    if (L.Id == Id)
+      return &L;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Raw reports
+//===----------------------------------------------------------------------===//
+
+RawMerger::LoopPool &RawMerger::loop(StringRef Id) {
+  for (LoopPool &L : Loops)
+    if (L.Info.Id == Id)
+      return L;
+  Loops.emplace_back();
+  Loops.back().Info.Id = Id.str();
+  return Loops.back();
+}
+
+static std::string str(const json::Object *O, StringRef Key) {
+  if (!O)
+    return "";
+  if (auto S = O->getString(Key))
+    return S->str();
+  return "";
+}
+
+static double num(const json::Object *O, StringRef Key, double Default = 0) {
+  if (!O)
+    return Default;
+  if (auto N = O->getNumber(Key))
+    return *N;
+  return Default;
+}
+
+Error RawMerger::add(const json::Value &Raw, StringRef Source) {
+  const json::Object *O = Raw.getAsObject();
+  if (!O)
+    return createStringError("%s: not a JSON object", Source.str().c_str());
+  std::string Format = str(O, "format");
+  if (Format != "decan-raw-1")
+    return createStringError("%s: not a decan-raw-1 report (format '%s')",
+                             Source.str().c_str(), Format.c_str());
+  ++Count;
+  if (Version.empty())
+    Version = str(O, "version");
+  if (Machine.empty())
+    if (const json::Object *M = O->getObject("machine"))
+      Machine = *M;
+  if (Config.empty())
+    if (const json::Object *C = O->getObject("config"))
+      Config = *C;
+  if (const json::Object *P = O->getObject("probe"))
+    if (const json::Object *E = P->getObject("empty_region_cycles"))
+      if (auto Med = E->getNumber("median"))
+        Probe.push_back(*Med);
+
+  ProcessInfo PI;
+  PI.Source = sys::path::filename(Source).str();
+  PI.Status = str(O, "status");
+  const json::Object *Proc = O->getObject("process");
+  PI.Pid = static_cast<int64_t>(num(Proc, "pid"));
+  PI.Host = str(Proc, "host");
+  if (Proc)
+    if (auto R = Proc->getInteger("rank"))
+      PI.Rank = *R;
+  if (const json::Object *C = O->getObject("crash")) {
+    PI.CrashSignal = str(C, "signal");
+    PI.CrashLoop = str(C, "loop");
+    PI.CrashVariant = str(C, "variant");
+  }
+  Processes.push_back(PI);
+
+  if (const json::Array *W = O->getArray("warnings"))
+    for (const json::Value &V : *W)
+      if (auto S = V.getAsString())
+        if (!is_contained(Warnings, S->str()))
+          Warnings.push_back(S->str());
+  if (const json::Object *C = O->getObject("counters"))
+    if (auto Avail = C->getBoolean("available"); Avail && !*Avail) {
+      std::string Msg = str(C, "message");
+      const json::Array *Ev = C->getArray("events");
+      if (Ev && !Ev->empty()) {
+        std::string W = "hardware counters not available: " + Msg;
+        if (!is_contained(Warnings, W))
+          Warnings.push_back(W);
+      }
+    }
+
+  const json::Array *LoopsA = O->getArray("loops");
+  if (!LoopsA)
+    return Error::success();
+  for (const json::Value &LV : *LoopsA) {
+    const json::Object *LO = LV.getAsObject();
+    if (!LO)
+      continue;
+    std::string Id = str(LO, "id");
+    if (Id.empty())
+      return createStringError("%s: a loop without an id",
+                               Source.str().c_str());
+    LoopPool &LP = loop(Id);
+    LoopReport &Info = LP.Info;
+    if (Info.Function.empty())
+      Info.Function = str(LO, "function");
+    if (Info.File.empty())
+      Info.File = str(LO, "file");
+    if (!Info.Line)
+      Info.Line = static_cast<unsigned>(num(LO, "line"));
+    Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
+    if (const json::Object *SP = LO->getObject("store_policy"))
+      for (const auto &KV : *SP)
+        if (auto S = KV.second.getAsString())
+          Info.StorePolicy[KV.first.str()] = S->str();
+    const json::Array *Threads = LO->getArray("threads");
+    if (!Threads)
+      continue;
+    for (const json::Value &TV : *Threads) {
+      const json::Object *TO = TV.getAsObject();
+      if (!TO)
+        continue;
+      const json::Object *VO = TO->getObject("variants");
+      if (!VO)
+        continue;
+      for (const auto &KV : *VO) {
+        auto V = parseVariant(KV.first);
+        const json::Object *S = KV.second.getAsObject();
+        if (!V || !S)
+          continue;
+        if (!LP.Variants[*V])
+          LP.Variants[*V].emplace();
+        Pool &P = *LP.Variants[*V];
+        ThreadRow Row;
+        Row.Rank = PI.Rank;
+        Row.Pid = PI.Pid;
+        Row.Thread = static_cast<uint64_t>(num(TO, "thread"));
+        Row.Tid = static_cast<uint64_t>(num(TO, "tid"));
+        // Field positions come from "fields": the runtime appends counters.
+        int CycI = 0, TripI = 1, FlagI = 2;
+        if (const json::Array *F = S->getArray("fields")) {
+          CycI = TripI = FlagI = -1;
+          for (unsigned I = 0; I < F->size(); ++I) {
+            auto Name = (*F)[I].getAsString();
+            if (!Name)
+              continue;
+            if (*Name == "cycles")
+              CycI = I;
+            else if (*Name == "trips")
+              TripI = I;
+            else if (*Name == "flags")
+              FlagI = I;
+          }
+          if (CycI < 0)
+            return createStringError("%s: loop %s variant %s has no "
+                                     "'cycles' field",
+                                     Source.str().c_str(), Id.c_str(),
+                                     KV.first.str().c_str());
+        }
+        std::vector<double> RowCycles;
+        uint64_t Flagged = 0;
+        if (const json::Array *Recs = S->getArray("records"))
+          for (const json::Value &RV : *Recs) {
+            const json::Array *R = RV.getAsArray();
+            if (!R || static_cast<int>(R->size()) <= CycI)
+              continue;
+            auto At = [&](int I) -> double {
+              if (I < 0 || I >= static_cast<int>(R->size()))
+                return 0;
+              return (*R)[I].getAsNumber().value_or(0);
+            };
+            uint64_t Flags = static_cast<uint64_t>(At(FlagI));
+            if (Flags & 1) { // context switch: excluded from statistics
+              ++Flagged;
+              continue;
+            }
+            double Cyc = At(CycI), Trips = At(TripI);
+            P.Cycles.push_back(Cyc);
+            RowCycles.push_back(Cyc);
+            if (Trips > 0) {
+              P.PerIter.push_back(Cyc / Trips);
+              P.Trips.push_back(Trips);
+              P.Iterations += static_cast<uint64_t>(Trips);
+              ++P.TripsKnown;
+            }
+          }
+        uint64_t Online = 0;
+        if (const json::Object *On = S->getObject("online")) {
+          Online = static_cast<uint64_t>(num(On, "count"));
+          if (Online) {
+            double Mn = num(On, "min"), Mx = num(On, "max");
+            if (!P.OnlineCount || Mn < P.OnlineMin)
+              P.OnlineMin = Mn;
+            if (!P.OnlineCount || Mx > P.OnlineMax)
+              P.OnlineMax = Mx;
+            P.OnlineCount += Online;
+            P.OnlineSum += num(On, "mean") * Online;
+            P.Iterations += static_cast<uint64_t>(num(On, "trips_sum"));
+          }
+        }
+        uint64_t Excl = std::max<uint64_t>(
+            static_cast<uint64_t>(num(S, "excluded")), Flagged);
+        Row.Calls = RowCycles.size() + Online;
+        Row.Excluded = Excl;
+        Row.Cycles = summarize(RowCycles);
+        P.Calls += Row.Calls;
+        P.Excluded += Excl;
+        P.Rows.push_back(Row);
+      }
+    }
+  }
+  return Error::success();
+}
+
+Error RawMerger::addFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  auto V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return createStringError("'%s' is not valid JSON: %s", Path.str().c_str(),
+                             toString(V.takeError()).c_str());
+  return add(*V, Path);
+}
+
+uint64_t RawMerger::calls(StringRef Loop, unsigned V) const {
+  for (const LoopPool &L : Loops)
+    if (L.Info.Id == Loop)
+      return L.Variants[V] ? L.Variants[V]->Calls : 0;
+  return 0;
+}
+
+std::vector<std::string> RawMerger::loopIds() const {
+  std::vector<std::string> Ids;
+  for (const LoopPool &L : Loops)
+    Ids.push_back(L.Info.Id);
+  return Ids;
+}
+
+Report RawMerger::finish() const {
+  Report R;
+  R.Version = Version;
+  R.Machine = Machine;
+  R.Config = Config;
+  std::vector<double> P = Probe;
+  R.ProbeCycles = median(P);
+  R.Processes = Processes;
+  R.Warnings = Warnings;
+  for (const LoopPool &LP : Loops) {
+    LoopReport L = LP.Info;
+    uint64_t AllCalls = 0;
+    for (unsigned V = 0; V < NumVariants; ++V) {
+      if (!LP.Variants[V])
+        continue;
+      const Pool &Po = *LP.Variants[V];
+      VariantStats S;
+      S.Calls = Po.Calls;
+      S.Excluded = Po.Excluded;
+      S.Iterations = Po.Iterations;
+      S.TripsKnown = Po.TripsKnown;
+      std::vector<double> C = Po.Cycles, PI = Po.PerIter, Tr = Po.Trips;
+      double Sum = 0;
+      for (double X : C)
+        Sum += X;
+      S.Cycles = summarize(C);
+      if (Po.OnlineCount) {
+        // Calls past DECAN_MAX_RECORDS only left min/max/mean: they widen
+        // the range; the median stays that of the recorded calls.
+        if (C.empty() || Po.OnlineMin < S.Cycles.Min)
+          S.Cycles.Min = Po.OnlineMin;
+        S.Cycles.Max = std::max(S.Cycles.Max, Po.OnlineMax);
+        if (C.empty())
+          S.Cycles.Median = Po.OnlineSum / Po.OnlineCount;
+        Sum += Po.OnlineSum;
+      }
+      uint64_t N = C.size() + Po.OnlineCount;
+      S.MeanCycles = N ? Sum / N : 0;
+      Summary PIS = summarize(PI);
+      S.CyclesPerIter = PIS;
+      Summary TS = summarize(Tr);
+      S.TripsMedian = TS.Median;
+      S.TripsMin = static_cast<uint64_t>(TS.Min);
+      S.TripsMax = static_cast<uint64_t>(TS.Max);
+      S.Stability = stability(S.Cycles);
+      S.Rows = Po.Rows;
+      AllCalls += S.Calls + S.Excluded;
+      L.Variants[V] = std::move(S);
+    }
+    // Every call runs the loop at least once at about REF's cost (rotate
+    // mode reruns the original after a variant), so REF's mean times all
+    // calls seen estimates the loop's time.
+    if (L.Variants[REF])
+      L.TimeCycles = L.Variants[REF]->MeanCycles * AllCalls;
+    R.Loops.push_back(std::move(L));
+  }
+  double Total = 0;
+  for (const LoopReport &L : R.Loops)
+    Total += L.TimeCycles;
+  for (LoopReport &L : R.Loops)
+    L.Share = Total > 0 ? L.TimeCycles / Total : 0;
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Analysed JSON
+//===----------------------------------------------------------------------===//
+
+static json::Value summaryJSON(const Summary &S, bool WithMax = true) {
+  json::Object O{{"min", S.Min}, {"median", S.Median}};
+  if (WithMax)
+    O["max"] = S.Max;
+  return O;
+}
+
+static json::Value stringsJSON(const std::vector<std::string> &V) {
+  json::Array A;
+  for (const std::string &S : V)
+    A.push_back(S);
+  return A;
+}
+
+json::Value toJSON(const Report &R) {
+  json::Array Loops;
+  for (const LoopReport &L : R.Loops) {
+    json::Object Vars, Sat;
+    for (unsigned V = 0; V < NumVariants; ++V) {
+      if (L.Variants[V]) {
+        const VariantStats &S = *L.Variants[V];
+        json::Array Rows;
+        for (const ThreadRow &T : S.Rows) {
+          json::Object RO{{"pid", static_cast<int64_t>(T.Pid)},
+                          {"thread", static_cast<int64_t>(T.Thread)},
+                          {"tid", static_cast<int64_t>(T.Tid)},
+                          {"calls", static_cast<int64_t>(T.Calls)},
+                          {"excluded", static_cast<int64_t>(T.Excluded)},
+                          {"cycles", summaryJSON(T.Cycles)}};
+          RO["rank"] = T.Rank ? json::Value(*T.Rank) : json::Value(nullptr);
+          Rows.push_back(std::move(RO));
+        }
+        Vars[variantName(V)] = json::Object{
+            {"calls", static_cast<int64_t>(S.Calls)},
+            {"excluded", static_cast<int64_t>(S.Excluded)},
+            {"iterations", static_cast<int64_t>(S.Iterations)},
+            {"trips",
+             json::Object{{"known_calls", static_cast<int64_t>(S.TripsKnown)},
+                          {"min", static_cast<int64_t>(S.TripsMin)},
+                          {"median", S.TripsMedian},
+                          {"max", static_cast<int64_t>(S.TripsMax)}}},
+            {"cycles", summaryJSON(S.Cycles)},
+            {"mean_cycles", S.MeanCycles},
+            {"cycles_per_iteration", summaryJSON(S.CyclesPerIter)},
+            {"stability", S.Stability},
+            {"rows", std::move(Rows)}};
+      }
+      if (V != REF && L.Saturation[V])
+        Sat[variantName(V)] = *L.Saturation[V];
+    }
+    json::Object SP;
+    for (const auto &KV : L.StorePolicy)
+      SP[KV.first] = KV.second;
+    json::Object LO{{"id", L.Id},
+                    {"function", L.Function},
+                    {"file", L.File},
+                    {"line", static_cast<int64_t>(L.Line)},
+                    {"variant_mask", static_cast<int64_t>(L.VariantMask)},
+                    {"store_policy", std::move(SP)},
+                    {"time_cycles", L.TimeCycles},
+                    {"share", L.Share},
+                    {"variants", std::move(Vars)},
+                    {"saturation", std::move(Sat)},
+                    {"streams", L.Streams},
+                    {"rank_by_share", static_cast<int64_t>(L.RankByShare)},
+                    {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
+                    {"diagnosis", stringsJSON(L.Diagnosis)},
+                    {"warnings", stringsJSON(L.Warnings)}};
+    if (L.DL1Gain)
+      LO["dl1_gain"] = *L.DL1Gain;
+    if (L.DivGain)
+      LO["div_gain"] = *L.DivGain;
+    if (L.CtrlShare)
+      LO["ctrl_share"] = *L.CtrlShare;
+    Loops.push_back(std::move(LO));
+  }
+  json::Array Procs;
+  for (const ProcessInfo &P : R.Processes) {
+    json::Object PO{{"source", P.Source},
+                    {"pid", P.Pid},
+                    {"host", P.Host},
+                    {"status", P.Status}};
+    PO["rank"] = P.Rank ? json::Value(*P.Rank) : json::Value(nullptr);
+    if (!P.CrashSignal.empty())
+      PO["crash"] = json::Object{{"signal", P.CrashSignal},
+                                 {"loop", P.CrashLoop},
+                                 {"variant", P.CrashVariant}};
+    Procs.push_back(std::move(PO));
+  }
+  return json::Object{{"tool", "decan"},
+                      {"format", "decan-report-1"},
+                      {"version", R.Version},
+                      {"machine", json::Object(R.Machine)},
+                      {"config", json::Object(R.Config)},
+                      {"probe_cycles", R.ProbeCycles},
+                      {"processes", std::move(Procs)},
+                      {"warnings", stringsJSON(R.Warnings)},
+                      {"loops", std::move(Loops)}};
+}
+
+static Summary summaryFrom(const json::Object *O) {
+  Summary S;
+  S.Min = num(O, "min");
+  S.Median = num(O, "median");
+  S.Max = num(O, "max");
+  return S;
+}
+
+static std::vector<std::string> stringsFrom(const json::Array *A) {
+  std::vector<std::string> Out;
+  if (A)
+    for (const json::Value &V : *A)
+      if (auto S = V.getAsString())
+        Out.push_back(S->str());
+  return Out;
+}
+
+Expected<Report> reportFromJSON(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O || str(O, "tool") != "decan")
+    return createStringError("not a decan report (no \"tool\":\"decan\")");
+  Report R;
+  R.Version = str(O, "version");
+  if (const json::Object *M = O->getObject("machine"))
+    R.Machine = *M;
+  if (const json::Object *C = O->getObject("config"))
+    R.Config = *C;
+  R.ProbeCycles = num(O, "probe_cycles");
+  R.Warnings = stringsFrom(O->getArray("warnings"));
+  if (const json::Array *Ps = O->getArray("processes"))
+    for (const json::Value &PV : *Ps) {
+      const json::Object *PO = PV.getAsObject();
+      if (!PO)
+        continue;
+      ProcessInfo P;
+      P.Source = str(PO, "source");
+      P.Pid = static_cast<int64_t>(num(PO, "pid"));
+      P.Host = str(PO, "host");
+      P.Status = str(PO, "status");
+      if (auto Rk = PO->getInteger("rank"))
+        P.Rank = *Rk;
+      if (const json::Object *C = PO->getObject("crash")) {
+        P.CrashSignal = str(C, "signal");
+        P.CrashLoop = str(C, "loop");
+        P.CrashVariant = str(C, "variant");
+      }
+      R.Processes.push_back(P);
+    }
+  const json::Array *Loops = O->getArray("loops");
+  if (!Loops)
+    return createStringError("a decan report without \"loops\"");
+  for (const json::Value &LV : *Loops) {
+    const json::Object *LO = LV.getAsObject();
+    if (!LO)
+      return createStringError("a loop entry is not an object");
+    LoopReport L;
+    L.Id = str(LO, "id");
+    L.Function = str(LO, "function");
+    L.File = str(LO, "file");
+    L.Line = static_cast<unsigned>(num(LO, "line"));
+    L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
+    if (const json::Object *SP = LO->getObject("store_policy"))
+      for (const auto &KV : *SP)
+        if (auto S = KV.second.getAsString())
+          L.StorePolicy[KV.first.str()] = S->str();
+    L.TimeCycles = num(LO, "time_cycles");
+    L.Share = num(LO, "share");
+    L.Streams = str(LO, "streams");
+    L.RankByShare = static_cast<unsigned>(num(LO, "rank_by_share"));
+    L.RankByGain = static_cast<unsigned>(num(LO, "rank_by_dl1_gain"));
+    if (auto G = LO->getNumber("dl1_gain"))
+      L.DL1Gain = *G;
+    if (auto G = LO->getNumber("div_gain"))
+      L.DivGain = *G;
+    if (auto G = LO->getNumber("ctrl_share"))
+      L.CtrlShare = *G;
+    L.Diagnosis = stringsFrom(LO->getArray("diagnosis"));
+    L.Warnings = stringsFrom(LO->getArray("warnings"));
+    if (const json::Object *Vars = LO->getObject("variants"))
+      for (const auto &KV : *Vars) {
+        auto Var = parseVariant(KV.first);
+        const json::Object *SO = KV.second.getAsObject();
+        if (!Var || !SO)
+          continue;
+        VariantStats S;
+        S.Calls = static_cast<uint64_t>(num(SO, "calls"));
+        S.Excluded = static_cast<uint64_t>(num(SO, "excluded"));
+        S.Iterations = static_cast<uint64_t>(num(SO, "iterations"));
+        if (const json::Object *T = SO->getObject("trips")) {
+          S.TripsKnown = static_cast<uint64_t>(num(T, "known_calls"));
+          S.TripsMin = static_cast<uint64_t>(num(T, "min"));
+          S.TripsMedian = num(T, "median");
+          S.TripsMax = static_cast<uint64_t>(num(T, "max"));
+        }
+        S.Cycles = summaryFrom(SO->getObject("cycles"));
+        S.MeanCycles = num(SO, "mean_cycles", S.Cycles.Median);
+        S.CyclesPerIter = summaryFrom(SO->getObject("cycles_per_iteration"));
+        S.Stability = num(SO, "stability");
+        if (const json::Array *Rows = SO->getArray("rows"))
+          for (const json::Value &RV : *Rows) {
+            const json::Object *RO = RV.getAsObject();
+            if (!RO)
+              continue;
+            ThreadRow T;
+            if (auto Rk = RO->getInteger("rank"))
+              T.Rank = *Rk;
+            T.Pid = static_cast<uint64_t>(num(RO, "pid"));
+            T.Thread = static_cast<uint64_t>(num(RO, "thread"));
+            T.Tid = static_cast<uint64_t>(num(RO, "tid"));
+            T.Calls = static_cast<uint64_t>(num(RO, "calls"));
+            T.Excluded = static_cast<uint64_t>(num(RO, "excluded"));
+            T.Cycles = summaryFrom(RO->getObject("cycles"));
+            S.Rows.push_back(T);
+          }
+        L.Variants[*Var] = std::move(S);
+      }
+    if (const json::Object *Sat = LO->getObject("saturation"))
+      for (const auto &KV : *Sat)
+        if (auto Var = parseVariant(KV.first))
+          if (auto N = KV.second.getAsNumber())
+            L.Saturation[*Var] = *N;
+    if (L.Variants[REF])
+      L.Saturation[REF] = 1.0;
+    R.Loops.push_back(std::move(L));
+  }
+  return R;
+}
+
+Expected<Report> readReportFile(StringRef Path, bool &WasRaw) {
+  WasRaw = false;
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  auto V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return createStringError("'%s' is not valid JSON: %s", Path.str().c_str(),
+                             toString(V.takeError()).c_str());
+  if (const json::Object *O = V->getAsObject())
+    if (O->getString("format") == "decan-raw-1") {
+      WasRaw = true;
+      RawMerger M;
+      if (Error E = M.add(*V, Path))
+        return std::move(E);
+      return M.finish();
+    }
+  auto R = reportFromJSON(*V);
+  if (!R)
+    return createStringError("'%s': %s", Path.str().c_str(),
+                             toString(R.takeError()).c_str());
+  return R;
+}
+
+} // namespace decan::tool

@@ -1,0 +1,485 @@
+//===- Runner.cpp - Run a program under the decan protocol ----------------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Runner.h"
+#include "decan/Rewriter/Instrument.h"
+#include "decan/Tool/LoopTable.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace llvm;
+
+namespace decan::tool {
+
+Error validateEvents(const std::vector<std::string> &Events) {
+  if (Events.empty())
+    return Error::success();
+  if (pfm_initialize() != PFM_SUCCESS)
+    return createStringError("libpfm4 failed to initialise: cannot check "
+                             "events");
+  for (const std::string &E : Events) {
+    perf_event_attr Attr;
+    std::memset(&Attr, 0, sizeof(Attr));
+    pfm_perf_encode_arg_t Arg;
+    std::memset(&Arg, 0, sizeof(Arg));
+    Arg.attr = &Attr;
+    Arg.size = sizeof(Arg);
+    int RC =
+        pfm_get_os_event_encoding(E.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT, &Arg);
+    if (RC != PFM_SUCCESS)
+      return createStringError("unknown event '%s' (%s; see libpfm4's "
+                               "showevtinfo)",
+                               E.c_str(), pfm_strerror(RC));
+  }
+  return Error::success();
+}
+
+Expected<std::string> resolveProgram(StringRef Program) {
+  if (Program.contains('/')) {
+    if (!sys::fs::exists(Program))
+      return createStringError("program '%s' not found", Program.str().c_str());
+    if (sys::fs::is_directory(Program) ||
+        ::access(Program.str().c_str(), X_OK) != 0)
+      return createStringError("program '%s' is not executable",
+                               Program.str().c_str());
+    return Program.str();
+  }
+  auto P = sys::findProgramByName(Program);
+  if (!P)
+    return createStringError("program '%s' not found in PATH",
+                             Program.str().c_str());
+  return *P;
+}
+
+static bool isLauncher(StringRef Path) {
+  StringRef Base = sys::path::filename(Path);
+  static const char *Names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
+                                "srun",   "aprun",   "jsrun",         "prun"};
+  for (const char *N : Names)
+    if (Base == N)
+      return true;
+  return !isELF(Path); // scripts start the real program themselves
+}
+
+namespace {
+/// The measured binary: the program itself, or the first ELF file among a
+/// launcher's arguments.
+struct Target {
+  std::optional<std::vector<MetaLoop>> Loops;
+  std::string Binary;
+  bool Preload = false; ///< rewritten: the runtime must be preloaded
+};
+} // namespace
+
+static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
+                                      StringRef TmpDir) {
+  Target T;
+  size_t Index = 0;
+  if (isLauncher(Cmd[0])) {
+    Index = 0;
+    for (size_t I = 1; I < Cmd.size(); ++I)
+      if (!StringRef(Cmd[I]).starts_with("-") &&
+          sys::fs::is_regular_file(Cmd[I]) && isELF(Cmd[I])) {
+        Index = I;
+        break;
+      }
+    if (!Index)
+      return T; // a script: its reports tell what ran
+  }
+  std::string Bin = Cmd[Index];
+  auto Loops = readLoopTable(Bin);
+  if (!Loops)
+    return Loops.takeError();
+  if (!*Loops) {
+    auto Inst = rewriter::ensureInstrumented(Bin, TmpDir);
+    if (!Inst)
+      return createStringError(
+          "'%s' has no decan loop table (build it with $(decan flags)) "
+          "and cannot be rewritten: %s",
+          Bin.c_str(), toString(Inst.takeError()).c_str());
+    Cmd[Index] = *Inst;
+    T.Preload = *Inst != Bin;
+    Loops = readLoopTable(*Inst);
+    if (!Loops)
+      return Loops.takeError();
+  }
+  T.Loops = std::move(*Loops);
+  T.Binary = Cmd[Index];
+  return T;
+}
+
+static std::string signalName(int Sig) {
+  if (const char *A = sigabbrev_np(Sig))
+    return std::string("SIG") + A;
+  return "signal " + std::to_string(Sig);
+}
+
+namespace {
+/// A one-line progress display on a terminal: a bar over the planned runs
+/// and a spinner with the elapsed time of the current run.
+class Progress {
+public:
+  Progress(bool Enabled, unsigned Run, unsigned Planned, StringRef What)
+      : Enabled(Enabled) {
+    if (!Enabled)
+      return;
+    Start = std::chrono::steady_clock::now();
+    Thread = std::thread([this, Run, Planned, What = What.str()] {
+      static const char Spin[] = "|/-\\";
+      for (unsigned Tick = 0; !Done; ++Tick) {
+        double S = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+        unsigned Width = 20, Fill = Planned ? Width * (Run - 1) / Planned : 0;
+        std::string Bar(Fill, '=');
+        Bar += '>';
+        Bar.resize(Width, ' ');
+        errs() << formatv("\rdecan: run {0}/{1} [{2}] {3} {4:F1}s {5}\033[K",
+                          Run, Planned, Bar, Spin[Tick % 4], S, What);
+        errs().flush();
+        for (int I = 0; I < 5 && !Done; ++I)
+          std::this_thread::sleep_for(std::chrono::milliseconds(40));
+      }
+      errs() << "\r\033[K";
+      errs().flush();
+    });
+  }
+  ~Progress() {
+    Done = true;
+    if (Thread.joinable())
+      Thread.join();
+  }
+
+private:
+  bool Enabled;
+  std::atomic<bool> Done{false};
+  std::chrono::steady_clock::time_point Start;
+  std::thread Thread;
+};
+} // namespace
+
+/// Runs \p Cmd once with \p Env; returns the wait status.
+static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
+                                  const std::vector<std::string> &Env) {
+  std::vector<char *> Argv, Envp;
+  for (const std::string &A : Cmd)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  for (const std::string &E : Env)
+    Envp.push_back(const_cast<char *>(E.c_str()));
+  Envp.push_back(nullptr);
+  pid_t Pid;
+  int RC = posix_spawn(&Pid, Cmd[0].c_str(), nullptr, nullptr, Argv.data(),
+                       Envp.data());
+  if (RC)
+    return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
+                             std::strerror(RC));
+  // Ctrl-C reaches the program (its runtime writes the report on SIGINT);
+  // decan itself stays to analyse what was measured.
+  struct sigaction Ign {
+  }, OldInt{}, OldTerm{};
+  Ign.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &Ign, &OldInt);
+  sigaction(SIGTERM, &Ign, &OldTerm);
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+    ;
+  sigaction(SIGINT, &OldInt, nullptr);
+  sigaction(SIGTERM, &OldTerm, nullptr);
+  return Status;
+}
+
+static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
+                                        ArrayRef<unsigned> Variants,
+                                        StringRef OutDir, bool Preload) {
+  std::vector<std::string> Env;
+  std::string OldPreload;
+  for (char **E = environ; *E; ++E) {
+    StringRef S(*E);
+    StringRef Name = S.split('=').first;
+    if (Name == "LD_PRELOAD") {
+      OldPreload = S.split('=').second.str();
+      continue;
+    }
+    if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
+                      "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
+                      "DECAN_OUTPUT"},
+                     Name))
+      continue;
+    Env.push_back(S.str());
+  }
+  std::string Vars;
+  for (unsigned V : Variants)
+    Vars += (Vars.empty() ? "" : ",") + variantName(V).str();
+  Env.push_back("DECAN_LOOPS=" + Loops.str());
+  Env.push_back("DECAN_VARIANTS=" + Vars);
+  Env.push_back("DECAN_MODE=" + O.Mode);
+  Env.push_back("DECAN_REPS=" + std::to_string(O.Reps));
+  Env.push_back("DECAN_INSTANCE=" + std::to_string(O.Instance));
+  Env.push_back("DECAN_EVENTS=" + join(O.Events, ","));
+  Env.push_back("DECAN_OUTPUT=" + OutDir.str());
+  if (Preload)
+    OldPreload = O.LibDir + "/libdecan_rt.so" +
+                 (OldPreload.empty() ? "" : ":" + OldPreload);
+  if (!OldPreload.empty())
+    Env.push_back("LD_PRELOAD=" + OldPreload);
+  return Env;
+}
+
+/// Adds every raw report of \p Dir to \p M; returns how many were added.
+static unsigned collect(StringRef Dir, RawMerger &M, raw_ostream &Log,
+                        StringRef KeepDir, unsigned Run) {
+  unsigned N = 0;
+  std::error_code EC;
+  std::vector<std::string> Files;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (Name.starts_with("decan.") && Name.ends_with(".json"))
+      Files.push_back(I->path());
+  }
+  llvm::sort(Files);
+  for (const std::string &F : Files) {
+    if (Error E = M.addFile(F)) {
+      Log << "decan: warning: skipping a raw report: " << toString(std::move(E))
+          << "\n";
+      continue;
+    }
+    ++N;
+    if (!KeepDir.empty()) {
+      std::string To =
+          (KeepDir + "/run" + Twine(Run) + "." + sys::path::filename(F)).str();
+      if (std::error_code CE = sys::fs::copy_file(F, To))
+        Log << "decan: warning: cannot keep '" << F << "': " << CE.message()
+            << "\n";
+    }
+  }
+  return N;
+}
+
+namespace {
+/// Removes the temporary directory tree at scope exit.
+struct TempDir {
+  std::string Path;
+  ~TempDir() {
+    if (!Path.empty())
+      sys::fs::remove_directories(Path);
+  }
+};
+} // namespace
+
+Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
+  if (O.Command.empty())
+    return createStringError("no program given (decan run [options] -- "
+                             "PROGRAM [ARGS...])");
+  auto Prog = resolveProgram(O.Command[0]);
+  if (!Prog)
+    return Prog.takeError();
+  O.Command[0] = *Prog;
+  if (!is_contained({"rotate", "replace", "instance"}, O.Mode))
+    return createStringError("unknown mode '%s' (rotate, replace, instance)",
+                             O.Mode.c_str());
+  if (Error E = validateEvents(O.Events))
+    return std::move(E);
+  if (!is_contained(O.Variants, REF))
+    O.Variants.insert(O.Variants.begin(), REF); // saturations need REF
+
+  TempDir Tmp;
+  SmallString<128> TmpPath;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("decan-run", TmpPath))
+    return createStringError("cannot create a temporary directory: %s",
+                             EC.message().c_str());
+  Tmp.Path = TmpPath.str().str();
+
+  auto T = prepareTarget(O.Command, Tmp.Path);
+  if (!T)
+    return T.takeError();
+  std::string ProgName = sys::path::filename(O.Command[0]).str();
+  if (O.Loops != "all" && T->Loops) {
+    SmallVector<StringRef, 8> Ids;
+    StringRef(O.Loops).split(Ids, ',', -1, false);
+    for (StringRef Id : Ids)
+      if (none_of(*T->Loops, [&](const MetaLoop &L) { return L.Id == Id; }))
+        return createStringError("unknown loop '%s' in '%s' (see 'decan list "
+                                 "%s')",
+                                 Id.str().c_str(), T->Binary.c_str(),
+                                 T->Binary.c_str());
+  }
+  if (T->Loops && T->Loops->empty())
+    Log << "decan: warning: '" << T->Binary
+        << "' has an empty loop table: nothing to measure\n";
+
+  RunOutcome Out;
+  RawMerger M;
+  bool Crashed = false;
+  unsigned Planned = 1;
+
+  auto RunOnce = [&](StringRef Loops, ArrayRef<unsigned> Variants,
+                     RawMerger &Into, StringRef What) -> Expected<unsigned> {
+    ++Out.Runs;
+    std::string Dir = (Tmp.Path + "/run" + Twine(Out.Runs)).str();
+    if (std::error_code EC = sys::fs::create_directory(Dir))
+      return createStringError("cannot create '%s': %s", Dir.c_str(),
+                               EC.message().c_str());
+    Expected<int> Status = [&] {
+      Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
+      return spawnAndWait(O.Command,
+                          makeEnv(O, Loops, Variants, Dir, T->Preload));
+    }();
+    if (!Status)
+      return Status.takeError();
+    unsigned Before = Into.size();
+    unsigned N = collect(Dir, Into, Log, O.KeepRawDir, Out.Runs);
+    std::string Problem;
+    if (WIFSIGNALED(*Status))
+      Problem = formatv("{0} was killed by {1} (run {2})", ProgName,
+                        signalName(WTERMSIG(*Status)), Out.Runs)
+                    .str();
+    else if (WIFEXITED(*Status) && WEXITSTATUS(*Status))
+      Problem = formatv("{0} exited with status {1} (run {2})", ProgName,
+                        WEXITSTATUS(*Status), Out.Runs)
+                    .str();
+    Report Now = Into.finish();
+    for (size_t I = Before; I < Now.Processes.size(); ++I) {
+      const ProcessInfo &P = Now.Processes[I];
+      if (P.Status == "crashed" || !P.CrashSignal.empty()) {
+        Crashed = true;
+        Out.Problems.push_back(
+            formatv("{0} crashed ({1}) in loop {2}, variant {3}{4}; the data "
+                    "measured before the crash are kept",
+                    ProgName, P.CrashSignal.empty() ? "?" : P.CrashSignal,
+                    P.CrashLoop.empty() ? "?" : P.CrashLoop,
+                    P.CrashVariant.empty() ? "?" : P.CrashVariant,
+                    P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "")
+                .str());
+      }
+    }
+    if (!Problem.empty()) {
+      if (WIFSIGNALED(*Status))
+        Crashed = true;
+      Out.Problems.push_back(Problem);
+    }
+    if (!N && !Before)
+      return createStringError(
+          "%s wrote no decan report%s: was it built with $(decan flags), "
+          "and does it reach exit?",
+          ProgName.c_str(),
+          Problem.empty() ? "" : (" (" + Problem + ")").c_str());
+    return N;
+  };
+
+  // --hot: a REF-only run gives the profile; keep the loops covering the
+  // requested part of measured loop time.
+  std::string Loops = O.Loops;
+  if (O.HotPercent) {
+    Planned = 2;
+    RawMerger Profile;
+    auto N = RunOnce(Loops, ArrayRef<unsigned>{REF}, Profile, "profile (REF)");
+    if (!N)
+      return N.takeError();
+    Report P = Profile.finish();
+    std::vector<const LoopReport *> Order;
+    for (const LoopReport &L : P.Loops)
+      Order.push_back(&L);
+    llvm::stable_sort(Order, [](const LoopReport *A, const LoopReport *B) {
+      return A->Share > B->Share;
+    });
+    std::string Hot;
+    double Covered = 0;
+    unsigned Kept = 0;
+    for (const LoopReport *L : Order) {
+      if (Covered * 100 >= *O.HotPercent || L->Share <= 0)
+        break;
+      Hot += (Hot.empty() ? "" : ",") + L->Id;
+      Covered += L->Share;
+      ++Kept;
+    }
+    if (Hot.empty())
+      return createStringError("--hot: no loop was measured in the profile "
+                               "run");
+    Log << formatv("decan: --hot {0}: {1} of {2} loops cover {3:F1}% of "
+                   "measured loop time: {4}\n",
+                   *O.HotPercent, Kept, P.Loops.size(), Covered * 100, Hot);
+    Loops = Hot;
+  }
+
+  auto First = RunOnce(Loops, O.Variants, M, "measuring");
+  if (!First)
+    return First.takeError();
+  unsigned Measured = 1;
+
+  // Re-run while some loop got fewer calls than --reps for a variant it can
+  // run (one with a measured call): rotate mode spreads calls over variants.
+  while (!Crashed && Out.Runs < O.MaxRuns) {
+    Report Now = M.finish();
+    std::string Need;
+    uint64_t WorstPerRun = ~0ull, Missing = 0;
+    for (const LoopReport &L : Now.Loops) {
+      if (O.Loops != "all" || O.HotPercent) {
+        SmallVector<StringRef, 8> Ids;
+        StringRef(Loops).split(Ids, ',', -1, false);
+        if (!is_contained(Ids, StringRef(L.Id)))
+          continue;
+      }
+      bool Short = false;
+      for (unsigned V : O.Variants) {
+        if (!L.Variants[V] || !L.Variants[V]->Calls)
+          continue;
+        uint64_t C = L.Variants[V]->Calls;
+        if (C < O.Reps) {
+          Short = true;
+          WorstPerRun = std::min<uint64_t>(WorstPerRun, C / Measured);
+          Missing = std::max<uint64_t>(Missing, O.Reps - C);
+        }
+      }
+      if (Short)
+        Need += (Need.empty() ? "" : ",") + L.Id;
+    }
+    if (Need.empty())
+      break;
+    uint64_t PerRun = std::max<uint64_t>(WorstPerRun, 1);
+    unsigned More = static_cast<unsigned>(std::min<uint64_t>(
+        (Missing + PerRun - 1) / PerRun, O.MaxRuns - Out.Runs));
+    Planned = Out.Runs + More;
+    Log << formatv("decan: loop(s) {0} called too few times for {1} measured "
+                   "calls per variant ({2} per run): re-running {3} (run {4} "
+                   "of at most {5})\n",
+                   Need, O.Reps, PerRun, ProgName, Out.Runs + 1, Planned);
+    auto N = RunOnce(Need, O.Variants, M, "more samples");
+    if (!N)
+      return N.takeError();
+    ++Measured;
+  }
+  Out.Merged = M.finish();
+  if (!O.Events.empty())
+    Out.Merged.Config["events"] = json::Array(O.Events);
+  Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);
+  if (!Out.Merged.Config.getInteger("reps"))
+    Out.Merged.Config["reps"] = static_cast<int64_t>(O.Reps);
+  return Out;
+}
+
+} // namespace decan::tool
