@@ -19,8 +19,7 @@ using namespace llvm::object;
 using namespace decan::rewriter;
 
 static Error refuse(StringRef Name, const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "'" + Name + "': " + Why);
+  return createStringError(inconvertibleErrorCode(), "'" + Name + "': " + Why);
 }
 
 Expected<std::unique_ptr<BinaryImage>> BinaryImage::open(StringRef Path) {
@@ -92,8 +91,8 @@ Error BinaryImage::validate() {
     return refuse(Name, "corrupt ELF header (entry sizes)");
   auto Phdrs = F.program_headers();
   if (!Phdrs)
-    return refuse(Name, "corrupt program headers: " +
-                            toString(Phdrs.takeError()));
+    return refuse(Name,
+                  "corrupt program headers: " + toString(Phdrs.takeError()));
   bool HasLoad = false;
   for (const auto &P : *Phdrs) {
     if (P.p_type != ELF::PT_LOAD)
@@ -109,8 +108,8 @@ Error BinaryImage::validate() {
     return refuse(Name, "no loadable segment");
   auto Secs = F.sections();
   if (!Secs)
-    return refuse(Name, "corrupt section headers: " +
-                            toString(Secs.takeError()));
+    return refuse(Name,
+                  "corrupt section headers: " + toString(Secs.takeError()));
   if (Secs->empty())
     return refuse(Name, "no section headers (packed or stripped of section "
                         "headers): cannot find its code");
@@ -121,8 +120,8 @@ Error BinaryImage::validate() {
   for (const auto &S : *Secs) {
     auto SecName = F.getSectionName(S, *StrTab);
     if (!SecName)
-      return refuse(Name, "corrupt section name: " +
-                              toString(SecName.takeError()));
+      return refuse(Name,
+                    "corrupt section name: " + toString(SecName.takeError()));
     if (*SecName == ".decan.meta")
       HasDecanMeta = true;
     if (S.sh_type != ELF::SHT_NOBITS &&
@@ -213,8 +212,9 @@ void BinaryImage::findFunctions() {
   // .eh_frame FDEs cover code no symbol names (stripped binaries, hidden
   // kernels). Errors in .eh_frame only lose those functions.
   auto Ignore = [](Error E) { consumeError(std::move(E)); };
-  Dwarf = DWARFContext::create(*Obj, DWARFContext::ProcessDebugRelocations::Ignore,
-                               nullptr, "", Ignore, Ignore);
+  Dwarf =
+      DWARFContext::create(*Obj, DWARFContext::ProcessDebugRelocations::Ignore,
+                           nullptr, "", Ignore, Ignore);
   if (Expected<const DWARFDebugFrame *> EH = Dwarf->getEHFrame()) {
     if (*EH)
       for (const dwarf::FrameEntry &FE : (*EH)->entries()) {

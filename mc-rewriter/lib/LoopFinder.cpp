@@ -85,7 +85,7 @@ private:
   DenseMap<uint64_t, unsigned> BlockAt;
   std::vector<int> IDom; // -1: unreachable; root's idom is itself
   std::vector<unsigned> RPONumber;
-  std::string Problem;            // makes every loop of the function skipped
+  std::string Problem; // makes every loop of the function skipped
   std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
 };
 
@@ -100,8 +100,8 @@ Flow FunctionAnalyzer::flowOf(const Instr &I) const {
   Fl.Branch = A.isBranch(I.Inst) && !Fl.Call;
   Fl.Cond = Fl.Branch && A.isConditionalBranch(I.Inst);
   Fl.Indirect = A.isIndirectBranch(I.Inst) && !Fl.Call;
-  Fl.Barrier = D.isBarrier() || Fl.Return ||
-               (Fl.Branch && !Fl.Cond && !Fl.Call);
+  Fl.Barrier =
+      D.isBarrier() || Fl.Return || (Fl.Branch && !Fl.Cond && !Fl.Call);
   uint64_t T;
   if ((Fl.Branch || Fl.Call) && !Fl.Indirect &&
       A.evaluateBranch(I.Inst, I.Addr, I.Size, T)) {
@@ -125,8 +125,8 @@ bool FunctionAnalyzer::decode() {
       for (uint64_t K = Off; K < Code.size(); ++K)
         Padding &= Code[K] == 0 || Code[K] == 0xcc;
       if (!Padding) {
-        Problem = "undecodable bytes at +0x" +
-                  utohexstr(Off, /*LowerCase=*/true);
+        Problem =
+            "undecodable bytes at +0x" + utohexstr(Off, /*LowerCase=*/true);
         Stats.UndecodedBytes += Code.size() - Off;
         ++Stats.UndecodableFunctions;
       }
@@ -346,8 +346,7 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
         if (Op.isReg() && Op.getReg() == X86.RIP)
           return ("RIP outside a memory operand (" + Name + ")").str();
         if (Op.isReg() && IsRSP(Op.getReg()))
-          return ("stack pointer used as a value (" + Name + ") in loop")
-              .str();
+          return ("stack pointer used as a value (" + Name + ") in loop").str();
       }
       if (Mem >= 0) {
         const MCOperand &Idx = I.Inst.getOperand(Mem + 2);
@@ -357,11 +356,10 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
         if (Seg.isReg() && Seg.getReg())
           ; // fs:/gs: accesses are position independent; fine to move.
       }
-      bool DirectBranch = Fl.Branch && Fl.HasTarget &&
-                          (I.Inst.getOpcode() == X86.JMP_1 ||
-                           I.Inst.getOpcode() == X86.JMP_4 ||
-                           I.Inst.getOpcode() == X86.JCC_1 ||
-                           I.Inst.getOpcode() == X86.JCC_4);
+      bool DirectBranch =
+          Fl.Branch && Fl.HasTarget &&
+          (I.Inst.getOpcode() == X86.JMP_1 || I.Inst.getOpcode() == X86.JMP_4 ||
+           I.Inst.getOpcode() == X86.JCC_1 || I.Inst.getOpcode() == X86.JCC_4);
       if (Fl.Branch && !DirectBranch)
         return ("branch form the rewriter cannot move (" + Name + ")").str();
       if (!DirectBranch && X86.encodedSize(I.Inst) == 0)

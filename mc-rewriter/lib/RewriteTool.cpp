@@ -17,8 +17,7 @@
 using namespace llvm;
 using namespace decan::rewriter;
 
-static const char *const Names[] = {"REF", "LS", "FP", "NO_DIV", "DL1",
-                                    "CTRL"};
+static const char *const Names[] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
 
 std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
   if (OutDir.empty())
@@ -162,8 +161,8 @@ int decan::rewriter::runRewriteTool(int argc, char **argv) {
     } else if (O.Input.empty()) {
       O.Input = A.str();
     } else {
-      errs() << "decan: error: more than one input ('" << O.Input << "', '"
-             << A << "')\n";
+      errs() << "decan: error: more than one input ('" << O.Input << "', '" << A
+             << "')\n";
       return 2;
     }
   }

@@ -195,7 +195,8 @@ public:
           return E;
         if (Out.size() - Before != I.Size)
           return fail("instruction size changed between layout and "
-                      "encoding: '" + X86.print(MI, I.Addr) + "'");
+                      "encoding: '" +
+                      X86.print(MI, I.Addr) + "'");
         break;
       }
       }
@@ -266,9 +267,8 @@ public:
     STMXCSR = Op("STMXCSR");
     LDMXCSR = Op("LDMXCSR");
     MOVrr = Op("MOV64rr");
-    for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP",
-                          "R8", "R9", "R10", "R11", "R12", "R13", "R14",
-                          "R15"})
+    for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
+                          "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
       GPRs.push_back(X86.reg(R));
     RAX = X86.reg("RAX");
     RBX = X86.reg("RBX");
@@ -428,10 +428,10 @@ public:
 
   const X86Context &X86;
   CodeBuffer &CB;
-  unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi,
-      MOVmi, AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE,
-      RDTSC, RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm,
-      STMXCSR, LDMXCSR, MOVrr;
+  unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi, MOVmi,
+      AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE, RDTSC,
+      RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
+      LDMXCSR, MOVrr;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
@@ -463,8 +463,7 @@ constexpr int64_t FrameDelta = FrameSize + 128;
 
 /// Layout of the RW segment, as offsets from its start.
 struct DataLayout {
-  uint64_t DescsOff = 0, MInfoOff = 0, StringsOff = 0, ScratchOff = 0,
-           Size = 0;
+  uint64_t DescsOff = 0, MInfoOff = 0, StringsOff = 0, ScratchOff = 0, Size = 0;
   std::string Strings;
   std::map<std::string, uint64_t> StringAt;
   uint64_t str(const std::string &S) {
@@ -550,8 +549,8 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     CB.bind(Labels[B.Start]);
     for (const CopyInst &CI : B.Instrs) {
       if (CI.IsBranch) {
-        bool Cond = CI.MI.getOpcode() == X86.JCC_1 ||
-                    CI.MI.getOpcode() == X86.JCC_4;
+        bool Cond =
+            CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
         CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
                   Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
                   To(CI.BranchTarget));
@@ -793,8 +792,8 @@ void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
   R.variant_mask = Mask;
   R.line = L.Line;
   R.column = 0;
-  std::string Strings = L.id() + '\0' + L.Function + '\0' + L.File + '\0' +
-                        Reason + '\0';
+  std::string Strings =
+      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
   R.strings_size = Strings.size();
   R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
   R.minfo = MI;
@@ -856,8 +855,8 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
     O.VariantMask = O.Rewritten ? V.Mask : 0;
     for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
       if (!V.Notes[K].empty())
-        O.VariantNotes.push_back(std::string(VariantNames[K]) +
-                                 ": " + V.Notes[K]);
+        O.VariantNotes.push_back(std::string(VariantNames[K]) + ": " +
+                                 V.Notes[K]);
     appendMeta(Meta, L, O.VariantMask, V.MInfo, Reason);
     Result.Loops.push_back(O);
     if (O.Rewritten) {
@@ -873,8 +872,7 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   // scratch.
   DataLayout DL;
   DL.DescsOff = alignTo(sizeof(decan_rewritten_header), 64);
-  DL.MInfoOff =
-      alignTo(DL.DescsOff + Plan.size() * sizeof(decan_loop_desc), 8);
+  DL.MInfoOff = alignTo(DL.DescsOff + Plan.size() * sizeof(decan_loop_desc), 8);
   uint64_t AfterMInfo = DL.MInfoOff + Plan.size() * sizeof(decan_machine_info);
   for (PlannedLoop &P : Plan) {
     P.IdOff = DL.str(P.L->id());
@@ -931,7 +929,8 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   uint64_t Delta = First->p_vaddr - First->p_offset;
   if (MaxEnd < Delta || (Delta % Page))
     return fail("'" + Bin.path() + "': unusual first PT_LOAD segment");
-  uint64_t CodeOff = alignTo(std::max<uint64_t>(In.size(), MaxEnd - Delta), Page);
+  uint64_t CodeOff =
+      alignTo(std::max<uint64_t>(In.size(), MaxEnd - Delta), Page);
   uint64_t CodeVaddr = CodeOff + Delta;
   unsigned NewPhnum = Phdrs.size() + 2;
   uint64_t PhdrBytes = NewPhnum * sizeof(Elf64_Phdr);

@@ -1,15 +1,161 @@
 //===- Variants.cpp - Variant copies through the instruction knowledge ----===//
 //
 // Part of decan. Translates a loop's REF copy into the instruction
-// knowledge's LoopBody, asks it for each variant (rules, verifier, layout),
-// and translates the result back into placeable MCInsts.
+// knowledge's LoopBody, asks it for each variant (rules, dependence
+// verifier, byte-length-preserving layout), and translates the result back
+// into placeable MCInsts. Position-dependent operands (branch targets,
+// RIP-relative displacements) travel as opaque symbols, so the rules never
+// see addresses, and come back as absolute targets of the REF instruction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/LoopCopy.h"
 
+#include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Subsets.h"
+#include "decan/InstrKnowledge/Variants.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <map>
+#include <mutex>
+
 using namespace llvm;
 using namespace decan::rewriter;
+
+/// The instruction knowledge for the host CPU: the rewritten program runs
+/// here, and the rules pick idioms (VEX/EVEX) the CPU has.
+static Expected<const decan::X86Knowledge *> knowledge() {
+  static std::once_flag Once;
+  static std::unique_ptr<decan::X86Knowledge> K;
+  static std::string Err;
+  std::call_once(Once, [] {
+    std::string Features;
+    for (const auto &[Name, On] : sys::getHostCPUFeatures())
+      if (On)
+        Features += (Features.empty() ? "+" : ",+") + Name.str();
+    auto KOr = decan::X86Knowledge::create(sys::getHostCPUName(), Features);
+    if (!KOr)
+      Err = toString(KOr.takeError());
+    else
+      K = std::move(*KOr);
+  });
+  if (!K)
+    return createStringError(inconvertibleErrorCode(),
+                             "instruction knowledge unavailable: " + Err);
+  return K.get();
+}
+
+/// REF copy -> LoopBody: operands as MCInst orders them; branch targets and
+/// RIP displacements become symbols (SrcOp = their operand index).
+static decan::LoopBody toBody(const X86Context &X86, const LoopCopy &Ref,
+                              const LoopCandidate &L,
+                              std::vector<const CopyInst *> &ById) {
+  decan::LoopBody Body;
+  std::map<uint64_t, unsigned> BlockOf;
+  for (unsigned B = 0; B < Ref.Blocks.size(); ++B)
+    BlockOf[Ref.Blocks[B].Start] = B;
+  std::map<uint64_t, const LoopBlock *> Orig;
+  for (const LoopBlock &LB : L.Blocks)
+    Orig[LB.Start] = &LB;
+  for (const CopyBlock &CB : Ref.Blocks) {
+    decan::LoopBody::Block Blk;
+    Blk.Begin = Body.Instrs.size();
+    const LoopBlock &LB = *Orig[CB.Start];
+    for (size_t K = 0; K < CB.Instrs.size(); ++K) {
+      const CopyInst &CI = CB.Instrs[K];
+      decan::Instr I;
+      I.Opcode = CI.MI.getOpcode();
+      I.Id = Body.Instrs.size();
+      I.Size = LB.Instrs[K].Size;
+      int Mem = X86.memOperandIndex(CI.MI);
+      for (unsigned O = 0; O < CI.MI.getNumOperands(); ++O) {
+        const MCOperand &Op = CI.MI.getOperand(O);
+        if ((CI.IsBranch && O == 0) || (CI.HasRip && int(O) == Mem + 3))
+          I.Ops.push_back(decan::Operand::sym(O));
+        else if (Op.isReg())
+          I.Ops.push_back(decan::Operand::reg(Op.getReg()));
+        else
+          I.Ops.push_back(decan::Operand::imm(Op.isImm() ? Op.getImm() : 0));
+      }
+      ById.push_back(&CI);
+      Body.Instrs.push_back(std::move(I));
+    }
+    Blk.End = Body.Instrs.size();
+    for (uint64_t S : LB.Succs) {
+      auto It = BlockOf.find(S);
+      if (It == BlockOf.end())
+        Blk.Exiting = true;
+      else if (!is_contained(Blk.Succs, It->second))
+        Blk.Succs.push_back(It->second);
+    }
+    Body.Blocks.push_back(std::move(Blk));
+  }
+  return Body;
+}
+
+/// LoopBody of a variant -> placeable copy with REF's block identities.
+static Expected<LoopCopy> fromBody(const X86Context &X86,
+                                   const decan::X86Knowledge &K,
+                                   const decan::LoopBody &Body,
+                                   const LoopCopy &Ref,
+                                   const std::vector<const CopyInst *> &ById) {
+  if (Body.Blocks.size() != Ref.Blocks.size())
+    return createStringError(inconvertibleErrorCode(),
+                             "variant changed the loop's blocks");
+  LoopCopy C;
+  for (size_t B = 0; B < Body.Blocks.size(); ++B) {
+    CopyBlock CB;
+    CB.Start = Ref.Blocks[B].Start;
+    CB.FallThrough = Ref.Blocks[B].FallThrough;
+    for (unsigned N = Body.Blocks[B].Begin; N < Body.Blocks[B].End; ++N) {
+      const decan::Instr &I = Body.Instrs[N];
+      CopyInst CI;
+      CI.MI = K.toMCInst(I);
+      const CopyInst *Src = I.Id < ById.size() ? ById[I.Id] : nullptr;
+      int Mem = X86.memOperandIndex(CI.MI);
+      for (unsigned O = 0; O < I.Ops.size(); ++O) {
+        const decan::Operand &Op = I.Ops[O];
+        if (Op.Kind == decan::Operand::Symbol) {
+          if (!Src || Op.SrcOp < 0 ||
+              unsigned(Op.SrcOp) >= Src->MI.getNumOperands())
+            return createStringError(inconvertibleErrorCode(),
+                                     "variant symbol without its source");
+          if (Src->IsBranch && Op.SrcOp == 0 && O == 0) {
+            CI.IsBranch = true;
+            CI.BranchTarget = Src->BranchTarget;
+          } else if (Src->HasRip && int(O) == Mem + 3) {
+            CI.HasRip = true;
+            CI.RipTarget = Src->RipTarget;
+          } else {
+            return createStringError(inconvertibleErrorCode(),
+                                     "variant moved a position-dependent "
+                                     "operand");
+          }
+          CI.MI.getOperand(O) = MCOperand::createImm(0);
+        } else if (Op.Kind == decan::Operand::Scratch) {
+          if (int(O) != Mem + 3 || CI.MI.getOperand(Mem).getReg() != X86.RIP)
+            return createStringError(inconvertibleErrorCode(),
+                                     "scratch operand is not RIP-relative");
+          CI.HasScratch = true;
+          CI.ScratchOff = Op.Imm;
+          CI.MI.getOperand(O) = MCOperand::createImm(0);
+        }
+      }
+      // Branch opcodes keep the rel8/rel32 choice to the emitter.
+      if (CI.IsBranch && CI.MI.getOpcode() != X86.JMP_1 &&
+          CI.MI.getOpcode() != X86.JMP_4 && CI.MI.getOpcode() != X86.JCC_1 &&
+          CI.MI.getOpcode() != X86.JCC_4)
+        return createStringError(inconvertibleErrorCode(),
+                                 "variant turned a branch into '" +
+                                     X86.opcodeName(CI.MI.getOpcode()) + "'");
+      CB.Instrs.push_back(std::move(CI));
+    }
+    C.Blocks.push_back(std::move(CB));
+  }
+  return C;
+}
 
 Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
                                                       const LoopCandidate &L,
@@ -20,8 +166,47 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
   V.MInfo.status[DECAN_REF] = DECAN_VARIANT_OK;
   V.MInfo.n_instrs = L.numInstrs();
   V.MInfo.loop_bytes[DECAN_REF] = L.bytes();
-  for (unsigned K = 1; K < DECAN_NUM_VARIANTS; ++K)
-    if (Mask & (1u << K))
-      V.Notes[K] = "instruction-knowledge rules not linked yet";
+  Expected<const decan::X86Knowledge *> KOr = knowledge();
+  if (!KOr)
+    return KOr.takeError();
+  const decan::X86Knowledge &K = **KOr;
+
+  std::vector<const CopyInst *> ById;
+  decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);
+  decan::LoopSubsets S = decan::computeSubsets(K, Ref);
+  V.MInfo.n_instrs = S.NumInstrs;
+  V.MInfo.n_load = S.NumLoad;
+  V.MInfo.n_store = S.NumStore;
+  V.MInfo.n_fp = S.NumFP;
+  V.MInfo.n_div = S.NumDiv;
+  V.MInfo.n_ctrl = S.NumCtrl;
+  V.MInfo.n_addr = S.NumAddr;
+  V.MInfo.n_other = S.NumOther;
+  decan::VariantOptions Opts;
+  V.ScratchSize = Opts.ScratchSize;
+  for (unsigned N = 1; N < DECAN_NUM_VARIANTS; ++N) {
+    if (!(Mask & (1u << N)))
+      continue;
+    decan::VariantResult R =
+        decan::buildVariant(K, Ref, S, decan::Variant(N), Opts);
+    V.MInfo.status[N] = unsigned(R.Status);
+    V.MInfo.loop_bytes[N] = R.Bytes;
+    if (R.Status != decan::VariantStatus::OK) {
+      V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
+      continue;
+    }
+    Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
+    if (!C) {
+      V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
+      V.Notes[N] = toString(C.takeError());
+      continue;
+    }
+    V.Copies[N] = std::move(*C);
+    V.Mask |= 1u << N;
+  }
+  if (Expected<unsigned> RB = decan::loopBytes(K, Ref))
+    V.MInfo.loop_bytes[DECAN_REF] = *RB;
+  else
+    consumeError(RB.takeError());
   return V;
 }

@@ -39,12 +39,12 @@ Expected<std::unique_ptr<X86Context>> X86Context::create() {
   C->STI.reset(T->createMCSubtargetInfo(C->TheTriple, "", ""));
   if (!C->MRI || !C->MAI || !C->MII || !C->STI)
     return fail("cannot create the x86-64 MC layer");
-  C->Ctx = std::make_unique<MCContext>(C->TheTriple, C->MAI.get(),
-                                       C->MRI.get(), C->STI.get());
+  C->Ctx = std::make_unique<MCContext>(C->TheTriple, C->MAI.get(), C->MRI.get(),
+                                       C->STI.get());
   C->Dis.reset(T->createMCDisassembler(*C->STI, *C->Ctx));
   C->Emitter.reset(T->createMCCodeEmitter(*C->MII, *C->Ctx));
-  C->Printer.reset(T->createMCInstPrinter(C->TheTriple, 0, *C->MAI, *C->MII,
-                                          *C->MRI));
+  C->Printer.reset(
+      T->createMCInstPrinter(C->TheTriple, 0, *C->MAI, *C->MII, *C->MRI));
   C->MIA.reset(T->createMCInstrAnalysis(C->MII.get()));
   if (!C->Dis || !C->Emitter || !C->Printer || !C->MIA)
     return fail("cannot create the x86-64 disassembler or encoder");

@@ -60,8 +60,7 @@ public:
   std::optional<uint64_t> fileOffset(uint64_t Addr) const;
 
   /// file:line of \p Addr from DWARF line tables, if any.
-  std::optional<std::pair<std::string, unsigned>>
-  lineFor(uint64_t Addr) const;
+  std::optional<std::pair<std::string, unsigned>> lineFor(uint64_t Addr) const;
 
 private:
   BinaryImage() = default;

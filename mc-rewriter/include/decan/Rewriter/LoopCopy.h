@@ -64,9 +64,8 @@ LoopCopy refCopy(const X86Context &X86, const LoopCandidate &L);
 /// Builds REF and the variants in \p Mask with the instruction knowledge.
 /// A variant the rules cannot build is left out with a note (never fails the
 /// loop); fails only when REF itself cannot be described.
-llvm::Expected<LoopVariants> buildVariants(const X86Context &X86,
-                                           const LoopCandidate &L,
-                                           unsigned Mask);
+llvm::Expected<LoopVariants>
+buildVariants(const X86Context &X86, const LoopCandidate &L, unsigned Mask);
 
 } // namespace decan::rewriter
 

@@ -55,8 +55,8 @@ struct LoopOutcome {
   std::string File;
   unsigned Line = 0;
   bool Rewritten = false;
-  std::string Reason;          ///< why not rewritten
-  unsigned VariantMask = 0;    ///< variants emitted
+  std::string Reason;       ///< why not rewritten
+  unsigned VariantMask = 0; ///< variants emitted
   uint64_t Header = 0, StubAddr = 0;
   std::vector<std::string> VariantNotes; ///< why a variant is missing
 };
