@@ -1002,15 +1002,10 @@ void reinitializeForTesting(GetEnvFn GetEnv) {
   ensureInit();
   pthread_mutex_lock(&RegMutex);
   uint32_t NL = std::min<uint32_t>(NumLoops.load(), kMaxLoops);
-  for (uint32_t I = 0; I < NL; ++I) {
-    if (LoopState *L = Loops[I].load()) {
-      if (!L->IsRegion) {
-        L->Desc->active = 0;
-        L->Desc->runtime_state = nullptr;
-      }
-    }
+  // Descriptors registered before belong to the tests and may be gone:
+  // they are not touched, only forgotten.
+  for (uint32_t I = 0; I < NL; ++I)
     Loops[I].store(nullptr);
-  }
   NumLoops.store(0);
   NumRegions.store(0);
   for (uint32_t I = 0; I < kMaxThreads; ++I)
@@ -1040,6 +1035,30 @@ uint64_t probeMedianCycles() { return ProbeMedian; }
 bool countersAvailable() { return CountersOk; }
 const char *countersMessage() { return CountersMsg; }
 unsigned numWorkingEvents() { return NumEvents; }
+
+bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx) {
+  uint32_t NL = std::min<uint32_t>(NumLoops.load(), kMaxLoops);
+  for (uint32_t I = 0; I < NL; ++I) {
+    LoopState *L = Loops[I].load();
+    if (!L || strcmp(L->Desc->id, Id) != 0)
+      continue;
+    uint32_t NT = std::min<uint32_t>(NumThreads.load(), kMaxThreads);
+    for (uint32_t TI = 0; TI < NT; ++TI) {
+      ThreadState *T = Threads[TI].load();
+      if (!T || T->Gen != Generation)
+        continue;
+      ThreadLoop *TL = T->Loops[L->Index].load();
+      if (!TL)
+        continue;
+      for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+        for (uint64_t R = 0, N = TL->V[V].Raw.size(); R < N; ++R)
+          Fn(Ctx, T->Index, T->Tid, V, TL->V[V].Raw.at(R),
+             TL->V[V].Raw.stride());
+    }
+    return true;
+  }
+  return false;
+}
 
 bool relocateRewritten(decan_rewritten_header *H) {
   if (memcmp(H->magic, "DECANRW1", 8) != 0 || H->relocated)

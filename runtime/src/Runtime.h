@@ -39,6 +39,14 @@ bool countersAvailable();
 const char *countersMessage();
 unsigned numWorkingEvents();
 
+/// One raw record as the report would show it (tests).
+using RecordVisitor = void (*)(void *Ctx, uint32_t Thread, int32_t Tid,
+                               int Variant, const uint64_t *Record,
+                               unsigned Stride);
+/// Calls `Fn` for every raw record of loop `Id`; returns false when the loop
+/// is not registered.
+bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx);
+
 /// Fixes up and registers one rewritten binary's header; false when it is
 /// not a valid, unrelocated DECANRW1 header.
 bool relocateRewritten(decan_rewritten_header *H);

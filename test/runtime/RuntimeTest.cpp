@@ -1,0 +1,705 @@
+//===- RuntimeTest.cpp - The runtime end to end, through its C ABI --------===//
+//
+// Part of decan. Each test configures the process-wide runtime from a fake
+// environment (reinitializeForTesting), drives it the way the plugin's
+// dispatch stub does, and reads the report back with a strict JSON parser.
+// Crash, signal and instance-mode tests run in forked children.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+#include "Counters.h"
+#include "MiniJson.h"
+#include "decan/abi.h"
+#include "decan/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <signal.h>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace decan::rt;
+
+namespace {
+
+std::map<std::string, std::string> Env;
+const char *fakeGetEnv(const char *N) {
+  auto It = Env.find(N);
+  return It == Env.end() ? nullptr : It->second.c_str();
+}
+
+std::vector<std::string> &createdDirs() {
+  static std::vector<std::string> Dirs;
+  return Dirs;
+}
+
+std::string freshDir() {
+  char T[] = "/tmp/decan-rt-test.XXXXXX";
+  const char *D = mkdtemp(T);
+  if (!D)
+    return "/nonexistent-decan-test-dir";
+  createdDirs().push_back(D);
+  return D;
+}
+
+/// Reconfigures the runtime; DECAN_OUTPUT defaults to a fresh directory.
+std::string configure(std::map<std::string, std::string> E) {
+  if (E.count("DECAN_LOOPS") && !E.count("DECAN_OUTPUT"))
+    E["DECAN_OUTPUT"] = freshDir();
+  Env = E;
+  reinitializeForTesting(fakeGetEnv);
+  return E.count("DECAN_OUTPUT") ? E["DECAN_OUTPUT"] : "";
+}
+
+/// At exit the runtime must not write into the tests' temporary folders.
+class InertAtExit : public ::testing::Environment {
+public:
+  void TearDown() override {
+    configure({});
+    if (getpid() != MainPid)
+      return;
+    for (auto &D : createdDirs())
+      std::filesystem::remove_all(D);
+  }
+  pid_t MainPid = getpid();
+};
+const auto *Registered = ::testing::AddGlobalTestEnvironment(new InertAtExit);
+
+decan_loop_desc makeDesc(const char *Id, uint32_t Mask = 63,
+                         const decan_machine_info *MI = nullptr,
+                         void *Scratch = nullptr, uint32_t ScratchSize = 0) {
+  decan_loop_desc D{};
+  D.abi_version = DECAN_ABI_VERSION;
+  D.variant_mask = Mask;
+  D.line = 7;
+  D.id = Id;
+  D.function = "f";
+  D.file = "f.c";
+  D.scratch = Scratch;
+  D.scratch_size = ScratchSize;
+  D.minfo = MI;
+  return D;
+}
+
+uint32_t readMxcsr() {
+  uint32_t V;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(V));
+  return V;
+}
+void writeMxcsr(uint32_t V) { __asm__ __volatile__("ldmxcsr %0" ::"m"(V)); }
+
+/// What the dispatch stub does for one call; returns the variant run (-1:
+/// none) and whether the original loop ran too.
+struct CallResult {
+  int Variant;
+  bool Original;
+  uint32_t CsrInside;
+};
+CallResult stubCall(decan_loop_desc &D, uint64_t Cycles, uint64_t Trips = 10,
+                    void (*Body)() = nullptr) {
+  CallResult R{-1, true, 0};
+  if (!D.active)
+    return R;
+  R.Variant = __decan_begin_call(&D);
+  if (R.Variant < 0)
+    return R;
+  R.CsrInside = readMxcsr();
+  if (Body)
+    Body();
+  R.Original = __decan_end_call(&D, R.Variant, Cycles, Trips) != 0;
+  return R;
+}
+
+bool readReport(const std::string &Path, minijson::Value &V) {
+  std::ifstream In(Path);
+  if (!In)
+    return false;
+  std::stringstream SS;
+  SS << In.rdbuf();
+  std::string Err;
+  bool Ok = minijson::parse(SS.str(), V, Err);
+  EXPECT_TRUE(Ok) << Path << ": " << Err;
+  return Ok;
+}
+
+const minijson::Value *findLoop(const minijson::Value &R, const char *Id) {
+  for (auto &L : R["loops"].Arr)
+    if (L["id"].Str == Id)
+      return &L;
+  return nullptr;
+}
+
+/// Every format field docs/design.md promises.
+void expectDesignShape(const minijson::Value &R) {
+  EXPECT_EQ(R["format"].Str, "decan-raw-1");
+  EXPECT_EQ(R["version"].Str, DECAN_VERSION);
+  for (const char *K : {"status", "crash", "process", "machine", "config",
+                        "probe", "counters", "warnings", "loops"})
+    EXPECT_NE(R.get(K), nullptr) << K;
+  EXPECT_GT(R["machine"]["tsc_hz"].Num, 1e8);
+  EXPECT_GT(R["probe"]["empty_region_cycles"]["median"].Num, 0);
+  EXPECT_LE(R["probe"]["empty_region_cycles"]["min"].Num,
+            R["probe"]["empty_region_cycles"]["median"].Num);
+  EXPECT_EQ(R["process"]["pid"].Num, (double)getpid());
+  for (const char *K : {"mode", "loops", "variants", "reps", "instance",
+                        "events", "max_records"})
+    EXPECT_NE(R["config"].get(K), nullptr) << K;
+  for (const char *K : {"available", "events", "message"})
+    EXPECT_NE(R["counters"].get(K), nullptr) << K;
+}
+
+//===----------------------------------------------------------------------===//
+
+TEST(Runtime, VersionAndInertWithoutLoops) {
+  std::string Dir = freshDir();
+  configure({{"DECAN_OUTPUT", Dir}, {"DECAN_VARIANTS", "FP"}});
+  decan_loop_desc D = makeDesc("inert:L0");
+  __decan_register_loops(&D, 1);
+  EXPECT_EQ(D.active, 0u);
+  EXPECT_EQ(D.runtime_state, nullptr);
+  EXPECT_EQ(decan_active(), 0);
+  EXPECT_EQ(decan_flush(), 0);
+  decan_region_begin("x");
+  decan_region_end();
+  EXPECT_EQ(rmdir(Dir.c_str()), 0) << "inert runtime must write nothing";
+  EXPECT_STREQ(decan_version(), DECAN_VERSION);
+}
+
+TEST(Runtime, RotatesEligibleVariantsAndReports) {
+  configure({{"DECAN_LOOPS", "t:L0,t:L2"}, {"DECAN_REPS", "3"}});
+  decan_machine_info MI{};
+  MI.status[DECAN_REF] = DECAN_VARIANT_OK;
+  MI.status[DECAN_LS] = DECAN_VARIANT_VERIFIER;
+  MI.status[DECAN_FP] = DECAN_VARIANT_OK;
+  MI.status[DECAN_DL1] = DECAN_VARIANT_OK;
+  MI.status[DECAN_CTRL] = DECAN_VARIANT_NOT_BUILT;
+  alignas(64) static char Scratch[256];
+  decan_loop_desc Ds[3] = {
+      makeDesc("t:L0", 63 & ~(1u << DECAN_NO_DIV), &MI, Scratch, 256),
+      makeDesc("t:L1"), makeDesc("t:L2", 0)};
+  __decan_register_loops(Ds, 3);
+  EXPECT_EQ(Ds[0].active, 1u);
+  EXPECT_EQ(Ds[1].active, 0u) << "not selected";
+  EXPECT_EQ(Ds[2].active, 0u) << "no eligible variant";
+
+  const uint32_t Csr = 0x1F80 | 0x2000; // masks + round down, no FTZ/DAZ
+  writeMxcsr(Csr);
+  std::vector<int> Seq;
+  for (int I = 0; I < 40; ++I) {
+    CallResult R = stubCall(Ds[0], 1000 + I);
+    Seq.push_back(R.Variant);
+    EXPECT_EQ(readMxcsr() & ~0x3Fu, Csr) << "MXCSR restored after the call";
+    if (R.Variant >= 0) {
+      EXPECT_EQ(R.CsrInside & ~0x3Fu, Csr | 0x8000 | 0x0040);
+      EXPECT_EQ(R.Original, R.Variant != DECAN_REF);
+    }
+  }
+  writeMxcsr(0x1F80);
+  std::vector<int> Want = {-1};
+  for (int Round = 0; Round < 3; ++Round)
+    for (int V : {DECAN_REF, DECAN_FP, DECAN_DL1, DECAN_CTRL})
+      Want.push_back(V);
+  Want.resize(40, -1);
+  EXPECT_EQ(Seq, Want);
+
+  ASSERT_EQ(decan_flush(), 0);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  expectDesignShape(R);
+  EXPECT_EQ(R["status"].Str, "flushed");
+  EXPECT_EQ(R["crash"].K, minijson::Value::Null);
+  const minijson::Value *L0 = findLoop(R, "t:L0");
+  ASSERT_NE(L0, nullptr);
+  EXPECT_TRUE((*L0)["selected"].B);
+  EXPECT_EQ((*L0)["line"].Num, 7);
+  EXPECT_EQ((*L0)["store_policy"]["DL1"].Str, "scratch");
+  EXPECT_EQ((*L0)["unavailable"]["LS"].Str, "verifier");
+  EXPECT_EQ((*L0)["unavailable"]["NO_DIV"].Str, "not-emitted");
+  ASSERT_EQ((*L0)["threads"].Arr.size(), 1u);
+  const auto &T0 = (*L0)["threads"][0];
+  EXPECT_EQ(T0["thread"].Num, 0);
+  EXPECT_EQ(T0["tid"].Num, (double)gettid());
+  const auto &Vs = T0["variants"];
+  EXPECT_EQ(Vs.Obj.size(), 4u);
+  for (const char *V : {"REF", "FP", "DL1", "CTRL"}) {
+    const auto &VD = Vs[V];
+    EXPECT_EQ(VD["calls"].Num, 3) << V;
+    ASSERT_EQ(VD["records"].Arr.size(), 3u) << V;
+    ASSERT_EQ(VD["fields"].Arr.size(), 4u);
+    EXPECT_EQ(VD["fields"][0].Str, "cycles");
+    EXPECT_EQ(VD["fields"][3].Str, "call");
+    for (auto &Rec : VD["records"].Arr) {
+      // cycles = 1000 + index of the call in the loop above = 999 + call
+      EXPECT_EQ(Rec[0].Num, 999 + Rec[3].Num);
+      EXPECT_EQ(Rec[1].Num, 10);
+    }
+  }
+  const minijson::Value *L1 = findLoop(R, "t:L1");
+  ASSERT_NE(L1, nullptr);
+  EXPECT_FALSE((*L1)["selected"].B);
+  EXPECT_TRUE((*L1)["threads"].Arr.empty());
+}
+
+TEST(Runtime, ReplaceModeRunsFirstVariantOnly) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_MODE", "replace"},
+             {"DECAN_VARIANTS", "FP,REF"},
+             {"DECAN_WARMUP", "2"}});
+  decan_loop_desc D = makeDesc("rep:L0");
+  __decan_register_loops(&D, 1);
+  for (int I = 0; I < 10; ++I) {
+    CallResult R = stubCall(D, 5);
+    EXPECT_EQ(R.Variant, DECAN_FP);
+    EXPECT_FALSE(R.Original) << "replace mode never reruns the original";
+  }
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Vs = (*findLoop(R, "rep:L0"))["threads"][0]["variants"];
+  EXPECT_EQ(Vs.Obj.size(), 1u);
+  EXPECT_EQ(Vs["FP"]["calls"].Num, 8) << "2 warmup calls unrecorded";
+}
+
+TEST(Runtime, ContextSwitchIsFlaggedExcludedAndReplaced) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("cs:L0");
+  __decan_register_loops(&D, 1);
+  // Sleeping inside the call is a voluntary context switch.
+  stubCall(D, 1, 1, [] {
+    struct timespec Ts = {0, 2000000};
+    nanosleep(&Ts, nullptr);
+  });
+  int Measured = 1;
+  for (int I = 0; I < 10; ++I)
+    Measured += stubCall(D, 2).Variant >= 0;
+  EXPECT_EQ(Measured, 3) << "one more call replaces the excluded one";
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Ref = (*findLoop(R, "cs:L0"))["threads"][0]["variants"]["REF"];
+  EXPECT_EQ(Ref["calls"].Num, 3);
+  EXPECT_EQ(Ref["excluded"].Num, 1);
+  EXPECT_EQ(Ref["records"][0][2].Num, 1) << "flags bit 0 on the slept call";
+  EXPECT_EQ(Ref["records"][1][2].Num, 0);
+}
+
+TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "0"},
+             {"DECAN_MAX_RECORDS", "5"}});
+  decan_loop_desc D = makeDesc("on:L0");
+  __decan_register_loops(&D, 1);
+  for (int I = 1; I <= 20; ++I)
+    stubCall(D, (uint64_t)I * 10, 3);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Ref = (*findLoop(R, "on:L0"))["threads"][0]["variants"]["REF"];
+  EXPECT_EQ(Ref["calls"].Num, 20);
+  EXPECT_EQ(Ref["records"].Arr.size(), 5u);
+  const auto &On = Ref["online"];
+  EXPECT_EQ(On["count"].Num, 15);
+  EXPECT_EQ(On["min"].Num, 60);
+  EXPECT_EQ(On["max"].Num, 200);
+  EXPECT_DOUBLE_EQ(On["mean"].Num, 130);
+  // sum of (x - 130)^2 for x = 60..200 step 10 = 100 * 2 * (1+4+...+49)
+  EXPECT_NEAR(On["m2"].Num, 28000, 1e-6);
+  EXPECT_EQ(On["trips_sum"].Num, 45);
+}
+
+struct Seen {
+  std::vector<std::vector<uint8_t>> Calls; // [thread][call]
+  std::set<int32_t> Tids;
+  uint64_t Bad = 0;
+};
+
+TEST(Runtime, EightThreadsLoseNoRecord) {
+  constexpr int kThreads = 8, kCalls = 100000;
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "0"},
+             {"DECAN_MAX_RECORDS", "200000"}});
+  static decan_loop_desc D = makeDesc("thr:L0");
+  __decan_register_loops(&D, 1);
+  std::vector<std::thread> Ts;
+  for (int T = 0; T < kThreads; ++T)
+    Ts.emplace_back([] {
+      for (uint64_t I = 1; I <= kCalls; ++I) {
+        int V = __decan_begin_call(&D);
+        if (V >= 0)
+          __decan_end_call(&D, V, I, V);
+      }
+    });
+  for (auto &T : Ts)
+    T.join();
+  Seen S;
+  S.Calls.assign(kThreads + 1, std::vector<uint8_t>(kCalls + 1, 0));
+  ASSERT_TRUE(visitRecords(
+      "thr:L0",
+      [](void *Ctx, uint32_t Thread, int32_t Tid, int V, const uint64_t *R,
+         unsigned) {
+        auto &S = *static_cast<Seen *>(Ctx);
+        S.Tids.insert(Tid);
+        // cycles carry the call index, trips the variant the runtime chose.
+        if (Thread > 8 || R[0] != R[3] || R[1] != (uint64_t)V || R[3] == 0 ||
+            R[3] > kCalls)
+          ++S.Bad;
+        else
+          ++S.Calls[Thread][R[3]];
+      },
+      &S));
+  EXPECT_EQ(S.Bad, 0u);
+  EXPECT_EQ(S.Tids.size(), (size_t)kThreads);
+  uint64_t Threads = 0;
+  for (auto &C : S.Calls) {
+    uint64_t Once = 0;
+    for (int I = 1; I <= kCalls; ++I)
+      Once += C[I] == 1;
+    if (Once) {
+      ++Threads;
+      EXPECT_EQ(Once, (uint64_t)kCalls) << "every call recorded exactly once";
+    }
+  }
+  EXPECT_EQ(Threads, (uint64_t)kThreads);
+}
+
+TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
+  constexpr int kThreads = 8, kCalls = 10000;
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "0"},
+             {"DECAN_MAX_RECORDS", "100"}});
+  static decan_loop_desc D = makeDesc("thr2:L0");
+  __decan_register_loops(&D, 1);
+  std::vector<std::thread> Ts;
+  for (int T = 0; T < kThreads; ++T)
+    Ts.emplace_back([] {
+      for (int I = 0; I < kCalls; ++I)
+        stubCall(D, 50);
+    });
+  for (auto &T : Ts)
+    T.join();
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Threads = (*findLoop(R, "thr2:L0"))["threads"].Arr;
+  ASSERT_EQ(Threads.size(), (size_t)kThreads);
+  std::set<double> Idx;
+  for (auto &T : Threads) {
+    Idx.insert(T["thread"].Num);
+    double Calls = 0, Kept = 0;
+    for (auto &V : T["variants"].Obj) {
+      Calls += V["calls"].Num;
+      Kept += V["records"].Arr.size() + V["online"]["count"].Num +
+              V["excluded"].Num;
+      EXPECT_LE(V["records"].Arr.size(), 100u);
+    }
+    EXPECT_EQ(Calls, kCalls);
+    EXPECT_GE(Kept, kCalls) << "records + online + excluded cover every call";
+  }
+  EXPECT_EQ(Idx.size(), (size_t)kThreads);
+}
+
+TEST(Runtime, CountersFallBackWithoutPmu) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_EVENTS", "cycles,task-clock,not-an-event"}});
+  bool HasPmu = false;
+  {
+    perf_event_attr A;
+    char Err[256];
+    PerfCounter C;
+    HasPmu = encodeEvent("cycles", A, Err, sizeof(Err)) &&
+             C.open(A, "cycles", Err, sizeof(Err));
+  }
+  decan_loop_desc D = makeDesc("pmu:L0");
+  __decan_register_loops(&D, 1);
+  for (int I = 0; I < 5; ++I)
+    stubCall(D, 100, 1, [] {
+      volatile double X = 0;
+      for (int J = 0; J < 200000; ++J)
+        X = X + 1;
+    });
+  EXPECT_FALSE(countersAvailable()) << "'not-an-event' cannot be counted";
+  EXPECT_EQ(numWorkingEvents(), HasPmu ? 2u : 1u);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &C = R["counters"];
+  EXPECT_FALSE(C["available"].B);
+  std::map<std::string, std::string> Unavail;
+  for (auto &U : C["unavailable"].Arr)
+    Unavail[U["name"].Str] = U["error"].Str;
+  EXPECT_NE(Unavail["not-an-event"].find("unknown event 'not-an-event'"),
+            std::string::npos);
+  if (!HasPmu) {
+    EXPECT_NE(Unavail["cycles"].find("perf_event_open(cycles)"),
+              std::string::npos);
+    EXPECT_NE(C["message"].Str.find("cycles"), std::string::npos);
+  }
+  const auto &Ref = (*findLoop(R, "pmu:L0"))["threads"][0]["variants"]["REF"];
+  EXPECT_EQ(Ref["calls"].Num, 5) << "the run goes on with rdtsc";
+  const auto &Fields = Ref["fields"].Arr;
+  ASSERT_EQ(Fields.size(), HasPmu ? 6u : 5u);
+  EXPECT_EQ(Fields[Fields.size() - 2].Str, "task-clock");
+  for (auto &Rec : Ref["records"].Arr)
+    EXPECT_GT(Rec[Fields.size() - 2].Num, 0) << "task-clock delta";
+}
+
+TEST(Runtime, RegionsAppearAsRefOnlyLoops) {
+  configure({{"DECAN_LOOPS", "region:inner"}, {"DECAN_WARMUP", "1"}});
+  for (int I = 0; I < 4; ++I) {
+    decan_region_begin("outer");
+    decan_region_begin("inner");
+    volatile int X = 0;
+    for (int J = 0; J < 1000; ++J)
+      X = X + J;
+    decan_region_end();
+    decan_region_end();
+  }
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const minijson::Value *In = findLoop(R, "region:inner");
+  const minijson::Value *Out = findLoop(R, "region:outer");
+  ASSERT_NE(In, nullptr);
+  ASSERT_NE(Out, nullptr);
+  EXPECT_TRUE((*In)["region"].B);
+  EXPECT_EQ((*In)["variant_mask"].Num, 1);
+  EXPECT_FALSE((*Out)["selected"].B);
+  EXPECT_TRUE((*Out)["threads"].Arr.empty());
+  const auto &Vs = (*In)["threads"][0]["variants"];
+  ASSERT_EQ(Vs.Obj.size(), 1u);
+  const auto &Ref = Vs["REF"];
+  EXPECT_EQ(Ref["calls"].Num, 3);
+  for (auto &Rec : Ref["records"].Arr) {
+    EXPECT_GT(Rec[0].Num, 100) << "a 1000-iteration body takes cycles";
+    EXPECT_EQ(Rec[1].Num, 0);
+  }
+}
+
+// A rewritten binary's RW segment, as the MC rewriter lays it out: header,
+// descriptors, then strings and data, every pointer an offset.
+struct alignas(64) FakeSegment {
+  decan_rewritten_header H;
+  decan_loop_desc D[2];
+  decan_machine_info MI;
+  char Strings[64];
+  alignas(64) char Scratch[128];
+};
+
+template <typename T> T offsetOf(FakeSegment &S, const void *P) {
+  return reinterpret_cast<T>(static_cast<const char *>(P) -
+                             reinterpret_cast<char *>(&S));
+}
+
+void buildSegment(FakeSegment &S) {
+  memset(&S, 0, sizeof(S));
+  memcpy(S.H.magic, "DECANRW1", 8);
+  S.H.abi_version = DECAN_ABI_VERSION;
+  S.H.count = 2;
+  S.H.descs_offset = offsetof(FakeSegment, D);
+  strcpy(S.Strings, "rw:L0");
+  strcpy(S.Strings + 8, "rw");
+  strcpy(S.Strings + 16, "rw.c");
+  strcpy(S.Strings + 24, "rw:L1");
+  S.MI.status[DECAN_REF] = DECAN_VARIANT_OK;
+  S.MI.status[DECAN_FP] = DECAN_VARIANT_UNSUPPORTED;
+  for (int I = 0; I < 2; ++I) {
+    decan_loop_desc &D = S.D[I];
+    D.abi_version = DECAN_ABI_VERSION;
+    D.variant_mask = 63;
+    D.id = offsetOf<const char *>(S, S.Strings + (I ? 24 : 0));
+    D.function = offsetOf<const char *>(S, S.Strings + 8);
+    D.file = I ? nullptr : offsetOf<const char *>(S, S.Strings + 16);
+    D.scratch = offsetOf<void *>(S, S.Scratch);
+    D.scratch_size = sizeof(S.Scratch);
+    D.minfo = I ? nullptr : offsetOf<const decan_machine_info *>(S, &S.MI);
+  }
+}
+
+TEST(Runtime, RelocatesRewrittenSegments) {
+  configure({{"DECAN_LOOPS", "rw:L0"}, {"DECAN_VARIANTS", "REF,FP"}});
+  static FakeSegment RW, RO;
+  buildSegment(RW);
+  buildSegment(RO);
+  ElfW(Phdr) P[3] = {};
+  P[0].p_type = PT_LOAD;
+  P[0].p_flags = PF_R | PF_X; // code: never looked at
+  P[0].p_vaddr = reinterpret_cast<uintptr_t>(&RO);
+  P[0].p_memsz = sizeof(RO);
+  P[1].p_type = PT_LOAD;
+  P[1].p_flags = PF_R | PF_W;
+  P[1].p_vaddr = reinterpret_cast<uintptr_t>(&RW);
+  P[1].p_memsz = sizeof(RW);
+  P[2] = P[1];
+  P[2].p_type = PT_NOTE;
+  EXPECT_EQ(scanSegments(0, P, 3), 1u);
+  EXPECT_EQ(RO.H.relocated, 0u);
+  EXPECT_EQ(RW.H.relocated, 1u);
+  EXPECT_EQ(RW.H.begin_call, &__decan_begin_call);
+  EXPECT_EQ(RW.H.end_call, &__decan_end_call);
+  EXPECT_STREQ(RW.D[0].id, "rw:L0");
+  EXPECT_STREQ(RW.D[0].function, "rw");
+  EXPECT_STREQ(RW.D[0].file, "rw.c");
+  EXPECT_STREQ(RW.D[1].file, "");
+  EXPECT_EQ(RW.D[0].scratch, RW.Scratch);
+  EXPECT_EQ(RW.D[0].minfo, &RW.MI);
+  EXPECT_EQ(RW.D[1].minfo, nullptr);
+  EXPECT_EQ(RW.D[0].active, 1u);
+  EXPECT_EQ(RW.D[1].active, 0u) << "not selected";
+  EXPECT_EQ(scanSegments(0, P, 3), 0u) << "relocated only once";
+  // The filled entry point works like the ABI's.
+  EXPECT_EQ(RW.H.begin_call(&RW.D[0]), -1) << "warmup call";
+  int V = RW.H.begin_call(&RW.D[0]);
+  EXPECT_EQ(V, DECAN_REF) << "FP is unsupported per minfo";
+  EXPECT_EQ(RW.H.end_call(&RW.D[0], V, 10, 1), 0);
+  FakeSegment Bad;
+  buildSegment(Bad);
+  Bad.H.magic[7] = '2';
+  EXPECT_FALSE(relocateRewritten(&Bad.H));
+}
+
+/// Runs `Child` in a forked process; returns its wait status.
+template <typename F> int inChild(F Child) {
+  fflush(nullptr);
+  pid_t P = fork();
+  if (P == 0) {
+    Child();
+    _exit(99);
+  }
+  int St = 0;
+  waitpid(P, &St, 0);
+  return St;
+}
+
+std::string childReport(const std::string &Dir, pid_t Pid) {
+  return Dir + "/decan." + std::to_string(Pid) + ".json";
+}
+
+TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("crash:L0");
+  pid_t Child = fork();
+  if (Child == 0) {
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_OUTPUT", Dir},
+               {"DECAN_VARIANTS", "REF,LS"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "0"}});
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 9; ++I)
+      stubCall(D, 77);
+    int V = __decan_begin_call(&D); // 10th call: LS, which crashes below
+    (void)V;
+    *static_cast<volatile int *>(nullptr) = 1; // SIGSEGV "inside the variant"
+    _exit(99);
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Child, &St, 0), Child);
+  ASSERT_TRUE(WIFSIGNALED(St)) << "the crash must stay a crash";
+  EXPECT_EQ(WTERMSIG(St), SIGSEGV);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(childReport(Dir, Child), R));
+  EXPECT_EQ(R["status"].Str, "crashed");
+  EXPECT_EQ(R["crash"]["signal"].Str, "SIGSEGV");
+  EXPECT_EQ(R["crash"]["loop"].Str, "crash:L0");
+  EXPECT_EQ(R["crash"]["variant"].Str, "LS");
+  const auto &Vs = (*findLoop(R, "crash:L0"))["threads"][0]["variants"];
+  EXPECT_EQ(Vs["REF"]["records"].Arr.size(), 5u);
+  EXPECT_EQ(Vs["LS"]["records"].Arr.size(), 4u) << "the crashed call is not";
+}
+
+TEST(Runtime, SigtermOutsideCallsIsInterrupted) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("term:L0");
+  pid_t Child = fork();
+  if (Child == 0) {
+    configure({{"DECAN_LOOPS", "all"}, {"DECAN_OUTPUT", Dir}});
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 4; ++I)
+      stubCall(D, 5);
+    kill(getpid(), SIGTERM);
+    _exit(99);
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Child, &St, 0), Child);
+  ASSERT_TRUE(WIFSIGNALED(St));
+  EXPECT_EQ(WTERMSIG(St), SIGTERM);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(childReport(Dir, Child), R));
+  EXPECT_EQ(R["status"].Str, "interrupted");
+  EXPECT_EQ(R["crash"]["signal"].Str, "SIGTERM");
+  EXPECT_EQ(R["crash"]["loop"].K, minijson::Value::Null);
+  EXPECT_EQ((*findLoop(R, "term:L0"))["threads"][0]["variants"].Obj.size(), 3u);
+}
+
+TEST(Runtime, NormalExitWritesCompleteReportAndRankFile) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("exit:L0");
+  pid_t Child = fork();
+  if (Child == 0) {
+    setenv("PMI_RANK", "3", 1); // the rank is read from the real environment
+    configure({{"DECAN_LOOPS", "all"}, {"DECAN_OUTPUT", Dir}});
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 3; ++I)
+      stubCall(D, 5);
+    exit(0);
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Child, &St, 0), Child);
+  ASSERT_TRUE(WIFEXITED(St));
+  EXPECT_EQ(WEXITSTATUS(St), 0);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(Dir + "/decan.rank3.json", R));
+  EXPECT_EQ(R["status"].Str, "complete");
+  EXPECT_EQ(R["process"]["rank"].Num, 3);
+}
+
+TEST(Runtime, InstanceModeMeasuresCallKThenExits) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("inst:L0");
+  pid_t Child = fork();
+  if (Child == 0) {
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_OUTPUT", Dir},
+               {"DECAN_MODE", "instance"},
+               {"DECAN_INSTANCE", "3"},
+               {"DECAN_VARIANTS", "REF,FP"}});
+    __decan_register_loops(&D, 1);
+    for (int I = 1; I <= 100; ++I)
+      stubCall(D, (uint64_t)I);
+    _exit(7); // not reached: the runtime exits after call 4
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Child, &St, 0), Child);
+  ASSERT_TRUE(WIFEXITED(St));
+  EXPECT_EQ(WEXITSTATUS(St), 0);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(childReport(Dir, Child), R));
+  EXPECT_EQ(R["status"].Str, "complete");
+  const auto &Vs = (*findLoop(R, "inst:L0"))["threads"][0]["variants"];
+  ASSERT_EQ(Vs["REF"]["records"].Arr.size(), 1u);
+  ASSERT_EQ(Vs["FP"]["records"].Arr.size(), 1u);
+  EXPECT_EQ(Vs["REF"]["records"][0][3].Num, 3);
+  EXPECT_EQ(Vs["FP"]["records"][0][3].Num, 4);
+}
+
+} // namespace
