@@ -195,6 +195,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       const json::Object *TO = TV.getAsObject();
       if (!TO)
         continue;
+      LP.CallsSeen += static_cast<uint64_t>(num(TO, "calls_seen"));
       const json::Object *VO = TO->getObject("variants");
       if (!VO)
         continue;
@@ -364,7 +365,10 @@ Report RawMerger::finish() const {
     }
     // Every call runs the loop at least once at about REF's cost (rotate
     // mode reruns the original after a variant), so REF's mean times all
-    // calls seen estimates the loop's time.
+    // calls seen estimates the loop's time. The runtime counts every call
+    // (calls_seen); older reports only the measured ones.
+    if (LP.CallsSeen)
+      AllCalls = LP.CallsSeen;
     if (L.Variants[REF])
       L.TimeCycles = L.Variants[REF]->MeanCycles * AllCalls;
     R.Loops.push_back(std::move(L));

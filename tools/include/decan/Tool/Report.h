@@ -140,6 +140,7 @@ private:
   };
   struct LoopPool {
     LoopReport Info; // identity fields only
+    uint64_t CallsSeen = 0; // all calls, measured or not (runtime's count)
     std::array<std::optional<Pool>, NumVariants> Variants;
   };
   std::vector<LoopPool> Loops;

@@ -1,0 +1,231 @@
+//===- AnalysisTest.cpp - The analyses on known saturations ---------------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Analysis.h"
+#include "decan/Tool/Compare.h"
+
+#include "gtest/gtest.h"
+
+using namespace decan::tool;
+
+namespace {
+
+/// A loop whose variant V has median cycles Med[V] (<0: not measured), 31
+/// calls, min = median (stable), 100 trips.
+LoopReport makeLoop(std::string Id, std::array<double, NumVariants> Med,
+                    double Time = 1000) {
+  LoopReport L;
+  L.Id = Id;
+  L.Function = Id.substr(0, Id.find(':'));
+  L.File = "x.c";
+  L.Line = 3;
+  L.TimeCycles = Time;
+  for (unsigned V = 0; V < NumVariants; ++V) {
+    if (Med[V] < 0)
+      continue;
+    VariantStats S;
+    S.Calls = 31;
+    S.Cycles = {Med[V], Med[V], Med[V]};
+    S.MeanCycles = Med[V];
+    S.TripsKnown = 31;
+    S.TripsMedian = 100;
+    S.TripsMin = S.TripsMax = 100;
+    S.CyclesPerIter = {Med[V] / 100, Med[V] / 100, Med[V] / 100};
+    L.Variants[V] = S;
+  }
+  return L;
+}
+
+bool hasWarning(const LoopReport &L, const std::string &Part) {
+  for (const std::string &W : L.Warnings)
+    if (W.find(Part) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(Streams, Algorithm2Cases) {
+  Thresholds T;
+  EXPECT_EQ(classifyStreams(0.95, 0.30, T), StreamsClass::MemoryBound);
+  EXPECT_EQ(classifyStreams(0.30, 0.95, T), StreamsClass::FPBound);
+  EXPECT_EQ(classifyStreams(0.97, 0.95, T), StreamsClass::Balanced);
+  EXPECT_EQ(classifyStreams(0.50, 0.45, T), StreamsClass::Unsaturated);
+  // One stream saturates, the other is close behind: balanced.
+  EXPECT_EQ(classifyStreams(0.95, 0.80, T), StreamsClass::Balanced);
+  // Memory dominates without saturating: still memory-bound.
+  EXPECT_EQ(classifyStreams(0.60, 0.20, T), StreamsClass::MemoryBound);
+}
+
+TEST(Streams, ThresholdsAreBoundaries) {
+  Thresholds T;
+  T.Gap = 0.25;
+  EXPECT_EQ(classifyStreams(0.70, 0.50, T), StreamsClass::Unsaturated);
+  EXPECT_EQ(classifyStreams(0.75, 0.50, T), StreamsClass::MemoryBound);
+  T.Full = 0.8;
+  EXPECT_EQ(classifyStreams(0.85, 0.80, T), StreamsClass::Balanced);
+}
+
+TEST(Streams, Explanations) {
+  Thresholds T;
+  std::string S = explainStreams(StreamsClass::MemoryBound, 0.95, 0.3, T);
+  EXPECT_NE(S.find("memory-bound"), std::string::npos);
+  EXPECT_NE(S.find("Sat(LS)=0.95"), std::string::npos);
+  EXPECT_NE(explainStreams(StreamsClass::Unsaturated, 0.5, 0.45, T)
+                .find("front end"),
+            std::string::npos);
+}
+
+TEST(DL1, GainAndLocation) {
+  Thresholds T;
+  // The thesis's example (4.5.4): loops A (30%) and B (50%), DL1 cutting
+  // their time by 90% and 30%: A gains 27%, B 15%.
+  EXPECT_NEAR(dl1Gain(0.30, 0.10), 0.27, 1e-12);
+  EXPECT_NEAR(dl1Gain(0.50, 0.70), 0.15, 1e-12);
+  EXPECT_EQ(dl1Gain(0.5, 1.2), 0.0); // a slower DL1 promises nothing
+  EXPECT_EQ(dataLocation(0.95, T), "L1");
+  EXPECT_EQ(dataLocation(0.60, T), "L2");
+  EXPECT_EQ(dataLocation(0.40, T), "L3 or memory");
+}
+
+TEST(DL1, ReRanksLoops) {
+  // The thesis's example as a report: B is hotter, A gains more.
+  Report R;
+  R.Loops.push_back(makeLoop("b:L0", {100, 90, 50, -1, 70, 10}, 500));
+  R.Loops.push_back(makeLoop("a:L0", {100, 95, 20, -1, 10, 10}, 300));
+  R.Loops.push_back(makeLoop("c:L0", {100, 95, 20, -1, 100, 10}, 200));
+  analyse(R);
+  const LoopReport *A = R.findLoop("a:L0"), *B = R.findLoop("b:L0");
+  EXPECT_NEAR(A->Share, 0.3, 1e-12);
+  EXPECT_NEAR(*A->DL1Gain, 0.27, 1e-12);
+  EXPECT_NEAR(*B->DL1Gain, 0.15, 1e-12);
+  EXPECT_EQ(B->RankByShare, 1u);
+  EXPECT_EQ(A->RankByShare, 2u);
+  EXPECT_EQ(A->RankByGain, 1u);
+  EXPECT_EQ(B->RankByGain, 2u);
+  auto Order = rankedLoops(R);
+  ASSERT_EQ(Order.size(), 3u);
+  EXPECT_EQ(Order[0]->Id, "a:L0");
+  EXPECT_EQ(Order[2]->Id, "c:L0");
+}
+
+TEST(Analyse, SaturationsAndDiagnoses) {
+  Report R;
+  R.Loops.push_back(makeLoop("d:L0", {200, 20, 190, 50, 200, 10}));
+  analyse(R);
+  const LoopReport &L = R.Loops[0];
+  EXPECT_DOUBLE_EQ(*L.Saturation[REF], 1.0);
+  EXPECT_DOUBLE_EQ(*L.Saturation[LS], 0.1);
+  EXPECT_DOUBLE_EQ(*L.Saturation[NO_DIV], 0.25);
+  EXPECT_EQ(L.Streams, "fp-bound");
+  EXPECT_DOUBLE_EQ(*L.DivGain, 0.75);
+  EXPECT_DOUBLE_EQ(*L.CtrlShare, 0.05);
+  bool SawDiv = false;
+  for (const std::string &D : L.Diagnosis)
+    SawDiv |= D.find("expensive instructions") != std::string::npos;
+  EXPECT_TRUE(SawDiv);
+  EXPECT_TRUE(L.Warnings.empty()) << L.Warnings.front();
+}
+
+TEST(Analyse, CtrlOverheadHigh) {
+  Report R;
+  R.Loops.push_back(makeLoop("c:L0", {100, -1, -1, -1, -1, 60}));
+  analyse(R);
+  ASSERT_EQ(R.Loops[0].Diagnosis.size(), 1u);
+  EXPECT_NE(R.Loops[0].Diagnosis[0].find("unroll"), std::string::npos);
+}
+
+TEST(Analyse, MissingVariantsGiveNoClass) {
+  Report R;
+  R.Loops.push_back(makeLoop("x:L0", {100, 50, -1, -1, -1, -1}));
+  analyse(R);
+  EXPECT_EQ(R.Loops[0].Streams, "");
+  EXPECT_FALSE(R.Loops[0].DL1Gain);
+  EXPECT_FALSE(R.Loops[0].Saturation[FP]);
+}
+
+TEST(Coherence, SlowerThanRefBeyondNoise) {
+  Thresholds T;
+  LoopReport L = makeLoop("s:L0", {100, 104, 130, -1, -1, -1});
+  checkCoherence(L, 0, 31, T);
+  EXPECT_TRUE(hasWarning(L, "FP is slower than REF"));
+  EXPECT_FALSE(hasWarning(L, "LS is slower")); // 4% is within noise
+  // Unstable REF widens the noise band: 30% is no longer beyond it.
+  LoopReport U = makeLoop("s:L0", {100, 104, 130, -1, -1, -1});
+  U.Variants[REF]->Cycles.Min = 75;
+  U.Variants[REF]->Stability = stability(U.Variants[REF]->Cycles);
+  checkCoherence(U, 0, 31, T);
+  EXPECT_FALSE(hasWarning(U, "FP is slower than REF"));
+  EXPECT_TRUE(hasWarning(U, "REF: unstable samples"));
+}
+
+TEST(Coherence, TripCountsDiffer) {
+  LoopReport L = makeLoop("t:L0", {100, 50, 50, -1, -1, -1});
+  L.Variants[LS]->TripsMedian = 90;
+  checkCoherence(L, 0, 31, Thresholds());
+  EXPECT_TRUE(hasWarning(L, "LS: trip counts differ"));
+  EXPECT_FALSE(hasWarning(L, "FP: trip counts differ"));
+}
+
+TEST(Coherence, TooFewCallsAndPrecision) {
+  LoopReport L = makeLoop("p:L0", {100, 50, -1, -1, -1, -1});
+  L.Variants[LS]->Calls = 3;
+  L.Variants[REF]->Calls = 20;
+  checkCoherence(L, /*ProbeCycles=*/20, /*RepsWanted=*/31, Thresholds());
+  EXPECT_TRUE(hasWarning(L, "LS: only 3 measured calls"));
+  EXPECT_TRUE(hasWarning(L, "REF: 20 measured calls, fewer than the 31"));
+  EXPECT_TRUE(hasWarning(L, "too short for the precision"));
+  LoopReport Long = makeLoop("p:L0", {10000, 5000, -1, -1, -1, -1});
+  checkCoherence(Long, 20, 31, Thresholds());
+  EXPECT_TRUE(Long.Warnings.empty());
+}
+
+TEST(Coherence, ExcludedCallsAreFlagged) {
+  LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
+  L.Variants[LS]->Excluded = 10;
+  checkCoherence(L, 0, 31, Thresholds());
+  EXPECT_TRUE(hasWarning(L, "LS: 10 of 41 calls excluded"));
+  EXPECT_TRUE(hasWarning(L, "the machine is busy"));
+}
+
+TEST(Coherence, CrashIsFlagged) {
+  Report R;
+  R.Loops.push_back(makeLoop("k:L0", {100, 50, -1, -1, -1, -1}));
+  ProcessInfo P;
+  P.Pid = 42;
+  P.Rank = 2;
+  P.CrashSignal = "SIGSEGV";
+  P.CrashLoop = "k:L0";
+  P.CrashVariant = "LS";
+  R.Processes.push_back(P);
+  analyse(R);
+  EXPECT_TRUE(hasWarning(R.Loops[0], "variant LS crashed (SIGSEGV) in rank 2"));
+}
+
+TEST(Compare, PredictedGainShowsUp) {
+  Report A, B;
+  A.Loops.push_back(makeLoop("m:L0", {1000, 950, 300, -1, 400, 10}));
+  A.Loops.push_back(makeLoop("n:L0", {1000, 950, 300, -1, 400, 10}));
+  A.Loops.push_back(makeLoop("o:L0", {1000, 950, 300, -1, 900, 10}));
+  B.Loops.push_back(makeLoop("m:L0", {500, -1, -1, -1, -1, -1}));
+  B.Loops.push_back(makeLoop("n:L0", {1010, -1, -1, -1, -1, -1}));
+  B.Loops.push_back(makeLoop("p:L0", {10, -1, -1, -1, -1, -1}));
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 3u);
+  const LoopComparison *M = nullptr, *N = nullptr, *O = nullptr;
+  for (const LoopComparison &X : C)
+    (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : O) = &X;
+  ASSERT_TRUE(M && N && O);
+  EXPECT_DOUBLE_EQ(*M->Speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*M->Predicted, 2.5); // 1 / Sat(DL1) = 1 / 0.4
+  EXPECT_EQ(M->PredictedBy, "DL1");
+  EXPECT_NEAR(*M->Realized, 1.0 / 1.5, 1e-12);
+  EXPECT_EQ(M->Verdict, "gain showed up");
+  EXPECT_EQ(N->Verdict, "no gain");
+  EXPECT_EQ(O->Verdict, "only in A");
+}
+
+} // namespace

@@ -1,0 +1,196 @@
+//===- ReportTest.cpp - Merging raw reports, analysed JSON round trip -----===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Analysis.h"
+#include "decan/Tool/LoopTable.h"
+#include "decan/Tool/Report.h"
+
+#include "llvm/Support/JSON.h"
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace decan::tool;
+using namespace llvm;
+
+namespace {
+
+/// A raw report of one process (rank \p Rank) with REF and LS of dot:L0.
+std::string rawReport(int Rank, const char *RefRecords, const char *LsRecords,
+                      const char *Extra = "") {
+  std::string S = R"({"format":"decan-raw-1","version":"0.1.0",
+    "status":"complete","crash":null,
+    "process":{"pid":)" + std::to_string(100 + Rank) +
+                  R"(,"rank":)" + std::to_string(Rank) +
+                  R"(,"argv":["./a"],"host":"h"},
+    "machine":{"cpu":"Test CPU","tsc_hz":2e9,"logical_cpus":2},
+    "config":{"mode":"rotate","loops":"all","variants":["REF","LS"],"reps":5},
+    "probe":{"empty_region_cycles":{"min":20,"median":30}},
+    "warnings":[],
+    "loops":[{"id":"dot:L0","function":"_Z3dotPdi","file":"dot.c","line":7,
+      "variant_mask":63,"store_policy":{"REF":"kept","LS":"as-load"},
+      "threads":[{"thread":0,"tid":)" +
+                  std::to_string(200 + Rank) + R"(,"calls_seen":12,
+        "variants":{
+          "REF":{"calls":5,"excluded":1,
+                 "fields":["cycles","trips","flags","task-clock","call"],
+                 "records":)" +
+                  RefRecords + R"(,
+                 "online":{"count":0,"min":0,"max":0,"mean":0,"m2":0,"trips_sum":0}},
+          "LS":{"calls":5,"excluded":0,
+                "fields":["trips","cycles","flags","call"],
+                "records":)" +
+                  LsRecords + R"(,
+                "online":{"count":0,"min":0,"max":0,"mean":0,"m2":0,"trips_sum":0}}
+        }})" + Extra + R"(]}]})";
+  return S;
+}
+
+TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
+  RawMerger M;
+  // Rank 0: REF 1000,1100,1200,1300 and one context-switched 9999.
+  auto R0 = json::parse(rawReport(
+      0, "[[1000,100,0,1,2],[1100,100,0,1,3],[9999,100,1,1,4],[1200,100,0,1,5],[1300,100,0,1,6]]",
+      "[[100,500,0,2],[100,510,0,3],[100,520,0,4],[100,530,0,5]]"));
+  ASSERT_TRUE(bool(R0)) << toString(R0.takeError());
+  auto R1 = json::parse(rawReport(
+      1, "[[1400,100,0,1,2],[1500,100,0,1,3]]", "[[100,540,0,2],[100,550,0,3]]"));
+  ASSERT_TRUE(bool(R1));
+  ASSERT_FALSE(bool(M.add(*R0, "/tmp/decan.rank0.json")));
+  ASSERT_FALSE(bool(M.add(*R1, "/tmp/decan.rank1.json")));
+  EXPECT_EQ(M.calls("dot:L0", REF), 6u);
+  Report R = M.finish();
+  ASSERT_EQ(R.Loops.size(), 1u);
+  ASSERT_EQ(R.Processes.size(), 2u);
+  EXPECT_EQ(*R.Processes[1].Rank, 1);
+  EXPECT_EQ(R.ProbeCycles, 30);
+  const LoopReport &L = R.Loops[0];
+  const VariantStats &Ref = *L.Variants[REF];
+  EXPECT_EQ(Ref.Calls, 6u);
+  EXPECT_EQ(Ref.Excluded, 2u); // each rank's report says 1
+  EXPECT_EQ(Ref.Cycles.Min, 1000);
+  EXPECT_EQ(Ref.Cycles.Median, 1250); // of 1000..1500, the 9999 excluded
+  EXPECT_EQ(Ref.Cycles.Max, 1500);
+  EXPECT_EQ(Ref.Iterations, 600u);
+  EXPECT_DOUBLE_EQ(Ref.CyclesPerIter.Median, 12.5);
+  EXPECT_DOUBLE_EQ(Ref.Stability, 0.25);
+  ASSERT_EQ(Ref.Rows.size(), 2u); // one row per rank and thread
+  EXPECT_EQ(*Ref.Rows[1].Rank, 1);
+  EXPECT_EQ(Ref.Rows[1].Tid, 201u);
+  // LS's fields list trips first: positions come from "fields".
+  const VariantStats &Ls = *L.Variants[LS];
+  EXPECT_EQ(Ls.Cycles.Median, 525);
+  analyse(R);
+  EXPECT_DOUBLE_EQ(*R.Loops[0].Saturation[LS], 525.0 / 1250.0);
+}
+
+TEST(RawMerger, OnlineStatisticsWidenTheRange) {
+  RawMerger M;
+  std::string S = rawReport(0, "[[1000,10,0,1,2],[1200,10,0,1,3]]", "[]");
+  // Replace REF's online part.
+  size_t P = S.find(R"("online":{"count":0)");
+  S.replace(P, std::strlen(R"("online":{"count":0,"min":0,"max":0,"mean":0)"),
+            R"("online":{"count":4,"min":900,"max":2000,"mean":1500)");
+  auto V = json::parse(S);
+  ASSERT_TRUE(bool(V));
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  Report R = M.finish();
+  const VariantStats &Ref = *R.Loops[0].Variants[REF];
+  EXPECT_EQ(Ref.Calls, 6u);
+  EXPECT_EQ(Ref.Cycles.Min, 900);
+  EXPECT_EQ(Ref.Cycles.Max, 2000);
+  EXPECT_EQ(Ref.Cycles.Median, 1100);
+  EXPECT_DOUBLE_EQ(Ref.MeanCycles, (1000 + 1200 + 4 * 1500) / 6.0);
+}
+
+TEST(RawMerger, RejectsOtherFormats) {
+  RawMerger M;
+  auto V = json::parse(R"({"format":"something-else"})");
+  Error E = M.add(*V, "x.json");
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(toString(std::move(E)).find("not a decan-raw-1 report"),
+            std::string::npos);
+}
+
+TEST(AnalysedJSON, RoundTrips) {
+  RawMerger M;
+  auto V = json::parse(rawReport(0, "[[1000,100,0,1,2],[1100,100,0,1,3]]",
+                                 "[[100,500,0,2],[100,600,0,3]]"));
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  Report R = M.finish();
+  analyse(R);
+  json::Value J = toJSON(R);
+  const json::Object *O = J.getAsObject();
+  ASSERT_TRUE(O);
+  EXPECT_EQ(O->getString("tool"), "decan");
+  const json::Object *L0 = (*O->getArray("loops"))[0].getAsObject();
+  for (const char *K : {"id", "function", "file", "line", "share",
+                        "variants", "saturation", "diagnosis", "warnings"})
+    EXPECT_TRUE(L0->get(K)) << K;
+  const json::Object *Ref = L0->getObject("variants")->getObject("REF");
+  for (const char *K : {"calls", "iterations", "cycles",
+                        "cycles_per_iteration", "stability"})
+    EXPECT_TRUE(Ref->get(K)) << K;
+  EXPECT_TRUE(Ref->getObject("cycles")->get("max"));
+  auto Back = reportFromJSON(J);
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  analyse(*Back);
+  ASSERT_EQ(Back->Loops.size(), 1u);
+  EXPECT_EQ(Back->Loops[0].Function, "_Z3dotPdi");
+  EXPECT_EQ(*Back->Loops[0].Saturation[LS], *R.Loops[0].Saturation[LS]);
+  EXPECT_EQ(Back->Loops[0].Variants[REF]->Rows.size(), 1u);
+  EXPECT_EQ(Back->Loops[0].Warnings, R.Loops[0].Warnings);
+}
+
+TEST(LoopTable, ParsesRecordsAndPadding) {
+  auto Record = [](const char *Strings, size_t Len, uint32_t Mask) {
+    decan_meta_record H{};
+    std::memcpy(H.magic, "DCN1", 4);
+    H.strings_size = Len;
+    H.record_size = (sizeof(H) + Len + 7) & ~7u;
+    H.abi_version = DECAN_ABI_VERSION;
+    H.variant_mask = Mask;
+    H.line = 12;
+    H.minfo.status[REF] = DECAN_VARIANT_OK;
+    H.minfo.status[LS] = DECAN_VARIANT_VERIFIER;
+    H.minfo.loop_bytes[REF] = 42;
+    std::string S(reinterpret_cast<const char *>(&H), sizeof(H));
+    S.append(Strings, Len);
+    S.resize(H.record_size, '\0');
+    return S;
+  };
+  std::string Bytes = Record("f:L0\0_Z1fv\0a.c\0", 15, 3) +
+                      std::string(8, '\0') + // padding between objects
+                      Record("g:L0\0g\0a.c\0call inside", 22, 0);
+  auto Loops = parseLoopTable(Bytes);
+  ASSERT_TRUE(bool(Loops)) << toString(Loops.takeError());
+  ASSERT_EQ(Loops->size(), 2u);
+  const MetaLoop &F = (*Loops)[0];
+  EXPECT_EQ(F.Id, "f:L0");
+  EXPECT_EQ(F.Function, "_Z1fv");
+  EXPECT_EQ(demangleSymbol(F.Function), "f()");
+  EXPECT_EQ(F.Line, 12u);
+  EXPECT_TRUE(F.available(REF));
+  EXPECT_EQ(F.whyNot(LS), "verifier");
+  EXPECT_EQ(F.whyNot(FP), "not-emitted");
+  EXPECT_EQ((*Loops)[1].SkipReason, "call inside");
+  EXPECT_FALSE(bool(parseLoopTable(Bytes.substr(0, 20))));
+  std::string Bad = Bytes;
+  Bad[0] = 'X';
+  EXPECT_FALSE(bool(parseLoopTable(Bad)));
+}
+
+TEST(Variants, ParseList) {
+  auto V = parseVariantList("LS,REF,NO_DIV");
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(*V, (std::vector<unsigned>{LS, REF, NO_DIV}));
+  auto Bad = parseVariantList("LS,FOO");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("unknown variant 'FOO'"),
+            std::string::npos);
+}
+
+} // namespace
