@@ -940,6 +940,13 @@ void initialize(GetEnvFn GetEnv) {
   measureProbe();
   setupEvents();
   buildPaths();
+  if (access(Cfg.OutputDir, W_OK | X_OK) != 0) {
+    // Say so now, not only when the report cannot be written at exit.
+    fprintf(stderr,
+            "decan: error: DECAN_OUTPUT '%s' is not a writable directory: %s; "
+            "the report will be lost\n",
+            Cfg.OutputDir, strerror(errno));
+  }
   installHooks();
   currentThread(); // the initializing (main) thread is thread 0
   unsigned Rewritten = 0;
