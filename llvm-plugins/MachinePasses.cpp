@@ -1,8 +1,25 @@
 //===- MachinePasses.cpp - decan machine passes: registration -------------===//
+//
+// Part of decan. The variant rules run after every X86 pre-emit pass that
+// may still change instructions (EVEX->VEX compression, LEA/byte-word
+// fixups, vzeroupper insertion, execution-domain and false-dependence
+// fixes): TargetPassConfig adds FuncletLayout right after addPreEmitPass(),
+// in every optimization level, so inserting after it puts the rules just
+// before the pre-emit-2 passes (CFI, thunks), which leave loop bodies alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MachineVariants.h"
 #include "Passes.h"
 
+#include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/PassRegistry.h"
 
-void decan::addMachinePasses(llvm::TargetPassConfig &TPC) {}
-void decan::initializeMachinePasses(llvm::PassRegistry &Registry) {}
+void decan::addMachinePasses(llvm::TargetPassConfig &TPC) {
+  TPC.insertPass(&llvm::FuncletLayoutID, &decan::MachineVariantsID);
+}
+
+void decan::initializeMachinePasses(llvm::PassRegistry &Registry) {
+  llvm::initializeMachineVariantsPass(Registry);
+}

@@ -40,8 +40,7 @@ public:
   /// Reads of instruction \p I.
   std::vector<const RegRead *> readsOf(unsigned I) const;
   /// Register units written by instruction \p I, with the register.
-  const std::vector<std::pair<unsigned, unsigned>> &
-  writesOf(unsigned I) const {
+  const std::vector<std::pair<unsigned, unsigned>> &writesOf(unsigned I) const {
     return Writes[I];
   }
   bool unitWrittenInLoop(unsigned Unit) const {

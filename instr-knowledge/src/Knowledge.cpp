@@ -41,13 +41,13 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   K->MCOpts = std::make_unique<MCTargetOptions>();
   K->MAI.reset(T->createMCAsmInfo(*K->MRI, TT, *K->MCOpts));
   K->MII.reset(T->createMCInstrInfo());
-  K->STI.reset(T->createMCSubtargetInfo(TT, CPU.empty() ? "x86-64" : CPU,
-                                        Features));
+  K->STI.reset(
+      T->createMCSubtargetInfo(TT, CPU.empty() ? "x86-64" : CPU, Features));
   if (!K->MRI || !K->MAI || !K->MII || !K->STI)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create x86-64 MC objects");
-  K->Ctx = std::make_unique<MCContext>(TT, K->MAI.get(), K->MRI.get(),
-                                       K->STI.get());
+  K->Ctx =
+      std::make_unique<MCContext>(TT, K->MAI.get(), K->MRI.get(), K->STI.get());
   K->CE.reset(T->createMCCodeEmitter(*K->MII, *K->Ctx));
   if (!K->CE)
     return createStringError(inconvertibleErrorCode(),
@@ -132,8 +132,7 @@ bool X86Knowledge::isGPR(unsigned R) const {
                GR8->contains(R));
 }
 bool X86Knowledge::isVector(unsigned R) const {
-  return R && (VR128->contains(R) || VR256->contains(R) ||
-               VR512->contains(R));
+  return R && (VR128->contains(R) || VR256->contains(R) || VR512->contains(R));
 }
 bool X86Knowledge::isMask(unsigned R) const { return R && VK->contains(R); }
 unsigned X86Knowledge::regBits(unsigned R) const {
@@ -171,8 +170,7 @@ bool X86Knowledge::regsOverlap(unsigned A, unsigned B) const {
 
 bool X86Knowledge::hasVectorIndex(const Instr &I) const {
   int M = memOperandIndex(I.Opcode);
-  return M >= 0 && (unsigned)M + 2 < I.Ops.size() &&
-         isVector(I.Ops[M + 2].Reg);
+  return M >= 0 && (unsigned)M + 2 < I.Ops.size() && isVector(I.Ops[M + 2].Reg);
 }
 
 /// Zero/ones idioms read nothing: the CPU breaks the dependence on their
@@ -233,14 +231,17 @@ void X86Knowledge::regsWritten(const Instr &I,
       Regs.push_back(R);
 }
 
-//===-- Memory width -------------------------------------------------------===//
+//===-- Memory width
+//-------------------------------------------------------===//
 
 static unsigned firstNumber(StringRef S) {
   size_t P = S.find_first_of("0123456789");
   if (P == StringRef::npos)
     return 0;
   unsigned V = 0;
-  S.substr(P).take_while([](char C) { return (C >= '0' && C <= '9'); }).getAsInteger(10, V);
+  S.substr(P)
+      .take_while([](char C) { return (C >= '0' && C <= '9'); })
+      .getAsInteger(10, V);
   return V;
 }
 
@@ -255,7 +256,8 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
   // The widest vector register among the explicit operands.
   unsigned VBits = 0;
   for (const Operand &O : I.Ops)
-    if (O.isReg() && isVector(O.Reg) && (unsigned)(&O - I.Ops.data()) != (unsigned)M + 2)
+    if (O.isReg() && isVector(O.Reg) &&
+        (unsigned)(&O - I.Ops.data()) != (unsigned)M + 2)
       VBits = std::max(VBits, regBits(O.Reg));
   if (B.contains("rmb") || B.contains("mb")) {
     if (B.contains("PD") || B.contains("Q"))
@@ -283,7 +285,7 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
   if (B.starts_with("PMOVZX") || B.starts_with("PMOVSX")) {
     StringRef T = B.drop_front(6).take_front(2);
     unsigned Div = (T == "BW" || T == "WD" || T == "DQ") ? 2
-                   : (T == "BQ")                        ? 8
+                   : (T == "BQ")                         ? 8
                                                          : 4;
     return std::max(VBits / 8 / Div, 1u);
   }
@@ -340,7 +342,8 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
   return 0;
 }
 
-//===-- Encoding -----------------------------------------------------------===//
+//===-- Encoding
+//-----------------------------------------------------------===//
 
 MCInst X86Knowledge::toMCInst(const Instr &I) const {
   MCInst MI;
@@ -359,10 +362,10 @@ MCInst X86Knowledge::toMCInst(const Instr &I) const {
     case Operand::Scratch:
       // A relocated displacement or immediate is 32 bits wide; a value
       // that does not fit 8 bits makes the encoder choose that width.
-      MI.addOperand(MCOperand::createImm(
-          (M >= 0 && (int)J == M + 3) || O.Kind == Operand::Scratch
-              ? 0x12345678
-              : 0x12345678));
+      MI.addOperand(MCOperand::createImm((M >= 0 && (int)J == M + 3) ||
+                                                 O.Kind == Operand::Scratch
+                                             ? 0x12345678
+                                             : 0x12345678));
       break;
     }
   }
@@ -382,7 +385,8 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
   if (I.Opcode >= MII->getNumOpcodes())
     return createStringError(inconvertibleErrorCode(), "bad opcode");
   const MCInstrDesc &D = MII->get(I.Opcode);
-  if (D.isPseudo() && D.getSize() == 0 && !opcodeName(I.Opcode).contains("PREFIX"))
+  if (D.isPseudo() && D.getSize() == 0 &&
+      !opcodeName(I.Opcode).contains("PREFIX"))
     return createStringError(inconvertibleErrorCode(),
                              "pseudo instruction " +
                                  opcodeName(I.Opcode).str() +
@@ -415,9 +419,8 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
     if (!I.Ops.empty() && I.Ops[0].isReg() && I.Ops[0].Reg == Acc &&
         I.Ops.back().Kind != Operand::Register) {
       StringRef Stem = N.substr(0, N.find_first_of("0123456789"));
-      std::string Alt = (Stem + Twine(Bits) + "i" +
-                         Twine(Bits == 64 ? 32 : Bits))
-                            .str();
+      std::string Alt =
+          (Stem + Twine(Bits) + "i" + Twine(Bits == 64 ? 32 : Bits)).str();
       MCInst A;
       A.addOperand(MI.getOperand(MI.getNumOperands() - 1));
       Try(Alt, A);
@@ -454,7 +457,8 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
   return Best;
 }
 
-//===-- NOPs and idioms ----------------------------------------------------===//
+//===-- NOPs and idioms
+//----------------------------------------------------===//
 
 std::vector<Instr> X86Knowledge::nop(unsigned Bytes) const {
   std::vector<Instr> Out;
@@ -550,7 +554,9 @@ std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V) const {
         }
       return {};
     }
-    Mk(Bits == 32 ? "MOV32ri" : Bits == 16 ? "MOV16ri" : "MOV8ri",
+    Mk(Bits == 32   ? "MOV32ri"
+       : Bits == 16 ? "MOV16ri"
+                    : "MOV8ri",
        {R(Reg), Operand::imm(Val)});
     return Out;
   }
@@ -598,7 +604,9 @@ std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V) const {
 }
 
 unsigned X86Knowledge::pureLoadOpcode(unsigned Dst, unsigned Width,
-                                      char MaskKind, unsigned ElemBits) const {
+                                      char MaskKind, unsigned ElemBits,
+                                      bool Legacy) const {
+  bool VEX = HasAVX && !Legacy;
   if (isGPR(Dst)) {
     if (MaskKind || regBits(Dst) != Width * 8)
       return 0;
@@ -613,12 +621,12 @@ unsigned X86Knowledge::pureLoadOpcode(unsigned Dst, unsigned Width,
   StringRef MSfx = MaskKind == 'k' ? "k" : MaskKind == 'z' ? "kz" : "";
   if (Width == 4 || Width == 8) {
     StringRef T = Width == 4 ? "SS" : "SD";
-    Name = EVEX ? ("VMOV" + T + "Zrm" + MSfx).str()
-           : HasAVX ? ("VMOV" + T + "rm").str()
-                    : ("MOV" + T + "rm").str();
+    Name = EVEX  ? ("VMOV" + T + "Zrm" + MSfx).str()
+           : VEX ? ("VMOV" + T + "rm").str()
+                 : ("MOV" + T + "rm").str();
   } else if (Width == 16 || Width == 32 || Width == 64) {
     if (EVEX) {
-      StringRef Mov = !MaskKind       ? "VMOVUPS"
+      StringRef Mov = !MaskKind        ? "VMOVUPS"
                       : ElemBits == 64 ? "VMOVUPD"
                       : ElemBits == 32 ? "VMOVUPS"
                       : ElemBits == 16 ? "VMOVDQU16"
@@ -628,7 +636,7 @@ unsigned X86Knowledge::pureLoadOpcode(unsigned Dst, unsigned Width,
     } else if (Width == 32) {
       Name = "VMOVUPSYrm";
     } else {
-      Name = HasAVX ? "VMOVUPSrm" : "MOVUPSrm";
+      Name = VEX ? "VMOVUPSrm" : "MOVUPSrm";
     }
   } else {
     return 0;

@@ -49,15 +49,17 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
   for (StringRef S : Strings)
     if (N == S)
       return SubsetUnsupported;
-  if (startsWithAny(N, {"MMX_", "REP_", "LOCK_", "XCHG", "CMPXCHG", "XADD",
-                        "PUSH", "POP", "CPUID", "RDTSC", "LFENCE", "MFENCE",
-                        "SFENCE", "SYSCALL", "INT", "UD", "TRAP", "HLT",
-                        "ENTER", "LEAVE", "LDMXCSR", "STMXCSR", "VLDMXCSR",
-                        "VSTMXCSR", "FXSAVE", "FXRSTOR", "XSAVE", "XRSTOR",
-                        "CLFLUSH", "TILE", "LD_F", "ST_F", "ST_FP", "LD_Fp",
-                        "ST_Fp", "FLD", "FST", "FNST", "FLDCW", "WAIT",
-                        "RDRAND", "RDSEED", "IN8", "IN16", "IN32", "OUT",
-                        "WRFS", "WRGS", "RDFS", "RDGS", "SERIALIZE"}))
+  if (startsWithAny(
+          N,
+          {"MMX_",   "REP_",    "LOCK_",    "XCHG",    "CMPXCHG",  "XADD",
+           "PUSH",   "POP",     "CPUID",    "RDTSC",   "LFENCE",   "MFENCE",
+           "SFENCE", "SYSCALL", "INT",      "UD",      "TRAP",     "HLT",
+           "ENTER",  "LEAVE",   "LDMXCSR",  "STMXCSR", "VLDMXCSR", "VSTMXCSR",
+           "FXSAVE", "FXRSTOR", "XSAVE",    "XRSTOR",  "CLFLUSH",  "TILE",
+           "LD_F",   "ST_F",    "ST_FP",    "LD_Fp",   "ST_Fp",    "FLD",
+           "FST",    "FNST",    "FLDCW",    "WAIT",    "RDRAND",   "RDSEED",
+           "IN8",    "IN16",    "IN32",     "OUT",     "WRFS",     "WRGS",
+           "RDFS",   "RDGS",    "SERIALIZE"}))
     return SubsetUnsupported;
   if (N.contains("_F") || N.ends_with("_Fp32") || N.ends_with("_Fp64") ||
       N.ends_with("_Fp80"))
@@ -94,22 +96,24 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
           D.operands()[I].OperandType == MCOI::OPERAND_MEMORY)
         continue;
       StringRef CN = MRI->getRegClassName(&MRI->getRegClass(RC));
-      Vec |= CN.starts_with("VR") || CN.starts_with("FR") ||
-             CN.starts_with("VK");
+      Vec |=
+          CN.starts_with("VR") || CN.starts_with("FR") || CN.starts_with("VK");
     }
   } else {
     Vec = N.starts_with("V") || B.starts_with("K");
   }
   bool PureMove =
-      startsWithAny(B, {"MOVAP", "MOVUP", "MOVDQ", "MOVSS", "MOVSD", "MOVSH",
-                        "MOVNT", "MOVHP", "MOVLP", "MOVDDUP", "MOVQ", "MOVD",
-                        "MOVPQI", "MOVPDI", "MOVDI", "MOVQI", "MOV64toPQI",
-                        "MOVSDto", "MOVSS2DI", "MOVSDto64", "MOVDI2", "MOV8",
-                        "MOV16", "MOV32", "MOV64", "MOVZX", "MOVSX", "MOVBE",
-                        "BROADCAST", "PBROADCAST", "LDDQU", "MASKMOV",
-                        "PMASKMOV", "PMOVZX", "PMOVSX", "EXTRACT", "PEXTR",
-                        "MOVUPSZ", "MOVDQU", "MOVDQA", "KMOV", "MOVAPSZ",
-                        "MOVUPDZ", "MOVAPDZ", "INSERTF", "INSERTI"}) &&
+      startsWithAny(
+          B, {"MOVAP",   "MOVUP",      "MOVDQ",    "MOVSS",     "MOVSD",
+              "MOVSH",   "MOVNT",      "MOVHP",    "MOVLP",     "MOVDDUP",
+              "MOVQ",    "MOVD",       "MOVPQI",   "MOVPDI",    "MOVDI",
+              "MOVQI",   "MOV64toPQI", "MOVSDto",  "MOVSS2DI",  "MOVSDto64",
+              "MOVDI2",  "MOV8",       "MOV16",    "MOV32",     "MOV64",
+              "MOVZX",   "MOVSX",      "MOVBE",    "BROADCAST", "PBROADCAST",
+              "LDDQU",   "MASKMOV",    "PMASKMOV", "PMOVZX",    "PMOVSX",
+              "EXTRACT", "PEXTR",      "MOVUPSZ",  "MOVDQU",    "MOVDQA",
+              "KMOV",    "MOVAPSZ",    "MOVUPDZ",  "MOVAPDZ",   "INSERTF",
+              "INSERTI"}) &&
       !B.starts_with("MOVMSK") && !B.starts_with("MOVSHDUP") &&
       !B.starts_with("MOVSLDUP");
   bool IsInsertLoadOp = B.starts_with("INSERTF") || B.starts_with("INSERTI");

@@ -21,7 +21,7 @@ using namespace llvm;
 using namespace decan;
 
 const char *decan::variantName(Variant V) {
-  static const char *const Names[] = {"REF", "LS",  "FP",
+  static const char *const Names[] = {"REF",    "LS",  "FP",
                                       "NO_DIV", "DL1", "CTRL"};
   return Names[static_cast<unsigned>(V)];
 }
@@ -37,7 +37,8 @@ Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
   return Sum;
 }
 
-//===-- DL1 scratch layout -------------------------------------------------===//
+//===-- DL1 scratch layout
+//-------------------------------------------------===//
 
 Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
                                              const LoopBody &L,
@@ -93,8 +94,8 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   for (const std::string &Key : Order) {
     Region &R = Regions[Key];
     for (unsigned I : R.Members) {
-      const Operand *Mem = &L.Instrs[I].Ops[K.memOperandIndex(
-          L.Instrs[I].Opcode)];
+      const Operand *Mem =
+          &L.Instrs[I].Ops[K.memOperandIndex(L.Instrs[I].Opcode)];
       int64_t Disp = Mem[3].Kind == Operand::Immediate ? Mem[3].Imm : 0;
       Out.Offset[I] = Cursor + (Disp - R.Min);
     }
@@ -109,7 +110,8 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   return Out;
 }
 
-//===-- Rules ---------------------------------------------------------------===//
+//===-- Rules
+//---------------------------------------------------------------===//
 
 namespace {
 /// Failure of a rule: the variant is unavailable for this reason.
@@ -166,8 +168,8 @@ unsigned Builder::sized(unsigned Reg, unsigned Bytes) const {
   if (K.regBits(Top) == Bytes * 8)
     return Top;
   for (MCPhysReg Sub : MRI.subregs(Top))
-    if (K.regBits(Sub) == Bytes * 8 && MRI.getEncodingValue(Sub) ==
-                                           MRI.getEncodingValue(Top))
+    if (K.regBits(Sub) == Bytes * 8 &&
+        MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Top))
       return Sub;
   return 0;
 }
@@ -189,10 +191,10 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     if (In.Ops[J].isReg() && K.isMask(In.Ops[J].Reg))
       Mask = In.Ops[J].Reg;
   char MaskKind = Mask ? (N.contains("kz") ? 'z' : 'k') : 0;
-  unsigned Elem = (N.contains("PD") || N.contains("Q")) ? 64
+  unsigned Elem = (N.contains("PD") || N.contains("Q"))    ? 64
                   : (N.contains("W") && !N.contains("PS")) ? 16
                   : (N.contains("B") && !N.contains("PS")) ? 8
-                                                            : 32;
+                                                           : 32;
   std::vector<unsigned> Cands;
   bool HasDef = D.getNumDefs() > 0 && In.Ops[0].isReg() &&
                 (K.isVector(In.Ops[0].Reg) || K.isGPR(In.Ops[0].Reg)) &&
@@ -231,7 +233,8 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
       LdReg = sized(Dst, W);
     if (!LdReg)
       continue;
-    unsigned Op = K.pureLoadOpcode(LdReg, W, MaskKind, Elem);
+    unsigned Op =
+        K.pureLoadOpcode(LdReg, W, MaskKind, Elem, !N.starts_with("V"));
     if (!Op)
       continue;
     Instr L = mk(I, Op);
@@ -270,12 +273,14 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
   StringRef N = K.opcodeName(In.Opcode);
   int M = K.memOperandIndex(In.Opcode);
   static const std::pair<StringRef, StringRef> Sfx[] = {
-      {"rmbkz", "rrkz"}, {"rmbk", "rrk"},     {"rmb", "rr"},
-      {"rmkz", "rrkz"},  {"rmk", "rrk"},      {"rmi", "rri"},
-      {"rm_Int", "rr_Int"}, {"rm", "rr"},     {"mi", "ri"},
-      {"m_Int", "r_Int"}, {"mbkz", "rkz"},    {"mbk", "rk"},
-      {"mb", "r"},       {"mkz", "rkz"},      {"mk", "rk"},
-      {"m", "r"}};
+      {"rmbkz", "rrkz"},    {"rmbk", "rrk"},
+      {"rmb", "rr"},        {"rmkz", "rrkz"},
+      {"rmk", "rrk"},       {"rmi", "rri"},
+      {"rm_Int", "rr_Int"}, {"rm", "rr"},
+      {"mi", "ri"},         {"m_Int", "r_Int"},
+      {"mbkz", "rkz"},      {"mbk", "rk"},
+      {"mb", "r"},          {"mkz", "rkz"},
+      {"mk", "rk"},         {"m", "r"}};
   unsigned NewOp = 0;
   for (auto [From, To] : Sfx)
     if (N.ends_with(From)) {
@@ -301,8 +306,8 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     }
     Src = In.Ops[0].Reg;
     for (Instr X : K.idiom(Src, Div ? (K.isGPR(Src) ? IdiomValue::NonZero
-                                                     : IdiomValue::Normal)
-                                     : IdiomValue::Zero)) {
+                                                    : IdiomValue::Normal)
+                                    : IdiomValue::Zero)) {
       X.Id = I;
       Pre.push_back(X);
     }
@@ -387,8 +392,8 @@ VariantResult Builder::run() {
                 "an exit condition reads memory the loop may write");
   bool AnyMem = false;
   for (unsigned I = 0; I < N; ++I)
-    AnyMem |= (S.Bits[I] & (SubsetLoad | SubsetStore)) &&
-              !(S.Bits[I] & SubsetCtrl);
+    AnyMem |=
+        (S.Bits[I] & (SubsetLoad | SubsetStore)) && !(S.Bits[I] & SubsetCtrl);
   if (V == Variant::NO_DIV && S.NumDiv == 0)
     return Fail(VariantStatus::Empty, "no division or square root");
   if (V == Variant::DL1 && !AnyMem)
@@ -536,9 +541,8 @@ VariantResult Builder::run() {
         if (!K.isVector(Reg) && !K.isGPR(Reg))
           return Fail(VariantStatus::Unsupported,
                       K.regName(Reg).str() + " written by " +
-                          K.opcodeName(Ref.Instrs[D].Opcode).str() +
-                          " (#" + std::to_string(D) +
-                          ", removed) is read by " +
+                          K.opcodeName(Ref.Instrs[D].Opcode).str() + " (#" +
+                          std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
                           std::to_string(I) + ")");
         auto &L = NeedIdiom[D];
@@ -561,9 +565,9 @@ VariantResult Builder::run() {
       if (Covered)
         continue;
       bool Feeds = DivFeed.count(D);
-      IdiomValue IV = !Feeds            ? IdiomValue::Zero
-                      : K.isGPR(Reg)    ? IdiomValue::NonZero
-                                        : IdiomValue::Normal;
+      IdiomValue IV = !Feeds         ? IdiomValue::Zero
+                      : K.isGPR(Reg) ? IdiomValue::NonZero
+                                     : IdiomValue::Normal;
       std::vector<Instr> X = K.idiom(Reg, IV);
       if (X.empty())
         return Fail(VariantStatus::Unsupported,

@@ -33,7 +33,7 @@ namespace {
 struct Access {
   unsigned Index; ///< instruction index
   bool Store;
-  bool Scratch;   ///< DL1 scratch (Off is exact)
+  bool Scratch; ///< DL1 scratch (Off is exact)
   int64_t Off;
   unsigned Width;
   const Operand *Mem; ///< the five memory operands
@@ -118,8 +118,7 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
                        Ld.Off < S.Off + (int64_t)S.Width;
         Same = Overlap && S.Index < Ld.Index;
         Carried = Overlap;
-      } else if (!S.Scratch && !Ld.Scratch &&
-                 sameAddress(S.Mem, Ld.Mem)) {
+      } else if (!S.Scratch && !Ld.Scratch && sameAddress(S.Mem, Ld.Mem)) {
         unsigned Base = S.Mem[0].Reg, Index = S.Mem[2].Reg;
         bool Invariant = !WrittenInLoop(Base) && !WrittenInLoop(Index);
         Carried = Invariant;
@@ -128,11 +127,11 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
                               !WrittenBetween(Index, S.Index, Ld.Index)));
       }
       if (Same)
-        Edges.push_back({L.Instrs[S.Index].Id, L.Instrs[Ld.Index].Id,
-                         MemResource, false});
+        Edges.push_back(
+            {L.Instrs[S.Index].Id, L.Instrs[Ld.Index].Id, MemResource, false});
       if (Carried)
-        Edges.push_back({L.Instrs[S.Index].Id, L.Instrs[Ld.Index].Id,
-                         MemResource, true});
+        Edges.push_back(
+            {L.Instrs[S.Index].Id, L.Instrs[Ld.Index].Id, MemResource, true});
     }
   }
   std::sort(Edges.begin(), Edges.end());

@@ -73,8 +73,7 @@ public:
   /// Registers \p I reads and writes, explicit and implicit (flags, MXCSR,
   /// RAX/RDX of div...). Memory base/index registers count as reads.
   void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
-  void regsWritten(const Instr &I,
-                   llvm::SmallVectorImpl<unsigned> &Regs) const;
+  void regsWritten(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
   /// True when \p A and \p B share a register unit (alias).
   bool regsOverlap(unsigned A, unsigned B) const;
 
@@ -110,9 +109,10 @@ public:
 
   /// Opcode of a pure load of \p Width bytes into vector/GPR register
   /// \p Dst (masked: \p MaskKind 'k' merge, 'z' zeroing, 0 none; ElemBits
-  /// the masking granularity); 0 when none fits.
+  /// the masking granularity; \p Legacy: SSE encoding, as the instruction
+  /// it replaces, so no SSE/AVX transition appears); 0 when none fits.
   unsigned pureLoadOpcode(unsigned Dst, unsigned Width, char MaskKind = 0,
-                          unsigned ElemBits = 32) const;
+                          unsigned ElemBits = 32, bool Legacy = false) const;
 
   bool hasAVX() const { return HasAVX; }
   bool hasAVX512() const { return HasAVX512; }
@@ -131,10 +131,9 @@ private:
   llvm::StringMap<unsigned> OpcodeByName, RegByName;
   std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
   std::vector<int16_t> MemIdx;   ///< per opcode
-  const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr,
-                              *GR32 = nullptr, *GR64 = nullptr,
-                              *VR128 = nullptr, *VR256 = nullptr,
-                              *VR512 = nullptr, *VK = nullptr,
+  const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr, *GR32 = nullptr,
+                              *GR64 = nullptr, *VR128 = nullptr,
+                              *VR256 = nullptr, *VR512 = nullptr, *VK = nullptr,
                               *FR32 = nullptr, *FR64 = nullptr;
   bool HasAVX = false, HasAVX512 = false;
 };

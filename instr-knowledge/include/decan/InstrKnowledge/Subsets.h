@@ -25,13 +25,13 @@ class X86Knowledge;
 /// from the opcode alone; SubsetCtrl and SubsetAddr from the loop.
 enum SubsetBits : unsigned {
   SubsetNone = 0,
-  SubsetLoad = 1u << 0,   ///< L: reads memory through a memory operand
-  SubsetStore = 1u << 1,  ///< S: writes memory through a memory operand
-  SubsetFP = 1u << 2,     ///< arithmetic on FP/SIMD units (scalar FP, SSE,
-                          ///< AVX, AVX2, AVX-512, integer SIMD included)
-  SubsetDiv = 1u << 3,    ///< DIV: div and sqrt (FP and integer division)
-  SubsetBranch = 1u << 4, ///< conditional or unconditional direct branch
-  SubsetOther = 1u << 5,  ///< scalar integer work, flag/reg moves, lea
+  SubsetLoad = 1u << 0,        ///< L: reads memory through a memory operand
+  SubsetStore = 1u << 1,       ///< S: writes memory through a memory operand
+  SubsetFP = 1u << 2,          ///< arithmetic on FP/SIMD units (scalar FP, SSE,
+                               ///< AVX, AVX2, AVX-512, integer SIMD included)
+  SubsetDiv = 1u << 3,         ///< DIV: div and sqrt (FP and integer division)
+  SubsetBranch = 1u << 4,      ///< conditional or unconditional direct branch
+  SubsetOther = 1u << 5,       ///< scalar integer work, flag/reg moves, lea
   SubsetUnsupported = 1u << 6, ///< no rule handles it (calls, x87, MMX,
                                ///< string ops, atomics, stack ops, ...)
   SubsetGather = 1u << 7,  ///< vector-indexed memory access (gather/scatter)

@@ -8,10 +8,12 @@
 //   LS     arithmetic deleted; load-op -> pure load (same address, width);
 //          store -> load of the same address and width
 //   FP     memory accesses deleted; load-op -> register form with the other
-//          source:   vaddpd (%rdi), %ymm1, %ymm2  ->  vaddpd %ymm1, %ymm1, %ymm2
+//          source:   vaddpd (%rdi), %ymm1, %ymm2  ->  vaddpd %ymm1, %ymm1,
+//          %ymm2
 //   NO_DIV div/sqrt deleted; stores -> loads (as LS)
 //   DL1    memory operands -> RIP-relative scratch:
-//          vmovupd (%rdi,%rcx,8), %ymm0 -> vmovupd f.decan.L0.scratch+64(%rip), %ymm0
+//          vmovupd (%rdi,%rcx,8), %ymm0 -> vmovupd f.decan.L0.scratch+64(%rip),
+//          %ymm0
 //   CTRL   everything but the CTRL slice deleted
 //
 // CTRL-slice instructions are never touched. A deleted instruction whose

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Shape a clang-built .ll like the decan IR outliner's output, for tests.
+
+mkvariants.py IN.ll FUNCTION [VARIANT...] > OUT.ll
+
+Clones FUNCTION (which must contain exactly one loop) into
+FUNCTION.decan.L0.<V> for each variant V (default: all six), with the
+function attributes "decan-variant"="<V>" and "decan-loop"="FUNCTION:L0",
+and adds the loop's meta record (decan_meta_record layout, element 8 =
+decan_machine_info as [20 x i32]) and its 8 KiB DL1 scratch area. Until the
+outliner lands this stands in for it; afterwards the same tests also build
+C files through the plugin.
+"""
+import re
+import sys
+
+VARIANTS = ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]
+
+
+def main():
+    src, fn = sys.argv[1], sys.argv[2]
+    variants = sys.argv[3:] or VARIANTS
+    text = open(src).read()
+    m = re.search(r"^define [^\n]*@%s\(.*?^}\n" % re.escape(fn), text,
+                  re.S | re.M)
+    if not m:
+        sys.exit("mkvariants.py: no function @%s in %s" % (fn, src))
+    body = m.group(0)
+    out = [text]
+    for v in variants:
+        clone = body.replace("@%s(" % fn, '@"%s.decan.L0.%s"(' % (fn, v), 1)
+        # Append the variant attributes after the attribute group reference.
+        clone = re.sub(r"\) (local_unnamed_addr )?(#\d+) \{",
+                       r') \1\2 "decan-variant"="%s" "decan-loop"="%s:L0" {'
+                       % (v, fn), clone, count=1)
+        out.append(clone)
+    strings = "%s:L0\\00%s\\00k.c\\00\\00" % (fn, fn)
+    n = len(fn) + 3 + 1 + len(fn) + 1 + 4 + 1
+    out.append(
+        '@"%s.decan.L0.meta" = dso_local constant { [4 x i8], i32, i32, i32, '
+        'i32, i32, i32, i32, [20 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
+        'i32 %d, i32 1, i32 63, i32 0, i32 0, i32 %d, i32 0, '
+        '[20 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
+        % (fn, n, 112 + n, n, n, strings))
+    out.append('@"%s.decan.L0.scratch" = dso_local global [8192 x i8] '
+               'zeroinitializer, align 64\n' % fn)
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

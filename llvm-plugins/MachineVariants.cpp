@@ -1,0 +1,507 @@
+//===- MachineVariants.cpp - Apply decan variant rules post-RA ------------===//
+//
+// Part of decan. For each outlined variant function (attribute
+// "decan-variant"), rebuilds its one loop from the REF body with the rules
+// of the instruction-knowledge library, after every X86 pass that may still
+// change instructions, so nothing re-optimizes the result:
+//
+//   f.decan.L0.FP, REF loop              FP variant
+//     vmovupd (%rdi,%rcx,8), %ymm1        vxorps %ymm1, %ymm1, %ymm1 ; nop
+//     vaddpd (%rsi,%rcx,8), %ymm1, %ymm1  vaddpd %ymm1, %ymm1, %ymm1 ; nopl
+//     vmovupd %ymm1, (%rdx,%rcx,8)        nopw 0x100(%rax,%rax)
+//     addq $4, %rcx                       addq $4, %rcx      (CTRL slice)
+//     cmpq %rcx, %r8 ; jne                cmpq %rcx, %r8 ; jne
+//
+// and records the outcome (status, loop bytes, subset sizes) in the loop's
+// `.meta` record, whose initializer is rewritten before AsmPrinter emits
+// globals at the end of the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MachineVariants.h"
+
+#include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Subsets.h"
+#include "decan/InstrKnowledge/Variants.h"
+
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <array>
+#include <map>
+
+using namespace llvm;
+using namespace decan;
+
+#define DEBUG_TYPE "decan"
+
+static cl::OptionCategory DecanMachineCat("decan machine-level options");
+
+static cl::opt<std::string> LayoutOpt(
+    "decan-layout", cl::init("aware"), cl::cat(DecanMachineCat),
+    cl::desc("How variants keep the loop's code layout: aware (default: "
+             "each changed instruction keeps its byte length, multi-byte "
+             "NOPs), nop1 (a 1-byte NOP per deleted instruction), unaware "
+             "(deleted instructions vanish)"));
+
+static cl::opt<bool> DumpSubsets(
+    "decan-dump-subsets", cl::init(false), cl::cat(DecanMachineCat),
+    cl::desc("Print the subsets of every instruction of each variant "
+             "function's loop to stderr"));
+
+namespace {
+
+class MachineVariants : public MachineFunctionPass {
+public:
+  static char ID;
+  MachineVariants() : MachineFunctionPass(ID) {}
+  StringRef getPassName() const override { return "decan variant rules"; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.addRequired<MachineLoopInfoWrapperPass>();
+    AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+    AU.setPreservesCFG();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override;
+
+private:
+  X86Knowledge *knowledge(const MachineFunction &MF);
+  std::map<std::string, std::unique_ptr<X86Knowledge>> Cache;
+};
+
+/// The function's loop as the library sees it, with the MachineInstr of
+/// every library instruction.
+struct MachineLoopBody {
+  LoopBody Body;
+  std::vector<MachineInstr *> MIs;
+  std::vector<MachineBasicBlock *> Blocks;
+};
+
+} // namespace
+
+char MachineVariants::ID = 0;
+char &decan::MachineVariantsID = MachineVariants::ID;
+
+INITIALIZE_PASS_BEGIN(MachineVariants, "decan-variants", "decan variant rules",
+                      false, false)
+INITIALIZE_PASS_DEPENDENCY(MachineLoopInfoWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
+INITIALIZE_PASS_END(MachineVariants, "decan-variants", "decan variant rules",
+                    false, false)
+
+FunctionPass *decan::createMachineVariantsPass() {
+  return new MachineVariants();
+}
+
+X86Knowledge *MachineVariants::knowledge(const MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  std::string CPU = F.getFnAttribute("target-cpu").getValueAsString().str();
+  std::string Feat =
+      F.getFnAttribute("target-features").getValueAsString().str();
+  if (CPU.empty())
+    CPU = std::string(MF.getSubtarget().getCPU());
+  if (Feat.empty())
+    Feat = std::string(MF.getSubtarget().getFeatureString());
+  std::string Key = CPU + "|" + Feat;
+  auto It = Cache.find(Key);
+  if (It != Cache.end())
+    return It->second.get();
+  Expected<std::unique_ptr<X86Knowledge>> K = X86Knowledge::create(CPU, Feat);
+  if (!K) {
+    consumeError(K.takeError());
+    return nullptr;
+  }
+  return (Cache[Key] = std::move(*K)).get();
+}
+
+static std::optional<Variant> parseVariant(StringRef S) {
+  for (unsigned V = 0; V < NumVariants; ++V)
+    if (S == variantName(static_cast<Variant>(V)))
+      return static_cast<Variant>(V);
+  return std::nullopt;
+}
+
+static MachineLoop *theLoop(MachineLoopInfo &MLI, unsigned &Count) {
+  SmallVector<MachineLoop *, 8> Work(MLI.begin(), MLI.end());
+  MachineLoop *Found = nullptr;
+  Count = 0;
+  while (!Work.empty()) {
+    MachineLoop *L = Work.pop_back_val();
+    if (!L->isInnermost()) {
+      Work.append(L->begin(), L->end());
+      continue;
+    }
+    ++Count;
+    Found = L;
+  }
+  return Found;
+}
+
+static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
+                                const TargetRegisterInfo &TRI) {
+  MachineLoopBody Out;
+  MachineBasicBlock *H = L.getHeader();
+  Out.Blocks.push_back(H);
+  for (MachineBasicBlock &MBB : *H->getParent())
+    if (&MBB != H && L.contains(&MBB))
+      Out.Blocks.push_back(&MBB);
+  std::map<MachineBasicBlock *, unsigned> Index;
+  for (unsigned B = 0; B < Out.Blocks.size(); ++B)
+    Index[Out.Blocks[B]] = B;
+  for (MachineBasicBlock *MBB : Out.Blocks) {
+    LoopBody::Block Blk;
+    Blk.Begin = Out.Body.Instrs.size();
+    for (MachineInstr &MI : *MBB) {
+      if (MI.isMetaInstruction() || MI.isCFIInstruction() || MI.isDebugInstr())
+        continue;
+      Instr I;
+      I.Opcode = MI.getOpcode();
+      I.Id = Out.Body.Instrs.size();
+      for (unsigned J = 0, E = MI.getNumExplicitOperands(); J < E; ++J) {
+        const MachineOperand &MO = MI.getOperand(J);
+        if (MO.isReg())
+          I.Ops.push_back(Operand::reg(MO.getReg().id()));
+        else if (MO.isImm())
+          I.Ops.push_back(Operand::imm(MO.getImm()));
+        else
+          I.Ops.push_back(Operand::sym(J));
+      }
+      if (MI.hasOneMemOperand()) {
+        LocationSize LS = (*MI.memoperands_begin())->getSize();
+        if (LS.hasValue() && !LS.isScalable())
+          I.MemWidth = LS.getValue().getFixedValue();
+      }
+      Out.Body.Instrs.push_back(I);
+      Out.MIs.push_back(&MI);
+    }
+    Blk.End = Out.Body.Instrs.size();
+    for (MachineBasicBlock *S : MBB->successors()) {
+      if (L.contains(S))
+        Blk.Succs.push_back(Index[S]);
+      else
+        Blk.Exiting = true;
+    }
+    Out.Body.Blocks.push_back(Blk);
+  }
+  // Free registers: caller-saved, untouched by the loop, not live into the
+  // loop or out of it.
+  SmallVector<MachineBasicBlock *, 4> Exits;
+  L.getExitBlocks(Exits);
+  std::vector<unsigned> Cands;
+  for (unsigned N = 0; N < (K.hasAVX512() ? 32u : 16u); ++N)
+    Cands.push_back(K.reg(("XMM" + Twine(N)).str()));
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
+    Cands.push_back(K.reg(G));
+  for (unsigned R : Cands) {
+    unsigned Wide = K.isVector(R) && K.hasAVX512()
+                        ? K.reg(("ZMM" + Twine(K.regNumber(R))).str())
+                    : K.isVector(R)
+                        ? K.reg(("YMM" + Twine(K.regNumber(R))).str())
+                        : R;
+    bool Busy = false;
+    for (MachineInstr *MI : Out.MIs)
+      for (const MachineOperand &MO : MI->operands())
+        if (MO.isReg() && MO.getReg().isPhysical() &&
+            TRI.regsOverlap(MO.getReg(), Wide))
+          Busy = true;
+    auto LiveIn = [&](MachineBasicBlock *MBB) {
+      for (const auto &LI : MBB->liveins())
+        if (TRI.regsOverlap(LI.PhysReg, Wide))
+          return true;
+      return false;
+    };
+    for (MachineBasicBlock *MBB : Out.Blocks)
+      Busy |= LiveIn(MBB);
+    for (MachineBasicBlock *MBB : Exits)
+      Busy |= LiveIn(MBB);
+    if (!Busy)
+      Out.Body.FreeRegs.push_back(R);
+  }
+  return Out;
+}
+
+/// Dependency-breaking idioms and NOPs read registers whose value does not
+/// matter: mark those reads undef so liveness stays exact.
+static bool readsAreUndef(const X86Knowledge &K, const Instr &I) {
+  if (I.Padding)
+    return true;
+  StringRef N = K.opcodeName(I.Opcode);
+  if (!(N.contains("XOR") || N.starts_with("PCMPEQ") ||
+        N.starts_with("VPCMPEQ")))
+    return false;
+  if (I.Ops.empty() || !I.Ops[0].isReg())
+    return false;
+  for (const Operand &O : I.Ops)
+    if (!O.isReg() || O.Reg != I.Ops[0].Reg)
+      return false;
+  return true;
+}
+
+static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,
+                      const LoopBody &New, GlobalVariable *Scratch,
+                      const TargetInstrInfo &TII) {
+  std::vector<bool> Kept(ML.MIs.size(), false);
+  for (const Instr &I : New.Instrs)
+    if (I.Unchanged && I.Id != NoId)
+      Kept[I.Id] = true;
+  for (unsigned B = 0; B < ML.Blocks.size(); ++B) {
+    MachineBasicBlock &MBB = *ML.Blocks[B];
+    const LoopBody::Block &NB = New.Blocks[B];
+    const LoopBody::Block &OB = ML.Body.Blocks[B];
+    // Where new instructions go: before the REF instruction they replace,
+    // after the last kept one otherwise.
+    MachineBasicBlock::iterator Pos = OB.Begin < OB.End
+                                          ? ML.MIs[OB.Begin]->getIterator()
+                                          : MBB.getFirstTerminator();
+    for (unsigned J = NB.Begin; J < NB.End; ++J) {
+      const Instr &I = New.Instrs[J];
+      if (I.Unchanged) {
+        Pos = std::next(ML.MIs[I.Id]->getIterator());
+        continue;
+      }
+      if (I.Id != NoId && !Kept[I.Id])
+        Pos = ML.MIs[I.Id]->getIterator();
+      DebugLoc DL = I.Id != NoId ? ML.MIs[I.Id]->getDebugLoc() : DebugLoc();
+      const MCInstrDesc &D = TII.get(I.Opcode);
+      MachineInstrBuilder MIB = BuildMI(MBB, Pos, DL, D);
+      bool Undef = readsAreUndef(K, I);
+      for (unsigned O = 0; O < I.Ops.size(); ++O) {
+        const Operand &Op = I.Ops[O];
+        switch (Op.Kind) {
+        case Operand::Register: {
+          bool Def = O < D.getNumDefs();
+          unsigned Flags = Def ? RegState::Define : 0;
+          if (!Def && Undef && Op.Reg)
+            Flags |= RegState::Undef;
+          MIB.addReg(MCRegister(Op.Reg), Flags);
+          break;
+        }
+        case Operand::Immediate:
+          MIB.addImm(Op.Imm);
+          break;
+        case Operand::Symbol:
+          MIB.add(ML.MIs[I.Id]->getOperand(Op.SrcOp));
+          break;
+        case Operand::Scratch:
+          MIB.addGlobalAddress(Scratch, Op.Imm);
+          break;
+        }
+      }
+      if (I.Padding)
+        for (MachineOperand &MO : MIB->implicit_operands())
+          if (MO.isUse())
+            MO.setIsUndef();
+    }
+  }
+  for (unsigned I = 0; I < ML.MIs.size(); ++I)
+    if (!Kept[I])
+      ML.MIs[I]->eraseFromParent();
+  // Kill flags are hints; the rewritten loop reads registers in new places.
+  for (MachineBasicBlock *MBB : ML.Blocks)
+    for (MachineInstr &MI : *MBB)
+      for (MachineOperand &MO : MI.operands())
+        if (MO.isReg() && MO.isUse())
+          MO.setIsKill(false);
+}
+
+/// Rewrites element 8 (decan_machine_info) of the loop's meta record.
+static bool writeMeta(Module &M, StringRef MetaName, Variant V,
+                      VariantStatus St, unsigned Bytes,
+                      const LoopSubsets *Counts) {
+  GlobalVariable *GV = M.getNamedGlobal(MetaName);
+  if (!GV || !GV->hasInitializer())
+    return false;
+  auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!Init || Init->getNumOperands() < 9)
+    return false;
+  Constant *Old = Init->getOperand(8);
+  auto *ArrTy = dyn_cast<ArrayType>(Old->getType());
+  if (!ArrTy || ArrTy->getNumElements() != 20)
+    return false;
+  std::array<uint32_t, 20> Vals{};
+  for (unsigned J = 0; J < 20; ++J)
+    if (auto *CI = dyn_cast_or_null<ConstantInt>(Old->getAggregateElement(J)))
+      Vals[J] = CI->getZExtValue();
+  unsigned VI = static_cast<unsigned>(V);
+  Vals[VI] = static_cast<uint32_t>(St);
+  Vals[6 + VI] = Bytes;
+  bool CountsUnset = true;
+  for (unsigned J = 12; J < 20; ++J)
+    CountsUnset &= Vals[J] == 0;
+  if (Counts && (V == Variant::REF || CountsUnset)) {
+    Vals[12] = Counts->NumInstrs;
+    Vals[13] = Counts->NumLoad;
+    Vals[14] = Counts->NumStore;
+    Vals[15] = Counts->NumFP;
+    Vals[16] = Counts->NumDiv;
+    Vals[17] = Counts->NumCtrl;
+    Vals[18] = Counts->NumAddr;
+    Vals[19] = Counts->NumOther;
+  }
+  SmallVector<Constant *, 10> Ops;
+  for (unsigned J = 0; J < Init->getNumOperands(); ++J)
+    Ops.push_back(Init->getOperand(J));
+  Ops[8] = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Vals));
+  GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
+  return true;
+}
+
+static const char *statusName(VariantStatus S) {
+  switch (S) {
+  case VariantStatus::NotBuilt:
+    return "not built";
+  case VariantStatus::OK:
+    return "ok";
+  case VariantStatus::Unsupported:
+    return "unsupported";
+  case VariantStatus::Verifier:
+    return "rejected by the dependence verifier";
+  case VariantStatus::NoLoop:
+    return "no loop";
+  case VariantStatus::Empty:
+    return "empty";
+  }
+  return "?";
+}
+
+bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  if (!F.hasFnAttribute("decan-variant"))
+    return false;
+  auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
+  StringRef VName = F.getFnAttribute("decan-variant").getValueAsString();
+  StringRef LoopId = F.getFnAttribute("decan-loop").getValueAsString();
+  std::optional<Variant> V = parseVariant(VName);
+  size_t Colon = LoopId.rfind(':');
+  if (!V || Colon == StringRef::npos) {
+    ORE.emit([&] {
+      return MachineOptimizationRemarkMissed(DEBUG_TYPE, "BadVariant",
+                                             F.getSubprogram(), &MF.front())
+             << "decan: function '" << MF.getName()
+             << "' has a malformed decan-variant/decan-loop attribute";
+    });
+    return false;
+  }
+  std::string Stem =
+      (LoopId.take_front(Colon) + ".decan." + LoopId.drop_front(Colon + 1))
+          .str();
+  Module &M = *const_cast<Module *>(F.getParent());
+  MachineLoopInfo &MLI = getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+  unsigned NumLoops = 0;
+  MachineLoop *L = theLoop(MLI, NumLoops);
+  X86Knowledge *K = knowledge(MF);
+  auto Missed = [&](VariantStatus St, const Twine &Why,
+                    const MachineBasicBlock *MBB, DebugLoc Loc) {
+    writeMeta(M, Stem + ".meta", *V, St, 0, nullptr);
+    std::string W = Why.str();
+    ORE.emit([&] {
+      return MachineOptimizationRemarkMissed(DEBUG_TYPE, "VariantUnavailable",
+                                             Loc, MBB)
+             << "variant " << VName << " of " << LoopId << " unavailable ("
+             << statusName(St) << "): " << W;
+    });
+  };
+  if (!K) {
+    Missed(VariantStatus::Unsupported, "no x86-64 instruction knowledge",
+           &MF.front(), DebugLoc());
+    return false;
+  }
+  if (!L || NumLoops != 1) {
+    Missed(VariantStatus::NoLoop,
+           NumLoops ? "more than one innermost loop" : "no machine loop",
+           &MF.front(), DebugLoc());
+    return false;
+  }
+  const TargetSubtargetInfo &ST = MF.getSubtarget();
+  MachineLoopBody ML = readLoop(*K, *L, *ST.getRegisterInfo());
+  LoopSubsets S = computeSubsets(*K, ML.Body);
+  if (DumpSubsets) {
+    errs() << "decan subsets of " << MF.getName() << ":\n";
+    for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
+      unsigned B = S.Bits[I];
+      Expected<unsigned> Sz = K->sizeOf(ML.Body.Instrs[I]);
+      errs() << "  #" << I << " " << K->opcodeName(ML.Body.Instrs[I].Opcode)
+             << " (" << (Sz ? *Sz : 0) << " bytes)";
+      if (!Sz)
+        consumeError(Sz.takeError());
+      static const std::pair<unsigned, const char *> Names[] = {
+          {SubsetLoad, "L"},
+          {SubsetStore, "S"},
+          {SubsetFP, "FP"},
+          {SubsetDiv, "DIV"},
+          {SubsetBranch, "BR"},
+          {SubsetOther, "OTHER"},
+          {SubsetUnsupported, "UNSUPPORTED"},
+          {SubsetGather, "GATHER"},
+          {SubsetPureMem, "PUREMEM"},
+          {SubsetNop, "NOP"},
+          {SubsetCtrl, "CTRL"},
+          {SubsetAddr, "ADDR"}};
+      for (auto [Bit, N] : Names)
+        if (B & Bit)
+          errs() << " " << N;
+      errs() << "\n";
+    }
+  }
+  VariantOptions Opts;
+  Opts.Layout = LayoutOpt == "unaware" ? LayoutMode::Unaware
+                : LayoutOpt == "nop1"  ? LayoutMode::Nop1
+                                       : LayoutMode::Aware;
+  GlobalVariable *Scratch = nullptr;
+  if (*V == Variant::DL1) {
+    Scratch = M.getNamedGlobal(Stem + ".scratch");
+    if (Scratch) {
+      if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
+        Opts.ScratchSize = AT->getNumElements();
+    }
+  }
+  VariantResult R;
+  if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
+    R.V = *V;
+    R.Status = VariantStatus::Unsupported;
+    R.Reason = Scratch ? "scratch area is not dso_local (no RIP-relative "
+                         "address)"
+                       : "no scratch area " + Stem + ".scratch";
+  } else {
+    R = buildVariant(*K, ML.Body, S, *V, Opts);
+  }
+  MachineBasicBlock *H = L->getHeader();
+  DebugLoc Loc = L->getStartLoc();
+  bool Changed = false;
+  if (R.Status == VariantStatus::OK && *V != Variant::REF) {
+    applyBody(*K, ML, R.Body, Scratch, *ST.getInstrInfo());
+    Changed = true;
+  }
+  if (R.Status != VariantStatus::OK) {
+    Missed(R.Status, R.Reason, H, Loc);
+    writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
+    return Changed;
+  }
+  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S);
+  ORE.emit([&] {
+    MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
+    Rem << "variant " << VName << " of " << LoopId << ": "
+        << DiagnosticInfoOptimizationBase::Argument("Bytes", R.Bytes)
+        << " bytes (REF "
+        << DiagnosticInfoOptimizationBase::Argument("RefBytes", R.RefBytes)
+        << ")";
+    if (!R.Reason.empty())
+      Rem << "; " << R.Reason;
+    return Rem;
+  });
+  return Changed;
+}

@@ -1,0 +1,260 @@
+//===- RulesTest.cpp - Variant rules, idioms, NOPs, layout ----------------===//
+#include "TestUtil.h"
+
+#include "decan/InstrKnowledge/Subsets.h"
+#include "decan/InstrKnowledge/Variants.h"
+#include "decan/InstrKnowledge/Verifier.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace decan;
+using namespace decan::test;
+
+namespace {
+class RulesTest : public ::testing::Test {
+protected:
+  void SetUp() override { K = knowledge(); }
+  VariantResult build(const LoopBody &L, Variant V,
+                      LayoutMode M = LayoutMode::Aware) {
+    LoopSubsets S = computeSubsets(*K, L);
+    VariantOptions O;
+    O.Layout = M;
+    return buildVariant(*K, L, S, V, O);
+  }
+  /// The variant instructions standing for REF instruction \p Id.
+  std::vector<Instr> of(const VariantResult &R, unsigned Id) {
+    std::vector<Instr> Out;
+    for (const Instr &I : R.Body.Instrs)
+      if (I.Id == Id)
+        Out.push_back(I);
+    return Out;
+  }
+  std::string name(const Instr &I) { return K->opcodeName(I.Opcode).str(); }
+  std::unique_ptr<X86Knowledge> K;
+};
+} // namespace
+
+TEST_F(RulesTest, NopsHaveExactLengths) {
+  for (unsigned N = 1; N <= 15; ++N) {
+    unsigned Sum = 0, Real = 0;
+    for (const Instr &I : K->nop(N)) {
+      Sum += *K->sizeOf(I);
+      Real += K->opcodeName(I.Opcode).starts_with("NOOP");
+      EXPECT_TRUE(I.Padding);
+    }
+    EXPECT_EQ(Sum, N);
+    EXPECT_EQ(Real, 1u) << "one NOP instruction for " << N << " bytes";
+  }
+  unsigned Sum = 0;
+  for (const Instr &I : K->nops(40))
+    Sum += *K->sizeOf(I);
+  EXPECT_EQ(Sum, 40u);
+}
+
+TEST_F(RulesTest, SizeOracleMatchesTheAssembler) {
+  // Lengths llvm-mc gives these instructions.
+  EXPECT_EQ(*K->sizeOf(ins(*K, "ADD64ri32", {"RCX", "RCX", "#8"})), 4u);
+  EXPECT_EQ(*K->sizeOf(ins(*K, "ADD64ri32", {"RAX", "RAX", "#1000"})), 6u);
+  EXPECT_EQ(*K->sizeOf(ins(*K, "SHL32ri", {"EDX", "EDX", "#1"})), 2u);
+  EXPECT_EQ(*K->sizeOf(
+                ins(*K, "VMOVUPDYrm", {"YMM1", "RDI", "#8", "RAX", "#0", "-"})),
+            5u);
+  // vmovaps %xmm8, %xmm0 fits VEX2 through the reversed form.
+  EXPECT_EQ(*K->sizeOf(ins(*K, "VMOVAPSrr", {"XMM0", "XMM8"})), 4u);
+}
+
+TEST_F(RulesTest, IdiomsReadNothingAndDivIdiomIsNormal) {
+  for (const char *R : {"XMM3", "YMM3", "ZMM3", "XMM20", "YMM17"}) {
+    std::vector<Instr> Z = K->idiom(K->reg(R), IdiomValue::Zero);
+    ASSERT_FALSE(Z.empty()) << R;
+    llvm::SmallVector<unsigned, 4> Reads;
+    K->regsRead(Z[0], Reads);
+    EXPECT_TRUE(Reads.empty()) << R << " zero idiom reads a register";
+    std::vector<Instr> N = K->idiom(K->reg(R), IdiomValue::Normal);
+    ASSERT_GE(N.size(), 2u) << R;
+    Reads.clear();
+    K->regsRead(N[0], Reads);
+    EXPECT_TRUE(Reads.empty()) << R << " normal idiom starts from nothing";
+  }
+  // The lanes the Normal idiom leaves: all ones >> 2 per 32-bit lane.
+  uint32_t Lane = 0xffffffffu >> 2;
+  float F;
+  std::memcpy(&F, &Lane, 4);
+  uint64_t Q = (uint64_t)Lane << 32 | Lane;
+  double D;
+  std::memcpy(&D, &Q, 8);
+  EXPECT_TRUE(std::isnormal(F));
+  EXPECT_TRUE(std::isnormal(D));
+  EXPECT_GT(D, 1.0);
+  // GPR divisors: mov $3, never 0.
+  std::vector<Instr> G = K->idiom(K->reg("RSI"), IdiomValue::NonZero);
+  ASSERT_EQ(G.size(), 1u);
+  EXPECT_EQ(name(G[0]), "MOV32ri");
+  EXPECT_EQ(G[0].Ops[1].Imm, 3);
+}
+
+TEST_F(RulesTest, LoadOpBecomesPureLoadInLS) {
+  LoopBody L = loop(*K, {ins(*K, "VADDPDYrm",
+                             {"YMM2", "YMM1", "RDI", "#8", "RCX", "#0", "-"})});
+  VariantResult R = build(L, Variant::LS);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "VMOVUPSYrm");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("YMM2"));
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("RDI")); // same address
+  EXPECT_EQ(I[0].Ops[3].Reg, K->reg("RCX"));
+  EXPECT_EQ(R.Bytes, R.RefBytes);
+}
+
+TEST_F(RulesTest, LoadOpKeepsArithmeticWithTheOtherSourceInFP) {
+  // AVX: the other source, never the destination (Table 6.1 V2).
+  LoopBody L = loop(*K, {ins(*K, "VADDPDrm",
+                             {"XMM2", "XMM6", "R15", "#1", "-", "#192", "-"})});
+  VariantResult R = build(L, Variant::FP);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "VADDPDrr");
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("XMM6"));
+  EXPECT_EQ(I[0].Ops[2].Reg, K->reg("XMM6"));
+  // SSE two-operand: the tied source (already read by the original).
+  LoopBody L2 = loop(
+      *K,
+      {ins(*K, "MULSDrm", {"XMM0", "XMM0", "RDI", "#8", "RCX", "#0", "-"})});
+  VariantResult R2 = build(L2, Variant::FP);
+  ASSERT_EQ(R2.Status, VariantStatus::OK) << R2.Reason;
+  EXPECT_EQ(name(of(R2, 0)[0]), "MULSDrr");
+  EXPECT_EQ(of(R2, 0)[0].Ops[2].Reg, K->reg("XMM0"));
+  EXPECT_EQ(R2.Bytes, R2.RefBytes);
+}
+
+TEST_F(RulesTest, StorePolicyPerVariant) {
+  auto Mk = [&] {
+    LoopBody L =
+        loop(*K, {ins(*K, "MOVSDrm", {"XMM0", "RSI", "#8", "RCX", "#0", "-"}),
+                  ins(*K, "MOVSDmr", {"RDI", "#8", "RCX", "#0", "-", "XMM0"})});
+    L.FreeRegs = {K->reg("XMM5")};
+    return L;
+  };
+  VariantResult LS = build(Mk(), Variant::LS);
+  ASSERT_EQ(LS.Status, VariantStatus::OK) << LS.Reason;
+  Instr St = of(LS, 1)[0];
+  EXPECT_EQ(name(St), "MOVSDrm"); // same address and width, as a load
+  EXPECT_EQ(St.Ops[0].Reg, K->reg("XMM5"));
+  EXPECT_EQ(St.Ops[1].Reg, K->reg("RDI"));
+  VariantResult FP = build(Mk(), Variant::FP);
+  ASSERT_EQ(FP.Status, VariantStatus::OK) << FP.Reason;
+  EXPECT_TRUE(of(FP, 1).empty()); // deleted: only padding remains
+  EXPECT_EQ(FP.Bytes, FP.RefBytes);
+  VariantResult DL1 = build(Mk(), Variant::DL1);
+  ASSERT_EQ(DL1.Status, VariantStatus::OK) << DL1.Reason;
+  Instr S = of(DL1, 1)[0];
+  EXPECT_EQ(name(S), "MOVSDmr"); // still a store, into the scratch area
+  EXPECT_EQ(S.Ops[0].Reg, K->reg("RIP"));
+  EXPECT_EQ(S.Ops[3].Kind, Operand::Scratch);
+  Instr Ld = of(DL1, 0)[0];
+  EXPECT_EQ(Ld.Ops[4].Kind, Operand::Scratch); // dst, then the address
+  // Stores of a moving array never share a line with loads.
+  EXPECT_GE(std::llabs(S.Ops[3].Imm - Ld.Ops[4].Imm), 64);
+}
+
+TEST_F(RulesTest, DivOperandsFromDeletedLoadsAreNormal) {
+  // FP: xmm1 = b[i] (deleted); x /= xmm1 (kept).
+  LoopBody L =
+      loop(*K, {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "DIVSDrr", {"XMM0", "XMM0", "XMM1"})});
+  VariantResult R = build(L, Variant::FP);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_GE(I.size(), 2u);
+  EXPECT_TRUE(name(I[0]).find("PCMPEQD") != std::string::npos) << name(I[0]);
+  EXPECT_TRUE(name(I[1]).find("PSRLD") != std::string::npos) << name(I[1]);
+  EXPECT_EQ(I[1].Ops.back().Imm, 2);
+  // Not a div input: a plain zero idiom.
+  LoopBody L2 =
+      loop(*K, {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "ADDSDrr", {"XMM0", "XMM0", "XMM1"})});
+  VariantResult R2 = build(L2, Variant::FP);
+  ASSERT_EQ(R2.Status, VariantStatus::OK) << R2.Reason;
+  EXPECT_TRUE(name(of(R2, 0)[0]).find("XORPS") != std::string::npos);
+  // NO_DIV deletes the division; its reader gets a zero idiom.
+  VariantResult R3 = build(L, Variant::NO_DIV);
+  ASSERT_EQ(R3.Status, VariantStatus::OK) << R3.Reason;
+  EXPECT_TRUE(of(R3, 1).empty() ||
+              name(of(R3, 1)[0]).find("XOR") != std::string::npos);
+}
+
+TEST_F(RulesTest, CtrlSliceIsNeverTouched) {
+  // Data-dependent exit: the a[i] load and the compare stay in every
+  // variant, byte for byte.
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "MOV32rm", {"EAX", "RDI", "#4", "RCX", "#0", "-"}),
+            ins(*K, "CMP32rr", {"EAX", "R8D"}), ins(*K, "JCC_1", {"#0", "#4"}),
+            ins(*K, "ADD32rm", {"R9D", "R9D", "RSI", "#4", "RCX", "#0", "-"})},
+           "#1");
+  L.Blocks[0].Exiting = true;
+  for (Variant V : {Variant::LS, Variant::FP, Variant::DL1, Variant::CTRL}) {
+    VariantResult R = build(L, V);
+    ASSERT_EQ(R.Status, VariantStatus::OK) << variantName(V) << R.Reason;
+    for (unsigned Id : {0u, 1u, 2u, 4u, 5u, 6u}) {
+      std::vector<Instr> I = of(R, Id);
+      ASSERT_EQ(I.size(), 1u) << variantName(V) << " #" << Id;
+      EXPECT_TRUE(I[0].Unchanged) << variantName(V) << " #" << Id;
+    }
+    // DL1's RIP-relative operands are longer than (%rsi,%rcx,4).
+    if (V != Variant::DL1)
+      EXPECT_EQ(R.Bytes, R.RefBytes) << variantName(V);
+  }
+}
+
+TEST_F(RulesTest, LayoutModes) {
+  LoopBody L =
+      loop(*K, {ins(*K, "VMOVUPDYrm", {"YMM1", "RDI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "VMULPDYrr", {"YMM2", "YMM2", "YMM1"}),
+                ins(*K, "VADDPDYrr", {"YMM3", "YMM3", "YMM2"})});
+  VariantResult A = build(L, Variant::CTRL, LayoutMode::Aware);
+  VariantResult N1 = build(L, Variant::CTRL, LayoutMode::Nop1);
+  VariantResult U = build(L, Variant::CTRL, LayoutMode::Unaware);
+  ASSERT_EQ(A.Status, VariantStatus::OK);
+  ASSERT_EQ(N1.Status, VariantStatus::OK);
+  ASSERT_EQ(U.Status, VariantStatus::OK);
+  EXPECT_EQ(A.Bytes, A.RefBytes);
+  unsigned Ctrl = *K->sizeOf(L.Instrs[3]) + *K->sizeOf(L.Instrs[4]) +
+                  *K->sizeOf(L.Instrs[5]);
+  EXPECT_EQ(N1.Bytes, Ctrl + 3); // three 1-byte NOPs
+  EXPECT_EQ(U.Bytes, Ctrl);
+}
+
+TEST_F(RulesTest, UnsupportedInstructionMakesVariantsUnavailable) {
+  LoopBody L =
+      loop(*K, {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "CALL64pcrel32", {"#0"})});
+  for (Variant V : {Variant::LS, Variant::FP, Variant::DL1, Variant::CTRL}) {
+    VariantResult R = build(L, V);
+    EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
+    EXPECT_NE(R.Reason.find("CALL64pcrel32"), std::string::npos) << R.Reason;
+    EXPECT_EQ(R.Body.Instrs.size(), L.Instrs.size()); // left as REF
+  }
+  EXPECT_EQ(build(L, Variant::REF).Status, VariantStatus::OK);
+}
+
+TEST_F(RulesTest, EmptyVariants) {
+  LoopBody L = loop(*K, {ins(*K, "ADDSDrr", {"XMM0", "XMM0", "XMM1"})});
+  EXPECT_EQ(build(L, Variant::NO_DIV).Status, VariantStatus::Empty);
+  EXPECT_EQ(build(L, Variant::DL1).Status, VariantStatus::Empty);
+}
+
+TEST_F(RulesTest, GatherIsALoadButHasNoScratchForm) {
+  LoopBody L = loop(*K, {ins(*K, "VGATHERDPDYrm",
+                             {"YMM0", "YMM2", "YMM0", "RDI", "#8", "XMM1", "#0",
+                              "-", "YMM2"}),
+                         ins(*K, "VADDPDYrr", {"YMM3", "YMM3", "YMM0"})});
+  EXPECT_EQ(build(L, Variant::LS).Status, VariantStatus::OK);
+  EXPECT_EQ(build(L, Variant::FP).Status, VariantStatus::OK);
+  VariantResult D = build(L, Variant::DL1);
+  EXPECT_EQ(D.Status, VariantStatus::Unsupported);
+  EXPECT_NE(D.Reason.find("vector index"), std::string::npos) << D.Reason;
+}
