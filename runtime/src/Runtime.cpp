@@ -60,6 +60,10 @@ const char *const kStorePolicy[DECAN_NUM_VARIANTS] = {
 
 struct LoopState {
   decan_loop_desc *Desc = nullptr;
+  // Copies: a module that registered loops may be unloaded before the
+  // report is written, so the writer never reads the descriptor.
+  const char *Id = "", *Function = "", *File = "";
+  uint32_t Line = 0, VariantMask = 0;
   uint32_t Index = 0;
   LoopPlan Plan;
   bool Selected = false;
@@ -428,18 +432,17 @@ void emitVariant(JsonOut &J, const VariantData &VD) {
 }
 
 void emitLoop(JsonOut &J, const LoopState &L) {
-  const decan_loop_desc &D = *L.Desc;
   J.beginObject();
   J.key("id");
-  J.str(D.id ? D.id : "");
+  J.str(L.Id);
   J.key("function");
-  J.str(D.function ? D.function : "");
+  J.str(L.Function);
   J.key("file");
-  J.str(D.file ? D.file : "");
+  J.str(L.File);
   J.key("line");
-  J.u64(D.line);
+  J.u64(L.Line);
   J.key("variant_mask");
-  J.u64(D.variant_mask);
+  J.u64(L.VariantMask);
   J.key("selected");
   J.boolean(L.Selected);
   J.key("region");
@@ -520,8 +523,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.i64(Sig);
     LoopState *L = CrashLoop >= 0 ? Loops[CrashLoop].load() : nullptr;
     J.key("loop");
-    if (L && L->Desc->id)
-      J.str(L->Desc->id);
+    if (L)
+      J.str(L->Id);
     else
       J.null();
     J.key("variant");
@@ -763,7 +766,7 @@ __attribute__((noinline)) ThreadLoop *initThreadLoop(ThreadState *T,
   for (unsigned I = 0; I < L->Plan.N; ++I)
     if (!TL->V[L->Plan.Order[I]].Raw.init(kFieldEvents + NumEvents,
                                           Cfg.MaxRecords))
-      addWarning("out of memory for the records of %s", L->Desc->id);
+      addWarning("out of memory for the records of %s", L->Id);
   T->Loops[L->Index].store(TL, std::memory_order_release);
   return TL;
 }
@@ -791,9 +794,20 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
     return nullptr;
   LoopState *L = new (M) LoopState();
   L->Desc = D;
+  auto Copy = [](const char *S) -> const char * {
+    char *C = S ? strdup(S) : nullptr;
+    return C ? C : "";
+  };
+  L->Id = Copy(D->id);
+  L->Function = Copy(D->function);
+  L->File = Copy(D->file);
+  L->Line = D->line;
+  L->VariantMask = D->variant_mask;
   L->Index = I;
   L->IsRegion = IsRegion;
   L->Selected = D->id && Cfg.selects(D->id);
+  if (!D->id)
+    addWarning("a loop descriptor without id: not measured");
   for (unsigned K = 0; K < Cfg.NumVariants; ++K) {
     int V = Cfg.Variants[K];
     const char *Why = nullptr;
@@ -967,13 +981,13 @@ __attribute__((constructor)) void runtimeConstructor() { ensureInit(); }
 LoopState *findRegion(const char *Name) {
   uint32_t N = NumRegions.load(std::memory_order_acquire);
   for (uint32_t I = 0; I < N; ++I)
-    if (!strcmp(Regions[I]->Desc->function, Name))
+    if (!strcmp(Regions[I]->Function, Name))
       return Regions[I];
   pthread_mutex_lock(&RegMutex);
   LoopState *L = nullptr;
   N = NumRegions.load();
   for (uint32_t I = 0; I < N && !L; ++I)
-    if (!strcmp(Regions[I]->Desc->function, Name))
+    if (!strcmp(Regions[I]->Function, Name))
       L = Regions[I];
   if (!L && N < kMaxRegions) {
     size_t Len = strlen(Name);
@@ -1047,7 +1061,7 @@ bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx) {
   uint32_t NL = std::min<uint32_t>(NumLoops.load(), kMaxLoops);
   for (uint32_t I = 0; I < NL; ++I) {
     LoopState *L = Loops[I].load();
-    if (!L || strcmp(L->Desc->id, Id) != 0)
+    if (!L || strcmp(L->Id, Id) != 0)
       continue;
     uint32_t NT = std::min<uint32_t>(NumThreads.load(), kMaxThreads);
     for (uint32_t TI = 0; TI < NT; ++TI) {
@@ -1170,8 +1184,9 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
       P[Off] = P[Off];
   }
   if (D.Measured) {
-    T->EvFail = NumEvents && !readCounters(T, T->EvStart);
+    // The context-switch window encloses the counter window.
     T->CtxStart = contextSwitches();
+    T->EvFail = NumEvents && !readCounters(T, T->EvStart);
   }
   return D.Variant;
 }
@@ -1187,9 +1202,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
                        0))
     return RunOriginal;
   if (T->InFlightMeasured) {
-    uint64_t Ctx = contextSwitches();
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = T->EvFail || (NumEvents && !readCounters(T, EvEnd));
+    uint64_t Ctx = contextSwitches();
     ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
     record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
            EvFail, T->EvStart, EvEnd);
@@ -1250,8 +1265,8 @@ DECAN_API void decan_region_begin(const char *Name) {
       Sched.RunMode == Mode::Instance ? N == Sched.Instance : N > Sched.Warmup;
   if (!F.Measured)
     return;
-  F.EvFail = NumEvents && !readCounters(T, F.Ev);
   F.Ctx = contextSwitches();
+  F.EvFail = NumEvents && !readCounters(T, F.Ev);
   F.T0 = decan_tsc_start();
 }
 
@@ -1271,9 +1286,9 @@ DECAN_API void decan_region_end(void) {
   RegionFrame &F = T->Regions[--T->RegionDepth];
   if (!F.Measured)
     return;
-  uint64_t Ctx = contextSwitches();
   uint64_t EvEnd[kMaxEvents];
   bool EvFail = F.EvFail || (NumEvents && !readCounters(T, EvEnd));
+  uint64_t Ctx = contextSwitches();
   LoopState *L = Loops[F.Loop].load(std::memory_order_relaxed);
   ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
   record(TL, DECAN_REF, T1 - F.T0, 0, F.Call, Ctx != F.Ctx, EvFail, F.Ev,

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -206,12 +207,20 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
     }
   }
   writeMxcsr(0x1F80);
+  // Warmup, then three rounds; a round more only if a context switch
+  // (preemption) disturbed a call, then nothing.
   std::vector<int> Want = {-1};
   for (int Round = 0; Round < 3; ++Round)
     for (int V : {DECAN_REF, DECAN_FP, DECAN_DL1, DECAN_CTRL})
       Want.push_back(V);
-  Want.resize(40, -1);
-  EXPECT_EQ(Seq, Want);
+  ASSERT_TRUE(std::equal(Want.begin(), Want.end(), Seq.begin()));
+  size_t End = Want.size();
+  while (End < Seq.size() && Seq[End] >= 0)
+    ++End;
+  for (size_t I = Want.size(); I < End; ++I)
+    EXPECT_EQ(Seq[I], Want[1 + (I - 1) % 4]);
+  for (size_t I = End; I < Seq.size(); ++I)
+    EXPECT_EQ(Seq[I], -1) << "measuring stops after DECAN_REPS clean calls";
 
   ASSERT_EQ(decan_flush(), 0);
   minijson::Value R;
@@ -234,8 +243,8 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   EXPECT_EQ(Vs.Obj.size(), 4u);
   for (const char *V : {"REF", "FP", "DL1", "CTRL"}) {
     const auto &VD = Vs[V];
-    EXPECT_EQ(VD["calls"].Num, 3) << V;
-    ASSERT_EQ(VD["records"].Arr.size(), 3u) << V;
+    EXPECT_GE(VD["calls"].Num - VD["excluded"].Num, 3) << V;
+    EXPECT_EQ(VD["records"].Arr.size(), VD["calls"].Num) << V;
     ASSERT_EQ(VD["fields"].Arr.size(), 4u);
     EXPECT_EQ(VD["fields"][0].Str, "cycles");
     EXPECT_EQ(VD["fields"][3].Str, "call");
@@ -286,15 +295,16 @@ TEST(Runtime, ContextSwitchIsFlaggedExcludedAndReplaced) {
   int Measured = 1;
   for (int I = 0; I < 10; ++I)
     Measured += stubCall(D, 2).Variant >= 0;
-  EXPECT_EQ(Measured, 3) << "one more call replaces the excluded one";
+  EXPECT_GE(Measured, 3) << "one more call replaces the excluded one";
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
   const auto &Ref = (*findLoop(R, "cs:L0"))["threads"][0]["variants"]["REF"];
-  EXPECT_EQ(Ref["calls"].Num, 3);
-  EXPECT_EQ(Ref["excluded"].Num, 1);
+  EXPECT_EQ(Ref["calls"].Num, Measured);
+  EXPECT_GE(Ref["excluded"].Num, 1);
+  EXPECT_EQ(Ref["calls"].Num - Ref["excluded"].Num, 2)
+      << "stops once DECAN_REPS calls are clean";
   EXPECT_EQ(Ref["records"][0][2].Num, 1) << "flags bit 0 on the slept call";
-  EXPECT_EQ(Ref["records"][1][2].Num, 0);
 }
 
 TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
@@ -314,6 +324,8 @@ TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
   EXPECT_EQ(Ref["calls"].Num, 20);
   EXPECT_EQ(Ref["records"].Arr.size(), 5u);
   const auto &On = Ref["online"];
+  if (Ref["excluded"].Num != 0)
+    GTEST_SKIP() << "a preemption disturbed a call; exact sums differ";
   EXPECT_EQ(On["count"].Num, 15);
   EXPECT_EQ(On["min"].Num, 60);
   EXPECT_EQ(On["max"].Num, 200);
