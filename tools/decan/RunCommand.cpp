@@ -85,8 +85,9 @@ int runRunCommand(int argc, char **argv) {
   O.Instance = *Inst;
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
+  std::string EventList = P.get("events");
   SmallVector<StringRef, 4> Events;
-  StringRef(P.get("events")).split(Events, ',', -1, false);
+  StringRef(EventList).split(Events, ',', -1, false);
   for (StringRef E : Events)
     O.Events.push_back(E.trim().str());
   if (P.has("hot")) {

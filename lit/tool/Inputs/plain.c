@@ -1,0 +1,7 @@
+// A program built without decan's plugin.
+double sum(const double *a, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += a[i];
+  return s;
+}
