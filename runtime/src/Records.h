@@ -1,5 +1,4 @@
-//===- Records.h - Per-thread record buffers and online statistics -*- C++
-//-*-===//
+//===- Records.h - Per-thread record buffers, online statistics -*- C++ -*-===//
 //
 // Part of decan. Free of LLVM; no exceptions.
 //

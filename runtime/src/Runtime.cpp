@@ -1132,8 +1132,7 @@ unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N) {
 
 using namespace decan::rt;
 
-//===-- ABI entry points (decan/abi.h)
-//-------------------------------------===//
+//===-- ABI entry points (decan/abi.h) ------------------------------------===//
 
 DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
   ensureInit();
@@ -1221,8 +1220,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   return RunOriginal;
 }
 
-//===-- public C API (decan/runtime.h)
-//-------------------------------------===//
+//===-- public C API (decan/runtime.h) ------------------------------------===//
 
 DECAN_API const char *decan_version(void) { return DECAN_VERSION; }
 
