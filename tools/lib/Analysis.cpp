@@ -171,6 +171,12 @@ void analyse(Report &R, const Thresholds &T) {
   unsigned Reps = 0;
   if (auto N = R.Config.getInteger("reps"))
     Reps = static_cast<unsigned>(*N);
+  Thresholds TC = T;
+  if (R.Config.getString("mode") == "instance") {
+    // One call per variant is what instance mode measures, by design.
+    Reps = 0;
+    TC.MinCalls = 1;
+  }
   double Total = 0;
   for (const LoopReport &L : R.Loops)
     Total += L.TimeCycles;
@@ -255,7 +261,10 @@ void analyse(Report &R, const Thresholds &T) {
              "vectorise";
       L.Diagnosis.push_back(S);
     }
-    checkCoherence(L, R.ProbeCycles, Reps, T);
+    checkCoherence(L, R.ProbeCycles, Reps, TC);
+    for (const auto &KV : L.Unavailable)
+      L.Warnings.push_back(
+          formatv("{0} not measured: {1}", KV.first, KV.second).str());
     for (const ProcessInfo &P : R.Processes)
       if (!P.CrashSignal.empty() && P.CrashLoop == L.Id)
         L.Warnings.push_back(

@@ -171,6 +171,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     const json::Object *LO = LV.getAsObject();
     if (!LO)
       continue;
+    // Loops the run did not select are listed by the runtime but carry no
+    // measurement: they are not part of this report.
+    if (auto Sel = LO->getBoolean("selected"); Sel && !*Sel)
+      continue;
     std::string Id = str(LO, "id");
     if (Id.empty())
       return createStringError("%s: a loop without an id",
@@ -188,6 +192,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       for (const auto &KV : *SP)
         if (auto S = KV.second.getAsString())
           Info.StorePolicy[KV.first.str()] = S->str();
+    if (const json::Object *U = LO->getObject("unavailable"))
+      for (const auto &KV : *U)
+        if (auto S = KV.second.getAsString())
+          Info.Unavailable[KV.first.str()] = S->str();
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -435,15 +443,18 @@ json::Value toJSON(const Report &R) {
       if (V != REF && L.Saturation[V])
         Sat[variantName(V)] = *L.Saturation[V];
     }
-    json::Object SP;
+    json::Object SP, Unavail;
     for (const auto &KV : L.StorePolicy)
       SP[KV.first] = KV.second;
+    for (const auto &KV : L.Unavailable)
+      Unavail[KV.first] = KV.second;
     json::Object LO{{"id", L.Id},
                     {"function", L.Function},
                     {"file", L.File},
                     {"line", static_cast<int64_t>(L.Line)},
                     {"variant_mask", static_cast<int64_t>(L.VariantMask)},
                     {"store_policy", std::move(SP)},
+                    {"unavailable", std::move(Unavail)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},
                     {"variants", std::move(Vars)},
@@ -550,6 +561,10 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       for (const auto &KV : *SP)
         if (auto S = KV.second.getAsString())
           L.StorePolicy[KV.first.str()] = S->str();
+    if (const json::Object *U = LO->getObject("unavailable"))
+      for (const auto &KV : *U)
+        if (auto S = KV.second.getAsString())
+          L.Unavailable[KV.first.str()] = S->str();
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
     L.Streams = str(LO, "streams");

@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -422,18 +423,33 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                                "run");
     Log << formatv("decan: --hot {0}: {1} of {2} loops cover {3:F1}% of "
                    "measured loop time: {4}\n",
-                   *O.HotPercent, Kept, P.Loops.size(), Covered * 100, Hot);
+                   formatv("{0}", format("%g", *O.HotPercent)).str(), Kept,
+                   P.Loops.size(), Covered * 100, Hot);
     Loops = Hot;
   }
 
-  auto First = RunOnce(Loops, O.Variants, M, "measuring");
-  if (!First)
-    return First.takeError();
+  // Replace mode runs only the first requested variant of a loop and
+  // instance mode measures one call: both take one run per variant (REF
+  // first), so that every variant is measured on the same calls.
+  bool PerVariant = O.Mode != "rotate";
   unsigned Measured = 1;
+  if (PerVariant) {
+    Planned = Out.Runs + O.Variants.size();
+    for (unsigned V : O.Variants) {
+      auto N = RunOnce(Loops, ArrayRef<unsigned>{V}, M,
+                       ("variant " + variantName(V)).str());
+      if (!N)
+        return N.takeError();
+    }
+  } else {
+    auto First = RunOnce(Loops, O.Variants, M, "measuring");
+    if (!First)
+      return First.takeError();
+  }
 
   // Re-run while some loop got fewer calls than --reps for a variant it can
   // run (one with a measured call): rotate mode spreads calls over variants.
-  while (!Crashed && Out.Runs < O.MaxRuns) {
+  while (!PerVariant && !Crashed && Out.Runs < O.MaxRuns) {
     Report Now = M.finish();
     std::string Need;
     uint64_t WorstPerRun = ~0ull, Missing = 0;

@@ -78,6 +78,9 @@ struct LoopReport {
   unsigned Line = 0;
   uint32_t VariantMask = 0;
   std::map<std::string, std::string> StorePolicy;
+  /// Requested variants the runtime could not run, with the reason
+  /// ("verifier", "unsupported", ...).
+  std::map<std::string, std::string> Unavailable;
   double TimeCycles = 0; ///< estimated cycles in the loop, all calls
   double Share = 0;      ///< TimeCycles / sum over loops
   std::array<std::optional<VariantStats>, NumVariants> Variants;
@@ -139,7 +142,7 @@ private:
     std::vector<ThreadRow> Rows;
   };
   struct LoopPool {
-    LoopReport Info; // identity fields only
+    LoopReport Info;        // identity fields only
     uint64_t CallsSeen = 0; // all calls, measured or not (runtime's count)
     std::array<std::optional<Pool>, NumVariants> Variants;
   };
