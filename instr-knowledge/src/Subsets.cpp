@@ -173,10 +173,19 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
         !(S.Bits[I] & (SubsetLoad | SubsetStore)))
       continue;
     const Instr &In = L.Instrs[I];
-    for (int J : {M, M + 2}) {
-      if ((unsigned)J >= In.Ops.size() || !In.Ops[J].isReg())
-        continue;
-      unsigned R = In.Ops[J].Reg;
+    // Base and index registers; for gathers/scatters and masked accesses
+    // also the masks, which decide which addresses are touched.
+    std::vector<unsigned> Seeds;
+    for (int J : {M, M + 2})
+      if ((unsigned)J < In.Ops.size() && In.Ops[J].isReg())
+        Seeds.push_back(In.Ops[J].Reg);
+    for (unsigned J = 0; J < In.Ops.size(); ++J)
+      if (In.Ops[J].isReg() && In.Ops[J].Reg &&
+          (K.isMask(In.Ops[J].Reg) ||
+           ((S.Bits[I] & SubsetGather) && (J < (unsigned)M || J >= (unsigned)M + 5) &&
+            J >= K.instrInfo().get(In.Opcode).getNumDefs())))
+        Seeds.push_back(In.Ops[J].Reg);
+    for (unsigned R : Seeds) {
       for (const RegRead *RR : RD.readsOf(I))
         if (K.regsOverlap(RR->Reg, R))
           for (auto [D, C] : RR->Defs)

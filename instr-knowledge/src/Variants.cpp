@@ -216,6 +216,33 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
       if (VecData ? K.isVector(R) : K.isGPR(R))
         if (unsigned Sz = sized(R, W))
           Cands.push_back(Sz);
+    // No free register: one that is dead here (written again before any
+    // read in this block), else the data register itself (the thesis's
+    // operand-order change). The verifier refuses the variant if that
+    // adds a dependence.
+    if (Cands.empty()) {
+      const LoopBody::Block *Blk = nullptr;
+      for (const LoopBody::Block &B : Ref.Blocks)
+        if (I >= B.Begin && I < B.End)
+          Blk = &B;
+      for (unsigned J = I + 1; Blk && J < Blk->End; ++J)
+        for (auto [R, U] : RD.writesOf(J)) {
+          bool ReadBefore = false;
+          for (unsigned X = I + 1; X <= J; ++X)
+            for (const RegRead *RR : RD.readsOf(X))
+              ReadBefore |= K.regsOverlap(RR->Reg, R);
+          if (!ReadBefore && (VecData ? K.isVector(R) : K.isGPR(R)) &&
+              K.regBits(R) >= W * 8 && !(S.Bits[J] & SubsetNop))
+            if (unsigned Sz = sized(R, W))
+              if (std::find(Cands.begin(), Cands.end(), Sz) == Cands.end())
+                Cands.push_back(Sz);
+        }
+      for (unsigned J = M + 5; J < In.Ops.size(); ++J)
+        if (In.Ops[J].isReg() && In.Ops[J].Reg &&
+            (VecData ? K.isVector(In.Ops[J].Reg) : K.isGPR(In.Ops[J].Reg)))
+          if (unsigned Sz = sized(In.Ops[J].Reg, W))
+            Cands.push_back(Sz);
+    }
     if (Mask) {
       Why = "masked store " + N.str();
       return false;
