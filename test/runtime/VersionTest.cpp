@@ -1,3 +1,9 @@
+//===- VersionTest.cpp - decan_version matches the project ---------------===//
+//
+// Part of decan.
+//
+//===----------------------------------------------------------------------===//
+
 #include "decan/runtime.h"
 
 #include <gtest/gtest.h>
