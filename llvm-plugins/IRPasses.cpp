@@ -1,6 +1,34 @@
 //===- IRPasses.cpp - decan IR passes: registration -----------------------===//
+//
+// Part of decan. The IR side runs once, at the end of the optimization
+// pipeline (loops are vectorized and unrolled as in a normal build), and is
+// available to `opt -passes=decan-outline` for tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IROutline.h"
 #include "Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
-void decan::registerIRPasses(llvm::PassBuilder &PB) {}
+using namespace llvm;
+
+void decan::registerIRPasses(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        // Pre-link LTO modules are optimized again at link time, where the
+        // plugin is not loaded by default: instrument only final code.
+        if (Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
+            Phase == ThinOrFullLTOPhase::FullLTOPreLink)
+          return;
+        MPM.addPass(decan::OutlinePass());
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "decan-outline")
+          return false;
+        MPM.addPass(decan::OutlinePass());
+        return true;
+      });
+}

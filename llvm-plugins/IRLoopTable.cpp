@@ -1,0 +1,170 @@
+//===- IRLoopTable.cpp - decan loop tables: meta records, descriptors -----===//
+//
+// Part of decan. See IRLoopTable.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRLoopTable.h"
+
+#include "decan/abi.h"
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstddef>
+
+using namespace llvm;
+using namespace decan;
+
+// The IR types below mirror abi.h; keep them in step.
+static_assert(sizeof(decan_meta_record) == 112, "meta header layout");
+static_assert(sizeof(decan_machine_info) == 20 * 4, "machine info layout");
+static_assert(sizeof(decan_loop_desc) == 72, "descriptor layout");
+static_assert(offsetof(decan_loop_desc, active) == 4, "active field");
+
+LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  DescTy = StructType::getTypeByName(Ctx, "decan.loop_desc");
+  if (!DescTy)
+    DescTy = StructType::create(
+        Ctx, {I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr},
+        "decan.loop_desc");
+}
+
+Constant *LoopTableBuilder::addLoop(const LoopRecord &R) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *I8 = Type::getInt8Ty(Ctx);
+  auto C32 = [&](uint64_t V) { return ConstantInt::get(I32, V); };
+
+  // Strings: id, function, file, reason; each NUL-terminated, then padding
+  // so the record size is a multiple of 8 (records sit back to back).
+  std::string Id = R.id();
+  std::string Strings;
+  unsigned IdOff = Strings.size();
+  Strings += Id;
+  Strings.push_back('\0');
+  unsigned FnOff = Strings.size();
+  Strings += R.Function;
+  Strings.push_back('\0');
+  unsigned FileOff = Strings.size();
+  Strings += R.File;
+  Strings.push_back('\0');
+  Strings += R.SkipReason;
+  Strings.push_back('\0');
+  unsigned StringsSize = Strings.size();
+  Strings.resize(alignTo(Strings.size(), 8), '\0');
+  unsigned RecordSize = sizeof(decan_meta_record) + Strings.size();
+
+  ArrayType *MinfoTy = ArrayType::get(I32, 20);
+  ArrayType *StrTy = ArrayType::get(I8, Strings.size());
+  StructType *MetaTy =
+      StructType::get(Ctx, {ArrayType::get(I8, 4), I32, I32, I32, I32, I32, I32,
+                            I32, MinfoTy, StrTy});
+  Constant *MetaInit = ConstantStruct::get(
+      MetaTy,
+      {ConstantDataArray::getString(Ctx, "DCN1", /*AddNull=*/false),
+       C32(RecordSize), C32(DECAN_ABI_VERSION), C32(R.VariantMask), C32(R.Line),
+       C32(R.Column), C32(StringsSize), C32(0), Constant::getNullValue(MinfoTy),
+       ConstantDataArray::getString(Ctx, Strings, /*AddNull=*/false)});
+  auto *Meta = new GlobalVariable(M, MetaTy, /*isConstant=*/true,
+                                  GlobalValue::InternalLinkage, MetaInit,
+                                  R.symbol("meta"));
+  Meta->setSection(".decan.meta");
+  Meta->setAlignment(Align(8));
+  Used.push_back(Meta);
+
+  if (R.VariantMask == 0)
+    return nullptr;
+
+  auto *Scratch = new GlobalVariable(
+      M, ArrayType::get(I8, ScratchBytes), /*isConstant=*/false,
+      GlobalValue::InternalLinkage,
+      ConstantAggregateZero::get(ArrayType::get(I8, ScratchBytes)),
+      R.symbol("scratch"));
+  Scratch->setAlignment(Align(64));
+  Used.push_back(Scratch);
+
+  // The descriptor's strings point into the meta record: no duplicates.
+  auto StrPtr = [&](unsigned Off) {
+    return ConstantExpr::getInBoundsGetElementPtr(
+        MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(9), C32(Off)});
+  };
+  Constant *Minfo = ConstantExpr::getInBoundsGetElementPtr(
+      MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(8)});
+  Constant *Null = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
+  Constant *Init = ConstantStruct::get(
+      DescTy, {C32(DECAN_ABI_VERSION), C32(0), C32(R.VariantMask), C32(R.Line),
+               StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
+               C32(ScratchBytes), C32(0), Minfo, Null});
+  // Placeholder until finalize() knows how many descriptors the array has.
+  auto *Placeholder =
+      new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,
+                         nullptr, R.symbol("desc.tmp"));
+  Descs.push_back({Placeholder, Init, R.symbol("desc")});
+  return Placeholder;
+}
+
+void LoopTableBuilder::finalize() {
+  if (!Descs.empty()) {
+    LLVMContext &Ctx = M.getContext();
+    Type *I32 = Type::getInt32Ty(Ctx);
+    Type *Ptr = PointerType::getUnqual(Ctx);
+    ArrayType *ArrTy = ArrayType::get(DescTy, Descs.size());
+    SmallVector<Constant *, 8> Inits;
+    for (Pending &P : Descs)
+      Inits.push_back(P.Init);
+    // One array per module: __decan_register_loops takes (descs, count).
+    auto *Array =
+        new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
+                           ConstantArray::get(ArrTy, Inits), "decan.descs");
+    Array->setSection("decan_loops");
+    Array->setAlignment(Align(8));
+    Used.push_back(Array);
+    for (auto [I, P] : enumerate(Descs)) {
+      Constant *Elt = ConstantExpr::getInBoundsGetElementPtr(
+          ArrTy, Array,
+          ArrayRef<Constant *>{ConstantInt::get(I32, 0),
+                               ConstantInt::get(I32, I)});
+      auto *Alias = GlobalAlias::create(DescTy, 0, GlobalValue::InternalLinkage,
+                                        P.Name, Elt, &M);
+      P.Placeholder->replaceAllUsesWith(Alias);
+      P.Placeholder->eraseFromParent();
+    }
+
+    // Weak: a program built with the plugin but linked without the runtime
+    // still links and runs (stubs only call the runtime when it set active).
+    FunctionType *RegTy =
+        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I32}, false);
+    Function *Reg = M.getFunction("__decan_register_loops");
+    if (!Reg)
+      Reg = Function::Create(RegTy, GlobalValue::ExternalWeakLinkage,
+                             "__decan_register_loops", M);
+    Function *Ctor =
+        Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                         GlobalValue::InternalLinkage, "decan.module_ctor", M);
+    Ctor->addFnAttr(Attribute::NoUnwind);
+    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
+    BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+    IRBuilder<> B(Entry);
+    B.CreateCondBr(B.CreateIsNotNull(Reg), Call, Done);
+    B.SetInsertPoint(Call);
+    B.CreateCall(RegTy, Reg, {Array, ConstantInt::get(I32, Descs.size())});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    B.CreateRetVoid();
+    appendToGlobalCtors(M, Ctor, /*Priority=*/65535);
+  }
+  if (!Used.empty())
+    appendToUsed(M, Used);
+  Descs.clear();
+  Used.clear();
+}

@@ -1,0 +1,85 @@
+//===- IRLoopTable.h - decan loop tables: meta records, descriptors -------===//
+//
+// Part of decan. Emits, per module, what the runtime and `decan list` read
+// about each innermost loop (layouts in decan/abi.h):
+//
+//   @f.decan.L0.meta    = internal constant { [4 x i8] c"DCN1", i32 size,
+//                         i32 abi, i32 mask, i32 line, i32 col, i32 strsz,
+//                         i32 0, [20 x i32] minfo, [N x i8] strings }
+//                         section ".decan.meta", align 8, in llvm.used
+//   @f.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
+//   @decan.descs        = internal global [K x desc], section "decan_loops"
+//   @f.decan.L0.desc    = internal alias to @decan.descs[i]
+//   decan.module_ctor   -> __decan_register_loops(@decan.descs, K)
+//
+// The machine pass rewrites element 8 (decan_machine_info) of each meta
+// initializer; everything else is final here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
+#define DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include <string>
+
+namespace llvm {
+class GlobalVariable;
+class Module;
+class StructType;
+} // namespace llvm
+
+namespace decan {
+
+/// What decan knows about one innermost loop at the IR level.
+struct LoopRecord {
+  std::string Function; ///< mangled symbol of the enclosing function
+  unsigned Index = 0;   ///< L<index>, see docs/design.md
+  std::string File;     ///< "" when there is no debug location
+  unsigned Line = 0, Column = 0;
+  std::string SkipReason; ///< "" when the loop is instrumented
+  unsigned VariantMask = 0;
+
+  std::string id() const { return Function + ":L" + std::to_string(Index); }
+  /// `<function>.decan.L<index>.<Suffix>`: every per-loop symbol.
+  std::string symbol(llvm::StringRef Suffix) const {
+    return Function + ".decan.L" + std::to_string(Index) + "." + Suffix.str();
+  }
+};
+
+/// Size of the DL1 scratch area given to each instrumented loop.
+constexpr unsigned ScratchBytes = 8192;
+
+/// Collects the loops of a module and emits their tables.
+class LoopTableBuilder {
+public:
+  explicit LoopTableBuilder(llvm::Module &M);
+
+  /// Emits the meta record of \p R (skipped or not). For an instrumented
+  /// loop also its scratch area and descriptor; returns the descriptor (a
+  /// placeholder until finalize(), safe to reference), or null if skipped.
+  llvm::Constant *addLoop(const LoopRecord &R);
+
+  /// Builds the descriptor array, the per-loop aliases and the module
+  /// constructor. Call once, after every addLoop().
+  void finalize();
+
+  /// LLVM type of struct decan_loop_desc.
+  llvm::StructType *descType() const { return DescTy; }
+
+private:
+  llvm::Module &M;
+  llvm::StructType *DescTy;
+  struct Pending {
+    llvm::GlobalVariable *Placeholder;
+    llvm::Constant *Init;
+    std::string Name;
+  };
+  llvm::SmallVector<Pending, 8> Descs;
+  llvm::SmallVector<llvm::GlobalValue *, 8> Used;
+};
+
+} // namespace decan
+
+#endif // DECAN_LLVM_PLUGINS_IRLOOPTABLE_H

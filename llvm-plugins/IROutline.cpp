@@ -1,0 +1,648 @@
+//===- IROutline.cpp - decan: outline innermost loops per variant ---------===//
+//
+// Part of decan. See IROutline.h for the shape of the transformation.
+//
+// Order of work in a function (analyses stay valid until the last step):
+//  1. find the innermost loops (LoopInfo) and innermost irreducible cycles
+//     (CycleInfo), number them by header position (docs/design.md);
+//  2. decide per loop: selected, or skipped with a reason;
+//  3. put selected loops into simplified + LCSSA form, record their
+//     live-ins, live-outs (exit-block PHIs) and an affine induction variable;
+//  4. build the outlined REF copy and its five clones;
+//  5. insert the dispatch stubs (this invalidates LoopInfo & co).
+//
+//===----------------------------------------------------------------------===//
+
+#include "IROutline.h"
+#include "IRLoopTable.h"
+#include "IRSelection.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/CycleInfo.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+using namespace decan;
+
+#define DEBUG_TYPE "decan"
+
+namespace {
+
+constexpr unsigned NumVariants = 6;
+constexpr const char *VariantNames[NumVariants] = {"REF",    "LS",  "FP",
+                                                   "NO_DIV", "DL1", "CTRL"};
+/// Beyond this many live values the call itself would dominate the timing.
+constexpr unsigned MaxLiveValues = 64;
+
+/// An innermost loop (or irreducible innermost cycle) of the function.
+struct Candidate {
+  BasicBlock *Header;
+  Loop *L; ///< null for an irreducible cycle
+  bool Irreducible = false;
+  bool NestedIrreducible = false;
+  DebugLoc Loc;
+  LoopRecord Rec;
+};
+
+/// Everything the outliner and the stub need about one selected loop.
+struct LoopPlan {
+  Loop *L;
+  LoopRecord Rec;
+  BasicBlock *Preheader, *Header;
+  SmallVector<BasicBlock *, 8> Blocks; ///< function layout order
+  SmallVector<BasicBlock *, 4> Exits;  ///< function layout order
+  SmallVector<Value *, 8> LiveIns;
+  SmallVector<PHINode *, 8> LiveOuts; ///< every PHI of every exit block
+  PHINode *IV = nullptr;              ///< affine header PHI, if any
+  APInt Step;
+  bool multiExit() const { return Exits.size() > 1; }
+};
+
+} // namespace
+
+/// `lfence; rdtsc` (start) and `rdtscp; lfence` (end): the loads before the
+/// start probe and the loop before the end probe are complete when the
+/// counter is read; inline asm with a memory clobber keeps codegen from
+/// moving memory operations across either probe.
+static InlineAsm *probeAsm(LLVMContext &Ctx, bool End) {
+  FunctionType *Ty = FunctionType::get(Type::getInt64Ty(Ctx), false);
+  if (!End)
+    return InlineAsm::get(
+        Ty, "lfence\n\trdtsc\n\tshlq $$32, %rdx\n\torq %rdx, %rax",
+        "={ax},~{dx},~{memory},~{dirflag},~{fpsr},~{flags}",
+        /*hasSideEffects=*/true);
+  return InlineAsm::get(
+      Ty, "rdtscp\n\tlfence\n\tshlq $$32, %rdx\n\torq %rdx, %rax",
+      "={ax},~{dx},~{cx},~{memory},~{dirflag},~{fpsr},~{flags}",
+      /*hasSideEffects=*/true);
+}
+
+/// Gives the outlined function its own DISubprogram (a function may not use
+/// another's scopes) and drops variable records, which describe \p F.
+static void fixDebugInfo(Function &F, Function &NF) {
+  for (Instruction &I : instructions(NF))
+    I.dropDbgRecords();
+  DISubprogram *OldSP = F.getSubprogram();
+  if (!OldSP) {
+    for (Instruction &I : instructions(NF))
+      I.setDebugLoc(DebugLoc());
+    return;
+  }
+  LLVMContext &Ctx = F.getContext();
+  DIBuilder DIB(*F.getParent(), /*AllowUnresolved=*/false, OldSP->getUnit());
+  DISubroutineType *SPType =
+      DIB.createSubroutineType(DIB.getOrCreateTypeArray({}));
+  DISubprogram *NewSP = DIB.createFunction(
+      OldSP->getUnit(), NF.getName(), NF.getName(), OldSP->getFile(),
+      OldSP->getLine(), SPType, OldSP->getLine(), DINode::FlagArtificial,
+      DISubprogram::SPFlagDefinition | DISubprogram::SPFlagOptimized |
+          DISubprogram::SPFlagLocalToUnit);
+  NF.setSubprogram(NewSP);
+  DenseMap<const MDNode *, MDNode *> Cache;
+  for (Instruction &I : instructions(NF)) {
+    if (const DebugLoc &DL = I.getDebugLoc())
+      I.setDebugLoc(
+          DebugLoc::replaceInlinedAtSubprogram(DL, *NewSP, Ctx, Cache));
+    updateLoopMetadataDebugLocations(I, [&](Metadata *MD) -> Metadata * {
+      if (auto *Loc = dyn_cast_or_null<DILocation>(MD))
+        return DebugLoc::replaceInlinedAtSubprogram(Loc, *NewSP, Ctx, Cache);
+      return MD;
+    });
+  }
+  DIB.finalizeSubprogram(NewSP);
+}
+
+/// Function attributes the outlined copy inherits from \p F: target and
+/// code-generation settings, so its loop compiles like the original.
+static AttributeList outlinedAttrs(const Function &F) {
+  LLVMContext &Ctx = F.getContext();
+  AttrBuilder AB(Ctx);
+  for (Attribute A : F.getAttributes().getFnAttrs()) {
+    if (A.isStringAttribute()) {
+      if (!A.getKindAsString().starts_with("decan-"))
+        AB.addAttribute(A);
+      continue;
+    }
+    switch (A.getKindAsEnum()) {
+    case Attribute::UWTable:
+    case Attribute::NoRedZone:
+    case Attribute::NoImplicitFloat:
+    case Attribute::OptimizeForSize:
+    case Attribute::MinSize:
+    case Attribute::StackProtect:
+    case Attribute::StackProtectReq:
+    case Attribute::StackProtectStrong:
+    case Attribute::VScaleRange:
+    case Attribute::NoCfCheck:
+      AB.addAttribute(A);
+      break;
+    default:
+      break;
+    }
+  }
+  AB.addAttribute(Attribute::NoInline);
+  AB.addAttribute(Attribute::NoUnwind);
+  return AttributeList::get(Ctx, AttributeList::FunctionIndex, AB);
+}
+
+/// Step 4: the REF copy. Signature (docs/design.md): live-ins, one pointer
+/// per live-out (then one for the exit index when the loop has several
+/// exits), cycles, trips.
+static Function *buildOutlined(Function &F, LoopPlan &P) {
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+
+  SmallVector<Type *, 16> Params;
+  for (Value *V : P.LiveIns)
+    Params.push_back(V->getType());
+  unsigned OutBase = Params.size();
+  Params.append(P.LiveOuts.size() + P.multiExit(), PtrTy);
+  Params.push_back(PtrTy); // cycles
+  Params.push_back(PtrTy); // trips
+  auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), Params, false);
+  Function *NF = Function::Create(FTy, GlobalValue::InternalLinkage,
+                                  P.Rec.symbol("REF"), M);
+  NF->setAttributes(outlinedAttrs(F));
+  NF->addFnAttr("decan-variant", "REF");
+  NF->addFnAttr("decan-loop", P.Rec.id());
+  NF->setDSOLocal(true);
+
+  ValueToValueMapTy VMap;
+  for (auto [I, V] : enumerate(P.LiveIns)) {
+    NF->getArg(I)->setName(V->getName());
+    VMap[V] = NF->getArg(I);
+  }
+  for (unsigned I = 0; I < P.LiveOuts.size(); ++I)
+    NF->getArg(OutBase + I)->setName(P.LiveOuts[I]->getName() + ".out");
+  if (P.multiExit())
+    NF->getArg(OutBase + P.LiveOuts.size())->setName("exit.out");
+  Argument *CyclesArg = NF->getArg(NF->arg_size() - 2);
+  Argument *TripsArg = NF->getArg(NF->arg_size() - 1);
+  CyclesArg->setName("cycles");
+  TripsArg->setName("trips");
+
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "decan.entry", NF);
+  VMap[P.Preheader] = Entry;
+  SmallVector<BasicBlock *, 8> NewBlocks;
+  for (BasicBlock *BB : P.Blocks) {
+    BasicBlock *NB = CloneBasicBlock(BB, VMap, "", NF);
+    VMap[BB] = NB;
+    NewBlocks.push_back(NB);
+  }
+  SmallVector<BasicBlock *, 4> NewExits;
+  for (BasicBlock *E : P.Exits) {
+    BasicBlock *NE = BasicBlock::Create(Ctx, E->getName() + ".decan", NF);
+    VMap[E] = NE;
+    NewExits.push_back(NE);
+  }
+  for (BasicBlock *NB : NewBlocks)
+    for (Instruction &I : *NB)
+      RemapInstruction(&I, VMap,
+                       RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  auto Mapped = [&](Value *V) -> Value * {
+    auto It = VMap.find(V);
+    return It == VMap.end() ? V : static_cast<Value *>(It->second);
+  };
+
+  IRBuilder<> B(Entry);
+  Value *T0 = B.CreateCall(probeAsm(Ctx, false), {}, "decan.t0");
+  B.CreateBr(cast<BasicBlock>(VMap[P.Header]));
+
+  Value *IVStart =
+      P.IV ? Mapped(P.IV->getIncomingValueForBlock(P.Preheader)) : nullptr;
+  for (auto [K, E] : enumerate(P.Exits)) {
+    BasicBlock *NE = NewExits[K];
+    B.SetInsertPoint(NE);
+    SmallVector<std::pair<unsigned, PHINode *>, 8> Outs;
+    for (auto [J, PN] : enumerate(P.LiveOuts)) {
+      if (PN->getParent() != E)
+        continue;
+      PHINode *NP =
+          B.CreatePHI(PN->getType(), PN->getNumIncomingValues(), PN->getName());
+      for (unsigned In = 0; In < PN->getNumIncomingValues(); ++In)
+        NP->addIncoming(Mapped(PN->getIncomingValue(In)),
+                        cast<BasicBlock>(VMap[PN->getIncomingBlock(In)]));
+      Outs.push_back({(unsigned)J, NP});
+    }
+    PHINode *IVExit = nullptr;
+    if (P.IV) {
+      IVExit = B.CreatePHI(P.IV->getType(), 2, "decan.iv.exit");
+      for (BasicBlock *Pred : predecessors(E))
+        IVExit->addIncoming(VMap[P.IV], cast<BasicBlock>(VMap[Pred]));
+    }
+    Value *T1 = B.CreateCall(probeAsm(Ctx, true), {}, "decan.t1");
+    B.CreateStore(B.CreateSub(T1, T0, "decan.cycles"), CyclesArg);
+
+    // trips = (iv_exit - start) / step + 1: the header PHI holds
+    // start + k*step in iteration k, whichever exit the loop takes.
+    Value *Trips = ConstantInt::get(I64, 0);
+    if (IVExit) {
+      Value *X = IVExit, *S = IVStart;
+      if (X->getType()->isPointerTy()) {
+        X = B.CreatePtrToInt(X, I64);
+        S = B.CreatePtrToInt(S, I64);
+      }
+      auto *IntTy = cast<IntegerType>(X->getType());
+      APInt Step = P.Step.sextOrTrunc(IntTy->getBitWidth());
+      Value *Diff = Step.isNegative() ? B.CreateSub(S, X) : B.CreateSub(X, S);
+      APInt Abs = Step.abs();
+      Value *Iters = Abs.isOne() ? Diff
+                     : Abs.isPowerOf2()
+                         ? B.CreateLShr(Diff, Abs.logBase2())
+                         : B.CreateUDiv(Diff, ConstantInt::get(IntTy, Abs));
+      Trips = B.CreateAdd(B.CreateZExtOrTrunc(Iters, I64),
+                          ConstantInt::get(I64, 1), "decan.trips");
+    }
+    B.CreateStore(Trips, TripsArg);
+    for (auto [J, NP] : Outs)
+      B.CreateStore(NP, NF->getArg(OutBase + J));
+    if (P.multiExit())
+      B.CreateStore(B.getInt32(K), NF->getArg(OutBase + P.LiveOuts.size()));
+    B.CreateRetVoid();
+  }
+  fixDebugInfo(F, *NF);
+  return NF;
+}
+
+/// Declares an entry point of the runtime, weak so that a plugin build links
+/// without it (it is only called once the runtime set `active`).
+static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
+  Function *Fn = M.getFunction(Name);
+  if (!Fn) {
+    Fn = Function::Create(Ty, GlobalValue::ExternalWeakLinkage, Name, M);
+    Fn->addFnAttr(Attribute::NoUnwind);
+  }
+  return {Ty, Fn};
+}
+
+/// Per-function stack slots the stub hands to the outlined copy.
+struct StubSlots {
+  AllocaInst *Cycles = nullptr, *Trips = nullptr;
+};
+
+/// Step 5: the dispatch stub in the preheader of the original loop.
+static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
+                       StructType *DescTy, ArrayRef<Function *> Variants,
+                       StubSlots &Slots) {
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+
+  IRBuilder<> AB(&*F.getEntryBlock().getFirstInsertionPt());
+  if (!Slots.Cycles) {
+    Slots.Cycles = AB.CreateAlloca(I64, nullptr, "decan.cycles.slot");
+    Slots.Trips = AB.CreateAlloca(I64, nullptr, "decan.trips.slot");
+  }
+  SmallVector<AllocaInst *, 8> OutSlots;
+  for (PHINode *PN : P.LiveOuts)
+    OutSlots.push_back(
+        AB.CreateAlloca(PN->getType(), nullptr, PN->getName() + ".decan.slot"));
+  AllocaInst *ExitSlot = P.multiExit()
+                             ? AB.CreateAlloca(I32, nullptr, "decan.exit.slot")
+                             : nullptr;
+
+  ArrayType *TableTy = ArrayType::get(PtrTy, NumVariants);
+  SmallVector<Constant *, NumVariants> Fns(Variants.begin(), Variants.end());
+  auto *Table = new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::InternalLinkage,
+      ConstantArray::get(TableTy, Fns), P.Rec.symbol("variants"));
+
+  FunctionCallee Begin = runtimeFn(M, "__decan_begin_call",
+                                   FunctionType::get(I32, {PtrTy}, false));
+  FunctionCallee End =
+      runtimeFn(M, "__decan_end_call",
+                FunctionType::get(I32, {PtrTy, I32, I64, I64}, false));
+
+  BasicBlock *PH = P.Preheader;
+  BasicBlock *Split =
+      SplitBlock(PH, PH->getTerminator(), (DominatorTree *)nullptr, nullptr,
+                 nullptr, PH->getName() + ".decan.ph");
+  PH->getTerminator()->eraseFromParent();
+  BasicBlock *Measure = BasicBlock::Create(Ctx, "decan.measure", &F, Split);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "decan.call", &F, Split);
+  BasicBlock *Take = BasicBlock::Create(Ctx, "decan.take", &F, Split);
+
+  IRBuilder<> B(PH);
+  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
+  LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
+                                         /*isVolatile=*/true, "decan.active");
+  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), Measure, Split,
+                 MDBuilder(Ctx).createUnlikelyBranchWeights());
+
+  B.SetInsertPoint(Measure);
+  CallInst *V = B.CreateCall(Begin, {Desc}, "decan.variant");
+  B.CreateCondBr(B.CreateICmpULT(V, B.getInt32(NumVariants)), Call, Split);
+
+  B.SetInsertPoint(Call);
+  Value *FnPtr =
+      B.CreateLoad(PtrTy,
+                   B.CreateInBoundsGEP(TableTy, Table,
+                                       {B.getInt64(0), B.CreateZExt(V, I64)}),
+                   "decan.fn");
+  SmallVector<Value *, 16> Args(P.LiveIns.begin(), P.LiveIns.end());
+  Args.append(OutSlots.begin(), OutSlots.end());
+  if (ExitSlot)
+    Args.push_back(ExitSlot);
+  Args.push_back(Slots.Cycles);
+  Args.push_back(Slots.Trips);
+  B.CreateCall(Variants[0]->getFunctionType(), FnPtr, Args);
+  Value *Cycles = B.CreateLoad(I64, Slots.Cycles, "decan.cycles");
+  Value *Trips = B.CreateLoad(I64, Slots.Trips, "decan.trips");
+  Value *Again = B.CreateCall(End, {Desc, V, Cycles, Trips}, "decan.again");
+  B.CreateCondBr(B.CreateICmpNE(Again, B.getInt32(0)), Split, Take);
+
+  // The copy's results stand: its live-outs feed the exit it took.
+  auto TakeExit = [&](BasicBlock *From, BasicBlock *E) {
+    IRBuilder<> TB(From);
+    for (auto [J, PN] : enumerate(P.LiveOuts))
+      if (PN->getParent() == E)
+        PN->addIncoming(
+            TB.CreateLoad(PN->getType(), OutSlots[J], PN->getName() + ".decan"),
+            From);
+    TB.CreateBr(E);
+  };
+  if (!P.multiExit()) {
+    TakeExit(Take, P.Exits[0]);
+    return;
+  }
+  B.SetInsertPoint(Take);
+  Value *ExitIdx = B.CreateLoad(I32, ExitSlot, "decan.exit");
+  SmallVector<BasicBlock *, 4> TakeBlocks;
+  for (unsigned K = 0; K < P.Exits.size(); ++K)
+    TakeBlocks.push_back(
+        BasicBlock::Create(Ctx, "decan.take." + Twine(K), &F, Split));
+  SwitchInst *SI = B.CreateSwitch(ExitIdx, TakeBlocks.back(), P.Exits.size());
+  for (unsigned K = 0; K + 1 < P.Exits.size(); ++K)
+    SI->addCase(B.getInt32(K), TakeBlocks[K]);
+  for (unsigned K = 0; K < P.Exits.size(); ++K)
+    TakeExit(TakeBlocks[K], P.Exits[K]);
+}
+
+/// Steps 1-2: the innermost loops of \p F in header order, each with its
+/// record (and skip reason, if any).
+static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
+                                                const LoopFilter &Filter) {
+  DenseMap<const BasicBlock *, unsigned> Pos;
+  for (BasicBlock &BB : F)
+    Pos[&BB] = Pos.size();
+
+  SmallVector<Candidate, 8> Cands;
+  CycleInfo CI;
+  CI.compute(F);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->isInnermost())
+      continue;
+    Candidate C{L->getHeader(), L};
+    const Cycle *Own = CI.getCycle(L->getHeader());
+    for (BasicBlock *BB : L->blocks())
+      if (CI.getCycle(BB) != Own)
+        C.NestedIrreducible = true;
+    C.Loc = L->getStartLoc();
+    Cands.push_back(C);
+  }
+  // Irreducible innermost cycles are no loops for LoopInfo; list them too.
+  SmallVector<const Cycle *, 8> Work(CI.toplevel_cycles());
+  while (!Work.empty()) {
+    const Cycle *Cy = Work.pop_back_val();
+    Work.append(Cy->children().begin(), Cy->children().end());
+    if (Cy->isReducible() || !Cy->children().empty())
+      continue;
+    BasicBlock *Header = nullptr;
+    for (BasicBlock *E : Cy->entries())
+      if (!Header || Pos[E] < Pos[Header])
+        Header = E;
+    Candidate C{Header, nullptr};
+    C.Irreducible = true;
+    for (Instruction &I : *Header)
+      if (I.getDebugLoc()) {
+        C.Loc = I.getDebugLoc();
+        break;
+      }
+    Cands.push_back(C);
+  }
+  llvm::sort(Cands, [&](const Candidate &A, const Candidate &B) {
+    return Pos[A.Header] < Pos[B.Header];
+  });
+
+  for (auto [Index, C] : enumerate(Cands)) {
+    LoopRecord &R = C.Rec;
+    R.Function = F.getName().str();
+    R.Index = Index;
+    if (DILocation *DL = C.Loc.get()) {
+      R.File = DL->getFilename().str();
+      R.Line = DL->getLine();
+      R.Column = DL->getColumn();
+    }
+    if (F.hasOptNone())
+      R.SkipReason = "function is optnone (-O0)";
+    else if (C.Irreducible)
+      R.SkipReason = "irreducible control flow";
+    else if (C.NestedIrreducible)
+      R.SkipReason = "irreducible control flow in the loop";
+    else if (!Filter.selects(F, R.File, R.Line))
+      R.SkipReason = "not selected (-decan-functions/-decan-lines)";
+    else if (std::optional<std::string> Why = bodySkipReason(*C.L))
+      R.SkipReason = *Why;
+  }
+  return Cands;
+}
+
+/// Step 3: shape the loop and record what outlining needs. Returns a skip
+/// reason when the loop cannot be put into the required form.
+static std::optional<std::string> planLoop(Function &F, Loop *L,
+                                           DominatorTree &DT, LoopInfo &LI,
+                                           ScalarEvolution &SE,
+                                           AssumptionCache &AC, LoopPlan &P) {
+  simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  if (!L->getLoopPreheader())
+    return std::string("no preheader");
+  if (!L->hasDedicatedExits())
+    return std::string("exit blocks shared with other code");
+  formLCSSA(*L, DT, &LI, &SE);
+
+  P.L = L;
+  P.Preheader = L->getLoopPreheader();
+  P.Header = L->getHeader();
+  for (BasicBlock &BB : F)
+    if (L->contains(&BB))
+      P.Blocks.push_back(&BB);
+  SmallPtrSet<BasicBlock *, 4> ExitSet;
+  for (BasicBlock *BB : P.Blocks)
+    for (BasicBlock *Succ : successors(BB))
+      if (!L->contains(Succ))
+        ExitSet.insert(Succ);
+  if (ExitSet.empty())
+    return std::string("loop has no exit");
+  for (BasicBlock &BB : F)
+    if (ExitSet.count(&BB))
+      P.Exits.push_back(&BB);
+
+  SetVector<Value *> LiveIns;
+  auto Consider = [&](Value *V) {
+    if (auto *I = dyn_cast<Instruction>(V)) {
+      if (!L->contains(I))
+        LiveIns.insert(V);
+    } else if (isa<Argument>(V)) {
+      LiveIns.insert(V);
+    }
+  };
+  for (BasicBlock *BB : P.Blocks)
+    for (Instruction &I : *BB)
+      for (Value *Op : I.operands())
+        Consider(Op);
+  for (BasicBlock *E : P.Exits)
+    for (PHINode &PN : E->phis()) {
+      P.LiveOuts.push_back(&PN);
+      for (Value *In : PN.incoming_values())
+        Consider(In);
+    }
+  P.LiveIns.assign(LiveIns.begin(), LiveIns.end());
+  unsigned Live = P.LiveIns.size() + P.LiveOuts.size();
+  if (Live > MaxLiveValues)
+    return "too many live values (" + std::to_string(Live) + ")";
+
+  // An affine header PHI gives the trip count after the loop; prefer an
+  // integer one (a pointer one works too, its step is in bytes).
+  for (PHINode &PN : P.Header->phis()) {
+    if (!SE.isSCEVable(PN.getType()))
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      continue;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    if (!Step || Step->getAPInt().isZero())
+      continue;
+    if (P.IV &&
+        !(P.IV->getType()->isPointerTy() && PN.getType()->isIntegerTy()))
+      continue;
+    P.IV = &PN;
+    P.Step = Step->getAPInt();
+  }
+  return std::nullopt;
+}
+
+static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
+                            const LoopFilter &Filter, LoopTableBuilder &Table) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+
+  SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter);
+  SmallVector<LoopPlan, 8> Plans;
+  for (Candidate &C : Cands) {
+    if (C.Rec.SkipReason.empty()) {
+      LoopPlan P;
+      if (std::optional<std::string> Why =
+              planLoop(F, C.L, DT, LI, SE, AC, P)) {
+        C.Rec.SkipReason = *Why;
+      } else {
+        C.Rec.VariantMask = (1u << NumVariants) - 1;
+        P.Rec = C.Rec;
+        Plans.push_back(std::move(P));
+      }
+    }
+    if (!C.Rec.SkipReason.empty()) {
+      Table.addLoop(C.Rec);
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSkipped", C.Loc,
+                                        C.Header)
+               << "loop " << ore::NV("Loop", C.Rec.id())
+               << " not instrumented: " << ore::NV("Reason", C.Rec.SkipReason);
+      });
+    }
+  }
+
+  // Build every copy before any stub changes the function's CFG.
+  SmallVector<SmallVector<Function *, NumVariants>, 8> Copies;
+  for (LoopPlan &P : Plans) {
+    Function *Ref = buildOutlined(F, P);
+    SmallVector<Function *, NumVariants> Fns{Ref};
+    for (unsigned V = 1; V < NumVariants; ++V) {
+      ValueToValueMapTy VMap;
+      Function *C = CloneFunction(Ref, VMap);
+      C->setName(P.Rec.symbol(VariantNames[V]));
+      C->addFnAttr("decan-variant", VariantNames[V]);
+      C->setLinkage(GlobalValue::InternalLinkage);
+      Fns.push_back(C);
+    }
+    Copies.push_back(Fns);
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
+                                P.Header)
+             << "loop " << ore::NV("Loop", P.Rec.id()) << " outlined into "
+             << ore::NV("Variants", NumVariants) << " variants ("
+             << ore::NV("LiveIns", (unsigned)P.LiveIns.size()) << " live-ins, "
+             << ore::NV("LiveOuts", (unsigned)P.LiveOuts.size())
+             << " live-outs, " << ore::NV("Exits", (unsigned)P.Exits.size())
+             << " exits, trip "
+             << (P.IV ? "count from an induction variable" : "count unknown")
+             << ")";
+    });
+  }
+  StubSlots Slots;
+  for (auto [P, Fns] : zip(Plans, Copies)) {
+    Constant *Desc = Table.addLoop(P.Rec);
+    insertStub(F, P, Desc, Table.descType(), Fns, Slots);
+  }
+  FAM.invalidate(F, PreservedAnalyses::none());
+  return true;
+}
+
+PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (isDecanDisabled())
+    return PreservedAnalyses::all();
+  const Triple &TT = M.getTargetTriple();
+  if (!TT.isX86() || !TT.isArch64Bit())
+    return PreservedAnalyses::all();
+  // Once per module, even if a pipeline runs the pass twice.
+  if (M.getNamedMetadata("decan.outlined"))
+    return PreservedAnalyses::all();
+  Expected<LoopFilter> Filter = LoopFilter::fromOptions();
+  if (!Filter) {
+    M.getContext().emitError(toString(Filter.takeError()));
+    return PreservedAnalyses::all();
+  }
+
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  SmallVector<Function *, 32> Worklist;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage() &&
+        !F.hasFnAttribute("decan-variant"))
+      Worklist.push_back(&F);
+
+  LoopTableBuilder Table(M);
+  bool Changed = false;
+  for (Function *F : Worklist)
+    Changed |= processFunction(*F, FAM, *Filter, Table);
+  if (!Changed)
+    return PreservedAnalyses::all();
+  Table.finalize();
+  M.getOrInsertNamedMetadata("decan.outlined");
+  return PreservedAnalyses::none();
+}

@@ -1,0 +1,159 @@
+//===- IRSelection.cpp - decan: which innermost loops to instrument -------===//
+//
+// Part of decan. See IRSelection.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRSelection.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+using namespace decan;
+
+static cl::OptionCategory DecanCategory("decan compiler plugin (IR side)");
+
+static cl::list<std::string> DecanFunctions(
+    "decan-functions", cl::CommaSeparated,
+    cl::desc("Instrument only loops of these functions (mangled or "
+             "demangled name without parameters)"),
+    cl::value_desc("f,g"), cl::cat(DecanCategory));
+
+static cl::list<std::string>
+    DecanLines("decan-lines", cl::CommaSeparated,
+               cl::desc("Instrument only loops starting in these line ranges"),
+               cl::value_desc("file.c:10-20,b.c:7"), cl::cat(DecanCategory));
+
+static cl::opt<bool> DecanDisable("decan-disable",
+                                  cl::desc("Do not instrument any loop"),
+                                  cl::init(false), cl::cat(DecanCategory));
+
+bool decan::isDecanDisabled() { return DecanDisable; }
+
+Expected<LoopFilter> LoopFilter::fromOptions() {
+  LoopFilter Filter;
+  for (const std::string &F : DecanFunctions)
+    if (!F.empty())
+      Filter.Functions.push_back(F);
+  for (StringRef Entry : DecanLines) {
+    auto Bad = [&] {
+      return createStringError("decan: bad -decan-lines entry '" + Entry.str() +
+                               "': expected FILE:LINE or FILE:FIRST-LAST");
+    };
+    size_t Colon = Entry.rfind(':');
+    if (Colon == StringRef::npos || Colon == 0)
+      return Bad();
+    StringRef File = Entry.take_front(Colon);
+    StringRef Range = Entry.drop_front(Colon + 1);
+    auto [FirstS, LastS] = Range.split('-');
+    unsigned First, Last;
+    if (FirstS.getAsInteger(10, First))
+      return Bad();
+    if (LastS.empty())
+      Last = First;
+    else if (LastS.getAsInteger(10, Last) || Last < First)
+      return Bad();
+    Filter.Lines.push_back({File.str(), First, Last});
+  }
+  return Filter;
+}
+
+/// "dir/a.c" matches "a.c", "dir/a.c" and "/abs/dir/a.c", not "xa.c".
+static bool fileMatches(StringRef Have, StringRef Want) {
+  if (!Have.ends_with(Want))
+    return false;
+  return Have.size() == Want.size() ||
+         Have[Have.size() - Want.size() - 1] == '/';
+}
+
+bool LoopFilter::selects(const Function &F, StringRef File,
+                         unsigned Line) const {
+  if (!Functions.empty()) {
+    std::string Demangled = demangle(F.getName());
+    StringRef Base = StringRef(Demangled).split('(').first;
+    if (!any_of(Functions, [&](const std::string &Want) {
+          return F.getName() == Want || Base == Want;
+        }))
+      return false;
+  }
+  if (!Lines.empty() && !any_of(Lines, [&](const LineRange &R) {
+        return Line >= R.First && Line <= R.Last && fileMatches(File, R.File);
+      }))
+    return false;
+  return true;
+}
+
+/// Intrinsics that x86-64 codegen turns into library calls.
+static bool isLibcallIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::memcpy:
+  case Intrinsic::memcpy_inline:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+  case Intrinsic::memset_inline:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+  case Intrinsic::tan:
+  case Intrinsic::asin:
+  case Intrinsic::acos:
+  case Intrinsic::atan:
+  case Intrinsic::atan2:
+  case Intrinsic::sinh:
+  case Intrinsic::cosh:
+  case Intrinsic::tanh:
+  case Intrinsic::pow:
+  case Intrinsic::powi:
+  case Intrinsic::exp:
+  case Intrinsic::exp2:
+  case Intrinsic::exp10:
+  case Intrinsic::log:
+  case Intrinsic::log2:
+  case Intrinsic::log10:
+  case Intrinsic::ldexp:
+  case Intrinsic::frexp:
+  case Intrinsic::sincos:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<std::string> decan::bodySkipReason(const Loop &L) {
+  for (BasicBlock *BB : L.blocks()) {
+    if (BB->isEHPad())
+      return std::string("exception handling in the loop");
+    if (BB->hasAddressTaken())
+      return std::string("block address taken in the loop");
+    for (Instruction &I : *BB) {
+      if (I.getType()->isTokenTy())
+        return std::string("token value in the loop");
+      if (isa<AllocaInst>(I))
+        return std::string("alloca in the loop");
+      if (I.getOpcode() == Instruction::FRem)
+        return std::string("calls fmod (frem)");
+      if (isa<IndirectBrInst>(I) || isa<CallBrInst>(I))
+        return std::string("indirect branch in the loop");
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (CB->isInlineAsm())
+        return std::string("inline asm in the loop");
+      if (CB->isConvergent())
+        return std::string("convergent call in the loop");
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee)
+        return std::string("calls a function pointer");
+      if (Callee->isIntrinsic() &&
+          !isLibcallIntrinsic(Callee->getIntrinsicID()))
+        continue;
+      return "calls '" + demangle(Callee->getName()) + "'";
+    }
+  }
+  return std::nullopt;
+}
