@@ -55,6 +55,12 @@ static cl::opt<std::string> LayoutOpt(
              "NOPs), nop1 (a 1-byte NOP per deleted instruction), unaware "
              "(deleted instructions vanish)"));
 
+static cl::opt<bool> CheckAllLoops(
+    "decan-check-all-loops", cl::init(false), cl::cat(DecanMachineCat),
+    cl::desc("Testing aid: build (without applying) every variant of every "
+             "innermost loop of every function and report each status as a "
+             "remark (DecanCheck)"));
+
 static cl::opt<bool> DumpSubsets(
     "decan-dump-subsets", cl::init(false), cl::cat(DecanMachineCat),
     cl::desc("Print the subsets of every instruction of each variant "
@@ -378,8 +384,48 @@ static const char *statusName(VariantStatus S) {
   return "?";
 }
 
+/// -decan-check-all-loops: every rule on every loop, nothing changed.
+static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
+                          X86Knowledge &K,
+                          MachineOptimizationRemarkEmitter &ORE) {
+  SmallVector<MachineLoop *, 8> Work(MLI.begin(), MLI.end());
+  while (!Work.empty()) {
+    MachineLoop *L = Work.pop_back_val();
+    if (!L->isInnermost()) {
+      Work.append(L->begin(), L->end());
+      continue;
+    }
+    MachineLoopBody ML = readLoop(K, *L, *MF.getSubtarget().getRegisterInfo());
+    LoopSubsets S = computeSubsets(K, ML.Body);
+    std::string Msg;
+    for (unsigned V = 0; V < NumVariants; ++V) {
+      VariantResult R = buildVariant(K, ML.Body, S, static_cast<Variant>(V),
+                                     VariantOptions());
+      Msg +=
+          std::string(V ? "; " : "") + variantName(R.V) + " " +
+          statusName(R.Status) +
+          (R.Status == VariantStatus::OK ? " " + std::to_string(R.Bytes) + "/" +
+                                               std::to_string(R.RefBytes)
+                                         : ": " + R.Reason);
+    }
+    ORE.emit([&] {
+      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "DecanCheck",
+                                               L->getStartLoc(), L->getHeader())
+             << "check " << MF.getName() << " bb."
+             << std::to_string(L->getHeader()->getNumber()) << ": " << Msg;
+    });
+  }
+}
+
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
+  if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
+    if (X86Knowledge *K = knowledge(MF))
+      checkAllLoops(
+          MF, getAnalysis<MachineLoopInfoWrapperPass>().getLI(), *K,
+          getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
+    return false;
+  }
   if (!F.hasFnAttribute("decan-variant"))
     return false;
   auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();

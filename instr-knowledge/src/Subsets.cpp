@@ -182,7 +182,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     for (unsigned J = 0; J < In.Ops.size(); ++J)
       if (In.Ops[J].isReg() && In.Ops[J].Reg &&
           (K.isMask(In.Ops[J].Reg) ||
-           ((S.Bits[I] & SubsetGather) && (J < (unsigned)M || J >= (unsigned)M + 5) &&
+           ((S.Bits[I] & SubsetGather) &&
+            (J < (unsigned)M || J >= (unsigned)M + 5) &&
             J >= K.instrInfo().get(In.Opcode).getNumDefs())))
         Seeds.push_back(In.Ops[J].Reg);
     for (unsigned R : Seeds) {

@@ -399,10 +399,13 @@ VariantResult Builder::run() {
     Res.Bytes = Res.RefBytes;
     return Res;
   };
+  // REF is the real loop: always available, even when a byte size is
+  // unknown (inline assembly); its size is then 0 ("unknown").
   Expected<unsigned> RB = loopBytes(K, Ref);
-  if (!RB)
-    return Fail(VariantStatus::Unsupported, toString(RB.takeError()));
-  Res.RefBytes = Res.Bytes = *RB;
+  if (RB)
+    Res.RefBytes = Res.Bytes = *RB;
+  else
+    consumeError(RB.takeError());
   if (V == Variant::REF) {
     Res.Status = VariantStatus::OK;
     return Res;
@@ -414,6 +417,8 @@ VariantResult Builder::run() {
                   "unsupported instruction " +
                       K.opcodeName(Ref.Instrs[I].Opcode).str() +
                       " in the loop");
+  if (!Res.RefBytes)
+    return Fail(VariantStatus::Unsupported, "loop size unknown");
   if (S.CtrlReadsStoredMemory)
     return Fail(VariantStatus::Unsupported,
                 "an exit condition reads memory the loop may write");
