@@ -487,10 +487,18 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
       L.SkipReason = Problem;
     if (L.SkipReason.empty())
       L.SkipReason = checkLoop(Sorted, H, L.FlagsLiveIn);
-    if (auto Line = Bin.lineFor(L.Header)) {
-      L.File = Line->first;
-      L.Line = Line->second;
-    }
+    // The header's own line, else the first line any loop instruction has
+    // (compilers give rotated headers line 0).
+    std::vector<uint64_t> Addrs{L.Header};
+    for (const LoopBlock &LB : L.Blocks)
+      for (const Instr &I : LB.Instrs)
+        Addrs.push_back(I.Addr);
+    for (uint64_t A : Addrs)
+      if (auto Line = Bin.lineFor(A)) {
+        L.File = Line->first;
+        L.Line = Line->second;
+        break;
+      }
     Out.push_back(std::move(L));
   }
 }

@@ -58,13 +58,49 @@ static void printLoop(raw_ostream &OS, const LoopCandidate &L,
 namespace {
 struct Options {
   std::string Input, OutDir;
-  bool List = false, Quiet = false;
+  bool List = false, Quiet = false, Disasm = false;
   RewriteOptions RW;
 };
 } // namespace
 
+/// Prints the emitted copies of every rewritten loop, decoded from the
+/// written file.
+static Error disassembleCopies(StringRef Output, const X86Context &X86,
+                               const RewriteResult &R, raw_ostream &OS) {
+  auto Out = BinaryImage::open(Output);
+  if (!Out)
+    return Out.takeError();
+  auto Dump = [&](const std::string &Title, std::pair<uint64_t, uint64_t> Rg) {
+    OS << Title << " @0x" << utohexstr(Rg.first, true) << ":\n";
+    ArrayRef<uint8_t> Code = (*Out)->codeAt(Rg.first, Rg.second - Rg.first);
+    uint64_t Off = 0;
+    MCInst MI;
+    while (Off < Code.size()) {
+      uint64_t Size = X86.decode(Code.slice(Off), Rg.first + Off, MI);
+      if (!Size) {
+        OS << "    <undecodable>\n";
+        break;
+      }
+      std::string Text = X86.print(MI, Rg.first + Off);
+      if (Text != "nop" && !StringRef(Text).starts_with("nop"))
+        OS << "    " << Text << "\n";
+      Off += Size;
+    }
+  };
+  for (const LoopOutcome &O : R.Loops) {
+    if (!O.Rewritten)
+      continue;
+    Dump(O.Id + ".orig", O.OrigCopy);
+    for (unsigned V = 0; V < 6; ++V)
+      if (O.VariantMask & (1u << V))
+        Dump(O.Id + "." + Names[V], O.Copies[V]);
+  }
+  return Error::success();
+}
+
 static Error rewriteWith(StringRef Input, StringRef Output, raw_ostream &OS,
-                         bool Verbose, const RewriteOptions &RW) {
+                         bool Verbose, const RewriteOptions &RW,
+                         bool Disasm = false) {
   auto X86 = X86Context::create();
   if (!X86)
     return X86.takeError();
@@ -93,12 +129,22 @@ static Error rewriteWith(StringRef Input, StringRef Output, raw_ostream &OS,
     for (size_t K = 0; K < Loops->size(); ++K)
       printLoop(OS, (*Loops)[K], &R->Loops[K]);
   }
+  if (Disasm)
+    return disassembleCopies(Output, **X86, *R, OS);
   return Error::success();
 }
 
 Error decan::rewriter::rewriteFile(StringRef Input, StringRef Output,
                                    raw_ostream &OS, bool Verbose) {
   return rewriteWith(Input, Output, OS, Verbose, RewriteOptions());
+}
+
+/// Errors are printed on one line, whatever the error carried.
+static std::string oneLine(std::string S) {
+  for (char &C : S)
+    if (C == '\n')
+      C = ' ';
+  return S;
 }
 
 static void usage(raw_ostream &OS) {
@@ -112,6 +158,7 @@ static void usage(raw_ostream &OS) {
         "rewritten; write nothing\n"
         "  --loops=IDS     rewrite only these loop ids (f:L0,...)\n"
         "  --variants=V    build only these variants (REF always)\n"
+        "  --disasm        print the emitted copies of every rewritten loop\n"
         "Run the copy with 'decan run' (or LD_PRELOAD=libdecan_rt.so and "
         "DECAN_LOOPS=...).\n";
 }
@@ -127,7 +174,9 @@ int decan::rewriter::runRewriteTool(int argc, char **argv) {
       usage(outs());
       return 0;
     }
-    if (A == "--list") {
+    if (A == "--disasm") {
+      O.Disasm = true;
+    } else if (A == "--list") {
       O.List = true;
     } else if (A == "-q") {
       O.Quiet = true;
@@ -174,18 +223,19 @@ int decan::rewriter::runRewriteTool(int argc, char **argv) {
     auto X86 = X86Context::create();
     if (!X86) {
       errs() << "decan: error: " << toString(X86.takeError()) << "\n";
-      return 1;
+      return 2;
     }
     auto Bin = BinaryImage::open(O.Input);
     if (!Bin) {
-      errs() << "decan: error: " << toString(Bin.takeError()) << "\n";
-      return 1;
+      errs() << "decan: error: " << oneLine(toString(Bin.takeError())) << "\n";
+      return 2;
     }
     FinderStats Stats;
     auto Loops = findLoops(**Bin, **X86, &Stats);
     if (!Loops) {
-      errs() << "decan: error: " << toString(Loops.takeError()) << "\n";
-      return 1;
+      errs() << "decan: error: " << oneLine(toString(Loops.takeError()))
+             << "\n";
+      return 2;
     }
     unsigned N = 0;
     for (const LoopCandidate &L : *Loops)
@@ -200,13 +250,13 @@ int decan::rewriter::runRewriteTool(int argc, char **argv) {
     if (std::error_code EC = sys::fs::create_directories(O.OutDir)) {
       errs() << "decan: error: cannot create '" << O.OutDir
              << "': " << EC.message() << "\n";
-      return 1;
+      return 2;
     }
   }
   std::string Out = rewrittenPath(O.Input, O.OutDir);
-  if (Error E = rewriteWith(O.Input, Out, outs(), !O.Quiet, O.RW)) {
-    errs() << "decan: error: " << toString(std::move(E)) << "\n";
-    return 1;
+  if (Error E = rewriteWith(O.Input, Out, outs(), !O.Quiet, O.RW, O.Disasm)) {
+    errs() << "decan: error: " << oneLine(toString(std::move(E))) << "\n";
+    return 2;
   }
   return 0;
 }

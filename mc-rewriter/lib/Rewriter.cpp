@@ -484,6 +484,10 @@ struct PlannedLoop {
   unsigned DescIndex = 0;
   uint64_t IdOff = 0, FuncOff = 0, FileOff = 0, ScratchOff = 0;
   unsigned StubLabel = 0;
+  /// Labels around each variant's copy (measured copies) and the
+  /// unmeasured relocated loop.
+  std::array<unsigned, DECAN_NUM_VARIANTS> CopyBegin{}, CopyEnd{};
+  unsigned OrigBegin = 0, OrigEnd = 0;
 };
 
 class LoopEmitter {
@@ -616,8 +620,11 @@ void LoopEmitter::emit() {
     LoopCopy C = P.V.Copies[DECAN_REF];
     CB.align(64, L.Header % 64);
     CB.bind(OrigLabel);
+    P.OrigBegin = OrigLabel;
     emitCopy(C, /*Measured=*/false,
              [](uint64_t Addr) { return Target::abs(Addr); });
+    P.OrigEnd = CB.newLabel();
+    CB.bind(P.OrigEnd);
   }
 
   // --- Measured path: save the whole state, ask the runtime.
@@ -685,6 +692,9 @@ void LoopEmitter::emit() {
       // An exit only a variant has cannot happen: variants keep the CFG.
       return Target::label(ExitLabels.empty() ? RestoreOrig : ExitLabels[0]);
     });
+    P.CopyBegin[V] = VariantLabel[V];
+    P.CopyEnd[V] = CB.newLabel();
+    CB.bind(P.CopyEnd[V]);
     CB.align(16);
     for (size_t K = 0; K < Exits.size(); ++K) {
       CB.bind(ExitLabels[K]);
@@ -1094,9 +1104,18 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   if (std::error_code EC = sys::fs::rename(Tmp, OutPath))
     return fail("cannot rename '" + Tmp + "' to '" + OutPath +
                 "': " + EC.message());
-  for (size_t K = 0, P = 0; K < Result.Loops.size(); ++K)
-    if (Result.Loops[K].Rewritten)
-      Result.Loops[K].StubAddr = CB.labelAddr(Plan[P++].StubLabel);
+  for (size_t K = 0, N = 0; K < Result.Loops.size(); ++K) {
+    if (!Result.Loops[K].Rewritten)
+      continue;
+    const PlannedLoop &P = Plan[N++];
+    LoopOutcome &O = Result.Loops[K];
+    O.StubAddr = CB.labelAddr(P.StubLabel);
+    O.OrigCopy = {CB.labelAddr(P.OrigBegin), CB.labelAddr(P.OrigEnd)};
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (P.V.Mask & (1u << V))
+        O.Copies[V] = {CB.labelAddr(P.CopyBegin[V]),
+                       CB.labelAddr(P.CopyEnd[V])};
+  }
   Result.CodeAddr = TextStart;
   Result.CodeSize = *CodeSizeOr;
   Result.DataAddr = DataVaddr;

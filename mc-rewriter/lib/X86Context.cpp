@@ -45,6 +45,7 @@ Expected<std::unique_ptr<X86Context>> X86Context::create() {
   C->Emitter.reset(T->createMCCodeEmitter(*C->MII, *C->Ctx));
   C->Printer.reset(
       T->createMCInstPrinter(C->TheTriple, 0, *C->MAI, *C->MII, *C->MRI));
+  C->Printer->setPrintBranchImmAsAddress(true);
   C->MIA.reset(T->createMCInstrAnalysis(C->MII.get()));
   if (!C->Dis || !C->Emitter || !C->Printer || !C->MIA)
     return fail("cannot create the x86-64 disassembler or encoder");

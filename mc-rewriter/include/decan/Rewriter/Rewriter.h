@@ -37,6 +37,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,10 @@ struct LoopOutcome {
   unsigned VariantMask = 0; ///< variants emitted
   uint64_t Header = 0, StubAddr = 0;
   std::vector<std::string> VariantNotes; ///< why a variant is missing
+  /// [begin, end) of the unmeasured relocated loop and of each measured
+  /// copy (REF, LS, ...; {0, 0} when not built).
+  std::pair<uint64_t, uint64_t> OrigCopy{0, 0};
+  std::array<std::pair<uint64_t, uint64_t>, 6> Copies{};
 };
 
 struct RewriteResult {
