@@ -72,7 +72,12 @@ struct LoopPlan {
   SmallVector<Value *, 8> LiveIns;
   SmallVector<PHINode *, 8> LiveOuts; ///< every PHI of every exit block
   PHINode *IV = nullptr;              ///< affine header PHI, if any
+  Value *IVNext = nullptr;            ///< its value on the backedge
   APInt Step;
+  /// Exiting blocks where IVNext is already computed: the trip count uses
+  /// it there (a live-out anyway), not the header PHI, whose value would
+  /// need a register copy inside the loop.
+  SmallPtrSet<BasicBlock *, 4> ExitsAfterIncrement;
   bool multiExit() const { return Exits.size() > 1; }
 };
 
@@ -244,17 +249,25 @@ static Function *buildOutlined(Function &F, LoopPlan &P) {
                         cast<BasicBlock>(VMap[PN->getIncomingBlock(In)]));
       Outs.push_back({(unsigned)J, NP});
     }
-    PHINode *IVExit = nullptr;
+    // Per exit edge: the IV value seen there and how many header visits
+    // it lacks (1 before the increment, 0 after).
+    PHINode *IVExit = nullptr, *Adjust = nullptr;
     if (P.IV) {
       IVExit = B.CreatePHI(P.IV->getType(), 2, "decan.iv.exit");
-      for (BasicBlock *Pred : predecessors(E))
-        IVExit->addIncoming(VMap[P.IV], cast<BasicBlock>(VMap[Pred]));
+      Adjust = B.CreatePHI(I64, 2, "decan.iv.adjust");
+      for (BasicBlock *Pred : predecessors(E)) {
+        bool After = P.ExitsAfterIncrement.count(Pred);
+        auto *NewPred = cast<BasicBlock>(VMap[Pred]);
+        IVExit->addIncoming(VMap[After ? P.IVNext : P.IV], NewPred);
+        Adjust->addIncoming(ConstantInt::get(I64, After ? 0 : 1), NewPred);
+      }
     }
     Value *T1 = B.CreateCall(probeAsm(Ctx, true), {}, "decan.t1");
     B.CreateStore(B.CreateSub(T1, T0, "decan.cycles"), CyclesArg);
 
-    // trips = (iv_exit - start) / step + 1: the header PHI holds
-    // start + k*step in iteration k, whichever exit the loop takes.
+    // trips = (iv_exit - start) / step + adjust: in iteration k (from 0)
+    // the header PHI holds start + k*step and the increment start +
+    // (k+1)*step, whichever exit the loop takes.
     Value *Trips = ConstantInt::get(I64, 0);
     if (IVExit) {
       Value *X = IVExit, *S = IVStart;
@@ -270,8 +283,8 @@ static Function *buildOutlined(Function &F, LoopPlan &P) {
                      : Abs.isPowerOf2()
                          ? B.CreateLShr(Diff, Abs.logBase2())
                          : B.CreateUDiv(Diff, ConstantInt::get(IntTy, Abs));
-      Trips = B.CreateAdd(B.CreateZExtOrTrunc(Iters, I64),
-                          ConstantInt::get(I64, 1), "decan.trips");
+      Trips =
+          B.CreateAdd(B.CreateZExtOrTrunc(Iters, I64), Adjust, "decan.trips");
     }
     B.CreateStore(Trips, TripsArg);
     for (auto [J, NP] : Outs)
@@ -539,6 +552,18 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
       continue;
     P.IV = &PN;
     P.Step = Step->getAPInt();
+  }
+  if (P.IV) {
+    BasicBlock *Latch = L->getLoopLatch();
+    auto *Next = dyn_cast<Instruction>(P.IV->getIncomingValueForBlock(Latch));
+    auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(P.IV));
+    if (Next && L->contains(Next) &&
+        SE.getSCEV(Next) == AR->getPostIncExpr(SE)) {
+      P.IVNext = Next;
+      for (BasicBlock *BB : P.Blocks)
+        if (L->isLoopExiting(BB) && DT.dominates(Next, BB->getTerminator()))
+          P.ExitsAfterIncrement.insert(BB);
+    }
   }
   return std::nullopt;
 }

@@ -1,0 +1,185 @@
+; The IR pass alone on a loop with two exits (a data-dependent break) and a
+; loop with a live-out (a reduction): dispatch stub at the loop site, the six
+; outlined copies with probes around the untouched loop, trip count derived
+; after the loop, and the loop tables.
+; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s \
+; RUN:   | FileCheck %s
+
+target triple = "x86_64-pc-linux-gnu"
+
+define i32 @find(ptr %k, i32 %n, i32 %key) {
+entry:
+  %pos = icmp sgt i32 %n, 0
+  br i1 %pos, label %ph, label %done
+
+ph:
+  %wide = zext nneg i32 %n to i64
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %ph ], [ %i.next, %latch ]
+  %p = getelementptr inbounds i32, ptr %k, i64 %i
+  %v = load i32, ptr %p, align 4
+  %hit = icmp eq i32 %v, %key
+  br i1 %hit, label %found, label %latch
+
+latch:
+  %i.next = add nuw nsw i64 %i, 1
+  %end = icmp eq i64 %i.next, %wide
+  br i1 %end, label %done, label %loop
+
+found:
+  %t = trunc i64 %i to i32
+  br label %done
+
+done:
+  %r = phi i32 [ 0, %entry ], [ %t, %found ], [ %n, %latch ]
+  ret i32 %r
+}
+
+define double @sum(ptr %a, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  %p = getelementptr inbounds double, ptr %a, i64 %i
+  %x = load double, ptr %p, align 8
+  %s.next = fadd double %s, %x
+  %i.next = add nuw i64 %i, 4
+  %c = icmp ult i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+
+exit:
+  ret double %s.next
+}
+
+;; The stub: one volatile load of desc.active and an unlikely branch in the
+;; old preheader; the original loop is still reached from the split block.
+; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [20 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 128, i32 1, i32 63, i32 0, i32 0, i32 15, i32 0, [20 x i32] zeroinitializer, [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
+; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
+; CHECK: @find.decan.L0.variants = internal constant [6 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.NO_DIV, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL]
+;; Descriptors: abi 1, inactive, all six variants, strings and minfo in the
+;; meta record, the scratch area.
+; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 1, i32 0, i32 63, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 8), ptr null }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
+; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @decan.module_ctor, ptr null }]
+; CHECK: @llvm.used = {{.*}}[ptr @find.decan.L0.meta, ptr @find.decan.L0.scratch, ptr @sum.decan.L0.meta, ptr @sum.decan.L0.scratch, ptr @decan.descs]
+; CHECK: @find.decan.L0.desc = internal alias %decan.loop_desc, ptr @decan.descs
+; CHECK: @sum.decan.L0.desc = internal alias %decan.loop_desc, getelementptr inbounds ([2 x %decan.loop_desc], ptr @decan.descs, i32 0, i32 1)
+
+; CHECK-LABEL: define i32 @find(
+; CHECK:       ph:
+; CHECK-NEXT:    %wide = zext nneg i32 %n to i64
+; CHECK-NEXT:    %decan.active = load volatile i32, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @find.decan.L0.desc, i32 0, i32 1), align 4
+; CHECK-NEXT:    [[ON:%.*]] = icmp ne i32 %decan.active, 0
+; CHECK-NEXT:    br i1 [[ON]], label %decan.measure, label %ph.decan.ph, !prof ![[UNLIKELY:[0-9]+]]
+; CHECK:       decan.measure:
+; CHECK-NEXT:    %decan.variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
+; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %decan.variant, 6
+; CHECK-NEXT:    br i1 [[OK]], label %decan.call, label %ph.decan.ph
+; CHECK:       decan.call:
+; CHECK:         %decan.fn = load ptr, ptr
+; CHECK-NEXT:    call void %decan.fn(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.decan.slot, ptr %decan.exit.slot, ptr %decan.cycles.slot, ptr %decan.trips.slot)
+; CHECK-NEXT:    %decan.cycles = load i64, ptr %decan.cycles.slot
+; CHECK-NEXT:    %decan.trips = load i64, ptr %decan.trips.slot
+; CHECK-NEXT:    %decan.again = call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 %decan.variant, i64 %decan.cycles, i64 %decan.trips)
+; CHECK-NEXT:    [[AGAIN:%.*]] = icmp ne i32 %decan.again, 0
+; CHECK-NEXT:    br i1 [[AGAIN]], label %ph.decan.ph, label %decan.take
+;; Two exits: the copy reports which one it took.
+; CHECK:       decan.take:
+; CHECK-NEXT:    %decan.exit = load i32, ptr %decan.exit.slot
+; CHECK-NEXT:    switch i32 %decan.exit, label %decan.take.1 [
+; CHECK-NEXT:      i32 0, label %decan.take.0
+; CHECK:       decan.take.0:
+; CHECK-NEXT:    %i.lcssa.decan = load i64, ptr %i.lcssa.decan.slot
+; CHECK-NEXT:    br label %found
+; CHECK:       decan.take.1:
+; CHECK-NEXT:    br label %done.loopexit
+; CHECK:       ph.decan.ph:
+; CHECK-NEXT:    br label %loop
+;; The original loop is untouched.
+; CHECK:       loop:
+; CHECK-NEXT:    %i = phi i64 [ 0, %ph.decan.ph ], [ %i.next, %latch ]
+; CHECK-NEXT:    %p = getelementptr inbounds i32, ptr %k, i64 %i
+; CHECK-NEXT:    %v = load i32, ptr %p, align 4
+; CHECK-NEXT:    %hit = icmp eq i32 %v, %key
+; CHECK-NEXT:    br i1 %hit, label %found, label %latch
+; CHECK:       found:
+; CHECK-NEXT:    %i.lcssa = phi i64 [ %i, %loop ], [ %i.lcssa.decan, %decan.take.0 ]
+; CHECK:       done.loopexit:
+; CHECK-NEXT:    br label %done
+
+; CHECK-LABEL: define double @sum(
+; CHECK:       entry:
+; CHECK:         %decan.active = load volatile i32
+; CHECK:       decan.take:
+; CHECK-NEXT:    %s.next.lcssa.decan = load double, ptr %s.next.lcssa.decan.slot
+; CHECK-NEXT:    br label %exit
+; CHECK:       exit:
+; CHECK-NEXT:    %s.next.lcssa = phi double [ %s.next, %loop ], [ %s.next.lcssa.decan, %decan.take ]
+
+;; The REF copy: probe, the loop as it was, probe, stores after the loop.
+; CHECK-LABEL: define internal void @find.decan.L0.REF(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.out, ptr %exit.out, ptr %cycles, ptr %trips)
+; CHECK-SAME:  #[[ATTR:[0-9]+]] {
+; CHECK-NEXT:  decan.entry:
+; CHECK-NEXT:    %decan.t0 = call i64 asm sideeffect "lfence\0A\09rdtsc
+; CHECK-NEXT:    br label %loop
+; CHECK:       loop:
+; CHECK-NEXT:    %i = phi i64 [ 0, %decan.entry ], [ %i.next, %latch ]
+; CHECK-NEXT:    %p = getelementptr inbounds i32, ptr %k, i64 %i
+; CHECK-NEXT:    %v = load i32, ptr %p, align 4
+; CHECK-NEXT:    %hit = icmp eq i32 %v, %key
+; CHECK-NEXT:    br i1 %hit, label %found.decan, label %latch
+; CHECK:       latch:
+; CHECK-NEXT:    %i.next = add nuw nsw i64 %i, 1
+; CHECK-NEXT:    %end = icmp eq i64 %i.next, %wide
+; CHECK-NEXT:    br i1 %end, label %done.loopexit.decan, label %loop
+;; Exit through `found` (before the increment): trips = i + 1.
+; CHECK:       found.decan:
+; CHECK-NEXT:    %i.lcssa = phi i64 [ %i, %loop ]
+; CHECK-NEXT:    %decan.iv.exit = phi i64 [ %i, %loop ]
+; CHECK-NEXT:    %decan.iv.adjust = phi i64 [ 1, %loop ]
+; CHECK-NEXT:    %decan.t1 = call i64 asm sideeffect "rdtscp\0A\09lfence
+; CHECK-NEXT:    %decan.cycles = sub i64 %decan.t1, %decan.t0
+; CHECK-NEXT:    store i64 %decan.cycles, ptr %cycles
+; CHECK-NEXT:    [[D:%.*]] = sub i64 %decan.iv.exit, 0
+; CHECK-NEXT:    %decan.trips = add i64 [[D]], %decan.iv.adjust
+; CHECK-NEXT:    store i64 %decan.trips, ptr %trips
+; CHECK-NEXT:    store i64 %i.lcssa, ptr %i.lcssa.out
+; CHECK-NEXT:    store i32 0, ptr %exit.out
+; CHECK-NEXT:    ret void
+;; Exit through the latch (after the increment): trips = i.next.
+; CHECK:       done.loopexit.decan:
+; CHECK-NEXT:    %decan.iv.exit1 = phi i64 [ %i.next, %latch ]
+; CHECK-NEXT:    %decan.iv.adjust2 = phi i64 [ 0, %latch ]
+; CHECK-NEXT:    %decan.t13 = call i64 asm sideeffect "rdtscp\0A\09lfence
+; CHECK:         store i32 1, ptr %exit.out
+; CHECK-NEXT:    ret void
+
+;; Five identical clones.
+; CHECK: define internal void @find.decan.L0.LS({{.*}}) #[[ATTR_LS:[0-9]+]]
+; CHECK: define internal void @find.decan.L0.FP(
+; CHECK: define internal void @find.decan.L0.NO_DIV(
+; CHECK: define internal void @find.decan.L0.DL1(
+; CHECK: define internal void @find.decan.L0.CTRL(
+;; The runtime entry points are weak: a plugin build links without it.
+; CHECK: declare extern_weak i32 @__decan_begin_call(ptr)
+; CHECK: declare extern_weak i32 @__decan_end_call(ptr, i32, i64, i64)
+
+;; Step 4: trips = (i.next - 0) / 4.
+; CHECK-LABEL: define internal void @sum.decan.L0.REF(ptr %a, i64 %n, ptr %s.next.lcssa.out, ptr %cycles, ptr %trips)
+; CHECK:         [[D2:%.*]] = sub i64 %decan.iv.exit, 0
+; CHECK-NEXT:    [[Q:%.*]] = lshr i64 [[D2]], 2
+; CHECK-NEXT:    %decan.trips = add i64 [[Q]], %decan.iv.adjust
+; CHECK:         store double %s.next.lcssa, ptr %s.next.lcssa.out
+
+; CHECK: declare extern_weak void @__decan_register_loops(ptr, i32)
+; CHECK-LABEL: define internal void @decan.module_ctor()
+; CHECK:         icmp ne ptr @__decan_register_loops, null
+; CHECK:         call void @__decan_register_loops(ptr @decan.descs, i32 2)
+
+
+; CHECK-DAG: attributes #[[ATTR]] = { noinline nounwind "decan-loop"="find:L0" "decan-variant"="REF" }
+; CHECK-DAG: attributes #[[ATTR_LS]] = { noinline nounwind "decan-loop"="find:L0" "decan-variant"="LS" }
+; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
