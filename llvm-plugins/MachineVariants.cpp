@@ -237,6 +237,9 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
     if (!Busy)
       Out.Body.FreeRegs.push_back(R);
   }
+  for (MachineBasicBlock *MBB : Exits)
+    for (const auto &LI : MBB->liveins())
+      Out.Body.LiveOuts.push_back(LI.PhysReg.id());
   return Out;
 }
 

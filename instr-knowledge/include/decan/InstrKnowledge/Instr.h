@@ -85,6 +85,10 @@ struct LoopBody {
   /// caller-saved, not read in the loop, not live into the loop or its
   /// exits (pure-load destinations of stores turned into loads).
   std::vector<unsigned> FreeRegs;
+  /// Registers live after the loop (read by its exits). An induction
+  /// variable among them (the trip count is derived from it after the
+  /// loop) is kept in every variant, with the CTRL slice.
+  std::vector<unsigned> LiveOuts;
 };
 
 } // namespace decan
