@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static inline uint64_t tsc(void) {
   uint32_t lo, hi;
@@ -42,7 +43,18 @@ int main(void) {
       puts("");
   }
   qsort(ratio, RUNS, sizeof *ratio, cmp);
-  printf("{\"core_cycles_per_tsc_tick\":%.4f,\"min\":%.4f,\"max\":%.4f}\n",
-         ratio[RUNS / 2], ratio[0], ratio[RUNS - 1]);
+  /* TSC frequency: ticks over 50 ms of CLOCK_MONOTONIC. */
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  uint64_t s0 = tsc();
+  do
+    clock_gettime(CLOCK_MONOTONIC, &b);
+  while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 5e7);
+  uint64_t s1 = tsc();
+  double hz = (double)(s1 - s0) /
+              ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
+  printf("{\"core_cycles_per_tsc_tick\":%.4f,\"min\":%.4f,\"max\":%.4f,"
+         "\"tsc_hz\":%.4g}\n",
+         ratio[RUNS / 2], ratio[0], ratio[RUNS - 1], hz);
   return 0;
 }

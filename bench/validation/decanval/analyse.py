@@ -149,6 +149,12 @@ def quality(points, precision_points):
             if isinstance(p.get("ref"), dict) and "probe_pair_cycles" in p["ref"]]
     if pairs:
         q["probe_pair_cycles"] = {"median": statistics.median(pairs), "min": min(mins)}
+    # The runtime's own estimate of an empty timed region (decan run's
+    # "probe_cycles"), for comparison with the driver's probe pair.
+    rt = [p["decan"]["probe_cycles"] for p in points
+          if isinstance((p.get("decan") or {}).get("probe_cycles"), (int, float))]
+    if rt:
+        q["runtime_probe_cycles"] = statistics.median(rt)
     # The driver's own per-call probes (thesis Algorithm 5) against its
     # repetition loop (Algorithm 4): what the probe method itself can resolve,
     # independent of decan.

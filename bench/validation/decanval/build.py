@@ -54,7 +54,9 @@ def build_codelet(tools, manifest, name, srcdir, outdir, repeats=3):
         if secs is None:
             res[kind] = {"error": "compile failed: " + r.brief(), "log": r.err[-2000:]}
             continue
-        link = T.run([tools.clang] + cflags + extra + [obj, "-o", exe] + ldflags, timeout=300)
+        libs = tools.decan_libs if kind == "decan" else []
+        link = T.run([tools.clang] + cflags + extra + [obj, "-o", exe] + ldflags + libs,
+                     timeout=300)
         if link.rc != 0:
             res[kind] = {"error": "link failed: " + link.brief(), "log": link.err[-2000:]}
             continue

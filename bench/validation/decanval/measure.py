@@ -47,9 +47,9 @@ def plan(spec, n, ref_cycles_per_call, reps, budget_cycles, nvariants=6):
 
 
 def decan_run(tools, exe, n, calls, reps, out_json, env, mode="rotate",
-              variants=None, timeout=600):
+              variants=None, timeout=600, max_runs=3):
     cmd = [tools.decan, "run", "--loops", "all", "--mode", mode, "--reps",
-           str(reps), "--json", out_json]
+           str(reps), "--max-runs", str(max_runs), "--json", out_json]
     if variants:
         cmd += ["--variants", ",".join(variants)]
     cmd += ["--", exe, str(n), str(calls)]
@@ -98,10 +98,11 @@ def summarise_loop(loop):
         cpi = d.get("cycles_per_iteration", {}) or {}
         calls = d.get("calls") or 0
         iters = d.get("iterations")
+        trips = (d.get("trips") or {}).get("median")
         out["variants"][v] = {
             "calls": calls,
             "iterations": iters,
-            "trips_per_call": (iters / calls) if iters and calls else None,
+            "trips_per_call": trips if trips else (iters / calls) if iters and calls else None,
             "cycles_median": cyc.get("median"), "cycles_min": cyc.get("min"),
             "cpi_median": cpi.get("median"), "cpi_min": cpi.get("min"),
             "stability": d.get("stability"),
@@ -114,15 +115,21 @@ def mode_cost(tools, exe, n, reps, workdir, env):
     mode) against one rotate-mode run measuring all six variants."""
     os.makedirs(workdir, exist_ok=True)
     calls = len(VARIANTS) * reps + 2 + len(VARIANTS)
-    rot = decan_run(tools, exe, n, calls, reps, os.path.join(workdir, "rotate.json"), env)
+    rot = decan_run(tools, exe, n, calls, reps, os.path.join(workdir, "rotate.json"), env,
+                    timeout=120)
     res = {"n": n, "reps": reps, "rotate": {"wall_s": rot["wall_s"], "runs": 1,
                                              "error": rot.get("error")}}
+    if rot.get("error"):
+        res["replace"] = {"wall_s": 0.0, "runs": 0, "failures": 0}
+        res["replace_error"] = "not run: the rotate run failed"
+        return res
     total, runs, failures = 0.0, 0, 0
     per_variant = {}
     for v in VARIANTS:
         for r in range(reps):
-            one = decan_run(tools, exe, n, 2, 1, os.path.join(workdir, "replace.json"), env,
-                            mode="replace", variants=[v])
+            # Warm-up call, then REF (always added by decan run) and V.
+            one = decan_run(tools, exe, n, 4, 1, os.path.join(workdir, "replace.json"), env,
+                            mode="replace", variants=[v], max_runs=1, timeout=30)
             total += one["wall_s"]
             runs += 1
             loop, _ = pick_loop(one.get("report"), None)
@@ -132,9 +139,9 @@ def mode_cost(tools, exe, n, reps, workdir, env):
             if one.get("error"):
                 failures += 1
                 res["replace_error"] = one["error"]
-                if failures >= 3:  # a broken mode: stop paying for it
+                if failures >= 2:  # a broken mode: stop paying for it
                     break
-        if failures >= 3:
+        if failures >= 2:
             break
     res["replace"] = {"wall_s": total, "runs": runs, "failures": failures}
     # Do both methods reach the same saturations? (median of the runs' calls)

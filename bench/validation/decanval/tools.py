@@ -19,15 +19,22 @@ class Tools:
         self.decan = os.path.join(bindir, "decan")
         self.mca = os.path.join(bindir, "decan-mca-check")
         self.problems = []  # one line per missing piece, shown in the report
-        self.decan_flags = None
+        self.decan_flags = None  # compile flags (decan flags --cflags)
+        self.decan_libs = []     # link flags (decan flags --libs)
         if not os.access(self.decan, os.X_OK):
             self.problems.append("decan tool not built (%s)" % self.decan)
         else:
-            r = run([self.decan, "flags"], timeout=30)
-            if r.rc == 0 and r.out.strip():
-                self.decan_flags = shlex.split(r.out.strip())
+            c = run([self.decan, "flags", "--cflags"], timeout=30)
+            l = run([self.decan, "flags", "--libs"], timeout=30)
+            if c.rc == 0 and l.rc == 0 and c.out.strip():
+                self.decan_flags = shlex.split(c.out.strip())
+                self.decan_libs = shlex.split(l.out.strip())
             else:
-                self.problems.append("`decan flags` failed: %s" % r.brief())
+                r = run([self.decan, "flags"], timeout=30)
+                if r.rc == 0 and r.out.strip():
+                    self.decan_flags = shlex.split(r.out.strip())
+                else:
+                    self.problems.append("`decan flags` failed: %s" % r.brief())
         if not os.access(self.mca, os.X_OK):
             self.problems.append(
                 "decan-mca-check not built (ninja -C %s decan-mca-check)" % self.build_dir)
