@@ -3,6 +3,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${DECAN_BUILD_DIR:-$here/build}
-DECAN_EXTRA_PACKAGES="${DECAN_TEST_PACKAGES:-}" bash "$here/scripts/setup.sh"
+# chromium: lit/tool renders decan's HTML report in headless Chromium.
+DECAN_EXTRA_PACKAGES="chromium ${DECAN_TEST_PACKAGES:-}" bash "$here/scripts/setup.sh"
 cd "$build"
 ctest --output-on-failure -j "$(nproc)"
