@@ -571,14 +571,14 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                             const LoopFilter &Filter, LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
-  if (LI.empty())
-    return false;
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &AC = FAM.getResult<AssumptionAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
   SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter);
+  if (Cands.empty())
+    return false;
   SmallVector<LoopPlan, 8> Plans;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
