@@ -24,6 +24,7 @@
 #include "decan/InstrKnowledge/Subsets.h"
 #include "decan/InstrKnowledge/Variants.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
@@ -182,6 +183,14 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
           I.Ops.push_back(Operand::reg(MO.getReg().id()));
         else if (MO.isImm())
           I.Ops.push_back(Operand::imm(MO.getImm()));
+        else if (MO.isGlobal())
+          // Same global, same key: DL1 keeps the relative offsets of
+          // a(,%rcx,8) and a+8(,%rcx,8).
+          I.Ops.push_back(Operand::sym(
+              J, hash_value(MO.getGlobal()->getName()) | 1, MO.getOffset()));
+        else if (MO.isCPI())
+          I.Ops.push_back(Operand::sym(
+              J, hash_combine(MO.getIndex(), 0x43504900) | 1, MO.getOffset()));
         else
           I.Ops.push_back(Operand::sym(J));
       }

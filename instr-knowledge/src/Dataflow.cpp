@@ -98,12 +98,15 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) {
   }
   for (unsigned B = 0; B < NB; ++B)
     Transfer(B, In(B), true);
+  ReadIdx.resize(N);
+  for (unsigned R = 0; R < Reads.size(); ++R)
+    ReadIdx[Reads[R].Instr].push_back(R);
 }
 
 std::vector<const RegRead *> ReachingDefs::readsOf(unsigned I) const {
   std::vector<const RegRead *> Out;
-  for (const RegRead &R : Reads)
-    if (R.Instr == I)
-      Out.push_back(&R);
+  if (I < ReadIdx.size())
+    for (unsigned R : ReadIdx[I])
+      Out.push_back(&Reads[R]);
   return Out;
 }

@@ -49,6 +49,7 @@ public:
 
 private:
   std::vector<RegRead> Reads;
+  std::vector<std::vector<unsigned>> ReadIdx; ///< per instruction
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Writes;
   std::set<unsigned> WrittenUnits;
 };

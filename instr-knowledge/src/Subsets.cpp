@@ -231,8 +231,11 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       int MJ = K.memOperandIndex(L.Instrs[J].Opcode);
       const Instr &A = L.Instrs[I], &B = L.Instrs[J];
       bool SameArray = A.Ops[M] == B.Ops[MJ] && A.Ops[M + 2] == B.Ops[MJ + 2];
-      bool SymBoth = A.Ops[M + 3].Kind == Operand::Symbol ||
-                     B.Ops[MJ + 3].Kind == Operand::Symbol;
+      // Opaque symbols may be the same object unless both keys differ.
+      bool SymBoth = (A.Ops[M + 3].Kind == Operand::Symbol ||
+                      B.Ops[MJ + 3].Kind == Operand::Symbol) &&
+                     !(A.Ops[M + 3].SymKey && B.Ops[MJ + 3].SymKey &&
+                       A.Ops[M + 3].SymKey != B.Ops[MJ + 3].SymKey);
       if (SameArray || SymBoth)
         S.CtrlReadsStoredMemory = true;
     }

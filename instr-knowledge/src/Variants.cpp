@@ -77,14 +77,18 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
                        Twine(Mem[2].Reg) + "," + Twine(Mem[4].Reg))
                           .str();
     if (Mem[3].Kind == Operand::Symbol)
-      Key += ",sym" + std::to_string(I); // opaque symbol: its own array
+      Key += Mem[3].SymKey ? ",key" + std::to_string(Mem[3].SymKey)
+                           : ",sym" + std::to_string(I); // its own array
     bool Invariant = !Written(Mem[0].Reg) && !Written(Mem[2].Reg);
     if (!Invariant)
       Key += (B & SubsetStore) ? ",stores" : ",loads";
     auto [It, New] = Regions.try_emplace(Key);
     if (New)
       Order.push_back(Key);
-    int64_t Disp = Mem[3].Kind == Operand::Immediate ? Mem[3].Imm : 0;
+    int64_t Disp = Mem[3].Kind == Operand::Immediate ||
+                           (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
+                       ? Mem[3].Imm
+                       : 0;
     unsigned W = std::max(K.memWidth(In), 1u);
     It->second.Min = std::min(It->second.Min, Disp);
     It->second.Max = std::max(It->second.Max, Disp + (int64_t)W);
@@ -96,7 +100,10 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     for (unsigned I : R.Members) {
       const Operand *Mem =
           &L.Instrs[I].Ops[K.memOperandIndex(L.Instrs[I].Opcode)];
-      int64_t Disp = Mem[3].Kind == Operand::Immediate ? Mem[3].Imm : 0;
+      int64_t Disp = Mem[3].Kind == Operand::Immediate ||
+                             (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
+                         ? Mem[3].Imm
+                         : 0;
       Out.Offset[I] = Cursor + (Disp - R.Min);
     }
     Cursor += ((R.Max - R.Min) + 63) / 64 * 64;
@@ -225,18 +232,21 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
       for (const LoopBody::Block &B : Ref.Blocks)
         if (I >= B.Begin && I < B.End)
           Blk = &B;
-      for (unsigned J = I + 1; Blk && J < Blk->End; ++J)
+      std::vector<unsigned> ReadSoFar;
+      for (unsigned J = I + 1; Blk && J < Blk->End; ++J) {
+        for (const RegRead *RR : RD.readsOf(J))
+          ReadSoFar.push_back(RR->Reg);
         for (auto [R, U] : RD.writesOf(J)) {
           bool ReadBefore = false;
-          for (unsigned X = I + 1; X <= J; ++X)
-            for (const RegRead *RR : RD.readsOf(X))
-              ReadBefore |= K.regsOverlap(RR->Reg, R);
+          for (unsigned X : ReadSoFar)
+            ReadBefore |= K.regsOverlap(X, R);
           if (!ReadBefore && (VecData ? K.isVector(R) : K.isGPR(R)) &&
               K.regBits(R) >= W * 8 && !(S.Bits[J] & SubsetNop))
             if (unsigned Sz = sized(R, W))
               if (std::find(Cands.begin(), Cands.end(), Sz) == Cands.end())
                 Cands.push_back(Sz);
         }
+      }
       for (unsigned J = M + 5; J < In.Ops.size(); ++J)
         if (In.Ops[J].isReg() && In.Ops[J].Reg &&
             (VecData ? K.isVector(In.Ops[J].Reg) : K.isGPR(In.Ops[J].Reg)))
@@ -378,6 +388,7 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
   int M = K.memOperandIndex(In.Opcode);
   Instr R = In;
   R.Unchanged = false;
+  R.Size = 0; // a new encoding: ask the size oracle
   R.MemWidth = K.memWidth(In);
   R.Ops[M] = Operand::reg(K.reg("RIP"));
   R.Ops[M + 1] = Operand::imm(1);

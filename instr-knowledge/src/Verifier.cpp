@@ -44,8 +44,12 @@ static bool sameAddress(const Operand *A, const Operand *B) {
   for (int J = 0; J < 5; ++J) {
     if (A[J].Kind != B[J].Kind)
       return false;
-    if (A[J].Kind == Operand::Symbol)
-      return false; // opaque symbols are never assumed equal
+    if (A[J].Kind == Operand::Symbol) {
+      // Opaque symbols are equal only with the same nonzero key.
+      if (!A[J].SymKey || A[J].SymKey != B[J].SymKey || A[J].Imm != B[J].Imm)
+        return false;
+      continue;
+    }
     if (!(A[J] == B[J]))
       return false;
   }

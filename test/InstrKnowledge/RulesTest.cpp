@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+using llvm::Expected;
+
 using namespace decan;
 using namespace decan::test;
 
@@ -257,4 +259,41 @@ TEST_F(RulesTest, GatherIsALoadButHasNoScratchForm) {
   VariantResult D = build(L, Variant::DL1);
   EXPECT_EQ(D.Status, VariantStatus::Unsupported);
   EXPECT_NE(D.Reason.find("vector index"), std::string::npos) << D.Reason;
+}
+
+TEST_F(RulesTest, SymbolicArraysKeepRelativeOffsetsInDL1) {
+  // A(,%rcx,8) and A+8(,%rcx,8): one array; B(,%rcx,8): another.
+  auto Mem = [&](const char *Op, uint64_t Key, int64_t Off) {
+    Instr I = ins(*K, Op, {"XMM0", "-", "#8", "RCX", "#0", "-"});
+    I.Ops[4] = Operand::sym(4, Key, Off);
+    return I;
+  };
+  LoopBody L = loop(*K, {Mem("VMOVSDrm", 11, 8), Mem("VMOVSDrm", 11, 0),
+                         Mem("VMOVSDrm", 23, 0)});
+  LoopSubsets S = computeSubsets(*K, L);
+  Expected<ScratchLayout> SL = layoutScratch(*K, L, S, 8192);
+  ASSERT_TRUE(!!SL);
+  EXPECT_EQ(SL->Offset[0] - SL->Offset[1], 8);
+  EXPECT_GE(SL->Offset[2] - SL->Offset[0], 56);
+  EXPECT_EQ(SL->Offset[2] % 64, 0);
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_EQ(of(R, 0)[0].Ops[4].Kind, Operand::Scratch);
+}
+
+TEST_F(RulesTest, LiveOutInductionVariableStaysInCTRL) {
+  // for (...) { x += a[j]; j += 1; }  with j read after the loop (trips).
+  LoopBody L = loop(
+      *K, {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RSI", "#0", "-"}),
+           ins(*K, "INC64r", {"R9", "R9"})});
+  L.LiveOuts = {K->reg("R9")};
+  LoopSubsets S = computeSubsets(*K, L);
+  EXPECT_TRUE(S.Bits[1] & SubsetCtrl);
+  VariantResult R = build(L, Variant::CTRL);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  ASSERT_EQ(of(R, 1).size(), 1u);
+  EXPECT_TRUE(of(R, 1)[0].Unchanged);
+  // Not live out: CTRL deletes it.
+  L.LiveOuts.clear();
+  EXPECT_FALSE(computeSubsets(*K, L).Bits[1] & SubsetCtrl);
 }

@@ -30,18 +30,26 @@ struct Operand {
   KindTy Kind = Immediate;
   unsigned Reg = 0;
   int64_t Imm = 0;
-  /// For Sym: index of the operand of the original instruction (Instr::Id)
-  /// that holds the symbol.
+  /// For Symbol: index of the operand of the original instruction
+  /// (Instr::Id) that holds the symbol.
   int16_t SrcOp = -1;
+  /// For Symbol: a key naming the symbol (e.g. a hash of its name; 0 when
+  /// unknown) and, in Imm, its offset. Two symbol operands with the same
+  /// nonzero key address the same object, so DL1 keeps their relative
+  /// offsets and the verifier sees their aliasing.
+  uint64_t SymKey = 0;
 
-  static Operand reg(unsigned R) { return {Register, R, 0, -1}; }
-  static Operand imm(int64_t V) { return {Immediate, 0, V, -1}; }
-  static Operand sym(int16_t Src) { return {Symbol, 0, 0, Src}; }
-  static Operand scratch(int64_t Off) { return {Scratch, 0, Off, -1}; }
+  static Operand reg(unsigned R) { return {Register, R, 0, -1, 0}; }
+  static Operand imm(int64_t V) { return {Immediate, 0, V, -1, 0}; }
+  static Operand sym(int16_t Src, uint64_t Key = 0, int64_t Off = 0) {
+    return {Symbol, 0, Off, Src, Key};
+  }
+  static Operand scratch(int64_t Off) { return {Scratch, 0, Off, -1, 0}; }
   bool isReg() const { return Kind == Register; }
   bool isImm() const { return Kind == Immediate; }
   bool operator==(const Operand &O) const {
-    return Kind == O.Kind && Reg == O.Reg && Imm == O.Imm && SrcOp == O.SrcOp;
+    return Kind == O.Kind && Reg == O.Reg && Imm == O.Imm && SrcOp == O.SrcOp &&
+           SymKey == O.SymKey;
   }
 };
 
