@@ -124,8 +124,9 @@ def check_run(out, require):
         if c.get("status") not in ("agree", "DISAGREE", "n/a"):
             fail("expectation status %r" % c.get("status"))
     for r in s.get("mca", []):
-        if r.get("error") is not None and not isinstance(r["error"], float):
-            fail("mca error %r" % r["error"])
+        for key in ("error", "net_error"):
+            if r.get(key) is not None and not isinstance(r[key], float):
+                fail("mca %s %r" % (key, r[key]))
     ok("%d points, %d measured by decan" % (len(s.get("points", [])), measured))
     if require and measured == 0:
         fail("no point was measured by decan (problems: %s)" % s.get("problems"))

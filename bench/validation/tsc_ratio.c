@@ -5,8 +5,11 @@
  * decan's probes read the TSC, which ticks at a constant rate, while llvm-mca
  * predicts core clock cycles. This program times a chain of dependent integer
  * additions (one core cycle each on every x86-64 core since the P6) against
- * the TSC and prints the ratio core cycles / TSC tick (median of 31 runs),
- * so that bench/run can put predictions and measurements on one scale.
+ * the TSC and prints the ratio core cycles / TSC tick, so that bench/run can
+ * put predictions and measurements on one scale. Other work on the machine
+ * can only make a run look slower, never faster, so the ratio is the largest
+ * of 301 short runs (the median and the smallest are printed too). It also
+ * prints the TSC's frequency and its granularity (smallest step seen).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +28,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 int main(void) {
-  enum { RUNS = 31, ITER = 2000000 };
+  enum { RUNS = 301, ITER = 100000 };
   double ratio[RUNS];
   for (int r = 0; r < RUNS; ++r) {
     uint64_t x = (uint64_t)r;
@@ -43,6 +46,15 @@ int main(void) {
       puts("");
   }
   qsort(ratio, RUNS, sizeof *ratio, cmp);
+  /* Granularity: the smallest nonzero step between two back-to-back reads
+     (a virtualised TSC may advance in steps of many ticks). */
+  uint64_t step = ~0ull, prev = tsc();
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t t = tsc();
+    if (t != prev && t - prev < step)
+      step = t - prev;
+    prev = t;
+  }
   /* TSC frequency: ticks over 50 ms of CLOCK_MONOTONIC. */
   struct timespec a, b;
   clock_gettime(CLOCK_MONOTONIC, &a);
@@ -53,8 +65,8 @@ int main(void) {
   uint64_t s1 = tsc();
   double hz = (double)(s1 - s0) /
               ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
-  printf("{\"core_cycles_per_tsc_tick\":%.4f,\"min\":%.4f,\"max\":%.4f,"
-         "\"tsc_hz\":%.4g}\n",
-         ratio[RUNS / 2], ratio[0], ratio[RUNS - 1], hz);
+  printf("{\"core_cycles_per_tsc_tick\":%.4f,\"median\":%.4f,\"min\":%.4f,"
+         "\"tsc_hz\":%.4g,\"tsc_step\":%llu}\n",
+         ratio[RUNS - 1], ratio[RUNS / 2], ratio[0], hz, (unsigned long long)step);
   return 0;
 }

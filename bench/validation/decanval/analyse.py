@@ -114,18 +114,26 @@ def mca_crosscheck(tools, point, tsc_ratio):
         else:
             preds[d["symbol"]] = {"error": d.get("error", "no loop found")}
     rows = []
+    probe = (point.get("decan") or {}).get("probe_cycles") or 0
     for v, s in zip(variants, syms):
         meas_tsc = loop["variants"][v]["cpi_median"]
+        # The same, less the probe pair's cost spread over the call's trips:
+        # llvm-mca models the steady state only.
+        cyc, trips = loop["variants"][v].get("cycles_median"), loop["variants"][v].get("trips_per_call")
+        net_tsc = (cyc - probe) / trips if cyc and trips and cyc > probe else None
         p = preds.get(s, {"error": "decan-mca-check gave nothing (%s)" % r.brief()})
         row = {"codelet": point["codelet"], "ws_bytes": point["ws_bytes"],
                "variant": v, "symbol": s,
                "measured_tsc": meas_tsc,
                "measured_core": meas_tsc * tsc_ratio if meas_tsc else None,
+               "net_core": net_tsc * tsc_ratio if net_tsc else None,
                "predicted_core": p.get("cycles_per_iteration"),
                "instructions": p.get("instructions"),
-               "error": None, "note": p.get("error")}
+               "error": None, "net_error": None, "note": p.get("error")}
         if row["predicted_core"] and row["measured_core"]:
             row["error"] = row["predicted_core"] / row["measured_core"] - 1.0
+        if row["predicted_core"] and row["net_core"]:
+            row["net_error"] = row["predicted_core"] / row["net_core"] - 1.0
         rows.append(row)
     return rows
 
