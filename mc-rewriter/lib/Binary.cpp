@@ -8,7 +8,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -176,58 +175,237 @@ std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
   return std::nullopt;
 }
 
+/// Reads one pointer of DWARF EH encoding \p Enc at \p Off (advanced).
+static bool readEncoded(ArrayRef<uint8_t> D, uint64_t &Off, uint8_t Enc,
+                        uint64_t FieldAddr, uint64_t &Out) {
+  auto Fixed = [&](unsigned N, bool Signed) {
+    if (Off + N > D.size())
+      return false;
+    uint64_t V = 0;
+    for (unsigned K = 0; K < N; ++K)
+      V |= uint64_t(D[Off + K]) << (8 * K);
+    if (Signed && N < 8 && ((V >> (8 * N - 1)) & 1))
+      V |= ~uint64_t(0) << (8 * N);
+    Off += N;
+    Out = V;
+    return true;
+  };
+  auto Leb = [&](bool Signed) {
+    uint64_t V = 0;
+    unsigned Shift = 0;
+    while (Off < D.size() && Shift < 64) {
+      uint8_t B = D[Off++];
+      V |= uint64_t(B & 0x7f) << Shift;
+      Shift += 7;
+      if (!(B & 0x80)) {
+        if (Signed && Shift < 64 && (B & 0x40))
+          V |= ~uint64_t(0) << Shift;
+        Out = V;
+        return true;
+      }
+    }
+    return false;
+  };
+  bool OK = false;
+  switch (Enc & 0x0f) {
+  case 0x0:
+  case 0x4:
+    OK = Fixed(8, false);
+    break;
+  case 0x1:
+    OK = Leb(false);
+    break;
+  case 0x2:
+    OK = Fixed(2, false);
+    break;
+  case 0x3:
+    OK = Fixed(4, false);
+    break;
+  case 0x9:
+    OK = Leb(true);
+    break;
+  case 0xa:
+    OK = Fixed(2, true);
+    break;
+  case 0xb:
+    OK = Fixed(4, true);
+    break;
+  case 0xc:
+    OK = Fixed(8, true);
+    break;
+  default:
+    return false;
+  }
+  if (OK && (Enc & 0x70) == 0x10) // pcrel
+    Out += FieldAddr;
+  return OK;
+}
+
+/// [start, end) of every FDE of an .eh_frame section at \p Addr. A reader of
+/// its own: it needs only the CIEs' pointer encodings, and must neither
+/// abort nor allocate by sizes read from a corrupt file.
+static std::vector<std::pair<uint64_t, uint64_t>>
+parseEhFrame(ArrayRef<uint8_t> D, uint64_t Addr) {
+  std::vector<std::pair<uint64_t, uint64_t>> Out;
+  std::map<uint64_t, uint8_t> CieEnc;
+  auto U32 = [&](uint64_t O) {
+    return uint32_t(D[O]) | uint32_t(D[O + 1]) << 8 | uint32_t(D[O + 2]) << 16 |
+           uint32_t(D[O + 3]) << 24;
+  };
+  uint64_t Off = 0;
+  while (Off + 8 <= D.size()) {
+    uint64_t EntryOff = Off;
+    uint32_t Len = U32(Off);
+    if (Len == 0 || Len == 0xffffffff)
+      break; // terminator, or 64-bit DWARF (not used for x86-64 EH)
+    uint64_t Start = Off + 4, End = Start + Len;
+    if (End > D.size() || Len < 4)
+      break;
+    ArrayRef<uint8_t> E = D.slice(0, End);
+    uint32_t Id = U32(Start);
+    uint64_t P = Start + 4, Tmp;
+    if (Id == 0) {
+      // CIE: version, augmentation, code/data alignment, return register.
+      if (P >= End)
+        break;
+      uint8_t Version = D[P++];
+      std::string Aug;
+      while (P < End && D[P] && Aug.size() < 16)
+        Aug.push_back(char(D[P++]));
+      ++P;
+      uint8_t Enc = 0;
+      bool OK = P < End && readEncoded(E, P, 0x1, 0, Tmp) &&
+                readEncoded(E, P, 0x9, 0, Tmp);
+      if (OK && Version == 1)
+        OK = P++ < End;
+      else if (OK)
+        OK = readEncoded(E, P, 0x1, 0, Tmp);
+      if (OK && !Aug.empty() && Aug[0] == 'z') {
+        OK = readEncoded(E, P, 0x1, 0, Tmp);
+        for (size_t K = 1; OK && K < Aug.size(); ++K) {
+          if (P >= End) {
+            OK = false;
+          } else if (Aug[K] == 'R') {
+            Enc = D[P++];
+          } else if (Aug[K] == 'L') {
+            ++P;
+          } else if (Aug[K] == 'P') {
+            uint8_t PE = D[P++];
+            OK = readEncoded(E, P, PE & 0x7f, Addr + P, Tmp);
+          } else if (Aug[K] != 'S' && Aug[K] != 'B') {
+            break; // unknown augmentation: the rest cannot be read
+          }
+        }
+      }
+      if (OK)
+        CieEnc[EntryOff] = Enc;
+    } else if (Id <= Start) {
+      auto It = CieEnc.find(Start - Id);
+      uint64_t Begin, Range;
+      if (It != CieEnc.end() &&
+          readEncoded(E, P, It->second, Addr + P, Begin) &&
+          readEncoded(E, P, It->second & 0x0f, 0, Range) && Range > 0 &&
+          Range < (uint64_t(1) << 32) && Begin + Range > Begin)
+        Out.push_back({Begin, Begin + Range});
+    }
+    Off = End;
+  }
+  return Out;
+}
+
 void BinaryImage::findFunctions() {
+
   std::map<uint64_t, FunctionRange> ByStart;
   auto InCode = [&](uint64_t S, uint64_t E) {
     return E > S && !codeAt(S, E - S).empty();
   };
-  auto AddSymbols = [&](ELFObjectFileBase::elf_symbol_iterator_range Syms) {
-    for (const ELFSymbolRef &Sym : Syms) {
-      uint8_t Type = Sym.getELFType();
-      if (Type != ELF::STT_FUNC && Type != ELF::STT_GNU_IFUNC)
+  // Through ELFFile, whose accessors return errors: ELFObjectFile's symbol
+  // accessors abort on a corrupt symbol table.
+  const auto &EF = Obj->getELFFile();
+  auto Secs = EF.sections();
+  if (!Secs) {
+    consumeError(Secs.takeError());
+    return;
+  }
+  // .dynsym first: its names are the exported (global) ones.
+  for (unsigned Type : {ELF::SHT_DYNSYM, ELF::SHT_SYMTAB})
+    for (const auto &Sec : *Secs) {
+      if (Sec.sh_type != Type)
         continue;
-      Expected<uint64_t> Addr = Sym.getAddress();
-      Expected<StringRef> SymName = Sym.getName();
-      if (!Addr || !SymName) {
-        consumeError(Addr.takeError());
-        consumeError(SymName.takeError());
-        continue;
-      }
-      uint64_t Size = Sym.getSize();
-      if (!InCode(*Addr, *Addr + Size) || SymName->empty())
-        continue;
-      // Keep the first name seen; prefer global names over local aliases.
-      auto It = ByStart.find(*Addr);
-      if (It != ByStart.end()) {
-        if (It->second.End < *Addr + Size)
-          It->second.End = *Addr + Size;
+      auto Syms = EF.symbols(&Sec);
+      auto StrTab = EF.getStringTableForSymtab(Sec);
+      if (!Syms || !StrTab) {
+        consumeError(Syms.takeError());
+        consumeError(StrTab.takeError());
         continue;
       }
-      ByStart[*Addr] = {*Addr, *Addr + Size, SymName->str(), true};
+      for (const auto &Sym : *Syms) {
+        uint8_t SymType = Sym.getType();
+        if (SymType != ELF::STT_FUNC && SymType != ELF::STT_GNU_IFUNC)
+          continue;
+        Expected<StringRef> SymName = Sym.getName(*StrTab);
+        if (!SymName) {
+          consumeError(SymName.takeError());
+          continue;
+        }
+        uint64_t Addr = Sym.st_value, Size = Sym.st_size;
+        if (Addr + Size < Addr || !InCode(Addr, Addr + Size) ||
+            SymName->empty())
+          continue;
+        auto It = ByStart.find(Addr);
+        if (It != ByStart.end()) {
+          It->second.End = std::max(It->second.End, Addr + Size);
+          continue;
+        }
+        ByStart[Addr] = {Addr, Addr + Size, SymName->str(), true};
+      }
     }
-  };
-  AddSymbols(Obj->getDynamicSymbolIterators());
-  AddSymbols(Obj->symbols());
 
   // .eh_frame FDEs cover code no symbol names (stripped binaries, hidden
   // kernels). Errors in .eh_frame only lose those functions.
-  auto Ignore = [](Error E) { consumeError(std::move(E)); };
-  Dwarf =
-      DWARFContext::create(*Obj, DWARFContext::ProcessDebugRelocations::Ignore,
-                           nullptr, "", Ignore, Ignore);
-  if (Expected<const DWARFDebugFrame *> EH = Dwarf->getEHFrame()) {
-    if (*EH)
-      for (const dwarf::FrameEntry &FE : (*EH)->entries()) {
-        const auto *FDE = dyn_cast<dwarf::FDE>(&FE);
-        if (!FDE)
-          continue;
-        uint64_t S = FDE->getInitialLocation(), E = S + FDE->getAddressRange();
-        if (!InCode(S, E) || ByStart.count(S))
-          continue;
+  for (const auto &Sec : *Secs) {
+    auto SecName = EF.getSectionName(Sec);
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (*SecName != ".eh_frame" || Sec.sh_type == ELF::SHT_NOBITS)
+      continue;
+    auto Bytes = EF.getSectionContents(Sec);
+    if (!Bytes) {
+      consumeError(Bytes.takeError());
+      continue;
+    }
+    for (auto [S, E] : parseEhFrame(*Bytes, Sec.sh_addr))
+      if (E > S && InCode(S, E) && !ByStart.count(S))
         ByStart[S] = {S, E, ("sub_" + utohexstr(S, /*LowerCase=*/true)), false};
-      }
-  } else {
-    consumeError(EH.takeError());
+  }
+
+  // DWARF line tables only, built from the debug sections' bytes: a
+  // corrupt section table never reaches DWARFContext's object reader.
+  for (const auto &Sec : *Secs) {
+    auto SecName = EF.getSectionName(Sec);
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (!SecName->starts_with(".debug_") || Sec.sh_type == ELF::SHT_NOBITS ||
+        (Sec.sh_flags & ELF::SHF_COMPRESSED))
+      continue;
+    auto Bytes = EF.getSectionContents(Sec);
+    if (!Bytes) {
+      consumeError(Bytes.takeError());
+      continue;
+    }
+    if (*SecName == ".debug_line")
+      HasDwarfLines = true;
+    DebugSections[SecName->drop_front(1)] = MemoryBuffer::getMemBuffer(
+        toStringRef(*Bytes), *SecName, /*RequiresNullTerminator=*/false);
+  }
+  if (HasDwarfLines) {
+    auto Ignore = [](Error E) { consumeError(std::move(E)); };
+    Dwarf = DWARFContext::create(DebugSections, /*AddrSize=*/8,
+                                 /*isLittleEndian=*/true, Ignore, Ignore);
   }
 
   uint64_t LastEnd = 0;
@@ -236,13 +414,6 @@ void BinaryImage::findFunctions() {
       continue; // overlaps a function already kept (aliases, nested FDEs)
     LastEnd = F.End;
     Functions.push_back(F);
-  }
-  for (const SectionRef &S : Obj->sections()) {
-    Expected<StringRef> N = S.getName();
-    if (N && N->starts_with(".debug_line"))
-      HasDwarfLines = true;
-    if (!N)
-      consumeError(N.takeError());
   }
 }
 

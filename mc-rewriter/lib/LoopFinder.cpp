@@ -61,8 +61,8 @@ struct Block {
 class FunctionAnalyzer {
 public:
   FunctionAnalyzer(const BinaryImage &Bin, const X86Context &X86,
-                   const FunctionRange &F, FinderStats &Stats)
-      : Bin(Bin), X86(X86), F(F), Stats(Stats) {}
+                   const FunctionRange &F, FinderStats &Stats, bool WithLines)
+      : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
   void run(std::vector<LoopCandidate> &Out);
 
@@ -79,6 +79,7 @@ private:
   const X86Context &X86;
   const FunctionRange &F;
   FinderStats &Stats;
+  bool WithLines;
   std::vector<Instr> Instrs;
   std::vector<Flow> Flows;
   std::vector<Block> Blocks;
@@ -493,7 +494,7 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
     for (const LoopBlock &LB : L.Blocks)
       for (const Instr &I : LB.Instrs)
         Addrs.push_back(I.Addr);
-    for (uint64_t A : Addrs)
+    for (uint64_t A : WithLines ? Addrs : std::vector<uint64_t>())
       if (auto Line = Bin.lineFor(A)) {
         L.File = Line->first;
         L.Line = Line->second;
@@ -505,12 +506,12 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
 
 Expected<std::vector<LoopCandidate>>
 decan::rewriter::findLoops(const BinaryImage &Bin, const X86Context &X86,
-                           FinderStats *StatsOut) {
+                           FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;
   for (const FunctionRange &F : Bin.functions()) {
     ++Stats.Functions;
-    FunctionAnalyzer FA(Bin, X86, F, Stats);
+    FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
     FA.run(Loops);
   }
   if (StatsOut)

@@ -70,6 +70,7 @@ private:
   std::string Name;
   std::unique_ptr<llvm::MemoryBuffer> Buffer;
   std::unique_ptr<llvm::object::ELF64LEObjectFile> Obj;
+  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> DebugSections;
   std::unique_ptr<llvm::DWARFContext> Dwarf;
   bool HasDwarfLines = false;
   bool HasDecanMeta = false;

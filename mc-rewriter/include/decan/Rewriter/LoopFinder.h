@@ -65,10 +65,12 @@ struct FinderStats {
 };
 
 /// Finds every innermost loop of \p Bin. Fails (one line) when the code is
-/// not sane x86-64 (packed, encrypted or not code).
+/// not sane x86-64 (packed, encrypted or not code). \p WithLines looks up
+/// file:line in DWARF (LLVM's DWARF reader, which trusts the debug info;
+/// the fuzz target leaves it out).
 llvm::Expected<std::vector<LoopCandidate>>
 findLoops(const BinaryImage &Bin, const X86Context &X86,
-          FinderStats *Stats = nullptr);
+          FinderStats *Stats = nullptr, bool WithLines = true);
 
 } // namespace decan::rewriter
 
