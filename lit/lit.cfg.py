@@ -12,6 +12,14 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.decan_obj_root, "lit")
 
+# A hung test fails alone instead of eating the whole CI budget (needs psutil,
+# which scripts/setup.sh installs).
+try:
+    import psutil  # noqa: F401
+    lit_config.maxIndividualTestTime = 180
+except ImportError:
+    lit_config.warning("python3-psutil missing: no per-test timeout")
+
 llvm_config.with_system_environment(["HOME", "TMPDIR", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.decan_bin_dir, append_path=True)
