@@ -14,6 +14,7 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -34,6 +35,23 @@ Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
       return S.takeError();
     Sum += *S;
   }
+  // The assembler relaxes a back branch whose target is more than 128
+  // bytes away to its rel32 form (jcc: 2 -> 6 bytes, jmp: 2 -> 5).
+  if (Sum > 126)
+    for (const LoopBody::Block &B : L.Blocks) {
+      if (std::find(B.Succs.begin(), B.Succs.end(), 0u) == B.Succs.end())
+        continue;
+      for (unsigned I = B.End; I > B.Begin; --I) {
+        const Instr &Br = L.Instrs[I - 1];
+        if (Br.Size)
+          break; // decoded: the real length is known
+        StringRef N = K.opcodeName(Br.Opcode);
+        if (N == "JCC_1" || N == "JMP_1") {
+          Sum += N == "JCC_1" ? 4 : 3;
+          break;
+        }
+      }
+    }
   return Sum;
 }
 
