@@ -86,7 +86,8 @@ private:
   DenseMap<uint64_t, unsigned> BlockAt;
   std::vector<int> IDom; // -1: unreachable; root's idom is itself
   std::vector<unsigned> RPONumber;
-  std::string Problem; // makes every loop of the function skipped
+  std::set<unsigned> DeadPadding; // NOP-only blocks
+  std::string Problem;            // makes every loop of the function skipped
   std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
 };
 
@@ -203,9 +204,29 @@ void FunctionAnalyzer::buildBlocks() {
       AddSucc(B.End);
     }
   }
+  // Alignment padding after a jump or return (nopw/nopl/int3) is dead code
+  // that falls into the next block: without this it would look like a
+  // second entry into loops whose header follows padding.
+  for (unsigned BI = 1; BI < Blocks.size(); ++BI) {
+    bool Padding = true;
+    for (unsigned K = Blocks[BI].First;
+         K < Blocks[BI].First + Blocks[BI].Count && Padding; ++K) {
+      StringRef N = X86.opcodeName(Instrs[K].Inst.getOpcode());
+      Padding = N.starts_with("NOOP") || N == "INT3" || N == "NOP";
+    }
+    if (Padding)
+      DeadPadding.insert(BI);
+  }
   for (unsigned BI = 0; BI < Blocks.size(); ++BI)
     for (unsigned S : Blocks[BI].Succs)
       Blocks[S].Preds.push_back(BI);
+  for (unsigned BI : DeadPadding)
+    if (Blocks[BI].Preds.empty()) {
+      for (unsigned S : Blocks[BI].Succs)
+        erase(Blocks[S].Preds, BI);
+      Blocks[BI].Succs.clear();
+      Blocks[BI].FallThrough = 0;
+    }
 }
 
 void FunctionAnalyzer::computeDominators() {
@@ -314,6 +335,13 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
     return R && MRI.isSuperOrSubRegisterEq(X86.RSP, R);
   };
   std::set<unsigned> InBody(Body.begin(), Body.end());
+  // Calls first: the most common reason, and the one that explains the
+  // stack adjustments around them.
+  for (unsigned BI : Body)
+    for (unsigned K = Blocks[BI].First; K < Blocks[BI].First + Blocks[BI].Count;
+         ++K)
+      if (Flows[K].Call)
+        return "call in loop";
   for (unsigned BI : Body) {
     const Block &B = Blocks[BI];
     for (unsigned K = B.First; K < B.First + B.Count; ++K) {
