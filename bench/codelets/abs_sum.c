@@ -8,7 +8,7 @@
 #include "codelet.h"
 
 static float *A, Res;
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE float abs_sum_kernel(const float *restrict a, long n) {
   float anorm = 0;
@@ -19,9 +19,14 @@ CODELET_NOINLINE float abs_sum_kernel(const float *restrict a, long n) {
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   A = (float *)codelet_alloc(sizeof(float) * n);
   for (long i = 0; i < n; ++i)
     A[i] = (float)codelet_uniform(-1.0, 1.0);
 }
-static void codelet_call(void) { Res += abs_sum_kernel(A, N) * 1e-6f; }
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  Res += abs_sum_kernel(A + o, Len) * 1e-6f;
+}
+static long codelet_loop_calls(void) { return 1; }
 static double codelet_checksum(void) { return Res; }

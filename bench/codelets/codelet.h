@@ -76,6 +76,27 @@ __attribute__((unused)) static double codelet_uniform(double lo, double hi) {
 static void codelet_setup(long n);
 static void codelet_call(void);
 static double codelet_checksum(void);
+/* Innermost-loop calls per codelet_call() (for run lengths and precision). */
+static long codelet_loop_calls(void);
+
+/* Elements one call works on at most. A RAM-resident array is walked in
+   windows of this size, one window per call, so a call stays well under a
+   scheduler tick (a call with a context switch is excluded from decan's
+   statistics) while every window still comes from memory: the whole array
+   is larger than the last-level cache, so a window is cold when it comes
+   round again. Smaller arrays are processed whole in each call. */
+#define CODELET_CHUNK 262144L
+
+/* Length of the window of an array of n elements, and the next window's
+   offset after *off (windows are consecutive, wrapping to 0). */
+static inline long codelet_window_len(long n, long chunk) {
+  return n < chunk ? n : chunk;
+}
+__attribute__((unused)) static long codelet_next(long *off, long n, long len) {
+  long cur = *off;
+  *off = cur + 2 * len > n ? 0 : cur + len;
+  return cur;
+}
 
 static inline uint64_t codelet_probe_begin(void) {
   uint32_t lo, hi;
@@ -134,12 +155,12 @@ static void codelet_ref(long n, long calls) {
   }
   uint64_t med = codelet_median(per_call, calls);
   uint64_t mn = per_call[0];
-  printf("{\"codelet\":\"%s\",\"n\":%ld,\"calls\":%ld,"
+  printf("{\"codelet\":\"%s\",\"n\":%ld,\"calls\":%ld,\"loop_calls_per_call\":%ld,"
          "\"reference_cycles_per_call\":%.3f,"
          "\"per_call_cycles\":{\"min\":%llu,\"median\":%llu},"
          "\"probe_pair_cycles\":{\"min\":%llu,\"median\":%llu},"
          "\"checksum\":%.17g}\n",
-         CODELET_NAME, n, calls, reference, (unsigned long long)mn,
+         CODELET_NAME, n, calls, codelet_loop_calls(), reference, (unsigned long long)mn,
          (unsigned long long)med, (unsigned long long)pair_min,
          (unsigned long long)pair_med, codelet_checksum());
   free(per_call);

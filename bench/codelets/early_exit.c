@@ -9,7 +9,7 @@
 #include "codelet.h"
 
 static double *A, Res;
-static long N, Found;
+static long N, Found, Len, Off;
 
 CODELET_NOINLINE long early_exit_kernel(const double *restrict a, long n,
                                         double key, double *restrict sum) {
@@ -26,14 +26,19 @@ CODELET_NOINLINE long early_exit_kernel(const double *restrict a, long n,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   A = (double *)codelet_alloc(sizeof(double) * n);
   for (long i = 0; i < n; ++i)
     A[i] = codelet_uniform(0.0, 1.0);
-  A[n - n / 8 - 1] = 10.0;
+  /* One exit marker at 7/8 of every window. */
+  for (long w = 0; w + Len <= n; w += Len)
+    A[w + Len - Len / 8 - 1] = 10.0;
 }
 static void codelet_call(void) {
   double s;
-  Found += early_exit_kernel(A, N, 5.0, &s);
+  long o = codelet_next(&Off, N, Len);
+  Found += early_exit_kernel(A + o, Len, 5.0, &s);
   Res += s * 1e-9;
 }
 static double codelet_checksum(void) { return Res + (double)Found; }
+static long codelet_loop_calls(void) { return 1; }

@@ -11,13 +11,14 @@
 
 static float *A;
 static double *X, *B, *R;
-static long N;
+static long N, Rows, Off;
 
+/* Rows [0, rows) of an n-column matrix. */
 CODELET_NOINLINE void mprove_kernel(const float *restrict a,
                                     const double *restrict x,
                                     const double *restrict b,
-                                    double *restrict r, long n) {
-  for (long i = 0; i < n; ++i) {
+                                    double *restrict r, long rows, long n) {
+  for (long i = 0; i < rows; ++i) {
     double sdp = -b[i];
     const float *row = a + i * n;
     for (long j = 0; j < n; ++j)
@@ -28,6 +29,7 @@ CODELET_NOINLINE void mprove_kernel(const float *restrict a,
 
 static void codelet_setup(long n) {
   N = n;
+  Rows = codelet_window_len(n, CODELET_CHUNK / n > 0 ? CODELET_CHUNK / n : 1);
   A = (float *)codelet_alloc(sizeof(float) * n * n);
   X = (double *)codelet_alloc(sizeof(double) * n);
   B = (double *)codelet_alloc(sizeof(double) * n);
@@ -39,5 +41,10 @@ static void codelet_setup(long n) {
     B[i] = codelet_uniform(-1.0, 1.0);
   }
 }
-static void codelet_call(void) { mprove_kernel(A, X, B, R, N); }
+/* Windows of rows. */
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Rows);
+  mprove_kernel(A + o * N, X, B + o, R + o, Rows, N);
+}
+static long codelet_loop_calls(void) { return Rows; }
 static double codelet_checksum(void) { return R[0] + R[N - 1]; }

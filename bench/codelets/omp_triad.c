@@ -8,7 +8,7 @@
 #include "codelet.h"
 
 static double *A, *B, *C;
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void omp_triad_kernel(double *restrict a,
                                        const double *restrict b,
@@ -21,6 +21,7 @@ CODELET_NOINLINE void omp_triad_kernel(double *restrict a,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   A = (double *)codelet_alloc(sizeof(double) * n);
   B = (double *)codelet_alloc(sizeof(double) * n);
   C = (double *)codelet_alloc(sizeof(double) * n);
@@ -29,5 +30,10 @@ static void codelet_setup(long n) {
     C[i] = codelet_uniform(1.0, 2.0);
   }
 }
-static void codelet_call(void) { omp_triad_kernel(A, B, C, 0.5, N); }
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  omp_triad_kernel(A + o, B + o, C + o, 0.5, Len);
+}
+/* One loop call per thread: measured separately, counted once here. */
+static long codelet_loop_calls(void) { return 1; }
 static double codelet_checksum(void) { return A[0] + A[N - 1]; }

@@ -10,7 +10,7 @@
 
 enum { K = 7 };
 static double *A, *Y, Xs[K];
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void small_trip_kernel(const double *restrict a,
                                         const double *restrict x,
@@ -27,6 +27,7 @@ CODELET_NOINLINE void small_trip_kernel(const double *restrict a,
 static volatile long Kv = K; /* trip count unknown to the compiler */
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK / 8);
   A = (double *)codelet_alloc(sizeof(double) * K * n);
   Y = (double *)codelet_alloc(sizeof(double) * n);
   for (long i = 0; i < K * n; ++i)
@@ -34,5 +35,10 @@ static void codelet_setup(long n) {
   for (int j = 0; j < K; ++j)
     Xs[j] = codelet_uniform(-1.0, 1.0);
 }
-static void codelet_call(void) { small_trip_kernel(A, Xs, Y, N, Kv); }
+/* Windows of blocks. */
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  small_trip_kernel(A + o * K, Xs, Y + o, Len, Kv);
+}
+static long codelet_loop_calls(void) { return Len; }
 static double codelet_checksum(void) { return Y[0] + Y[N - 1]; }

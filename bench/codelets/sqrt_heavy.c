@@ -8,7 +8,7 @@
 #include "codelet.h"
 
 static double *X, *Y, *Z;
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void sqrt_heavy_kernel(const double *restrict x,
                                         const double *restrict z,
@@ -19,6 +19,7 @@ CODELET_NOINLINE void sqrt_heavy_kernel(const double *restrict x,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   X = (double *)codelet_alloc(sizeof(double) * n);
   Y = (double *)codelet_alloc(sizeof(double) * n);
   Z = (double *)codelet_alloc(sizeof(double) * n);
@@ -27,5 +28,9 @@ static void codelet_setup(long n) {
     Z[i] = codelet_uniform(1.0, 3.0);
   }
 }
-static void codelet_call(void) { sqrt_heavy_kernel(X, Z, Y, N); }
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  sqrt_heavy_kernel(X + o, Z + o, Y + o, Len);
+}
+static long codelet_loop_calls(void) { return 1; }
 static double codelet_checksum(void) { return Y[0] + Y[N - 1] + Y[N / 2]; }

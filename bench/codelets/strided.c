@@ -10,7 +10,7 @@
 
 enum { LD = 16 };
 static double *A, S[LD];
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void strided_kernel(const double *restrict a, long n,
                                      double *restrict out) {
@@ -24,9 +24,15 @@ CODELET_NOINLINE void strided_kernel(const double *restrict a, long n,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK / LD);
   A = (double *)codelet_alloc(sizeof(double) * LD * n);
   for (long i = 0; i < LD * n; ++i)
     A[i] = codelet_uniform(0.0, 1.0);
 }
-static void codelet_call(void) { strided_kernel(A, N, S); }
+/* Windows of rows. */
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  strided_kernel(A + o * LD, Len, S);
+}
+static long codelet_loop_calls(void) { return 4; }
 static double codelet_checksum(void) { return S[0] + S[3]; }

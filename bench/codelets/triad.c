@@ -7,7 +7,7 @@
 #include "codelet.h"
 
 static double *A, *B, *C;
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void triad_kernel(double *restrict a, const double *restrict b,
                                    const double *restrict c, double s, long n) {
@@ -17,6 +17,7 @@ CODELET_NOINLINE void triad_kernel(double *restrict a, const double *restrict b,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   A = (double *)codelet_alloc(sizeof(double) * n);
   B = (double *)codelet_alloc(sizeof(double) * n);
   C = (double *)codelet_alloc(sizeof(double) * n);
@@ -25,5 +26,9 @@ static void codelet_setup(long n) {
     C[i] = codelet_uniform(1.0, 2.0);
   }
 }
-static void codelet_call(void) { triad_kernel(A, B, C, 0.5, N); }
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  triad_kernel(A + o, B + o, C + o, 0.5, Len);
+}
+static long codelet_loop_calls(void) { return 1; }
 static double codelet_checksum(void) { return A[0] + A[N - 1]; }

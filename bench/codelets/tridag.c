@@ -9,7 +9,7 @@
 #include "codelet.h"
 
 static double *Av, *Bv, *Cv, *Rv, *U, *Gam;
-static long N;
+static long N, Len, Off;
 
 CODELET_NOINLINE void tridag_kernel(const double *restrict a,
                                     const double *restrict b,
@@ -28,6 +28,7 @@ CODELET_NOINLINE void tridag_kernel(const double *restrict a,
 
 static void codelet_setup(long n) {
   N = n;
+  Len = codelet_window_len(n, CODELET_CHUNK);
   Av = (double *)codelet_alloc(sizeof(double) * n);
   Bv = (double *)codelet_alloc(sizeof(double) * n);
   Cv = (double *)codelet_alloc(sizeof(double) * n);
@@ -42,5 +43,10 @@ static void codelet_setup(long n) {
     Rv[i] = codelet_uniform(1.0, 2.0);
   }
 }
-static void codelet_call(void) { tridag_kernel(Av, Bv, Cv, Rv, U, Gam, N); }
+/* Each window is an independent tridiagonal system. */
+static void codelet_call(void) {
+  long o = codelet_next(&Off, N, Len);
+  tridag_kernel(Av + o, Bv + o, Cv + o, Rv + o, U + o, Gam + o, Len);
+}
+static long codelet_loop_calls(void) { return 1; }
 static double codelet_checksum(void) { return U[0] + U[N - 1]; }

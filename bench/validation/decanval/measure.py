@@ -17,9 +17,6 @@ def size_param(spec, ws_bytes):
     return max(8, int(ws_bytes // unit))
 
 
-def loop_calls_per_call(spec, n):
-    v = spec.get("loop_calls_per_call", 1)
-    return n if v == "n" else int(v)
 
 
 def reference(exe, n, calls, env):
@@ -32,12 +29,13 @@ def reference(exe, n, calls, env):
     return data
 
 
-def plan(spec, n, ref_cycles_per_call, reps, budget_cycles, nvariants=6):
+def plan(lcpc, ref_cycles_per_call, reps, budget_cycles, nvariants=6):
     """Kernel calls and reps so that one decan run stays within budget.
 
-    Every measured non-REF call also runs the original loop, so a run costs
-    about twice its calls; at least 5 reps are always asked for."""
-    lcpc = max(1, loop_calls_per_call(spec, n))
+    lcpc: innermost-loop calls per kernel call (the driver reports it). Every
+    measured non-REF call also runs the original loop, so a run costs about
+    twice its calls; at least 5 reps are always asked for."""
+    lcpc = max(1, lcpc)
     per_loop_call = max(1.0, ref_cycles_per_call / lcpc)
     affordable = int((budget_cycles / (2.0 * per_loop_call) - 2) / nvariants)
     reps_eff = max(5, min(reps, affordable))
