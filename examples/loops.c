@@ -3,7 +3,8 @@
 // Part of decan. Built by scripts/demo.sh with $(decan flags) and measured
 // with `decan run`. Each kernel's innermost loop has a different character:
 //
-//   divide  - a[i] = b[i] / c[i] on L1-resident data: the divider bounds it
+//   divide  - three divisions per element on data that other loops evict
+//             from the caches between calls: the divider still bounds it
 //             (NO_DIV saturation low, FP-bound);
 //   stream  - the triad a[i] = b[i] + s * c[i] on arrays far larger than the
 //             caches: memory bandwidth bounds it (LS saturation near 1,
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 
 enum {
-  DivN = 2048,       // 3 x 16 KiB: L1
+  DivN = 4096,       // 3 x 32 KiB
   StreamN = 1 << 21, // 3 x 16 MiB: memory
   ReduceN = 1 << 15, // 256 KiB: L2
   Calls = 200        // > 31 rounds of 6 variants, plus warm-up
@@ -29,13 +30,13 @@ __attribute__((noinline)) static void divide(double *restrict a,
                                              const double *restrict b,
                                              const double *restrict c, int n) {
   for (int i = 0; i < n; ++i)
-    a[i] = b[i] / c[i];
+    a[i] = (b[i] / c[i] + c[i] / b[i]) / (b[i] + c[i]);
 }
 
 __attribute__((noinline)) static void stream(double *restrict a,
                                              const double *restrict b,
-                                             const double *restrict c,
-                                             double s, int n) {
+                                             const double *restrict c, double s,
+                                             int n) {
   for (int i = 0; i < n; ++i)
     a[i] = b[i] + s * c[i];
 }

@@ -7,6 +7,7 @@
 #include "decan/Tool/Render.h"
 #include "decan/Tool/Analysis.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Remarks/Remark.h"
 #include "llvm/Remarks/RemarkFormat.h"
@@ -44,8 +45,14 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     return;
   }
   OS << "Loops by potential DL1 gain (share = part of measured loop time)\n";
+  std::string Unmeasured;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
+    if (none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
+      // Selected but never measured (e.g. called once: the warm-up call).
+      Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+      continue;
+    }
     OS << "\n"
        << formatv("#{0} {1}  {2} at {3}  share {4}", L.RankByGain, L.Id,
                   demangleSymbol(L.Function), location(L.File, L.Line),
@@ -81,6 +88,10 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     for (const std::string &W : L.Warnings)
       OS << "  warning: " << W << "\n";
   }
+  if (!Unmeasured.empty())
+    OS << "\nnot measured (called too rarely; a loop's first call is a "
+          "warm-up): "
+       << Unmeasured << "\n";
   for (const std::string &W : R.Warnings)
     OS << "warning: " << W << "\n";
 }

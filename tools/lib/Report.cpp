@@ -375,6 +375,7 @@ Report RawMerger::finish() const {
     // mode reruns the original after a variant), so REF's mean times all
     // calls seen estimates the loop's time. The runtime counts every call
     // (calls_seen); older reports only the measured ones.
+    L.CallsSeen = LP.CallsSeen;
     if (LP.CallsSeen)
       AllCalls = LP.CallsSeen;
     if (L.Variants[REF])
@@ -455,6 +456,7 @@ json::Value toJSON(const Report &R) {
                     {"variant_mask", static_cast<int64_t>(L.VariantMask)},
                     {"store_policy", std::move(SP)},
                     {"unavailable", std::move(Unavail)},
+                    {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},
                     {"variants", std::move(Vars)},
@@ -565,6 +567,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       for (const auto &KV : *U)
         if (auto S = KV.second.getAsString())
           L.Unavailable[KV.first.str()] = S->str();
+    L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
     L.Streams = str(LO, "streams");

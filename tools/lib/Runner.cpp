@@ -200,16 +200,13 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
                              std::strerror(RC));
   // Ctrl-C reaches the program (its runtime writes the report on SIGINT);
   // decan itself stays to analyse what was measured.
-  struct sigaction Ign {
-  }, OldInt{}, OldTerm{};
+  struct sigaction Ign = {}, OldInt = {};
   Ign.sa_handler = SIG_IGN;
   sigaction(SIGINT, &Ign, &OldInt);
-  sigaction(SIGTERM, &Ign, &OldTerm);
   int Status = 0;
   while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
     ;
   sigaction(SIGINT, &OldInt, nullptr);
-  sigaction(SIGTERM, &OldTerm, nullptr);
   return Status;
 }
 

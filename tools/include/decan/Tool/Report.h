@@ -81,8 +81,9 @@ struct LoopReport {
   /// Requested variants the runtime could not run, with the reason
   /// ("verifier", "unsupported", ...).
   std::map<std::string, std::string> Unavailable;
-  double TimeCycles = 0; ///< estimated cycles in the loop, all calls
-  double Share = 0;      ///< TimeCycles / sum over loops
+  uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
+  double TimeCycles = 0;  ///< estimated cycles in the loop, all calls
+  double Share = 0;       ///< TimeCycles / sum over loops
   std::array<std::optional<VariantStats>, NumVariants> Variants;
   std::array<std::optional<double>, NumVariants> Saturation;
   /// Algorithm 2 class: "memory-bound", "fp-bound", "balanced",
