@@ -308,109 +308,159 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
   return {Ty, Fn};
 }
 
-/// Per-function stack slots the stub hands to the outlined copy.
-struct StubSlots {
-  AllocaInst *Cycles = nullptr, *Trips = nullptr;
-};
-
-/// Step 5: the dispatch stub in the preheader of the original loop.
-static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
-                       StructType *DescTy, ArrayRef<Function *> Variants,
-                       StubSlots &Slots) {
+/// The measured path of one loop, out of line and cold so that the function
+/// holding the loop keeps its unmeasured code (register use, frame) as in a
+/// plain build: no call, no stack slot on the path the program takes.
+///
+///   {i32 exit, live-outs...} f.decan.L0.measure(live-ins...)
+///     v = __decan_begin_call(desc)
+///     if (v u< 6) {
+///       variants[v](live-ins, &outs..., &exit, &cycles, &trips)
+///       if (!__decan_end_call(desc, v, cycles, trips))
+///         return {exit, outs...}   // REF (or replace mode): results stand
+///     }
+///     f.decan.L0.REF(live-ins, &outs..., &exit, ...)  // the real loop
+///     return {exit, outs...}
+///
+/// The real loop after a variant (or on a call the runtime does not
+/// measure) is the REF copy, the same IR as the inline loop, so that the
+/// caller's values need not survive the cold call.
+static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
+                              ArrayRef<Function *> Variants) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *PtrTy = PointerType::getUnqual(Ctx);
 
-  IRBuilder<> AB(&*F.getEntryBlock().getFirstInsertionPt());
-  if (!Slots.Cycles) {
-    Slots.Cycles = AB.CreateAlloca(I64, nullptr, "decan.cycles.slot");
-    Slots.Trips = AB.CreateAlloca(I64, nullptr, "decan.trips.slot");
-  }
-  SmallVector<AllocaInst *, 8> OutSlots;
+  SmallVector<Type *, 8> RetElts{I32};
   for (PHINode *PN : P.LiveOuts)
-    OutSlots.push_back(
-        AB.CreateAlloca(PN->getType(), nullptr, PN->getName() + ".decan.slot"));
-  AllocaInst *ExitSlot = P.multiExit()
-                             ? AB.CreateAlloca(I32, nullptr, "decan.exit.slot")
-                             : nullptr;
+    RetElts.push_back(PN->getType());
+  StructType *RetTy = StructType::get(Ctx, RetElts);
+  SmallVector<Type *, 8> Params;
+  for (Value *V : P.LiveIns)
+    Params.push_back(V->getType());
+  Function *MF = Function::Create(FunctionType::get(RetTy, Params, false),
+                                  GlobalValue::InternalLinkage,
+                                  P.Rec.symbol("measure"), M);
+  MF->setAttributes(outlinedAttrs(F));
+  MF->addFnAttr(Attribute::Cold);
+  MF->setDSOLocal(true);
+  for (auto [I, V] : enumerate(P.LiveIns))
+    MF->getArg(I)->setName(V->getName());
 
   ArrayType *TableTy = ArrayType::get(PtrTy, NumVariants);
   SmallVector<Constant *, NumVariants> Fns(Variants.begin(), Variants.end());
   auto *Table = new GlobalVariable(
       M, TableTy, /*isConstant=*/true, GlobalValue::InternalLinkage,
       ConstantArray::get(TableTy, Fns), P.Rec.symbol("variants"));
-
   FunctionCallee Begin = runtimeFn(M, "__decan_begin_call",
                                    FunctionType::get(I32, {PtrTy}, false));
   FunctionCallee End =
       runtimeFn(M, "__decan_end_call",
                 FunctionType::get(I32, {PtrTy, I32, I64, I64}, false));
 
-  BasicBlock *PH = P.Preheader;
-  BasicBlock *Split =
-      SplitBlock(PH, PH->getTerminator(), (DominatorTree *)nullptr, nullptr,
-                 nullptr, PH->getName() + ".decan.ph");
-  PH->getTerminator()->eraseFromParent();
-  BasicBlock *Measure = BasicBlock::Create(Ctx, "decan.measure", &F, Split);
-  BasicBlock *Call = BasicBlock::Create(Ctx, "decan.call", &F, Split);
-  BasicBlock *Take = BasicBlock::Create(Ctx, "decan.take", &F, Split);
-
-  IRBuilder<> B(PH);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
-  LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
-                                         /*isVolatile=*/true, "decan.active");
-  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), Measure, Split,
-                 MDBuilder(Ctx).createUnlikelyBranchWeights());
-
-  B.SetInsertPoint(Measure);
-  CallInst *V = B.CreateCall(Begin, {Desc}, "decan.variant");
-  B.CreateCondBr(B.CreateICmpULT(V, B.getInt32(NumVariants)), Call, Split);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", MF);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "call", MF);
+  BasicBlock *Take = BasicBlock::Create(Ctx, "take", MF);
+  BasicBlock *Original = BasicBlock::Create(Ctx, "original", MF);
+  IRBuilder<> B(Entry);
+  SmallVector<AllocaInst *, 8> OutSlots;
+  for (PHINode *PN : P.LiveOuts)
+    OutSlots.push_back(
+        B.CreateAlloca(PN->getType(), nullptr, PN->getName() + ".slot"));
+  AllocaInst *ExitSlot =
+      P.multiExit() ? B.CreateAlloca(I32, nullptr, "exit.slot") : nullptr;
+  AllocaInst *CyclesSlot = B.CreateAlloca(I64, nullptr, "cycles.slot");
+  AllocaInst *TripsSlot = B.CreateAlloca(I64, nullptr, "trips.slot");
+  CallInst *V = B.CreateCall(Begin, {Desc}, "variant");
+  SmallVector<Value *, 16> Args;
+  for (Argument &A : MF->args())
+    Args.push_back(&A);
+  Args.append(OutSlots.begin(), OutSlots.end());
+  if (ExitSlot)
+    Args.push_back(ExitSlot);
+  Args.push_back(CyclesSlot);
+  Args.push_back(TripsSlot);
+  B.CreateCondBr(B.CreateICmpULT(V, B.getInt32(NumVariants)), Call, Original);
 
   B.SetInsertPoint(Call);
   Value *FnPtr =
       B.CreateLoad(PtrTy,
                    B.CreateInBoundsGEP(TableTy, Table,
                                        {B.getInt64(0), B.CreateZExt(V, I64)}),
-                   "decan.fn");
-  SmallVector<Value *, 16> Args(P.LiveIns.begin(), P.LiveIns.end());
-  Args.append(OutSlots.begin(), OutSlots.end());
-  if (ExitSlot)
-    Args.push_back(ExitSlot);
-  Args.push_back(Slots.Cycles);
-  Args.push_back(Slots.Trips);
+                   "fn");
   B.CreateCall(Variants[0]->getFunctionType(), FnPtr, Args);
-  Value *Cycles = B.CreateLoad(I64, Slots.Cycles, "decan.cycles");
-  Value *Trips = B.CreateLoad(I64, Slots.Trips, "decan.trips");
-  Value *Again = B.CreateCall(End, {Desc, V, Cycles, Trips}, "decan.again");
-  B.CreateCondBr(B.CreateICmpNE(Again, B.getInt32(0)), Split, Take);
+  Value *Cycles = B.CreateLoad(I64, CyclesSlot, "cycles");
+  Value *Trips = B.CreateLoad(I64, TripsSlot, "trips");
+  Value *Again = B.CreateCall(End, {Desc, V, Cycles, Trips}, "again");
+  B.CreateCondBr(B.CreateICmpNE(Again, B.getInt32(0)), Original, Take);
 
-  // The copy's results stand: its live-outs feed the exit it took.
-  auto TakeExit = [&](BasicBlock *From, BasicBlock *E) {
-    IRBuilder<> TB(From);
+  B.SetInsertPoint(Take);
+  Value *Ret = B.CreateInsertValue(
+      PoisonValue::get(RetTy),
+      ExitSlot ? (Value *)B.CreateLoad(I32, ExitSlot, "exit") : B.getInt32(0),
+      0);
+  for (auto [J, Slot] : enumerate(OutSlots))
+    Ret = B.CreateInsertValue(Ret, B.CreateLoad(Slot->getAllocatedType(), Slot),
+                              J + 1);
+  B.CreateRet(Ret);
+
+  // Not measured, or a variant whose effects are not the program's: the
+  // program's own results come from the REF copy, untimed. Running it here
+  // instead of returning to the inline loop means nothing of the caller
+  // but what follows the loop lives across this cold call.
+  B.SetInsertPoint(Original);
+  B.CreateCall(Variants[0], Args);
+  B.CreateBr(Take);
+  return MF;
+}
+
+/// Step 5: the dispatch stub in the preheader of the original loop.
+static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
+                       StructType *DescTy, ArrayRef<Function *> Variants) {
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Function *Measure = buildMeasure(F, P, Desc, Variants);
+
+  // The preheader keeps its single successor for the unmeasured path.
+  BasicBlock *PH = P.Preheader;
+  PH->getTerminator()->eraseFromParent();
+  BasicBlock *MeasureBB =
+      BasicBlock::Create(Ctx, "decan.measure", &F, P.Header);
+
+  IRBuilder<> B(PH);
+  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
+  LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
+                                         /*isVolatile=*/true, "decan.active");
+  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), MeasureBB, P.Header,
+                 MDBuilder(Ctx).createUnlikelyBranchWeights());
+
+  B.SetInsertPoint(MeasureBB);
+  CallInst *R = B.CreateCall(Measure, P.LiveIns, "decan.result");
+  // The loop ran out of line through exit K; its live-outs come back in R.
+  SmallVector<BasicBlock *, 4> TakeBBs;
+  for (unsigned K = 0; K < P.Exits.size(); ++K)
+    TakeBBs.push_back(BasicBlock::Create(
+        Ctx, "decan.take" + (P.multiExit() ? "." + Twine(K) : Twine()), &F,
+        P.Header));
+  if (P.multiExit()) {
+    Value *Exit = B.CreateExtractValue(R, 0, "decan.exit");
+    SwitchInst *SI = B.CreateSwitch(Exit, TakeBBs.back(), P.Exits.size() - 1);
+    for (unsigned K = 0; K + 1 < P.Exits.size(); ++K)
+      SI->addCase(B.getInt32(K), TakeBBs[K]);
+  } else {
+    B.CreateBr(TakeBBs[0]);
+  }
+  for (auto [K, E] : enumerate(P.Exits)) {
+    BasicBlock *TakeBB = TakeBBs[K];
+    IRBuilder<> TB(TakeBB);
     for (auto [J, PN] : enumerate(P.LiveOuts))
       if (PN->getParent() == E)
         PN->addIncoming(
-            TB.CreateLoad(PN->getType(), OutSlots[J], PN->getName() + ".decan"),
-            From);
+            TB.CreateExtractValue(R, J + 1, PN->getName() + ".decan"), TakeBB);
     TB.CreateBr(E);
-  };
-  if (!P.multiExit()) {
-    TakeExit(Take, P.Exits[0]);
-    return;
   }
-  B.SetInsertPoint(Take);
-  Value *ExitIdx = B.CreateLoad(I32, ExitSlot, "decan.exit");
-  SmallVector<BasicBlock *, 4> TakeBlocks;
-  for (unsigned K = 0; K < P.Exits.size(); ++K)
-    TakeBlocks.push_back(
-        BasicBlock::Create(Ctx, "decan.take." + Twine(K), &F, Split));
-  SwitchInst *SI = B.CreateSwitch(ExitIdx, TakeBlocks.back(), P.Exits.size());
-  for (unsigned K = 0; K + 1 < P.Exits.size(); ++K)
-    SI->addCase(B.getInt32(K), TakeBlocks[K]);
-  for (unsigned K = 0; K < P.Exits.size(); ++K)
-    TakeExit(TakeBlocks[K], P.Exits[K]);
 }
 
 /// Steps 1-2: the innermost loops of \p F in header order, each with its
@@ -630,10 +680,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
              << ")";
     });
   }
-  StubSlots Slots;
   for (auto [P, Fns] : zip(Plans, Copies)) {
     Constant *Desc = Table.addLoop(P.Rec);
-    insertStub(F, P, Desc, Table.descType(), Fns, Slots);
+    insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());
   return true;

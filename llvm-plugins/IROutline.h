@@ -6,27 +6,26 @@
 // Before:                        After:
 //   ph:                            ph:
 //     br %header                     %a = load volatile @f.decan.L0.desc.active
-//   header: ...  (loop)              br %a != 0, %decan.measure, %ph.split
-//   exit:                          decan.measure:
-//     %x.lcssa = phi [%x, %lat]      %v = call @__decan_begin_call(@desc)
-//                                    br %v u< 6, %decan.call, %ph.split
-//                                  decan.call:
-//                                    call @f.decan.L0.variants[%v](ins...,
-//                                         outs..., %cycles, %trips)
-//                                    %r = call @__decan_end_call(@desc, %v, ..)
-//                                    br %r != 0, %ph.split, %decan.take
-//                                  decan.take:  ; results of the copy stand
-//                                    %x.out = load %x.slot ; br %exit
-//                                  ph.split: br %header ; original loop, intact
+//   header: ...  (loop)              br %a != 0, %decan.measure, %header
+//   exit:                          decan.measure:            ; cold
+//     %x.lcssa = phi [%x, %lat]      %r = call @f.decan.L0.measure(ins...)
+//                                    %x.out = extractvalue %r, 1
+//                                    br %exit               ; loop ran there
+//                                  header: ...  (original loop, intact)
 //                                  exit:
-//                                    %x.lcssa = phi [%x, %lat], [%x.out, ..]
+//                                    %x.lcssa = phi [%x, %lat],
+//                                                   [%x.out, %decan.measure]
 //
-//   define internal void @f.decan.L0.REF(ins..., ptr %x.slot, ptr %cycles,
+//   f.decan.L0.measure (cold): __decan_begin_call, the chosen copy through
+//   @f.decan.L0.variants, __decan_end_call, and the REF copy again when the
+//   variant's effects must not stand; returns {exit index, live-outs}.
+//
+//   define internal void @f.decan.L0.REF(ins..., ptr %x.out, ptr %cycles,
 //                                        ptr %trips) "decan-variant"="REF"
 //   entry:  %t0 = asm "lfence; rdtsc"      ; then the cloned loop, untouched
 //   exit:   %t1 = asm "rdtscp; lfence"
 //           store %t1 - %t0, %cycles ; trips from the IV's exit value
-//           store %x', %x.slot ; ret void
+//           store %x', %x.out ; ret void
 //
 // The copies for LS, FP, NO_DIV, DL1 and CTRL are identical clones; the
 // machine pass rewrites their loop bodies after register allocation.

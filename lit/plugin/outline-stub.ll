@@ -73,34 +73,21 @@ exit:
 ; CHECK-NEXT:    %wide = zext nneg i32 %n to i64
 ; CHECK-NEXT:    %decan.active = load volatile i32, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @find.decan.L0.desc, i32 0, i32 1), align 4
 ; CHECK-NEXT:    [[ON:%.*]] = icmp ne i32 %decan.active, 0
-; CHECK-NEXT:    br i1 [[ON]], label %decan.measure, label %ph.decan.ph, !prof ![[UNLIKELY:[0-9]+]]
+; CHECK-NEXT:    br i1 [[ON]], label %decan.measure, label %loop, !prof ![[UNLIKELY:[0-9]+]]
+;; Measured: one cold call; the loop ran out of line, through exit 0 or 1.
 ; CHECK:       decan.measure:
-; CHECK-NEXT:    %decan.variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
-; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %decan.variant, 6
-; CHECK-NEXT:    br i1 [[OK]], label %decan.call, label %ph.decan.ph
-; CHECK:       decan.call:
-; CHECK:         %decan.fn = load ptr, ptr
-; CHECK-NEXT:    call void %decan.fn(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.decan.slot, ptr %decan.exit.slot, ptr %decan.cycles.slot, ptr %decan.trips.slot)
-; CHECK-NEXT:    %decan.cycles = load i64, ptr %decan.cycles.slot
-; CHECK-NEXT:    %decan.trips = load i64, ptr %decan.trips.slot
-; CHECK-NEXT:    %decan.again = call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 %decan.variant, i64 %decan.cycles, i64 %decan.trips)
-; CHECK-NEXT:    [[AGAIN:%.*]] = icmp ne i32 %decan.again, 0
-; CHECK-NEXT:    br i1 [[AGAIN]], label %ph.decan.ph, label %decan.take
-;; Two exits: the copy reports which one it took.
-; CHECK:       decan.take:
-; CHECK-NEXT:    %decan.exit = load i32, ptr %decan.exit.slot
+; CHECK-NEXT:    %decan.result = call { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+; CHECK-NEXT:    %decan.exit = extractvalue { i32, i64 } %decan.result, 0
 ; CHECK-NEXT:    switch i32 %decan.exit, label %decan.take.1 [
 ; CHECK-NEXT:      i32 0, label %decan.take.0
 ; CHECK:       decan.take.0:
-; CHECK-NEXT:    %i.lcssa.decan = load i64, ptr %i.lcssa.decan.slot
+; CHECK-NEXT:    %i.lcssa.decan = extractvalue { i32, i64 } %decan.result, 1
 ; CHECK-NEXT:    br label %found
 ; CHECK:       decan.take.1:
 ; CHECK-NEXT:    br label %done.loopexit
-; CHECK:       ph.decan.ph:
-; CHECK-NEXT:    br label %loop
 ;; The original loop is untouched.
 ; CHECK:       loop:
-; CHECK-NEXT:    %i = phi i64 [ 0, %ph.decan.ph ], [ %i.next, %latch ]
+; CHECK-NEXT:    %i = phi i64 [ 0, %ph ], [ %i.next, %latch ]
 ; CHECK-NEXT:    %p = getelementptr inbounds i32, ptr %k, i64 %i
 ; CHECK-NEXT:    %v = load i32, ptr %p, align 4
 ; CHECK-NEXT:    %hit = icmp eq i32 %v, %key
@@ -112,9 +99,12 @@ exit:
 
 ; CHECK-LABEL: define double @sum(
 ; CHECK:       entry:
-; CHECK:         %decan.active = load volatile i32
+; CHECK-NEXT:    %decan.active = load volatile i32
+; CHECK:       decan.measure:
+; CHECK-NEXT:    %decan.result = call { i32, double } @sum.decan.L0.measure(ptr %a, i64 %n)
+; CHECK-NEXT:    br label %decan.take
 ; CHECK:       decan.take:
-; CHECK-NEXT:    %s.next.lcssa.decan = load double, ptr %s.next.lcssa.decan.slot
+; CHECK-NEXT:    %s.next.lcssa.decan = extractvalue { i32, double } %decan.result, 1
 ; CHECK-NEXT:    br label %exit
 ; CHECK:       exit:
 ; CHECK-NEXT:    %s.next.lcssa = phi double [ %s.next, %loop ], [ %s.next.lcssa.decan, %decan.take ]
@@ -163,6 +153,28 @@ exit:
 ; CHECK: define internal void @find.decan.L0.NO_DIV(
 ; CHECK: define internal void @find.decan.L0.DL1(
 ; CHECK: define internal void @find.decan.L0.CTRL(
+;; The measured path: begin_call, the variant through the table, end_call;
+;; the REF copy is the real loop when the variant's effects must not stand.
+; CHECK-LABEL: define internal { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+; CHECK-SAME:  #[[COLD:[0-9]+]]
+; CHECK:         %variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
+; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %variant, 6
+; CHECK-NEXT:    br i1 [[OK]], label %call, label %original
+; CHECK:       call:
+; CHECK:         %fn = load ptr, ptr
+; CHECK-NEXT:    call void %fn(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK-NEXT:    %cycles = load i64, ptr %cycles.slot
+; CHECK-NEXT:    %trips = load i64, ptr %trips.slot
+; CHECK-NEXT:    %again = call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 %variant, i64 %cycles, i64 %trips)
+; CHECK-NEXT:    [[AGAIN:%.*]] = icmp ne i32 %again, 0
+; CHECK-NEXT:    br i1 [[AGAIN]], label %original, label %take
+; CHECK:       take:
+; CHECK-NEXT:    %exit = load i32, ptr %exit.slot
+; CHECK:         ret { i32, i64 }
+; CHECK:       original:
+; CHECK-NEXT:    call void @find.decan.L0.REF(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK-NEXT:    br label %take
+
 ;; The runtime entry points are weak: a plugin build links without it.
 ; CHECK: declare extern_weak i32 @__decan_begin_call(ptr)
 ; CHECK: declare extern_weak i32 @__decan_end_call(ptr, i32, i64, i64)
@@ -182,4 +194,5 @@ exit:
 
 ; CHECK-DAG: attributes #[[ATTR]] = { noinline nounwind "decan-loop"="find:L0" "decan-variant"="REF" }
 ; CHECK-DAG: attributes #[[ATTR_LS]] = { noinline nounwind "decan-loop"="find:L0" "decan-variant"="LS" }
+; CHECK-DAG: attributes #[[COLD]] = { cold noinline nounwind }
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
