@@ -345,6 +345,10 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
                                   P.Rec.symbol("measure"), M);
   MF->setAttributes(outlinedAttrs(F));
   MF->addFnAttr(Attribute::Cold);
+  // Saves every register it uses: values of the caller that live across
+  // the call stay in their registers, so the caller needs no callee-saved
+  // registers or spills for them on its unmeasured path either.
+  MF->setCallingConv(CallingConv::PreserveAll);
   MF->setDSOLocal(true);
   for (auto [I, V] : enumerate(P.LiveIns))
     MF->getArg(I)->setName(V->getName());
@@ -438,6 +442,7 @@ static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
 
   B.SetInsertPoint(MeasureBB);
   CallInst *R = B.CreateCall(Measure, P.LiveIns, "decan.result");
+  R->setCallingConv(Measure->getCallingConv());
   // The loop ran out of line through exit K; its live-outs come back in R.
   SmallVector<BasicBlock *, 4> TakeBBs;
   for (unsigned K = 0; K < P.Exits.size(); ++K)

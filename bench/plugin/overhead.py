@@ -10,7 +10,8 @@ them alternately and prints, from this one run:
   * run-time overhead = min wall time plugin / min wall time plain;
   * code-size growth per instrumented loop = (.text plugin - .text plain) /
     instrumented loops, split into the dispatch stubs (growth of the
-    original functions) and the six outlined copies.
+    original functions), the cold measured-path functions and the six
+    outlined copies.
 
 Usage: overhead.py --build BUILD_DIR [--runs N]. Not a test: it asserts
 nothing about the figures.
@@ -42,18 +43,21 @@ def text_size(obj):
 
 
 def symbol_sizes(obj):
-    """(bytes in .decan.L<n>.<variant> functions, instrumented loops)."""
+    """(bytes in the six copies, bytes in the cold .measure functions,
+    instrumented loops)."""
     out = run([LLVM_BIN + "/llvm-nm", "--print-size", obj]).stdout
-    copies, loops = 0, 0
+    copies, measure, loops = 0, 0, 0
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[2] in "tT":
-            if re.search(r"\.decan\.L\d+\.(REF|LS|FP|NO_DIV|DL1|CTRL)$",
-                         parts[3]):
-                copies += int(parts[1], 16)
-                if parts[3].endswith(".REF"):
-                    loops += 1
-    return copies, loops
+        if len(parts) != 4 or parts[2] not in "tT":
+            continue
+        if re.search(r"\.decan\.L\d+\.(REF|LS|FP|NO_DIV|DL1|CTRL)$",
+                     parts[3]):
+            copies += int(parts[1], 16)
+            loops += parts[3].endswith(".REF")
+        elif re.search(r"\.decan\.L\d+\.measure$", parts[3]):
+            measure += int(parts[1], 16)
+    return copies, measure, loops
 
 
 def best_time(exe, runs):
@@ -80,9 +84,9 @@ def main():
     for var in [v for v in env if v.startswith("DECAN_")]:
         del env[var]  # unmeasured: the runtime stays inert
 
-    print("%-16s %10s %10s %8s | %6s %10s %10s %10s" % (
+    print("%-12s %9s %9s %7s | %5s %10s %10s %12s %12s" % (
         "program", "plain s", "plugin s", "ratio", "loops", "text/loop",
-        "stub/loop", "copies/loop"))
+        "stub/loop", "measure/loop", "copies/loop"))
     with tempfile.TemporaryDirectory() as tmp:
         for src in PROGRAMS:
             name = os.path.splitext(os.path.basename(src))[0]
@@ -103,13 +107,13 @@ def main():
             for _ in range(args.runs):
                 for k in ("plain", "plugin"):
                     best[k] = min(best[k], best_time(exe[k], 1))
-            copies, loops = symbol_sizes(obj["plugin"])
+            copies, measure, loops = symbol_sizes(obj["plugin"])
             growth = text_size(obj["plugin"]) - text_size(obj["plain"])
             per = lambda v: "%.0f B" % (v / loops) if loops else "-"
-            print("%-16s %10.3f %10.3f %8.3f | %6d %10s %10s %10s" % (
+            print("%-12s %9.3f %9.3f %7.3f | %5d %10s %10s %12s %12s" % (
                 name, best["plain"], best["plugin"],
                 best["plugin"] / best["plain"], loops, per(growth),
-                per(growth - copies), per(copies)))
+                per(growth - copies - measure), per(measure), per(copies)))
 
 
 if __name__ == "__main__":
