@@ -529,6 +529,9 @@ static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
       R.SkipReason = "irreducible control flow";
     else if (C.NestedIrreducible)
       R.SkipReason = "irreducible control flow in the loop";
+    else if (Filter.hasLineRanges() && R.Line == 0)
+      R.SkipReason = "not selected: no line information for -decan-lines "
+                     "(compile with -gline-tables-only or -g)";
     else if (!Filter.selects(F, R.File, R.Line))
       R.SkipReason = "not selected (-decan-functions/-decan-lines)";
     else if (std::optional<std::string> Why = bodySkipReason(*C.L))

@@ -33,6 +33,10 @@ public:
   bool selects(const llvm::Function &F, llvm::StringRef File,
                unsigned Line) const;
 
+  /// Whether -decan-lines was given (it needs line information: -g or
+  /// -gline-tables-only).
+  bool hasLineRanges() const { return !Lines.empty(); }
+
 private:
   struct LineRange {
     std::string File;
