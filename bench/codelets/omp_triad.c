@@ -5,6 +5,7 @@
    the same outlined loop and is measured separately (thesis 6.4.1). With two
    threads on two cores the RAM regime is LS-bound. */
 #define CODELET_NAME "omp_triad"
+#include <omp.h>
 #include "codelet.h"
 
 static double *A, *B, *C;
@@ -34,6 +35,6 @@ static void codelet_call(void) {
   long o = codelet_next(&Off, N, Len);
   omp_triad_kernel(A + o, B + o, C + o, 0.5, Len);
 }
-/* One loop call per thread: measured separately, counted once here. */
-static long codelet_loop_calls(void) { return 1; }
+/* One loop call per thread, each measured separately. */
+static long codelet_loop_calls(void) { return omp_get_max_threads(); }
 static double codelet_checksum(void) { return A[0] + A[N - 1]; }

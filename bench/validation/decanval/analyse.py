@@ -82,7 +82,7 @@ def check_expectations(expect, points):
     return rows
 
 
-def mca_crosscheck(tools, point, tsc_ratio):
+def mca_crosscheck(tools, point, tsc_ratio, tsc_step=1):
     """llvm-mca prediction per variant's loop body next to the measurement.
 
     Both sides in core cycles: decan measures TSC ticks, multiplied by the
@@ -130,6 +130,11 @@ def mca_crosscheck(tools, point, tsc_ratio):
                "predicted_core": p.get("cycles_per_iteration"),
                "instructions": p.get("instructions"),
                "error": None, "net_error": None, "note": p.get("error")}
+        # A call shorter than 10 steps of the TSC is measured to no better
+        # than 10%: shown, but left out of the error statistics.
+        if cyc is not None and cyc < 10 * (tsc_step or 1):
+            row["note"] = "call of %d TSC ticks: below 10 timer steps" % cyc
+            row["below_resolution"] = True
         if row["predicted_core"] and row["measured_core"]:
             row["error"] = row["predicted_core"] / row["measured_core"] - 1.0
         if row["predicted_core"] and row["net_core"]:
@@ -233,21 +238,22 @@ def quality(points, precision_points):
                           "share_below_0.05": sum(s < 0.05 for s in allstabs) / len(allstabs)}
     # CTRL-based probe-cost subtraction: per codelet, the intercept of
     # T(CTRL) against trips is the fixed cost every measured call pays.
+    # Only on the tiny-size sweep: that is where the fixed cost matters, and
+    # a line through sizes from L1 to RAM says nothing about it.
     q["ctrl_subtraction"] = {}
-    for name in sorted({r["codelet"] for r in rows}):
-        pts = [r for r in rows if r["codelet"] == name and r["ctrl"] and r["ctrl_trips"]]
+    for name in sorted({r["codelet"] for r in rows if r["precision"]}):
+        mine = [r for r in rows if r["codelet"] == name and r["precision"]]
+        pts = [r for r in mine if r["ctrl"] and r["ctrl_trips"]]
         a = _fit_intercept([r["ctrl_trips"] for r in pts], [r["ctrl"] for r in pts])
         if a is None:
             continue
         helped = 0
-        for r in rows:
-            if r["codelet"] != name:
-                continue
+        for r in mine:
             corr = r["decan_ref"] - a
             r["corrected"] = corr
             r["corrected_deviation"] = corr / r["reference"] - 1.0
             r["subtraction_helps"] = abs(corr - r["reference"]) < abs(r["decan_ref"] - r["reference"])
             helped += r["subtraction_helps"]
-        total = sum(1 for r in rows if r["codelet"] == name)
+        total = len(mine)
         q["ctrl_subtraction"][name] = {"fixed_cost_cycles": a, "helps": helped, "points": total}
     return q

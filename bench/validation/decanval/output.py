@@ -74,13 +74,13 @@ def _pct(e):
 
 def mca_table(rows):
     return table(["codelet", "ws", "variant", "instrs", "mca core cyc/it",
-                  "measured core cyc/it", "error", "measured - probe", "error"],
+                  "measured core cyc/it", "error", "measured - probe", "error", "note"],
                  [[r["codelet"], human_bytes(r["ws_bytes"]), r["variant"],
                    fmt(r["instructions"]), fmt(r["predicted_core"]),
                    fmt(r["measured_core"]),
-                   _pct(r["error"]) if r["error"] is not None
-                   else (r.get("note") or "-")[:40],
-                   fmt(r.get("net_core")), _pct(r.get("net_error"))] for r in rows])
+                   _pct(r["error"]) if r["error"] is not None else "-",
+                   fmt(r.get("net_core")), _pct(r.get("net_error")),
+                   (r.get("note") or "")[:45]] for r in rows])
 
 
 def mca_error_summary(rows):
@@ -88,7 +88,8 @@ def mca_error_summary(rows):
     for v in ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]:
         line = [v]
         for key in ("error", "net_error"):
-            e = sorted(abs(r[key]) for r in rows if r["variant"] == v and r.get(key) is not None)
+            e = sorted(abs(r[key]) for r in rows if r["variant"] == v and r.get(key) is not None
+                       and not r.get("below_resolution"))
             if not e:
                 line += [0, "-", "-"]
                 continue
