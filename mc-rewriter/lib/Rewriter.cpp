@@ -955,8 +955,9 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   if (Error E = CB.encode(DataVaddr, Code))
     return std::move(E);
 
-  // RW segment contents.
-  std::string Data(DL.Size, '\0');
+  // RW segment contents in the file; the scratch areas after them are
+  // zero-filled memory only (like .bss).
+  std::string Data(DL.ScratchOff, '\0');
   {
     decan_rewritten_header H{};
     memcpy(H.magic, "DECANRW1", 8);
@@ -1007,7 +1008,8 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
       D.p_flags = PF_R | PF_W;
       D.p_offset = DataOff;
       D.p_vaddr = D.p_paddr = DataVaddr;
-      D.p_filesz = D.p_memsz = Data.size();
+      D.p_filesz = Data.size();
+      D.p_memsz = DL.Size;
       D.p_align = Page;
       NewPh.push_back(D);
     }
@@ -1044,6 +1046,14 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   DataSec.sh_offset = DataOff;
   DataSec.sh_size = Data.size();
   DataSec.sh_addralign = Page;
+  Elf64_Shdr Scratch{};
+  Scratch.sh_name = AddName(".decan.scratch");
+  Scratch.sh_type = SHT_NOBITS;
+  Scratch.sh_flags = SHF_ALLOC | SHF_WRITE;
+  Scratch.sh_addr = DataVaddr + DL.ScratchOff;
+  Scratch.sh_offset = DataOff + DL.ScratchOff;
+  Scratch.sh_size = DL.Size - DL.ScratchOff;
+  Scratch.sh_addralign = Page;
   MetaSec.sh_name = AddName(".decan.meta");
   MetaSec.sh_type = SHT_PROGBITS;
   MetaSec.sh_offset = MetaOff;
@@ -1053,6 +1063,8 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   Shdrs[EH.e_shstrndx].sh_size = ShStr.size();
   Shdrs.push_back(Text);
   Shdrs.push_back(DataSec);
+  if (Scratch.sh_size)
+    Shdrs.push_back(Scratch);
   Shdrs.push_back(MetaSec);
   uint64_t ShOff = alignTo(ShStrOff + ShStr.size(), 8);
 
@@ -1119,6 +1131,6 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   Result.CodeAddr = TextStart;
   Result.CodeSize = *CodeSizeOr;
   Result.DataAddr = DataVaddr;
-  Result.DataSize = Data.size();
+  Result.DataSize = DL.Size;
   return Result;
 }
