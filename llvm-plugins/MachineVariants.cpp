@@ -25,6 +25,7 @@
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
@@ -76,7 +77,9 @@ public:
   StringRef getPassName() const override { return "decan variant rules"; }
 
   void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<MachineLoopInfoWrapperPass>();
+    // Loops are recomputed in runOnMachineFunction: this late, the
+    // MachineLoopInfo a pass claims to preserve may predate block placement
+    // and branch folding.
     AU.addRequired<MachineOptimizationRemarkEmitterPass>();
     AU.setPreservesCFG();
     MachineFunctionPass::getAnalysisUsage(AU);
@@ -104,7 +107,6 @@ char &decan::MachineVariantsID = MachineVariants::ID;
 
 INITIALIZE_PASS_BEGIN(MachineVariants, "decan-variants", "decan variant rules",
                       false, false)
-INITIALIZE_PASS_DEPENDENCY(MachineLoopInfoWrapperPass)
 INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
 INITIALIZE_PASS_END(MachineVariants, "decan-variants", "decan variant rules",
                     false, false)
@@ -432,9 +434,11 @@ static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
+    MachineDominatorTree MDT(MF);
+    MachineLoopInfo MLI(MDT);
     if (X86Knowledge *K = knowledge(MF))
       checkAllLoops(
-          MF, getAnalysis<MachineLoopInfoWrapperPass>().getLI(), *K,
+          MF, MLI, *K,
           getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
     return false;
   }
@@ -458,7 +462,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
       (LoopId.take_front(Colon) + ".decan." + LoopId.drop_front(Colon + 1))
           .str();
   Module &M = *const_cast<Module *>(F.getParent());
-  MachineLoopInfo &MLI = getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+  MachineDominatorTree MDT(MF);
+  MachineLoopInfo MLI(MDT);
   unsigned NumLoops = 0;
   MachineLoop *L = theLoop(MLI, NumLoops);
   X86Knowledge *K = knowledge(MF);
