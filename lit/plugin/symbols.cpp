@@ -7,6 +7,8 @@
 // RUN: llvm-nm %t.o | FileCheck %s
 // RUN: %clang_decan -O2 -g -fopenmp -c %s -o %t.g.o
 // RUN: llvm-nm %t.g.o | FileCheck %s
+// The outlined copies get their own subprograms: the DWARF stays valid.
+// RUN: llvm-dwarfdump --verify %t.g.o | FileCheck --check-prefix=DWARF %s
 // RUN: %clang -O2 -fopenmp -c %s -o %t.plain.o
 // RUN: llvm-nm %t.plain.o | FileCheck --check-prefix=PLAIN %s
 
@@ -57,3 +59,5 @@ void par(double *a, const double *b, int n) {
 // CHECK-NOT: _ZN2ns5scaleEPfif.decan.L2
 
 // PLAIN-NOT: decan
+
+// DWARF: No errors.
