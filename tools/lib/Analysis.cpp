@@ -262,9 +262,17 @@ void analyse(Report &R, const Thresholds &T) {
       L.Diagnosis.push_back(S);
     }
     checkCoherence(L, R.ProbeCycles, Reps, TC);
-    for (const auto &KV : L.Unavailable)
-      L.Warnings.push_back(
-          formatv("{0} not measured: {1}", KV.first, KV.second).str());
+    for (const auto &KV : L.Unavailable) {
+      // "empty": the variant would equal REF (e.g. no division for
+      // NO_DIV); a fact about the loop, not a measurement problem.
+      if (KV.second == "empty")
+        L.Diagnosis.push_back(
+            formatv("{0} not built: nothing to remove in this loop", KV.first)
+                .str());
+      else
+        L.Warnings.push_back(
+            formatv("{0} not measured: {1}", KV.first, KV.second).str());
+    }
     for (const ProcessInfo &P : R.Processes)
       if (!P.CrashSignal.empty() && P.CrashLoop == L.Id)
         L.Warnings.push_back(

@@ -182,6 +182,13 @@ private:
 };
 } // namespace
 
+static volatile sig_atomic_t ChildPid = 0;
+
+static void forwardSignal(int Sig) {
+  if (ChildPid > 0)
+    ::kill(ChildPid, Sig);
+}
+
 /// Runs \p Cmd once with \p Env; returns the wait status.
 static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
                                   const std::vector<std::string> &Env) {
@@ -199,14 +206,22 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
     return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
                              std::strerror(RC));
   // Ctrl-C reaches the program (its runtime writes the report on SIGINT);
-  // decan itself stays to analyse what was measured.
-  struct sigaction Ign = {}, OldInt = {};
+  // decan itself stays to analyse what was measured. SIGTERM and SIGHUP sent
+  // to decan are passed on, so the program is never left running alone.
+  ChildPid = Pid;
+  struct sigaction Ign = {}, Fwd = {}, OldInt = {}, OldTerm = {}, OldHup = {};
   Ign.sa_handler = SIG_IGN;
+  Fwd.sa_handler = forwardSignal;
   sigaction(SIGINT, &Ign, &OldInt);
+  sigaction(SIGTERM, &Fwd, &OldTerm);
+  sigaction(SIGHUP, &Fwd, &OldHup);
   int Status = 0;
   while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
     ;
+  ChildPid = 0;
   sigaction(SIGINT, &OldInt, nullptr);
+  sigaction(SIGTERM, &OldTerm, nullptr);
+  sigaction(SIGHUP, &OldHup, nullptr);
   return Status;
 }
 
