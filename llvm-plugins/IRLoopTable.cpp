@@ -38,7 +38,7 @@ LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
         "decan.loop_desc");
 }
 
-Constant *LoopTableBuilder::addLoop(const LoopRecord &R) {
+Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *I8 = Type::getInt8Ty(Ctx);
@@ -79,6 +79,7 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R) {
                                   R.symbol("meta"));
   Meta->setSection(".decan.meta");
   Meta->setAlignment(Align(8));
+  Meta->setComdat(C);
   Used.push_back(Meta);
 
   if (R.VariantMask == 0)
@@ -90,6 +91,7 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R) {
       ConstantAggregateZero::get(ArrayType::get(I8, ScratchBytes)),
       R.symbol("scratch"));
   Scratch->setAlignment(Align(64));
+  Scratch->setComdat(C);
   Used.push_back(Scratch);
 
   // The descriptor's strings point into the meta record: no duplicates.
@@ -108,60 +110,78 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R) {
   auto *Placeholder =
       new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,
                          nullptr, R.symbol("desc.tmp"));
-  Descs.push_back({Placeholder, Init, R.symbol("desc")});
+  Descs.push_back({Placeholder, Init, R.symbol("desc"), C});
   return Placeholder;
 }
 
-void LoopTableBuilder::finalize() {
-  if (!Descs.empty()) {
-    LLVMContext &Ctx = M.getContext();
-    Type *I32 = Type::getInt32Ty(Ctx);
-    Type *Ptr = PointerType::getUnqual(Ctx);
-    ArrayType *ArrTy = ArrayType::get(DescTy, Descs.size());
-    SmallVector<Constant *, 8> Inits;
-    for (Pending &P : Descs)
-      Inits.push_back(P.Init);
-    // One array per module: __decan_register_loops takes (descs, count).
-    auto *Array =
-        new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
-                           ConstantArray::get(ArrTy, Inits), "decan.descs");
-    Array->setSection("decan_loops");
-    Array->setAlignment(Align(8));
-    Used.push_back(Array);
-    for (auto [I, P] : enumerate(Descs)) {
-      Constant *Elt = ConstantExpr::getInBoundsGetElementPtr(
-          ArrTy, Array,
-          ArrayRef<Constant *>{ConstantInt::get(I32, 0),
-                               ConstantInt::get(I32, I)});
-      auto *Alias = GlobalAlias::create(DescTy, 0, GlobalValue::InternalLinkage,
-                                        P.Name, Elt, &M);
-      P.Placeholder->replaceAllUsesWith(Alias);
-      P.Placeholder->eraseFromParent();
-    }
+void LoopTableBuilder::emitGroup(Comdat *Group, ArrayRef<Pending> Members) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  std::string Prefix = Group ? Group->getName().str() + "." : "";
+  ArrayType *ArrTy = ArrayType::get(DescTy, Members.size());
+  SmallVector<Constant *, 8> Inits;
+  for (const Pending &P : Members)
+    Inits.push_back(P.Init);
+  // One array per group: __decan_register_loops takes (descs, count).
+  auto *Array = new GlobalVariable(
+      M, ArrTy, false, GlobalValue::InternalLinkage,
+      ConstantArray::get(ArrTy, Inits), Prefix + "decan.descs");
+  Array->setSection("decan_loops");
+  Array->setAlignment(Align(8));
+  Array->setComdat(Group);
+  Used.push_back(Array);
+  for (auto [I, P] : enumerate(Members)) {
+    Constant *Elt = ConstantExpr::getInBoundsGetElementPtr(
+        ArrTy, Array,
+        ArrayRef<Constant *>{ConstantInt::get(I32, 0),
+                             ConstantInt::get(I32, I)});
+    auto *Alias = GlobalAlias::create(DescTy, 0, GlobalValue::InternalLinkage,
+                                      P.Name, Elt, &M);
+    P.Placeholder->replaceAllUsesWith(Alias);
+    P.Placeholder->eraseFromParent();
+  }
 
-    // Weak: a program built with the plugin but linked without the runtime
-    // still links and runs (stubs only call the runtime when it set active).
-    FunctionType *RegTy =
-        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I32}, false);
-    Function *Reg = M.getFunction("__decan_register_loops");
-    if (!Reg)
-      Reg = Function::Create(RegTy, GlobalValue::ExternalWeakLinkage,
-                             "__decan_register_loops", M);
-    Function *Ctor =
-        Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                         GlobalValue::InternalLinkage, "decan.module_ctor", M);
-    Ctor->addFnAttr(Attribute::NoUnwind);
-    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
-    BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
-    BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
-    IRBuilder<> B(Entry);
-    B.CreateCondBr(B.CreateIsNotNull(Reg), Call, Done);
-    B.SetInsertPoint(Call);
-    B.CreateCall(RegTy, Reg, {Array, ConstantInt::get(I32, Descs.size())});
-    B.CreateBr(Done);
-    B.SetInsertPoint(Done);
-    B.CreateRetVoid();
-    appendToGlobalCtors(M, Ctor, /*Priority=*/65535);
+  // Weak: a program built with the plugin but linked without the runtime
+  // still links and runs (stubs only call the runtime when it set active).
+  FunctionType *RegTy =
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I32}, false);
+  Function *Reg = M.getFunction("__decan_register_loops");
+  if (!Reg)
+    Reg = Function::Create(RegTy, GlobalValue::ExternalWeakLinkage,
+                           "__decan_register_loops", M);
+  Function *Ctor = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), false),
+      GlobalValue::InternalLinkage, Prefix + "decan.module_ctor", M);
+  Ctor->addFnAttr(Attribute::NoUnwind);
+  Ctor->setComdat(Group);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ctor);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateIsNotNull(Reg), Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(RegTy, Reg, {Array, ConstantInt::get(I32, Members.size())});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  // Associated with the array: dropped with the comdat copy it belongs to.
+  appendToGlobalCtors(M, Ctor, /*Priority=*/65535, Group ? Array : nullptr);
+}
+
+void LoopTableBuilder::finalize() {
+  // Module-level loops first, then one group per comdat, in first-seen order.
+  SmallVector<Comdat *, 8> Groups{nullptr};
+  for (const Pending &P : Descs)
+    if (P.Group && !is_contained(Groups, P.Group))
+      Groups.push_back(P.Group);
+  for (Comdat *G : Groups) {
+    SmallVector<Pending, 8> Members;
+    for (const Pending &P : Descs)
+      if (P.Group == G)
+        Members.push_back(P);
+    if (!Members.empty())
+      emitGroup(G, Members);
   }
   if (!Used.empty())
     appendToUsed(M, Used);

@@ -15,6 +15,12 @@
 // The machine pass rewrites element 8 (decan_machine_info) of each meta
 // initializer; everything else is final here.
 //
+// Loops of a function in a comdat (C++ inline functions, templates) get
+// their globals in that comdat, and their own descriptor array and
+// constructor (a llvm.global_ctors entry associated with the array): the
+// linker keeps one copy of the function and of everything describing it,
+// so each loop id is registered and listed once per program.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
@@ -25,6 +31,7 @@
 #include <string>
 
 namespace llvm {
+class Comdat;
 class GlobalVariable;
 class Module;
 class StructType;
@@ -59,7 +66,8 @@ public:
   /// Emits the meta record of \p R (skipped or not). For an instrumented
   /// loop also its scratch area and descriptor; returns the descriptor (a
   /// placeholder until finalize(), safe to reference), or null if skipped.
-  llvm::Constant *addLoop(const LoopRecord &R);
+  /// \p C: the comdat of the loop's function, or null.
+  llvm::Constant *addLoop(const LoopRecord &R, llvm::Comdat *C);
 
   /// Builds the descriptor array, the per-loop aliases and the module
   /// constructor. Call once, after every addLoop().
@@ -75,8 +83,11 @@ private:
     llvm::GlobalVariable *Placeholder;
     llvm::Constant *Init;
     std::string Name;
+    llvm::Comdat *Group;
   };
   llvm::SmallVector<Pending, 8> Descs;
+  /// Emits one descriptor array and the constructor that registers it.
+  void emitGroup(llvm::Comdat *Group, llvm::ArrayRef<Pending> Members);
   llvm::SmallVector<llvm::GlobalValue *, 8> Used;
 };
 

@@ -191,6 +191,7 @@ static Function *buildOutlined(Function &F, LoopPlan &P) {
   NF->addFnAttr("decan-variant", "REF");
   NF->addFnAttr("decan-loop", P.Rec.id());
   NF->setDSOLocal(true);
+  NF->setComdat(F.getComdat());
 
   ValueToValueMapTy VMap;
   for (auto [I, V] : enumerate(P.LiveIns)) {
@@ -350,6 +351,7 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
   // registers or spills for them on its unmeasured path either.
   MF->setCallingConv(CallingConv::PreserveAll);
   MF->setDSOLocal(true);
+  MF->setComdat(F.getComdat());
   for (auto [I, V] : enumerate(P.LiveIns))
     MF->getArg(I)->setName(V->getName());
 
@@ -358,6 +360,7 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
   auto *Table = new GlobalVariable(
       M, TableTy, /*isConstant=*/true, GlobalValue::InternalLinkage,
       ConstantArray::get(TableTy, Fns), P.Rec.symbol("variants"));
+  Table->setComdat(F.getComdat());
   FunctionCallee Begin = runtimeFn(M, "__decan_begin_call",
                                    FunctionType::get(I32, {PtrTy}, false));
   FunctionCallee End =
@@ -651,7 +654,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       }
     }
     if (!C.Rec.SkipReason.empty()) {
-      Table.addLoop(C.Rec);
+      Table.addLoop(C.Rec, F.getComdat());
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSkipped", C.Loc,
                                         C.Header)
@@ -672,6 +675,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       C->setName(P.Rec.symbol(VariantNames[V]));
       C->addFnAttr("decan-variant", VariantNames[V]);
       C->setLinkage(GlobalValue::InternalLinkage);
+      C->setComdat(F.getComdat());
       Fns.push_back(C);
     }
     Copies.push_back(Fns);
@@ -689,7 +693,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     });
   }
   for (auto [P, Fns] : zip(Plans, Copies)) {
-    Constant *Desc = Table.addLoop(P.Rec);
+    Constant *Desc = Table.addLoop(P.Rec, F.getComdat());
     insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());
