@@ -489,7 +489,8 @@ json::Value toJSON(const Report &R) {
   }
   return json::Object{{"tool", "decan"},
                       {"format", "decan-report-1"},
-                      {"version", R.Version},
+                      {"version", DECAN_TOOL_VERSION},
+                      {"runtime_version", R.Version},
                       {"machine", json::Object(R.Machine)},
                       {"config", json::Object(R.Config)},
                       {"probe_cycles", R.ProbeCycles},
@@ -520,7 +521,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
   if (!O || str(O, "tool") != "decan")
     return createStringError("not a decan report (no \"tool\":\"decan\")");
   Report R;
-  R.Version = str(O, "version");
+  R.Version = O->getString("runtime_version") ? str(O, "runtime_version")
+                                               : str(O, "version");
   if (const json::Object *M = O->getObject("machine"))
     R.Machine = *M;
   if (const json::Object *C = O->getObject("config"))

@@ -6,11 +6,13 @@
 // without asserting real timings.
 //
 // usage: synthetic CALLS [EXIT_STATUS]
+//   SYNTH_THREADS=<n>      run the loops in n threads at once
 //   SYNTH_CRASH=<variant>  raise SIGSEGV in that variant of divide:L0 (3rd call)
 //   SYNTH_STREAM_REF=<c>, SYNTH_STREAM_DL1=<c>  cycles per iteration of
 //                          stream:L0's REF / DL1 (a "sweep" or a "rebuild")
 #include "decan/abi.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,7 +62,7 @@ static double Cost[2][6] = {
     {10, 9.5, 3, 0, 4, 1},  // stream: memory-bound, data far from L1
     {20, 2, 19, 5, 20, 1}}; // divide: FP-bound, divisions dominate
 
-static unsigned Calls[2][6];
+static _Thread_local unsigned Calls[2][6];
 static const char *CrashVariant;
 static const char *Names[6] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
 
@@ -73,7 +75,7 @@ static void variant(int loop, int v, long n, uint64_t *cycles,
   *cycles = (uint64_t)(Cost[loop][v] * n * (1.0 + 0.01 * (k % 5)));
 }
 
-static volatile double Sink;
+static volatile _Thread_local double Sink;
 
 static void loop(int l, long n) {
   struct decan_loop_desc *d = &Descs[l];
@@ -90,16 +92,31 @@ static void loop(int l, long n) {
     Sink += (double)i;
 }
 
+static long NCalls;
+
+static void *worker(void *arg) {
+  (void)arg;
+  for (long c = 0; c < NCalls; ++c) {
+    loop(0, 1000);
+    loop(1, 500);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   long calls = argc > 1 ? atol(argv[1]) : 100;
+  NCalls = calls;
   CrashVariant = getenv("SYNTH_CRASH");
   if (getenv("SYNTH_STREAM_REF"))
     Cost[0][0] = atof(getenv("SYNTH_STREAM_REF"));
   if (getenv("SYNTH_STREAM_DL1"))
     Cost[0][4] = atof(getenv("SYNTH_STREAM_DL1"));
-  for (long c = 0; c < calls; ++c) {
-    loop(0, 1000);
-    loop(1, 500);
-  }
+  int threads = getenv("SYNTH_THREADS") ? atoi(getenv("SYNTH_THREADS")) : 1;
+  pthread_t t[16];
+  for (int i = 1; i < threads && i < 16; ++i)
+    pthread_create(&t[i], 0, worker, 0);
+  worker(0);
+  for (int i = 1; i < threads && i < 16; ++i)
+    pthread_join(t[i], 0);
   return argc > 2 ? atoi(argv[2]) : 0;
 }

@@ -107,7 +107,7 @@ struct ProcessInfo {
 
 /// A merged, analysed run.
 struct Report {
-  std::string Version;
+  std::string Version; ///< of the runtime that measured (the tool's is in JSON)
   llvm::json::Object Machine;
   llvm::json::Object Config;
   double ProbeCycles = 0; ///< median cycles of an empty probed region
