@@ -8,12 +8,12 @@
 # Prints ratios measured in this run; asserts nothing.
 #
 # usage: bench/rewriter/run.sh [BUILD_DIR]   (needs: apt-get install -y
-#        libblas3 libopenblas0-pthread)
+#        libblas3 libopenblas0-pthread); DECAN_RT=path overrides the runtime
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
 decan=$build/bin/decan
-rt=$build/lib/libdecan_rt.so
+rt=${DECAN_RT:-$build/lib/libdecan_rt.so}
 cc=${CC:-clang-22}
 work=$(mktemp -d /tmp/decan-rw-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +57,7 @@ bench_lib() { # name, library to rewrite, dir of the libblas.so.3 to link
   if [ -f "$rt" ]; then
     mkdir -p "$work/$name.rep"
     DECAN_LOOPS=all DECAN_OUTPUT=$work/$name.rep LD_PRELOAD=$rt \
-      LD_LIBRARY_PATH=$work/$name:$blasdir timeout 120 "$work/$name.drv" 2 > "$work/$name.rt"
+      LD_LIBRARY_PATH=$work/$name:$blasdir timeout 300 "$work/$name.drv" 2 > "$work/$name.rt"
     rc=$?
     cmp -s "$work/$name.ref" "$work/$name.rt" && echo "measured (libdecan_rt, rotate) output: identical (exit $rc)" ||
       echo "measured (libdecan_rt, rotate) output: DIFFERENT or none (exit $rc$([ $rc = 124 ] && echo ', timed out'))"

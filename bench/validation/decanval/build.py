@@ -15,7 +15,8 @@ def _sections(tools, obj):
     for line in r.out.splitlines():
         parts = line.split()
         if len(parts) >= 2 and parts[1].isdigit():
-            out[parts[0]] = int(parts[1])
+            # Sections of one name can repeat (one .decan.meta per loop).
+            out[parts[0]] = out.get(parts[0], 0) + int(parts[1])
     return out
 
 
@@ -61,9 +62,12 @@ def build_codelet(tools, manifest, name, srcdir, outdir, repeats=3):
             res[kind] = {"error": "link failed: " + link.brief(), "log": link.err[-2000:]}
             continue
         sec = _sections(tools, obj)
-        decan_bytes = sum(v for k, v in sec.items() if "decan" in k)
+        # Loop tables and descriptors; the DL1 scratch areas are .bss (no
+        # file bytes) and counted apart.
+        decan_bytes = sum(v for k, v in sec.items() if "decan" in k and "scratch" not in k)
+        scratch_bytes = sum(v for k, v in sec.items() if "decan" in k and "scratch" in k)
         res[kind] = {"exe": exe, "compile_s": secs, "text_bytes": sec.get(".text", 0),
-                     "decan_section_bytes": decan_bytes,
+                     "decan_section_bytes": decan_bytes, "scratch_bss_bytes": scratch_bytes,
                      "object_bytes": os.path.getsize(obj),
                      "exe_bytes": os.path.getsize(exe)}
         if note:

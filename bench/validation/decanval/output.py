@@ -102,17 +102,26 @@ def mca_error_summary(rows):
 
 def overhead_table(builds):
     rows = []
-    for name, b in sorted(builds.items()):
+    total = {"plain": {}, "decan": {}}
+    for b in builds.values():
+        for kind in total:
+            for k in ("compile_s", "text_bytes"):
+                v = b.get(kind, {}).get(k)
+                if v is not None:
+                    total[kind][k] = total[kind].get(k, 0) + v
+    items = sorted(builds.items()) + [("(suite)", total)]
+    for name, b in items:
         pl, dc = b.get("plain", {}), b.get("decan", {})
         ratio = lambda a, c: ("%.2fx" % (c / a)) if a and c else "-"
         rows.append([name, fmt(pl.get("compile_s"), 3), fmt(dc.get("compile_s"), 3),
                      ratio(pl.get("compile_s"), dc.get("compile_s")),
                      fmt(pl.get("text_bytes")), fmt(dc.get("text_bytes")),
                      ratio(pl.get("text_bytes"), dc.get("text_bytes")),
-                     fmt(dc.get("decan_section_bytes")),
+                     fmt(dc.get("decan_section_bytes")), fmt(dc.get("scratch_bss_bytes")),
                      (dc.get("error") or pl.get("error") or dc.get("note") or "")[:60]])
     return table(["codelet", "compile plain s", "compile decan s", "ratio",
-                  ".text plain", ".text decan", "ratio", "decan sections", "note"], rows)
+                  ".text plain", ".text decan", "ratio", "decan tables", "DL1 scratch (bss)",
+                  "note"], rows)
 
 
 def sweep_svg(name, points, caches, path):
