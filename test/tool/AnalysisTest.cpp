@@ -72,9 +72,21 @@ TEST(Streams, Explanations) {
   std::string S = explainStreams(StreamsClass::MemoryBound, 0.95, 0.3, T);
   EXPECT_NE(S.find("memory-bound"), std::string::npos);
   EXPECT_NE(S.find("Sat(LS)=0.95"), std::string::npos);
-  EXPECT_NE(explainStreams(StreamsClass::Unsaturated, 0.5, 0.45, T)
-                .find("front end"),
-            std::string::npos);
+  EXPECT_NE(
+      explainStreams(StreamsClass::Unsaturated, 0.5, 0.45, T).find("front end"),
+      std::string::npos);
+}
+
+TEST(MemoryCpu, PAMDAOverview) {
+  Thresholds T;
+  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.95, 0.30, T)), "memory-bound");
+  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.30, 0.95, T)), "cpu-bound");
+  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.50, 0.55, T)), "unsaturated");
+  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.95, 0.92, T)), "balanced");
+  Report R;
+  R.Loops.push_back(makeLoop("m:L0", {100, 95, 30, -1, 25, 10}));
+  analyse(R);
+  EXPECT_EQ(R.Loops[0].MemoryCpu, "memory-bound");
 }
 
 TEST(DL1, GainAndLocation) {

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "decan/Tool/Analysis.h"
 #include "decan/Tool/Render.h"
+#include "decan/Tool/Analysis.h"
 
 #include "llvm/Remarks/Remark.h"
 #include "llvm/Remarks/RemarkParser.h"

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "decan/Tool/Report.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/LoopTable.h"
-#include "decan/Tool/Report.h"
 
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
@@ -23,8 +23,9 @@ std::string rawReport(int Rank, const char *RefRecords, const char *LsRecords,
                       const char *Extra = "") {
   std::string S = R"({"format":"decan-raw-1","version":"0.1.0",
     "status":"complete","crash":null,
-    "process":{"pid":)" + std::to_string(100 + Rank) +
-                  R"(,"rank":)" + std::to_string(Rank) +
+    "process":{"pid":)" +
+                  std::to_string(100 + Rank) + R"(,"rank":)" +
+                  std::to_string(Rank) +
                   R"(,"argv":["./a"],"host":"h"},
     "machine":{"cpu":"Test CPU","tsc_hz":2e9,"logical_cpus":2},
     "config":{"mode":"rotate","loops":"all","variants":["REF","LS"],"reps":5},
@@ -45,19 +46,22 @@ std::string rawReport(int Rank, const char *RefRecords, const char *LsRecords,
                 "records":)" +
                   LsRecords + R"(,
                 "online":{"count":0,"min":0,"max":0,"mean":0,"m2":0,"trips_sum":0}}
-        }})" + Extra + R"(]}]})";
+        }})" + Extra +
+                  R"(]}]})";
   return S;
 }
 
 TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
   RawMerger M;
   // Rank 0: REF 1000,1100,1200,1300 and one context-switched 9999.
-  auto R0 = json::parse(rawReport(
-      0, "[[1000,100,0,1,2],[1100,100,0,1,3],[9999,100,1,1,4],[1200,100,0,1,5],[1300,100,0,1,6]]",
-      "[[100,500,0,2],[100,510,0,3],[100,520,0,4],[100,530,0,5]]"));
+  auto R0 = json::parse(
+      rawReport(0,
+                "[[1000,100,0,1,2],[1100,100,0,1,3],[9999,100,1,1,4],[1200,100,"
+                "0,1,5],[1300,100,0,1,6]]",
+                "[[100,500,0,2],[100,510,0,3],[100,520,0,4],[100,530,0,5]]"));
   ASSERT_TRUE(bool(R0)) << toString(R0.takeError());
-  auto R1 = json::parse(rawReport(
-      1, "[[1400,100,0,1,2],[1500,100,0,1,3]]", "[[100,540,0,2],[100,550,0,3]]"));
+  auto R1 = json::parse(rawReport(1, "[[1400,100,0,1,2],[1500,100,0,1,3]]",
+                                  "[[100,540,0,2],[100,550,0,3]]"));
   ASSERT_TRUE(bool(R1));
   ASSERT_FALSE(bool(M.add(*R0, "/tmp/decan.rank0.json")));
   ASSERT_FALSE(bool(M.add(*R1, "/tmp/decan.rank1.json")));
@@ -127,12 +131,12 @@ TEST(AnalysedJSON, RoundTrips) {
   ASSERT_TRUE(O);
   EXPECT_EQ(O->getString("tool"), "decan");
   const json::Object *L0 = (*O->getArray("loops"))[0].getAsObject();
-  for (const char *K : {"id", "function", "file", "line", "share",
-                        "variants", "saturation", "diagnosis", "warnings"})
+  for (const char *K : {"id", "function", "file", "line", "share", "variants",
+                        "saturation", "diagnosis", "warnings"})
     EXPECT_TRUE(L0->get(K)) << K;
   const json::Object *Ref = L0->getObject("variants")->getObject("REF");
-  for (const char *K : {"calls", "iterations", "cycles",
-                        "cycles_per_iteration", "stability"})
+  for (const char *K :
+       {"calls", "iterations", "cycles", "cycles_per_iteration", "stability"})
     EXPECT_TRUE(Ref->get(K)) << K;
   EXPECT_TRUE(Ref->getObject("cycles")->get("max"));
   auto Back = reportFromJSON(J);

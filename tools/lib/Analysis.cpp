@@ -80,6 +80,15 @@ std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
   return "";
 }
 
+StreamsClass classifyMemoryCpu(double SatLS, double SatDL1,
+                               const Thresholds &T) {
+  return classifyStreams(SatLS, SatDL1, T);
+}
+
+StringRef memoryCpuName(StreamsClass C) {
+  return C == StreamsClass::FPBound ? "cpu-bound" : streamsClassName(C);
+}
+
 double dl1Gain(double Share, double SatDL1) {
   return std::max(0.0, Share * (1 - SatDL1));
 }
@@ -188,6 +197,7 @@ void analyse(Report &R, const Thresholds &T) {
     L.Diagnosis.clear();
     L.Warnings.clear();
     L.Streams.clear();
+    L.MemoryCpu.clear();
     L.DL1Gain.reset();
     L.DivGain.reset();
     L.CtrlShare.reset();
@@ -219,6 +229,22 @@ void analyse(Report &R, const Thresholds &T) {
       StreamsClass C = classifyStreams(*Sat[LS], *Sat[FP], T);
       L.Streams = streamsClassName(C).str();
       L.Diagnosis.push_back(explainStreams(C, *Sat[LS], *Sat[FP], T));
+    }
+    if (Sat[LS] && Sat[DL1]) {
+      StreamsClass C = classifyMemoryCpu(*Sat[LS], *Sat[DL1], T);
+      L.MemoryCpu = memoryCpuName(C).str();
+      static const char *Why[] = {
+          "both sides saturate: memory and CPU work overlap, both need work",
+          "the memory subsystem bounds the loop; CPU-side work is hidden",
+          "the CPU side (the loop with ideal memory) bounds it; memory "
+          "accesses are hidden",
+          "memory and CPU work overlap poorly: improving either side pays"};
+      L.Diagnosis.push_back(formatv("memory vs CPU (PAMDA, thesis 5.4.2): "
+                                    "{0} (Sat(LS)={1:F2}, Sat(DL1)={2:F2}): "
+                                    "{3}",
+                                    L.MemoryCpu, *Sat[LS], *Sat[DL1],
+                                    Why[static_cast<int>(C)])
+                                .str());
     }
     if (Sat[DL1]) {
       std::string S = formatv("DL1: Sat(DL1)={0:F2}, data in {1}", *Sat[DL1],

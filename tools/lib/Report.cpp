@@ -462,6 +462,7 @@ json::Value toJSON(const Report &R) {
                     {"variants", std::move(Vars)},
                     {"saturation", std::move(Sat)},
                     {"streams", L.Streams},
+                    {"memory_cpu", L.MemoryCpu},
                     {"rank_by_share", static_cast<int64_t>(L.RankByShare)},
                     {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
                     {"diagnosis", stringsJSON(L.Diagnosis)},
@@ -522,7 +523,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     return createStringError("not a decan report (no \"tool\":\"decan\")");
   Report R;
   R.Version = O->getString("runtime_version") ? str(O, "runtime_version")
-                                               : str(O, "version");
+                                              : str(O, "version");
   if (const json::Object *M = O->getObject("machine"))
     R.Machine = *M;
   if (const json::Object *C = O->getObject("config"))
@@ -573,6 +574,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
     L.Streams = str(LO, "streams");
+    L.MemoryCpu = str(LO, "memory_cpu");
     L.RankByShare = static_cast<unsigned>(num(LO, "rank_by_share"));
     L.RankByGain = static_cast<unsigned>(num(LO, "rank_by_dl1_gain"));
     if (auto G = LO->getNumber("dl1_gain"))

@@ -65,6 +65,17 @@ StreamsClass classifyStreams(double SatLS, double SatFP, const Thresholds &T);
 std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
                            const Thresholds &T);
 
+/// The PAMDA performance overview (thesis 5.4.2): the memory subsystem's
+/// part from Sat(LS), the CPU's from Sat(DL1) (the loop with ideal memory),
+/// classified like Algorithm 2: MemoryBound (LS dominates), FPBound read as
+/// CPU-bound (DL1 dominates), Balanced, Unsaturated (poor overlap: fixing
+/// either side pays).
+StreamsClass classifyMemoryCpu(double SatLS, double SatDL1,
+                               const Thresholds &T);
+
+/// "memory-bound", "cpu-bound", "balanced", "unsaturated".
+llvm::StringRef memoryCpuName(StreamsClass C);
+
 /// Potential gain of making every access hit L1 (thesis 4.5.4):
 /// share x (1 - Sat(DL1)), never negative.
 double dl1Gain(double Share, double SatDL1);

@@ -89,6 +89,9 @@ struct LoopReport {
   /// Algorithm 2 class: "memory-bound", "fp-bound", "balanced",
   /// "unsaturated", or "" when LS or FP is missing.
   std::string Streams;
+  /// PAMDA overview (LS vs DL1): "memory-bound", "cpu-bound", "balanced",
+  /// "unsaturated", or "".
+  std::string MemoryCpu;
   std::optional<double> DL1Gain;            ///< share x (1 - Sat(DL1))
   std::optional<double> DivGain;            ///< 1 - Sat(NO_DIV)
   std::optional<double> CtrlShare;          ///< Sat(CTRL)
