@@ -543,18 +543,17 @@ static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
   return Cands;
 }
 
-/// Step 3: shape the loop and record what outlining needs. Returns a skip
-/// reason when the loop cannot be put into the required form.
+/// Step 3: record what outlining needs of a loop already put into simplified
+/// and LCSSA form. Returns a skip reason when the loop is not in that form.
 static std::optional<std::string> planLoop(Function &F, Loop *L,
                                            DominatorTree &DT, LoopInfo &LI,
-                                           ScalarEvolution &SE,
-                                           AssumptionCache &AC, LoopPlan &P) {
-  simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+                                           ScalarEvolution &SE, LoopPlan &P) {
   if (!L->getLoopPreheader())
     return std::string("no preheader");
   if (!L->hasDedicatedExits())
     return std::string("exit blocks shared with other code");
-  formLCSSA(*L, DT, &LI, &SE);
+  if (!L->isLCSSAForm(DT))
+    return std::string("not in LCSSA form");
 
   P.L = L;
   P.Preheader = L->getLoopPreheader();
@@ -640,12 +639,20 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter);
   if (Cands.empty())
     return false;
+  // Shape every selected loop before recording any: LCSSA for one loop can
+  // rewrite uses inside another (a value of loop A used in loop B).
+  for (Candidate &C : Cands)
+    if (C.Rec.SkipReason.empty())
+      simplifyLoop(C.L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  for (Candidate &C : Cands)
+    if (C.Rec.SkipReason.empty())
+      formLCSSA(*C.L, DT, &LI, &SE);
+
   SmallVector<LoopPlan, 8> Plans;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
       LoopPlan P;
-      if (std::optional<std::string> Why =
-              planLoop(F, C.L, DT, LI, SE, AC, P)) {
+      if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
         C.Rec.VariantMask = (1u << NumVariants) - 1;
