@@ -1081,6 +1081,8 @@ bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx) {
   return false;
 }
 
+void registerLoops(decan_loop_desc *Descs, uint32_t Count);
+
 bool relocateRewritten(decan_rewritten_header *H) {
   if (memcmp(H->magic, "DECANRW1", 8) != 0 || H->relocated)
     return false;
@@ -1110,7 +1112,7 @@ bool relocateRewritten(decan_rewritten_header *H) {
   H->begin_call = __decan_begin_call;
   H->end_call = __decan_end_call;
   H->relocated = 1;
-  __decan_register_loops(Descs, H->count);
+  registerLoops(Descs, H->count);
   return true;
 }
 
@@ -1134,8 +1136,11 @@ using namespace decan::rt;
 
 //===-- ABI entry points (decan/abi.h) ------------------------------------===//
 
-DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
-  ensureInit();
+namespace decan::rt {
+/// Registration proper. Does not initialize the runtime: it also runs from
+/// initialize() itself (rewritten binaries found by dl_iterate_phdr), inside
+/// the pthread_once that ensureInit() would wait on forever.
+void registerLoops(decan_loop_desc *Descs, uint32_t Count) {
   if (!Active || !Descs)
     return; // inert: descriptors stay inactive
   pthread_mutex_lock(&RegMutex);
@@ -1153,6 +1158,12 @@ DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
       D->active = 1;
   }
   pthread_mutex_unlock(&RegMutex);
+}
+} // namespace decan::rt
+
+DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
+  ensureInit();
+  registerLoops(Descs, Count);
 }
 
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
