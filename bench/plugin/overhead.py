@@ -13,8 +13,11 @@ them alternately and prints, from this one run:
     original functions), the cold measured-path functions and the six
     outlined copies.
 
-Usage: overhead.py --build BUILD_DIR [--runs N]. Not a test: it asserts
-nothing about the figures.
+Usage: overhead.py --build BUILD_DIR [--runs N] [--keep DIR | --from DIR].
+--keep DIR leaves the objects and executables in DIR; --from DIR times the
+ones a --keep run left there instead of building (to time on another,
+quieter machine: copy DIR, with libdecan_rt.so and libpfm.so.4 in DIR/lib).
+Not a test: it asserts nothing about the figures.
 """
 import argparse
 import os
@@ -60,11 +63,11 @@ def symbol_sizes(obj):
     return copies, measure, loops
 
 
-def best_time(exe, runs):
+def best_time(exe, runs, env):
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([exe], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([exe], check=True, stdout=subprocess.DEVNULL, env=env)
         times.append(time.perf_counter() - start)
     return min(times)
 
@@ -73,6 +76,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True, help="decan build directory")
     ap.add_argument("--runs", type=int, default=7)
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--keep", help="build into this directory, keep it")
+    where.add_argument("--from", dest="prebuilt",
+                       help="time the builds a --keep run left here")
     args = ap.parse_args()
     lib = os.path.join(os.path.abspath(args.build), "lib")
     plugin = os.path.join(lib, "decan.so")
@@ -88,15 +95,20 @@ def main():
         "program", "plain s", "plugin s", "ratio", "loops", "text/loop",
         "stub/loop", "measure/loop", "copies/loop"))
     with tempfile.TemporaryDirectory() as tmp:
+        out = args.prebuilt or args.keep or tmp
+        os.makedirs(out, exist_ok=True)
+        if args.prebuilt:
+            env["LD_LIBRARY_PATH"] = os.path.join(out, "lib")
         for src in PROGRAMS:
             name = os.path.splitext(os.path.basename(src))[0]
-            exe = {k: os.path.join(tmp, name + "." + k)
+            exe = {k: os.path.join(out, name + "." + k)
                    for k in ("plain", "plugin")}
             obj = {k: exe[k] + ".o" for k in exe}
-            run([clang, "-O2", "-c", src, "-o", obj["plain"]])
-            run([clang, "-O2", "-c", src, "-o", obj["plugin"]] + flags)
-            run([clang, obj["plain"], "-o", exe["plain"], "-lm"])
-            run([clang, obj["plugin"], "-o", exe["plugin"]] + link)
+            if not args.prebuilt:
+                run([clang, "-O2", "-c", src, "-o", obj["plain"]])
+                run([clang, "-O2", "-c", src, "-o", obj["plugin"]] + flags)
+                run([clang, obj["plain"], "-o", exe["plain"], "-lm"])
+                run([clang, obj["plugin"], "-o", exe["plugin"]] + link)
             outs = {k: subprocess.run([exe[k]], capture_output=True,
                                       env=env).stdout for k in exe}
             if outs["plain"] != outs["plugin"]:
@@ -106,9 +118,12 @@ def main():
             best = {"plain": float("inf"), "plugin": float("inf")}
             for _ in range(args.runs):
                 for k in ("plain", "plugin"):
-                    best[k] = min(best[k], best_time(exe[k], 1))
-            copies, measure, loops = symbol_sizes(obj["plugin"])
-            growth = text_size(obj["plugin"]) - text_size(obj["plain"])
+                    best[k] = min(best[k], best_time(exe[k], 1, env))
+            if args.prebuilt and not os.path.exists(LLVM_BIN + "/llvm-nm"):
+                copies = measure = growth = loops = 0  # sizes: no tools here
+            else:
+                copies, measure, loops = symbol_sizes(obj["plugin"])
+                growth = text_size(obj["plugin"]) - text_size(obj["plain"])
             per = lambda v: "%.0f B" % (v / loops) if loops else "-"
             print("%-12s %9.3f %9.3f %7.3f | %5d %10s %10s %12s %12s" % (
                 name, best["plain"], best["plugin"],
