@@ -391,6 +391,13 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
                              "pseudo instruction " +
                                  opcodeName(I.Opcode).str() +
                                  " has no encoding");
+  // A malformed operand list would make the encoder read past the
+  // operands: refuse it instead.
+  if (!D.isVariadic() && I.Ops.size() != D.getNumOperands())
+    return createStringError(inconvertibleErrorCode(),
+                             opcodeName(I.Opcode) + " takes " +
+                                 Twine(D.getNumOperands()) + " operands, not " +
+                                 Twine(I.Ops.size()));
   MCInst MI = toMCInst(I);
   unsigned Best = encodeSize(MI);
   StringRef N = opcodeName(I.Opcode);
@@ -532,7 +539,8 @@ std::vector<Instr> X86Knowledge::nops(unsigned Bytes) const {
   return Out;
 }
 
-std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V) const {
+std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V,
+                                       bool FlagsDead) const {
   std::vector<Instr> Out;
   auto Mk = [&](StringRef Name, std::initializer_list<Operand> Ops) {
     Instr I;
@@ -548,11 +556,13 @@ std::vector<Instr> X86Knowledge::idiom(unsigned Reg, IdiomValue V) const {
     if (Bits == 64) {
       // A 32-bit write zero-extends: the full register, no input.
       for (MCPhysReg S : MRI->subregs(Reg))
-        if (GR32->contains(S)) {
-          Mk("MOV32ri", {R(S), Operand::imm(Val)});
-          return Out;
-        }
+        if (GR32->contains(S))
+          return idiom(S, V, FlagsDead);
       return {};
+    }
+    if (Bits == 32 && FlagsDead && V == IdiomValue::Zero) {
+      Mk("XOR32rr", {R(Reg), R(Reg), R(Reg)});
+      return Out;
     }
     Mk(Bits == 32   ? "MOV32ri"
        : Bits == 16 ? "MOV16ri"

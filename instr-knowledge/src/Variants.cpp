@@ -165,6 +165,10 @@ private:
     return N;
   }
   unsigned sized(unsigned Reg, unsigned Bytes) const;
+  /// True when the flags written at instruction \p I would be overwritten
+  /// before any read, in its block (instructions with a memory operand do
+  /// not count as writers: variants may delete them).
+  bool flagsDeadAfter(unsigned I) const;
 
   const X86Knowledge &K;
   const LoopBody &Ref;
@@ -197,6 +201,25 @@ unsigned Builder::sized(unsigned Reg, unsigned Bytes) const {
         MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Top))
       return Sub;
   return 0;
+}
+
+bool Builder::flagsDeadAfter(unsigned I) const {
+  unsigned Flags = K.reg("EFLAGS");
+  for (const LoopBody::Block &B : Ref.Blocks) {
+    if (I < B.Begin || I >= B.End)
+      continue;
+    for (unsigned J = I + 1; J < B.End; ++J) {
+      for (const RegRead *R : RD.readsOf(J))
+        if (K.regsOverlap(R->Reg, Flags))
+          return false;
+      if (K.memOperandIndex(Ref.Instrs[J].Opcode) >= 0)
+        continue;
+      for (auto [W, U] : RD.writesOf(J))
+        if (K.regsOverlap(W, Flags))
+          return true;
+    }
+  }
+  return false;
 }
 
 /// Pure load of the same address and width. Load-ops load into their
@@ -372,15 +395,36 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     }
   }
   // The register operand's class may be narrower (shift counts, scalar
-  // sources): use the XMM of the same number when needed.
+  // sources): use the XMM of the same number when needed. A GPR source
+  // (int -> FP conversions) reads a free GPR that a dependency-free idiom
+  // sets just before.
   if (M < (int)ND.getNumOperands()) {
     int16_t RC = ND.operands()[M].RegClass;
     if (RC >= 0 && (unsigned)RC < K.regInfo().getNumRegClasses() &&
         !K.regInfo().getRegClass(RC).contains(Src)) {
+      const MCRegisterClass &Cls = K.regInfo().getRegClass(RC);
       unsigned X = K.xmmOf(Src);
-      if (X && K.regInfo().getRegClass(RC).contains(X))
+      unsigned G = 0;
+      for (unsigned R : Ref.FreeRegs)
+        for (unsigned Bytes : {4u, 8u})
+          if (!G && K.isGPR(R))
+            if (unsigned Sz = sized(R, Bytes); Sz && Cls.contains(Sz))
+              G = Sz;
+      if (X && Cls.contains(X)) {
         Src = X;
-      else {
+      } else if (G) {
+        Pre.clear();
+        // The idiom goes right before I: I's own flag reads count too.
+        bool FlagsDead = flagsDeadAfter(I);
+        for (const RegRead *RR : RD.readsOf(I))
+          FlagsDead &= !K.regsOverlap(RR->Reg, K.reg("EFLAGS"));
+        for (Instr Y : K.idiom(G, Div ? IdiomValue::NonZero : IdiomValue::Zero,
+                               FlagsDead)) {
+          Y.Id = I;
+          Pre.push_back(Y);
+        }
+        Src = G;
+      } else {
         Why = "register class mismatch for the register form of " + N.str();
         return false;
       }
@@ -629,7 +673,7 @@ VariantResult Builder::run() {
       IdiomValue IV = !Feeds         ? IdiomValue::Zero
                       : K.isGPR(Reg) ? IdiomValue::NonZero
                                      : IdiomValue::Normal;
-      std::vector<Instr> X = K.idiom(Reg, IV);
+      std::vector<Instr> X = K.idiom(Reg, IV, flagsDeadAfter(D));
       if (X.empty())
         return Fail(VariantStatus::Unsupported,
                     "no dependency-free idiom for " + K.regName(Reg).str());

@@ -1,7 +1,8 @@
 // An integer loop. Scalar integer work is "other" (not FP): LS deletes it,
 // FP keeps it (FP keeps every register-only instruction), CTRL keeps only
 // the induction variable, compare and branch. A deleted GPR load whose
-// value is still read becomes `movl $0, %reg` (no input, no flags); a
+// value is still read becomes `xorl %reg, %reg` where the flags are dead
+// (else `movl $0, %reg`: no input, no flags); a
 // store turned into a load writes a register that is dead at that point.
 //
 // RUN: %clang %kflags -march=x86-64-v3 %s -o %t.ll
@@ -42,7 +43,8 @@ void integer(const int *a, const int *b, int *c, long n, int *out) {
 // CHECK-NEXT: incq %r9
 // CHECK-LABEL: integer.decan.L0.FP:
 // CHECK:      Inner Loop Header
-// CHECK-NEXT: movl $0, %r10d
+// CHECK-NEXT: xorl %r10d, %r10d
+// CHECK-NEXT: nop
 // CHECK-NEXT: leal (%r10,%r10,2), %r10d
 // CHECK-NEXT: addl %r10d, %r10d
 // CHECK-NOT:  (%r{{[sd]}}

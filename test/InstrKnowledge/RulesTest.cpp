@@ -297,3 +297,42 @@ TEST_F(RulesTest, LiveOutInductionVariableStaysInCTRL) {
   L.LiveOuts.clear();
   EXPECT_FALSE(computeSubsets(*K, L).Bits[1] & SubsetCtrl);
 }
+
+TEST_F(RulesTest, IntToFPConversionReadsAZeroedFreeGPRInFP) {
+  // cvtsi2sdl (%rdi,%rcx,4), %xmm1 ; addsd %xmm1, %xmm0 ; flags rewritten by
+  // the loop's add before the branch reads them.
+  auto K2 = knowledge("x86-64-v2");
+  LoopBody L = loop(
+      *K2, {ins(*K2, "CVTSI2SDrm", {"XMM1", "RDI", "#4", "RCX", "#0", "-"}),
+            ins(*K2, "ADDSDrr", {"XMM0", "XMM0", "XMM1"})});
+  L.FreeRegs = {K2->reg("RAX")};
+  LoopSubsets S = computeSubsets(*K2, L);
+  VariantResult R = buildVariant(*K2, L, S, Variant::FP, {});
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I;
+  for (const Instr &X : R.Body.Instrs)
+    if (X.Id == 0)
+      I.push_back(X);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_EQ(K2->opcodeName(I[0].Opcode), "XOR32rr");
+  EXPECT_EQ(I[0].Ops[0].Reg, K2->reg("EAX"));
+  EXPECT_EQ(K2->opcodeName(I[1].Opcode), "CVTSI2SDrr");
+  EXPECT_EQ(I[1].Ops[1].Reg, K2->reg("EAX"));
+  // xorl + cvtsi2sd %eax is one byte longer than cvtsi2sdl (mem): no
+  // padding here to borrow from, so the loop grows and says so.
+  EXPECT_EQ(R.Bytes, R.RefBytes + 1);
+  EXPECT_NE(R.Reason.find("grew by 1"), std::string::npos) << R.Reason;
+  // Without a free GPR: unavailable, with the reason.
+  L.FreeRegs.clear();
+  VariantResult R2 =
+      buildVariant(*K2, L, computeSubsets(*K2, L), Variant::FP, {});
+  EXPECT_EQ(R2.Status, VariantStatus::Unsupported);
+}
+
+TEST_F(RulesTest, MalformedOperandListsAreRefusedNotEncoded) {
+  Instr Bad = ins(*K, "ADDSDrr", {"XMM0", "XMM0"}); // one operand short
+  Expected<unsigned> S = K->sizeOf(Bad);
+  ASSERT_FALSE(!!S);
+  EXPECT_NE(llvm::toString(S.takeError()).find("takes 3 operands"),
+            std::string::npos);
+}

@@ -105,7 +105,10 @@ public:
   /// Dependency-free instructions that give \p Reg a value of kind \p V
   /// without reading any register or flag (zero idioms, all-ones idioms,
   /// mov-immediate). Empty when no idiom exists for that register.
-  std::vector<Instr> idiom(unsigned Reg, IdiomValue V) const;
+  /// \p FlagsDead: the flags may be clobbered here, so a GPR zero can be
+  /// the 2-3 byte `xor r32, r32` instead of `mov $0, r32`.
+  std::vector<Instr> idiom(unsigned Reg, IdiomValue V,
+                           bool FlagsDead = false) const;
 
   /// Opcode of a pure load of \p Width bytes into vector/GPR register
   /// \p Dst (masked: \p MaskKind 'k' merge, 'z' zeroing, 0 none; ElemBits
