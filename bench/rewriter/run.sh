@@ -42,27 +42,27 @@ bench_lib() { # name, library to rewrite, dir of the libblas.so.3 to link
   "$decan" rewrite "$lib" -o "$work/$name" -q || return
   local t1=$(date +%s.%N)
   echo "rewrite time: $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f s", b-a}')," \
-       "size $(stat -c %s "$lib") -> $(stat -c %s "$work/$name/$(basename "$lib")") bytes"
+       "size $(stat -L -c %s "$lib") -> $(stat -c %s "$work/$name/$(basename "$lib")") bytes"
   "$cc" -O1 "$here/blas-driver.c" -L"$blasdir" -l:libblas.so.3 -o "$work/$name.drv" || return
   LD_LIBRARY_PATH=$blasdir "$work/$name.drv" 2 > "$work/$name.ref"
   LD_LIBRARY_PATH=$work/$name:$blasdir "$work/$name.drv" 2 > "$work/$name.rw"
   cmp -s "$work/$name.ref" "$work/$name.rw" && echo "unmeasured output: identical" ||
     echo "unmeasured output: DIFFERENT"
-  DECAN_STANDIN_OUT=$work/$name.standin LD_PRELOAD=$work/standin.so \
-    LD_LIBRARY_PATH=$work/$name:$blasdir timeout 600 "$work/$name.drv" 2 > "$work/$name.meas"
+  timeout 600 env DECAN_STANDIN_OUT=$work/$name.standin LD_PRELOAD=$work/standin.so \
+    LD_LIBRARY_PATH=$work/$name:$blasdir "$work/$name.drv" 2 > "$work/$name.meas"
   local rc=$?
   cmp -s "$work/$name.ref" "$work/$name.meas" && echo "measured (stand-in) output: identical (exit $rc)" ||
     echo "measured (stand-in) output: DIFFERENT (exit $rc)"
   cat "$work/$name.standin" 2>/dev/null
   if [ -f "$rt" ]; then
     mkdir -p "$work/$name.rep"
-    DECAN_LOOPS=all DECAN_OUTPUT=$work/$name.rep LD_PRELOAD=$rt \
-      LD_LIBRARY_PATH=$work/$name:$blasdir timeout 300 "$work/$name.drv" 2 > "$work/$name.rt"
+    timeout 300 env DECAN_LOOPS=all DECAN_OUTPUT=$work/$name.rep LD_PRELOAD=$rt \
+      LD_LIBRARY_PATH=$work/$name:$blasdir "$work/$name.drv" 2 > "$work/$name.rt"
     rc=$?
     cmp -s "$work/$name.ref" "$work/$name.rt" && echo "measured (libdecan_rt, rotate) output: identical (exit $rc)" ||
       echo "measured (libdecan_rt, rotate) output: DIFFERENT or none (exit $rc$([ $rc = 124 ] && echo ', timed out'))"
     ls "$work/$name.rep"/*.json > /dev/null 2>&1 &&
-      echo "report: $(grep -o '"id": *"[^"]*"' "$work/$name.rep"/*.json | wc -l) loops" ||
+      echo "report: $(cat "$work/$name.rep"/*.json | grep -o '"id": *"[^"]*"' | wc -l) loops registered, $(cat "$work/$name.rep"/*.json | grep -o '"REF": *{"calls": *[1-9]' | wc -l) with measured REF calls" ||
       echo "report: none"
   fi
 }
