@@ -15,6 +15,8 @@
 // RUN: %t.plain > %t.plain.out
 // RUN: %t.decan > %t.unmeasured.out
 // RUN: diff %t.plain.out %t.unmeasured.out
+// The loop table in .decan.meta, as `decan list` reads it from the file.
+// RUN: %decan list %t.decan | FileCheck --check-prefix=LIST %s
 //
 // RUN: rm -rf %t.rotate && mkdir %t.rotate
 // RUN: env DECAN_LOOPS=all DECAN_MODE=rotate DECAN_OUTPUT=%t.rotate %t.decan > %t.rotate.out
@@ -48,6 +50,14 @@
 // ROTATE: loop dot:L1 measured REF,{{.*}} all-eligible yes ref-trips nonzero
 // ROTATE: loop find:L0 measured REF{{.*}} all-eligible yes ref-trips nonzero
 // ROTATE: loop prefix:L1 measured REF,{{.*}} all-eligible yes ref-trips nonzero
+
+// LIST-DAG: {{^}}dot:L1 dot {{.*}}REF
+// LIST-DAG: {{^}}find:L0 find {{.*}}REF
+// LIST-DAG: {{^}}axpy:L0 axpy {{.*}}REF
+// LIST-DAG: {{^}}divide:L0 divide {{.*}}REF
+// LIST-DAG: {{^}}prefix:L1 prefix {{.*}}REF
+// LIST:     {{^}}main:L0 main {{.*}} - 0
+// LIST-NEXT: skipped: calls 'dot'
 
 // REPLACE: status complete mode replace
 // REPLACE: loop axpy:L0 measured REF all-eligible {{.*}} ref-trips nonzero
