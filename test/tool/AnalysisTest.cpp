@@ -140,6 +140,25 @@ TEST(Analyse, SaturationsAndDiagnoses) {
   EXPECT_TRUE(L.Warnings.empty()) << L.Warnings.front();
 }
 
+TEST(Analyse, LoopStructure) {
+  Report R;
+  // Vector body and remainder of one source loop (same function and line).
+  R.Loops.push_back(makeLoop("v:L0", {100, -1, -1, -1, -1, -1}, 700));
+  R.Loops.push_back(makeLoop("v:L1", {100, -1, -1, -1, -1, -1}, 300));
+  R.Loops.push_back(makeLoop("w:L0", {100, -1, -1, -1, -1, -1}, 1000));
+  R.Loops[2].Line = 9;
+  analyse(R);
+  ASSERT_EQ(R.Loops[0].Diagnosis.size(), 1u);
+  EXPECT_NE(R.Loops[0].Diagnosis[0].find("loop structure: v:L1"),
+            std::string::npos);
+  EXPECT_NE(R.Loops[0].Diagnosis[0].find("30%"), std::string::npos);
+  EXPECT_TRUE(R.Loops[1].Diagnosis.empty());
+  EXPECT_TRUE(R.Loops[2].Diagnosis.empty());
+  R.Loops[1].TimeCycles = 50; // remainder 5% of the time: fine
+  analyse(R);
+  EXPECT_TRUE(R.Loops[0].Diagnosis.empty());
+}
+
 TEST(Analyse, CtrlOverheadHigh) {
   Report R;
   R.Loops.push_back(makeLoop("c:L0", {100, -1, -1, -1, -1, 60}));

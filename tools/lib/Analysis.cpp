@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -309,6 +311,43 @@ void analyse(Report &R, const Thresholds &T) {
                     P.Rank ? formatv("rank {0}", *P.Rank).str()
                            : formatv("pid {0}", P.Pid).str())
                 .str());
+  }
+  checkLoopStructure(R, T);
+}
+
+void checkLoopStructure(Report &R, const Thresholds &T) {
+  std::map<std::tuple<std::string, std::string, unsigned>,
+           std::vector<LoopReport *>>
+      Groups;
+  for (LoopReport &L : R.Loops)
+    if (L.Line && L.TimeCycles > 0)
+      Groups[{L.Function, L.File, L.Line}].push_back(&L);
+  for (auto &[Key, Ls] : Groups) {
+    if (Ls.size() < 2)
+      continue;
+    LoopReport *Main = Ls.front();
+    double Total = 0;
+    for (LoopReport *L : Ls) {
+      Total += L->TimeCycles;
+      if (L->TimeCycles > Main->TimeCycles)
+        Main = L;
+    }
+    double Tail = (Total - Main->TimeCycles) / Total;
+    if (Tail > T.MaxTailShare) {
+      std::string Others;
+      for (LoopReport *L : Ls)
+        if (L != Main)
+          Others += (Others.empty() ? "" : ", ") + L->Id;
+      Main->Diagnosis.push_back(
+          formatv("loop structure: {0} ({1}) take {2} of this source loop's "
+                  "time; the unroll or vector factor may be too high for its "
+                  "trip count (thesis 5.4.3)",
+                  Others,
+                  Ls.size() == 2 ? "peel/remainder loop"
+                                 : "peel/remainder loops",
+                  pct(Tail))
+              .str());
+    }
   }
 }
 

@@ -44,6 +44,10 @@ struct Thresholds {
   double DivCost = 0.1;
   /// Sat(CTRL) at or above this: loop control alone takes most of a call.
   double CtrlHigh = 0.5;
+  /// Loop structure (thesis 5.4.3): the loops of one source loop (vector
+  /// body, peel, remainder: same function and line) where the loops other
+  /// than the busiest take more than this part of the group's time.
+  double MaxTailShare = 0.1;
 };
 
 /// Algorithm 2's outcome.
@@ -91,6 +95,11 @@ std::optional<double> saturation(const LoopReport &L, unsigned V);
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
 /// every loop of \p R. Idempotent.
 void analyse(Report &R, const Thresholds &T = Thresholds());
+
+/// Loop structure check (thesis 5.4.3): flags source loops whose peel or
+/// remainder loops take more than MaxTailShare of their time. Part of
+/// analyse(); appends to the busiest loop's diagnosis.
+void checkLoopStructure(Report &R, const Thresholds &T);
 
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
 void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
