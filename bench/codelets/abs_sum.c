@@ -1,11 +1,12 @@
-/*===- abs_sum.c - Absolute-value reduction (Numerical Recipes hqr) ---*- C -*-===*\
+/*===- abs_sum.c - Absolute-value reduction (Numerical Recipes hqr) ---*- C
+-*-===*\
 |* Part of decan's validation suite (bench/codelets).                      *|
 \*===----------------------------------------------------------------------===*/
 /* hqr's anorm += |a(j,i)| (thesis Figure 7.2), single precision. Without
    reassociation the sum is one add chain: FP-bound while cached. */
 #define CODELET_NAME "abs_sum"
-#include <math.h>
 #include "codelet.h"
+#include <math.h>
 
 static float *A, Res;
 static long N, Len, Off;

@@ -71,7 +71,8 @@ static uint64_t codelet_rand(void) {
 }
 /* Uniform in [lo, hi): normal numbers only, never denormal. */
 __attribute__((unused)) static double codelet_uniform(double lo, double hi) {
-  return lo + (hi - lo) * (double)(codelet_rand() >> 11) * (1.0 / 9007199254740992.0);
+  return lo + (hi - lo) * (double)(codelet_rand() >> 11) *
+                  (1.0 / 9007199254740992.0);
 }
 
 static void codelet_setup(long n);
@@ -106,7 +107,8 @@ static inline uint64_t codelet_probe_begin(void) {
 }
 static inline uint64_t codelet_probe_end(void) {
   uint32_t lo, hi, aux;
-  __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+  __asm__ volatile("rdtscp\n\tlfence"
+                   : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
   return ((uint64_t)hi << 32) | lo;
 }
 
@@ -164,14 +166,16 @@ static void codelet_ref(long n, long calls) {
   }
   uint64_t med = codelet_median(per_call, calls);
   uint64_t mn = per_call[0];
-  printf("{\"codelet\":\"%s\",\"n\":%ld,\"calls\":%ld,\"loop_calls_per_call\":%ld,"
-         "\"reference_cycles_per_call\":%.3f,"
-         "\"per_call_cycles\":{\"min\":%llu,\"median\":%llu},"
-         "\"probe_pair_cycles\":{\"min\":%llu,\"median\":%llu},"
-         "\"checksum\":%.17g}\n",
-         CODELET_NAME, n, calls, codelet_loop_calls(), reference, (unsigned long long)mn,
-         (unsigned long long)med, (unsigned long long)pair_min,
-         (unsigned long long)pair_med, codelet_checksum());
+  printf(
+      "{\"codelet\":\"%s\",\"n\":%ld,\"calls\":%ld,\"loop_calls_per_call\":%ld,"
+      "\"reference_cycles_per_call\":%.3f,"
+      "\"per_call_cycles\":{\"min\":%llu,\"median\":%llu},"
+      "\"probe_pair_cycles\":{\"min\":%llu,\"median\":%llu},"
+      "\"checksum\":%.17g}\n",
+      CODELET_NAME, n, calls, codelet_loop_calls(), reference,
+      (unsigned long long)mn, (unsigned long long)med,
+      (unsigned long long)pair_min, (unsigned long long)pair_med,
+      codelet_checksum());
   free(per_call);
 }
 

@@ -11,8 +11,8 @@ static int *Idx;
 static long N, Len, Off;
 
 CODELET_NOINLINE void gather_kernel(const double *restrict x,
-                                    const int *restrict idx,
-                                    double *restrict y, double w, long n) {
+                                    const int *restrict idx, double *restrict y,
+                                    double w, long n) {
   for (long i = 0; i < n; ++i)
     y[i] += x[idx[i]] * w;
 }

@@ -1,4 +1,5 @@
-/*===- mprove.c - Matrix-vector residual (Numerical Recipes mprove) ---*- C -*-===*\
+/*===- mprove.c - Matrix-vector residual (Numerical Recipes mprove) ---*- C
+-*-===*\
 |* Part of decan's validation suite (bench/codelets).                      *|
 \*===----------------------------------------------------------------------===*/
 /* NR mprove: r = A*x - b with a single-precision matrix accumulated in double

@@ -5,8 +5,8 @@
    the same outlined loop and is measured separately (thesis 6.4.1). With two
    threads on two cores the RAM regime is LS-bound. */
 #define CODELET_NAME "omp_triad"
-#include <omp.h>
 #include "codelet.h"
+#include <omp.h>
 
 static double *A, *B, *C;
 static long N, Len, Off;

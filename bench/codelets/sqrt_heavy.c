@@ -4,8 +4,8 @@
 /* Two square roots and a division per element: the NO_DIV variant removes
    all three, so Sat(NO_DIV) is small while the data are cache-resident. */
 #define CODELET_NAME "sqrt_heavy"
-#include <math.h>
 #include "codelet.h"
+#include <math.h>
 
 static double *X, *Y, *Z;
 static long N, Len, Off;

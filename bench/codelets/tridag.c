@@ -1,4 +1,5 @@
-/*===- tridag.c - First-order recurrence (Numerical Recipes tridag) ---*- C -*-===*\
+/*===- tridag.c - First-order recurrence (Numerical Recipes tridag) ---*- C
+-*-===*\
 |* Part of decan's validation suite (bench/codelets).                      *|
 \*===----------------------------------------------------------------------===*/
 /* NR tridag's forward sweep: bet and u are carried from one iteration to the
@@ -11,12 +12,10 @@
 static double *Av, *Bv, *Cv, *Rv, *U, *Gam;
 static long N, Len, Off;
 
-CODELET_NOINLINE void tridag_kernel(const double *restrict a,
-                                    const double *restrict b,
-                                    const double *restrict c,
-                                    const double *restrict r,
-                                    double *restrict u, double *restrict gam,
-                                    long n) {
+CODELET_NOINLINE void
+tridag_kernel(const double *restrict a, const double *restrict b,
+              const double *restrict c, const double *restrict r,
+              double *restrict u, double *restrict gam, long n) {
   double bet = b[0];
   u[0] = r[0] / bet;
   for (long j = 1; j < n; ++j) {

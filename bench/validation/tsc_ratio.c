@@ -67,6 +67,7 @@ int main(void) {
               ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
   printf("{\"core_cycles_per_tsc_tick\":%.4f,\"median\":%.4f,\"min\":%.4f,"
          "\"tsc_hz\":%.4g,\"tsc_step\":%llu}\n",
-         ratio[RUNS - 1], ratio[RUNS / 2], ratio[0], hz, (unsigned long long)step);
+         ratio[RUNS - 1], ratio[RUNS / 2], ratio[0], hz,
+         (unsigned long long)step);
   return 0;
 }
