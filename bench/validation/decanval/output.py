@@ -128,7 +128,7 @@ def sweep_svg(name, points, caches, path):
     """Saturation of every variant against working-set size (thesis Figures
     4.1-4.5 style), with the cache sizes marked."""
     pts = [p for p in points if p["codelet"] == name]
-    W, H, L, R, T, B = 560, 340, 60, 110, 30, 50
+    W, H, L, R, T, B = 600, 340, 60, 140, 30, 50
     xs = [math.log2(p["ws_bytes"]) for p in pts] or [10, 20]
     x0, x1 = min(xs + [math.log2(caches[1])]) - 0.5, max(xs + [math.log2(caches[3])]) + 0.5
     y0, y1 = 0.0, 1.2
@@ -150,9 +150,14 @@ def sweep_svg(name, points, caches, path):
                      'stroke-dasharray="4,3"/>' % (X(xv), X(xv), T, H - B))
             o.append('<text x="%.1f" y="%d" text-anchor="middle">L%d</text>'
                      % (X(xv), T + 10, lvl))
-    for p in pts:
+    last = None
+    for p in sorted(pts, key=lambda p: p["ws_bytes"]):
+        xv = X(math.log2(p["ws_bytes"]))
+        if last is not None and xv - last < 30:
+            continue  # labels would overlap
+        last = xv
         o.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
-                 % (X(math.log2(p["ws_bytes"])), H - B + 16, human_bytes(p["ws_bytes"])))
+                 % (xv, H - B + 16, human_bytes(p["ws_bytes"])))
     o.append('<text x="%d" y="%d" text-anchor="middle">working set (bytes, log scale)</text>'
              % ((L + W - R) / 2, H - 12))
     o.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="black" '
