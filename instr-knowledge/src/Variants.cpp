@@ -503,6 +503,34 @@ VariantResult Builder::run() {
     return Fail(VariantStatus::Empty, "no division or square root");
   if (V == Variant::DL1 && !AnyMem)
     return Fail(VariantStatus::Empty, "no memory access to redirect");
+  // Integer division traps on a zero divisor or an overflowing quotient.
+  // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
+  // change loaded values, so an integer division fed by a load the variant
+  // changes could kill the program: refuse instead.
+  if (V == Variant::FP || V == Variant::DL1)
+    for (unsigned I = 0; I < N; ++I) {
+      if (!(S.Bits[I] & SubsetDiv) || (S.Bits[I] & SubsetFP) ||
+          (S.Bits[I] & SubsetCtrl))
+        continue;
+      std::vector<unsigned> Work{I};
+      std::set<unsigned> Seen;
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        if (!Seen.insert(X).second)
+          continue;
+        if ((S.Bits[X] & SubsetLoad) && !(S.Bits[X] & SubsetCtrl))
+          return Fail(VariantStatus::Unsupported,
+                      "integer division " +
+                          K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                          " of values loaded in the loop: changed values "
+                          "could trap");
+        for (const RegRead *R : RD.readsOf(X))
+          for (auto [D, C] : R->Defs)
+            if (D != EntryDef)
+              Work.push_back(D);
+      }
+    }
   ScratchLayout SL;
   if (V == Variant::DL1) {
     Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
@@ -592,7 +620,10 @@ VariantResult Builder::run() {
   {
     std::vector<unsigned> Work;
     for (unsigned I = 0; I < N; ++I)
-      if ((S.Bits[I] & SubsetDiv) && Acts[I] != Act::Delete)
+      // Divisions that stay divisions (kept, or FP's register form).
+      if ((S.Bits[I] & SubsetDiv) &&
+          (Acts[I] == Act::Keep ||
+           (V == Variant::FP && Acts[I] == Act::Replace)))
         Work.push_back(I);
     while (!Work.empty()) {
       unsigned I = Work.back();

@@ -336,3 +336,26 @@ TEST_F(RulesTest, MalformedOperandListsAreRefusedNotEncoded) {
   EXPECT_NE(llvm::toString(S.takeError()).find("takes 3 operands"),
             std::string::npos);
 }
+
+TEST_F(RulesTest, IntegerDivisionOfLoadedValuesIsNeverRisked) {
+  // eax = a[i]; cdq; idiv b[i]: FP would divide by an idiom, DL1 by the
+  // zero-filled scratch area; both are refused, LS and NO_DIV delete the
+  // division and stay available.
+  LoopBody L =
+      loop(*K, {ins(*K, "MOV32rm", {"EAX", "RDI", "#4", "RCX", "#0", "-"}),
+                ins(*K, "CDQ", {}),
+                ins(*K, "IDIV32m", {"RSI", "#4", "RCX", "#0", "-"}),
+                ins(*K, "ADD32rr", {"R8D", "R8D", "EAX"})});
+  // The bound in R9: cdq/idiv write EDX, which loop() compares against.
+  L.Instrs[5] = ins(*K, "CMP64rr", {"RCX", "R9"});
+  L.Instrs[5].Id = 5;
+  L.FreeRegs = {K->reg("R10")}; // the divisor load of LS/NO_DIV lands here
+  for (Variant V : {Variant::FP, Variant::DL1}) {
+    VariantResult R = build(L, V);
+    EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
+    EXPECT_NE(R.Reason.find("could trap"), std::string::npos) << R.Reason;
+  }
+  EXPECT_EQ(build(L, Variant::LS).Status, VariantStatus::OK);
+  EXPECT_EQ(build(L, Variant::NO_DIV).Status, VariantStatus::OK);
+  EXPECT_EQ(build(L, Variant::CTRL).Status, VariantStatus::OK);
+}
