@@ -7,8 +7,8 @@
 //
 // usage: synthetic CALLS [EXIT_STATUS]
 //   SYNTH_THREADS=<n>      run the loops in n threads at once
-//   SYNTH_CRASH=<variant>  raise SIGSEGV in that variant of divide:L0 (3rd call)
-//   SYNTH_STREAM_REF=<c>, SYNTH_STREAM_DL1=<c>  cycles per iteration of
+//   SYNTH_CRASH=<variant>  raise SIGSEGV in that variant of divide:L0 (3rd
+//   call) SYNTH_STREAM_REF=<c>, SYNTH_STREAM_DL1=<c>  cycles per iteration of
 //                          stream:L0's REF / DL1 (a "sweep" or a "rebuild")
 #include "decan/abi.h"
 
@@ -28,20 +28,34 @@ struct meta {
   {'D', 'C', 'N', '1'}, sizeof(struct meta), DECAN_ABI_VERSION, MASK, LINE, 3, \
       48, 0
 
-__attribute__((section(".decan.meta"), used, aligned(8))) static const struct meta
-    Meta[3] = {
-        {{HDR(55, 20),
-          {{OK, OK, OK, DECAN_VARIANT_EMPTY, OK, OK},
-           {64, 40, 30, 0, 64, 12},
-           20, 4, 2, 6, 0, 3, 4, 1}},
-         "stream:L0\0stream\0synthetic.c\0"},
-        {{HDR(63, 30),
-          {{OK, OK, OK, OK, OK, OK},
-           {48, 20, 30, 40, 48, 12},
-           12, 2, 1, 5, 1, 3, 2, 0}},
-         "divide:L0\0divide\0synthetic.c\0"},
-        {{HDR(0, 40), {{0}, {0}, 0, 0, 0, 0, 0, 0, 0, 0}},
-         "scalar:L0\0scalar\0synthetic.c\0call in loop"},
+__attribute__((section(".decan.meta"), used,
+               aligned(8))) static const struct meta Meta[3] = {
+    {{HDR(55, 20),
+      {{OK, OK, OK, DECAN_VARIANT_EMPTY, OK, OK},
+       {64, 40, 30, 0, 64, 12},
+       20,
+       4,
+       2,
+       6,
+       0,
+       3,
+       4,
+       1}},
+     "stream:L0\0stream\0synthetic.c\0"},
+    {{HDR(63, 30),
+      {{OK, OK, OK, OK, OK, OK},
+       {48, 20, 30, 40, 48, 12},
+       12,
+       2,
+       1,
+       5,
+       1,
+       3,
+       2,
+       0}},
+     "divide:L0\0divide\0synthetic.c\0"},
+    {{HDR(0, 40), {{0}, {0}, 0, 0, 0, 0, 0, 0, 0, 0}},
+     "scalar:L0\0scalar\0synthetic.c\0call in loop"},
 };
 
 static char Scratch[2][4096] __attribute__((aligned(64)));
