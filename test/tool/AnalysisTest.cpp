@@ -191,6 +191,24 @@ TEST(Coherence, SlowerThanRefBeyondNoise) {
   EXPECT_TRUE(hasWarning(U, "REF: unstable samples"));
 }
 
+TEST(Coherence, RankImbalance) {
+  LoopReport L = makeLoop("i:L0", {100, 50, -1, -1, -1, -1});
+  for (int R = 0; R < 4; ++R) {
+    ThreadRow Row;
+    Row.Rank = R;
+    Row.Calls = 31;
+    Row.Cycles = {90, R == 3 ? 200.0 : 100.0, 210};
+    L.Variants[REF]->Rows.push_back(Row);
+  }
+  checkCoherence(L, 0, 31, Thresholds());
+  EXPECT_TRUE(hasWarning(L, "REF: imbalance between ranks/threads: median "
+                            "cycles per call range from 100 to 200 over 4"));
+  L.Warnings.clear();
+  L.Variants[REF]->Rows[3].Cycles.Median = 110;
+  checkCoherence(L, 0, 31, Thresholds());
+  EXPECT_FALSE(hasWarning(L, "imbalance"));
+}
+
 TEST(Coherence, TripCountsDiffer) {
   LoopReport L = makeLoop("t:L0", {100, 50, 50, -1, -1, -1});
   L.Variants[LS]->TripsMedian = 90;

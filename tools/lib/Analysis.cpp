@@ -156,6 +156,22 @@ void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
                    N, S.Cycles.Median, ProbeCycles,
                    pct(ProbeCycles / S.Cycles.Median))
                .str());
+    // Rank/thread imbalance (thesis 5.4.7): rows whose typical call differs
+    // widely point at uneven work or data placement.
+    double Lo = 0, Hi = 0;
+    unsigned Rows = 0;
+    for (const ThreadRow &Row : S.Rows) {
+      if (!Row.Calls || Row.Cycles.Median <= 0)
+        continue;
+      Lo = Rows ? std::min(Lo, Row.Cycles.Median) : Row.Cycles.Median;
+      Hi = Rows ? std::max(Hi, Row.Cycles.Median) : Row.Cycles.Median;
+      ++Rows;
+    }
+    if (Rows > 1 && Hi > Lo * (1 + T.Unstable))
+      Warn(formatv("{0}: imbalance between ranks/threads: median cycles per "
+                   "call range from {1:F0} to {2:F0} over {3} rows",
+                   N, Lo, Hi, Rows)
+               .str());
     if (V == REF || !Ref)
       continue;
     if (auto Sat = saturation(L, V)) {
