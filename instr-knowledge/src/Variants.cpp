@@ -234,6 +234,32 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     Why = "unknown access width of " + N.str();
     return false;
   }
+  // AVX masked stores (vmaskmovpd %ymm, %ymm, (mem)) become the masked
+  // load of the same mask: lanes the mask excludes may be unmapped.
+  if (N.contains("MASKMOV") && N.ends_with("mr")) {
+    unsigned LdOp = K.opcode((N.drop_back(2) + "rm").str());
+    unsigned MaskReg = In.Ops[M + 5].isReg() ? In.Ops[M + 5].Reg : 0;
+    unsigned Data = In.Ops.size() > (unsigned)M + 6 && In.Ops[M + 6].isReg()
+                        ? In.Ops[M + 6].Reg
+                        : 0;
+    if (!LdOp || !MaskReg || !Data) {
+      Why = "no masked load for " + N.str();
+      return false;
+    }
+    for (unsigned R : Ref.FreeRegs)
+      if (K.isVector(R) && K.regNumber(R) < 16) {
+        Instr L = mk(I, LdOp);
+        L.MemWidth = W;
+        L.Ops.push_back(Operand::reg(sized(R, K.regBits(Data) / 8)));
+        L.Ops.push_back(Operand::reg(MaskReg));
+        for (int J = 0; J < 5; ++J)
+          L.Ops.push_back(In.Ops[M + J]);
+        Out = {L};
+        return true;
+      }
+    Why = "no free register to load into for " + N.str();
+    return false;
+  }
   unsigned Mask = 0;
   for (unsigned J = D.getNumDefs(); J < (unsigned)M; ++J)
     if (In.Ops[J].isReg() && K.isMask(In.Ops[J].Reg))

@@ -359,3 +359,20 @@ TEST_F(RulesTest, IntegerDivisionOfLoadedValuesIsNeverRisked) {
   EXPECT_EQ(build(L, Variant::NO_DIV).Status, VariantStatus::OK);
   EXPECT_EQ(build(L, Variant::CTRL).Status, VariantStatus::OK);
 }
+
+TEST_F(RulesTest, MaskedStoreBecomesMaskedLoadInLS) {
+  // vmaskmovpd %ymm0, %ymm3, (%rdi,%rcx,8): lanes outside the mask may be
+  // unmapped, so LS loads with the same mask, never the full width.
+  LoopBody L = loop(*K, {ins(*K, "VMASKMOVPDYmr",
+                             {"RDI", "#8", "RCX", "#0", "-", "YMM3", "YMM0"})});
+  L.FreeRegs = {K->reg("XMM5")};
+  VariantResult R = build(L, Variant::LS);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "VMASKMOVPDYrm");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("YMM5"));
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("YMM3"));
+  EXPECT_EQ(I[0].Ops[2].Reg, K->reg("RDI"));
+  EXPECT_EQ(R.Bytes, R.RefBytes);
+}
