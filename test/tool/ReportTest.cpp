@@ -84,6 +84,10 @@ TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
   ASSERT_EQ(Ref.Rows.size(), 2u); // one row per rank and thread
   EXPECT_EQ(*Ref.Rows[1].Rank, 1);
   EXPECT_EQ(Ref.Rows[1].Tid, 201u);
+  // Counter fields (anything but cycles, trips, flags, call) per event.
+  ASSERT_EQ(Ref.Counters.size(), 1u);
+  EXPECT_EQ(Ref.Counters.at("task-clock").Median, 1);
+  EXPECT_TRUE(L.Variants[LS]->Counters.empty());
   // LS's fields list trips first: positions come from "fields".
   const VariantStats &Ls = *L.Variants[LS];
   EXPECT_EQ(Ls.Cycles.Median, 525);

@@ -83,6 +83,13 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                     S.Cycles.Min, PerIter, PerIterMin, percent(S.Stability),
                     Sat);
     }
+    for (unsigned V = 0; V < NumVariants; ++V)
+      if (L.Variants[V] && !L.Variants[V]->Counters.empty()) {
+        OS << "  counters " << variantName(V) << " (median per call):";
+        for (const auto &[Name, Sum] : L.Variants[V]->Counters)
+          OS << formatv(" {0}={1:F0}", Name, Sum.Median);
+        OS << "\n";
+      }
     for (const std::string &D : L.Diagnosis)
       OS << "  diagnosis: " << D << "\n";
     for (const std::string &W : L.Warnings)

@@ -222,6 +222,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
         Row.Tid = static_cast<uint64_t>(num(TO, "tid"));
         // Field positions come from "fields": the runtime appends counters.
         int CycI = 0, TripI = 1, FlagI = 2;
+        std::vector<std::pair<int, std::string>> EventI; // counter fields
         if (const json::Array *F = S->getArray("fields")) {
           CycI = TripI = FlagI = -1;
           for (unsigned I = 0; I < F->size(); ++I) {
@@ -234,6 +235,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
               TripI = I;
             else if (*Name == "flags")
               FlagI = I;
+            else if (*Name != "call")
+              EventI.emplace_back(I, Name->str());
           }
           if (CycI < 0)
             return createStringError("%s: loop %s variant %s has no "
@@ -259,6 +262,9 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
               continue;
             }
             double Cyc = At(CycI), Trips = At(TripI);
+            if (!(Flags & 2))
+              for (const auto &[I, Name] : EventI)
+                P.Counters[Name].push_back(At(I));
             P.Cycles.push_back(Cyc);
             RowCycles.push_back(Cyc);
             if (Trips > 0) {
@@ -367,6 +373,10 @@ Report RawMerger::finish() const {
       S.TripsMin = static_cast<uint64_t>(TS.Min);
       S.TripsMax = static_cast<uint64_t>(TS.Max);
       S.Stability = stability(S.Cycles);
+      for (const auto &[Name, Vals] : Po.Counters) {
+        std::vector<double> Copy = Vals;
+        S.Counters[Name] = summarize(Copy);
+      }
       S.Rows = Po.Rows;
       AllCalls += S.Calls + S.Excluded;
       L.Variants[V] = std::move(S);
@@ -426,6 +436,9 @@ json::Value toJSON(const Report &R) {
           RO["rank"] = T.Rank ? json::Value(*T.Rank) : json::Value(nullptr);
           Rows.push_back(std::move(RO));
         }
+        json::Object Counters;
+        for (const auto &[Name, Sum] : S.Counters)
+          Counters[Name] = summaryJSON(Sum);
         Vars[variantName(V)] = json::Object{
             {"calls", static_cast<int64_t>(S.Calls)},
             {"excluded", static_cast<int64_t>(S.Excluded)},
@@ -439,6 +452,7 @@ json::Value toJSON(const Report &R) {
             {"mean_cycles", S.MeanCycles},
             {"cycles_per_iteration", summaryJSON(S.CyclesPerIter)},
             {"stability", S.Stability},
+            {"counters", std::move(Counters)},
             {"rows", std::move(Rows)}};
       }
       if (V != REF && L.Saturation[V])
@@ -605,6 +619,9 @@ Expected<Report> reportFromJSON(const json::Value &V) {
         S.MeanCycles = num(SO, "mean_cycles", S.Cycles.Median);
         S.CyclesPerIter = summaryFrom(SO->getObject("cycles_per_iteration"));
         S.Stability = num(SO, "stability");
+        if (const json::Object *C = SO->getObject("counters"))
+          for (const auto &KV : *C)
+            S.Counters[KV.first.str()] = summaryFrom(KV.second.getAsObject());
         if (const json::Array *Rows = SO->getArray("rows"))
           for (const json::Value &RV : *Rows) {
             const json::Object *RO = RV.getAsObject();

@@ -69,6 +69,9 @@ struct VariantStats {
   Summary Cycles;        ///< per call
   Summary CyclesPerIter; ///< per iteration, calls with a known trip count
   double Stability = 0;  ///< of Cycles
+  /// Per event of --events: its delta per call (kept calls; bit 1 of
+  /// flags, a failed read, drops the call's counters only).
+  std::map<std::string, Summary> Counters;
   std::vector<ThreadRow> Rows;
 };
 
@@ -140,6 +143,7 @@ public:
 private:
   struct Pool {
     std::vector<double> Cycles, PerIter, Trips;
+    std::map<std::string, std::vector<double>> Counters;
     uint64_t Calls = 0, Excluded = 0, Iterations = 0, TripsKnown = 0;
     uint64_t OnlineCount = 0;
     double OnlineMin = 0, OnlineMax = 0, OnlineSum = 0;
