@@ -30,7 +30,7 @@ bench_lib() { # name, library to rewrite, dir of the libblas.so.3 to link
   "$decan" rewrite --list "$lib" > "$work/$name.list" || return
   local total ok calls
   total=$(grep -c '^  .*:L[0-9]' "$work/$name.list")
-  ok=$(grep -c ' rewritable$' "$work/$name.list")
+  ok=$(grep -c '^  .* rewritable$' "$work/$name.list")
   calls=$(grep -c 'skipped: call in loop' "$work/$name.list")
   echo "innermost loops: $total, rewritable: $ok ($(ratio "$ok" "$total")); " \
        "without calls: $((total - calls)), rewritable $(ratio "$ok" $((total - calls)))"

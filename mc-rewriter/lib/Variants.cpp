@@ -157,6 +157,33 @@ static Expected<LoopCopy> fromBody(const X86Context &X86,
   return C;
 }
 
+/// A DL1 body whose scratch operand would fault: aligned moves and legacy
+/// SSE 16-byte memory operands need an aligned address, and the scratch
+/// layout keeps an array's relative offsets, not its alignment. (A guard
+/// until layoutScratch aligns such operands; the scratch area is
+/// page-aligned, so the offset decides.)
+static std::string misalignedScratch(const decan::X86Knowledge &K,
+                                     const decan::LoopBody &Body) {
+  for (const decan::Instr &I : Body.Instrs) {
+    int M = K.memOperandIndex(I.Opcode);
+    if (M < 0 || unsigned(M + 3) >= I.Ops.size() ||
+        I.Ops[M + 3].Kind != decan::Operand::Scratch)
+      continue;
+    StringRef N = K.opcodeName(I.Opcode);
+    unsigned W = K.memWidth(I), Align = 1;
+    if (N.contains("MOVAP") || N.contains("MOVDQA") || N.contains("MOVNT"))
+      Align = W;
+    else if (!N.starts_with("V") && W == 16 && !N.contains("MOVUP") &&
+             !N.contains("MOVDQU") && !N.contains("LDDQU"))
+      Align = 16;
+    if (Align > 1 && I.Ops[M + 3].Imm % Align)
+      return ("scratch offset " + Twine(I.Ops[M + 3].Imm) + " of " + N +
+              " is not " + Twine(Align) + "-byte aligned")
+          .str();
+  }
+  return "";
+}
+
 Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
                                                       const LoopCandidate &L,
                                                       unsigned Mask) {
@@ -194,6 +221,14 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
     if (R.Status != decan::VariantStatus::OK) {
       V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
       continue;
+    }
+    if (N == DECAN_DL1) {
+      std::string Why = misalignedScratch(K, R.Body);
+      if (!Why.empty()) {
+        V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
+        V.Notes[N] = Why;
+        continue;
+      }
     }
     Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
     if (!C) {
