@@ -119,6 +119,14 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
   bool IsInsertLoadOp = B.starts_with("INSERTF") || B.starts_with("INSERTI");
   if ((Bits & (SubsetLoad | SubsetStore)) && PureMove && !IsInsertLoadOp)
     Bits |= SubsetPureMem;
+  // A pure move is a load or a store, never both (vmaskmov stores carry
+  // mayLoad in LLVM's tables): the operand order decides.
+  if ((Bits & SubsetPureMem) && (Bits & SubsetLoad) && (Bits & SubsetStore)) {
+    if (MemIdx == 0)
+      Bits &= ~SubsetLoad;
+    else
+      Bits &= ~SubsetStore;
+  }
   bool IsDiv = startsWithAny(B, {"DIVSS", "DIVSD", "DIVPS", "DIVPD", "DIVSH",
                                  "DIVPH", "SQRTSS", "SQRTSD", "SQRTPS",
                                  "SQRTPD", "SQRTSH", "SQRTPH"}) ||
@@ -211,6 +219,13 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
             (J < (unsigned)M || J >= (unsigned)M + 5) &&
             J >= K.instrInfo().get(In.Opcode).getNumDefs())))
         Seeds.push_back(In.Ops[J].Reg);
+    // AVX vmaskmov/vpmaskmov: the vector mask (load: operand 1; store:
+    // right after the address).
+    if (K.opcodeName(In.Opcode).contains("MASKMOV")) {
+      unsigned J = M == 0 ? 5 : 1;
+      if (J < In.Ops.size() && In.Ops[J].isReg() && In.Ops[J].Reg)
+        Seeds.push_back(In.Ops[J].Reg);
+    }
     for (unsigned R : Seeds) {
       for (const RegRead *RR : RD.readsOf(I))
         if (K.regsOverlap(RR->Reg, R))

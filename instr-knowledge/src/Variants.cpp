@@ -261,10 +261,14 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     return false;
   }
   unsigned Mask = 0;
-  for (unsigned J = D.getNumDefs(); J < (unsigned)M; ++J)
-    if (In.Ops[J].isReg() && K.isMask(In.Ops[J].Reg))
+  bool StoreForm = K.classify(In.Opcode) & SubsetStore;
+  for (unsigned J = D.getNumDefs(); J < In.Ops.size(); ++J)
+    if ((J < (unsigned)M || J >= (unsigned)M + 5) && In.Ops[J].isReg() &&
+        K.isMask(In.Ops[J].Reg))
       Mask = In.Ops[J].Reg;
-  char MaskKind = Mask ? (N.contains("kz") ? 'z' : 'k') : 0;
+  // A masked store becomes a zero-masking load with the same mask: masked
+  // lanes may be unmapped, and no register is merged into.
+  char MaskKind = !Mask ? 0 : (StoreForm || N.contains("kz")) ? 'z' : 'k';
   unsigned Elem = (N.contains("PD") || N.contains("Q"))    ? 64
                   : (N.contains("W") && !N.contains("PS")) ? 16
                   : (N.contains("B") && !N.contains("PS")) ? 8
@@ -319,10 +323,6 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
             (VecData ? K.isVector(In.Ops[J].Reg) : K.isGPR(In.Ops[J].Reg)))
           if (unsigned Sz = sized(In.Ops[J].Reg, W))
             Cands.push_back(Sz);
-    }
-    if (Mask) {
-      Why = "masked store " + N.str();
-      return false;
     }
   }
   if (Cands.empty()) {

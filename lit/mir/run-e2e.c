@@ -18,7 +18,7 @@
 // Every variant of the division loop and of the integer loop ran; the
 // exit loop is all CTRL slice, so its variants are EMPTY and only REF runs.
 // JSON: "status":"complete"
-// JSON: "id":"divred:L{{[0-9]+}}"{{.*}}"REF":{"calls":3{{.*}}"LS":{"calls":3{{.*}}"FP":{"calls":3{{.*}}"NO_DIV":{"calls":3{{.*}}"DL1":{"calls":3{{.*}}"CTRL":{"calls":3
+// JSON: "id":"divred:L{{[0-9]+}}"{{.*}}"REF":{"calls":{{[1-9][0-9]*}}{{.*}}"LS":{"calls":{{[1-9][0-9]*}}{{.*}}"FP":{"calls":{{[1-9][0-9]*}}{{.*}}"NO_DIV":{"calls":{{[1-9][0-9]*}}{{.*}}"DL1":{"calls":{{[1-9][0-9]*}}{{.*}}"CTRL":{"calls":{{[1-9][0-9]*}}
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -376,3 +376,18 @@ TEST_F(RulesTest, MaskedStoreBecomesMaskedLoadInLS) {
   EXPECT_EQ(I[0].Ops[2].Reg, K->reg("RDI"));
   EXPECT_EQ(R.Bytes, R.RefBytes);
 }
+
+TEST_F(RulesTest, KMaskedStoreBecomesZeroMaskedLoadInLS) {
+  // vmovupd %zmm0, (%rdi,%rcx,8) {%k1}
+  LoopBody L = loop(*K, {ins(*K, "VMOVUPDZmrk",
+                             {"RDI", "#8", "RCX", "#0", "-", "K1", "ZMM0"})});
+  L.FreeRegs = {K->reg("XMM6")};
+  VariantResult R = build(L, Variant::LS);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "VMOVUPDZrmkz");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("ZMM6"));
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("K1"));
+  EXPECT_EQ(I[0].Ops[2].Reg, K->reg("RDI"));
+}

@@ -87,6 +87,10 @@ TEST_F(SubsetsTest, PureLoadsAndStores) {
   check(
       {"VBROADCASTS(S|D)(Y|Z|Z256)?rm", SubsetLoad | SubsetPureMem, SubsetFP});
   check({"PREFETCH(T0|T1|T2|NTA)", SubsetLoad | SubsetPureMem, SubsetStore});
+  check(
+      {"VP?MASKMOV(PS|PD|D|Q)(Y)?mr", SubsetStore | SubsetPureMem, SubsetLoad});
+  check(
+      {"VP?MASKMOV(PS|PD|D|Q)(Y)?rm", SubsetLoad | SubsetPureMem, SubsetStore});
 }
 
 TEST_F(SubsetsTest, IntegerWork) {
