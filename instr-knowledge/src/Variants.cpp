@@ -290,6 +290,12 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     for (unsigned J = 0; J < (unsigned)M; ++J)
       if (In.Ops[J].isReg() && K.isVector(In.Ops[J].Reg))
         VecData = true;
+    // An implicit GPR result (div's EAX) is written anyway: load there.
+    if (!VecData && !StoreForm)
+      for (MCPhysReg R : D.implicit_defs())
+        if (K.isGPR(R) && K.regBits(R) >= W * 8)
+          if (unsigned Sz = sized(R, W))
+            Cands.push_back(Sz);
     for (unsigned R : Ref.FreeRegs)
       if (VecData ? K.isVector(R) : K.isGPR(R))
         if (unsigned Sz = sized(R, W))

@@ -17,7 +17,7 @@ int idiv(const int *a, const int *b, long n) {
 
 // REM: variant LS of idiv:L0: [[B:[0-9]+]] bytes (REF [[B]])
 // REM: variant FP of idiv:L0 unavailable (unsupported): integer division IDIV32m of values loaded in the loop: changed values could trap
-// REM: variant NO_DIV of idiv:L0: {{[0-9]+}} bytes (REF [[B]])
+// REM: variant NO_DIV of idiv:L0: [[B]] bytes (REF [[B]])
 // REM: variant DL1 of idiv:L0 unavailable (unsupported): integer division
 // REM: variant CTRL of idiv:L0: [[B]] bytes (REF [[B]])
 
