@@ -1,0 +1,131 @@
+//===- RewriterTest.cpp - Unit tests of the MC rewriter library -----------===//
+//
+// Part of decan. The test binary is itself a prebuilt x86-64 PIE: its own
+// loops (functions below, kept out of line) are found, and a rewritten copy
+// of it carries the decan tables.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Rewriter/Rewriter.h"
+#include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/Instrument.h"
+#include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/X86Context.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+using namespace decan::rewriter;
+
+extern "C" __attribute__((noinline, used)) double decanTestSum(const double *A,
+                                                               long N) {
+  double S = 0;
+  for (long I = 0; I < N; ++I)
+    S += A[I] * A[I];
+  return S;
+}
+
+extern "C" __attribute__((noinline, used)) long decanTestCalls(long N) {
+  long S = 0;
+  for (long I = 0; I < N; ++I)
+    S += std::rand() & 3;
+  return S;
+}
+
+namespace {
+
+std::unique_ptr<X86Context> x86() {
+  auto X = X86Context::create();
+  EXPECT_TRUE(bool(X));
+  return X ? std::move(*X) : nullptr;
+}
+
+std::string refusal(StringRef Bytes) {
+  auto B = BinaryImage::create(MemoryBuffer::getMemBufferCopy(Bytes), "buf");
+  if (B)
+    return "";
+  return toString(B.takeError());
+}
+
+TEST(Binary, RefusesWithOneLine) {
+  EXPECT_EQ(refusal("hello"), "'buf': not an ELF file");
+  EXPECT_EQ(refusal(StringRef("\x7f"
+                              "ELF\x02\x01",
+                              6)),
+            "'buf': truncated ELF header");
+  std::string Hdr(64, '\0');
+  memcpy(&Hdr[0],
+         "\x7f"
+         "ELF\x01\x01",
+         6);
+  EXPECT_NE(refusal(Hdr).find("not a 64-bit little-endian ELF file"),
+            std::string::npos);
+}
+
+TEST(X86Context, LeaHasAMemoryOperand) {
+  auto X = x86();
+  // lea 0x10(%rip), %rax
+  const uint8_t Lea[] = {0x48, 0x8d, 0x05, 0x10, 0x00, 0x00, 0x00};
+  MCInst MI;
+  ASSERT_EQ(X->decode(Lea, 0x1000, MI), 7u);
+  int M = X->memOperandIndex(MI);
+  ASSERT_EQ(M, 1);
+  EXPECT_EQ(MI.getOperand(M).getReg(), X->RIP);
+  EXPECT_EQ(MI.getOperand(M + 3).getImm(), 0x10);
+}
+
+std::string selfPath() {
+  return sys::fs::getMainExecutable(nullptr, (void *)&decanTestSum);
+}
+
+TEST(LoopFinder, FindsOwnLoops) {
+  auto X = x86();
+  auto Bin = BinaryImage::open(selfPath());
+  ASSERT_TRUE(bool(Bin)) << toString(Bin.takeError());
+  auto Loops = findLoops(**Bin, *X);
+  ASSERT_TRUE(bool(Loops)) << toString(Loops.takeError());
+  const LoopCandidate *Sum = nullptr, *Calls = nullptr;
+  for (const LoopCandidate &L : *Loops) {
+    if (L.Function == "decanTestSum" && !Sum)
+      Sum = &L;
+    if (L.Function == "decanTestCalls" && !Calls)
+      Calls = &L;
+  }
+  ASSERT_NE(Sum, nullptr);
+  EXPECT_EQ(Sum->id(), "decanTestSum:L0");
+  EXPECT_EQ(Sum->SkipReason, "");
+  EXPECT_TRUE(Sum->contains(Sum->Header));
+  ASSERT_NE(Calls, nullptr);
+  EXPECT_EQ(Calls->SkipReason, "call in loop");
+}
+
+TEST(Rewriter, CopyCarriesTablesAndInputIsUntouched) {
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("decan-rw-test", Dir));
+  std::string Self = selfPath();
+  auto Before = MemoryBuffer::getFile(Self);
+  ASSERT_TRUE(bool(Before));
+  std::string Before0 = (*Before)->getBuffer().str();
+  auto Out = ensureInstrumented(Self, Dir);
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_NE(*Out, Self);
+  auto Has = hasDecanMetadata(*Out);
+  ASSERT_TRUE(bool(Has));
+  EXPECT_TRUE(*Has);
+  // Already instrumented: used as is.
+  auto Again = ensureInstrumented(*Out, Dir);
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(*Again, *Out);
+  auto After = MemoryBuffer::getFile(Self);
+  ASSERT_TRUE(bool(After));
+  EXPECT_EQ((*After)->getBuffer(), Before0);
+  sys::fs::remove_directories(Dir);
+}
+
+} // namespace
