@@ -867,7 +867,10 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
       if (!V.Notes[K].empty())
         O.VariantNotes.push_back(std::string(VariantNames[K]) + ": " +
                                  V.Notes[K]);
-    appendMeta(Meta, L, O.VariantMask, V.MInfo, Reason);
+    // The table lists every variant attempted (its status says why one is
+    // missing), like the plugin; descriptors carry only the built ones.
+    appendMeta(Meta, L, O.Rewritten ? (Opts.VariantMask | 1) : 0, V.MInfo,
+               Reason);
     Result.Loops.push_back(O);
     if (O.Rewritten) {
       PlannedLoop P;
