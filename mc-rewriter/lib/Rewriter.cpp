@@ -1088,18 +1088,18 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
   NewEH.e_shoff = ShOff;
   NewEH.e_shnum = Shdrs.size();
   memcpy(&Out[0], &NewEH, sizeof(NewEH));
-  Out.resize(CodeOff, '\0');
-  Out.append(reinterpret_cast<const char *>(NewPh.data()), PhdrBytes);
-  Out.resize(TextStart - CodeVaddr + CodeOff, '\0');
-  Out.append(Code.data(), Code.size());
-  Out.resize(DataOff, '\0');
-  Out += Data;
-  Out.resize(MetaOff, '\0');
-  Out += Meta;
-  Out += ShStr;
-  Out.resize(ShOff, '\0');
-  Out.append(reinterpret_cast<const char *>(Shdrs.data()),
-             Shdrs.size() * sizeof(Elf64_Shdr));
+  // The pieces at their offsets; gaps (up to past a large .bss) are left as
+  // holes, so the file stays sparse.
+  std::string Tail = Meta + ShStr;
+  Tail.resize(ShOff - MetaOff, '\0');
+  Tail.append(reinterpret_cast<const char *>(Shdrs.data()),
+              Shdrs.size() * sizeof(Elf64_Shdr));
+  std::string TextBytes(reinterpret_cast<const char *>(NewPh.data()),
+                        PhdrBytes);
+  TextBytes.resize(TextStart - CodeVaddr, 0);
+  TextBytes.append(Code.data(), Code.size());
+  const std::pair<uint64_t, const std::string *> Pieces[] = {
+      {0, &Out}, {CodeOff, &TextBytes}, {DataOff, &Data}, {MetaOff, &Tail}};
 
   // Write to a temporary name, then rename: never a half-written output.
   std::string Tmp = (OutPath + ".tmp").str();
@@ -1108,7 +1108,11 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
     raw_fd_ostream OS(Tmp, EC, sys::fs::OF_None);
     if (EC)
       return fail("cannot write '" + Tmp + "': " + EC.message());
-    OS << Out;
+    for (auto [Off, Bytes] : Pieces) {
+      if (OS.tell() != Off)
+        OS.seek(Off);
+      OS << *Bytes;
+    }
     OS.close();
     if (OS.has_error())
       return fail("cannot write '" + Tmp + "': " + OS.error().message());
