@@ -162,6 +162,23 @@ ArrayRef<uint8_t> BinaryImage::codeAt(uint64_t Addr, uint64_t Size) const {
   return {};
 }
 
+ArrayRef<uint8_t> BinaryImage::dataAt(uint64_t Addr, uint64_t Size) const {
+  auto Phdrs = Obj->getELFFile().program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return {};
+  }
+  for (const auto &P : *Phdrs)
+    if (P.p_type == ELF::PT_LOAD && Addr >= P.p_vaddr &&
+        Addr - P.p_vaddr <= P.p_filesz &&
+        Size <= P.p_filesz - (Addr - P.p_vaddr))
+      return ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Buffer->getBufferStart()) +
+              P.p_offset + (Addr - P.p_vaddr),
+          Size);
+  return {};
+}
+
 std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
   auto Phdrs = Obj->getELFFile().program_headers();
   if (!Phdrs) {

@@ -87,7 +87,12 @@ private:
   std::vector<int> IDom; // -1: unreachable; root's idom is itself
   std::vector<unsigned> RPONumber;
   std::set<unsigned> DeadPadding; // NOP-only blocks
-  std::string Problem;            // makes every loop of the function skipped
+  /// Targets of resolved jump tables, by instruction index of the jump.
+  std::map<unsigned, std::vector<uint64_t>> TableTargets;
+  bool isIndirectTailCall(unsigned K) const;
+  bool resolveJumpTable(unsigned K, uint64_t End,
+                        const DenseMap<uint64_t, unsigned> &InstrAt);
+  std::string Problem; // makes every loop of the function skipped
   std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
 };
 
@@ -144,6 +149,89 @@ bool FunctionAnalyzer::decode() {
   return !Instrs.empty();
 }
 
+/// Jump tables of the two forms compilers emit for a switch:
+///   lea T(%rip), %rt; movslq (%rt,%ri,4), %rx; add %rt, %rx; jmp *%rx
+///   jmp *T(,%ri,8)                                  (position-dependent)
+/// Entries are read while they name an instruction of this function; the
+/// bound check before the jump is not analysed, so extra entries can only
+/// add edges (a conservative CFG), never drop real ones.
+bool FunctionAnalyzer::resolveJumpTable(
+    unsigned K, uint64_t End, const DenseMap<uint64_t, unsigned> &InstrAt) {
+  const MCInst &J = Instrs[K].Inst;
+  StringRef Name = X86.opcodeName(J.getOpcode());
+  std::vector<uint64_t> Targets;
+  auto Valid = [&](uint64_t T) {
+    return T >= F.Start && T < End && InstrAt.count(T);
+  };
+  if (Name == "JMP64r") {
+    uint64_t Table = 0;
+    bool Load = false;
+    for (unsigned B = 1; B <= 8 && B <= K && !Table; ++B) {
+      const Instr &I = Instrs[K - B];
+      StringRef N = X86.opcodeName(I.Inst.getOpcode());
+      if (N == "MOVSX64rm32" && I.Inst.getOperand(2).isImm() &&
+          I.Inst.getOperand(2).getImm() == 4)
+        Load = true;
+      if (N == "LEA64r" && Load && I.Inst.getOperand(1).getReg() == X86.RIP)
+        Table = I.Addr + I.Size + I.Inst.getOperand(4).getImm();
+      if (Flows[K - B].Branch || Flows[K - B].Call)
+        break;
+    }
+    if (!Table)
+      return false;
+    for (unsigned E = 0; E < 4096; ++E) {
+      ArrayRef<uint8_t> D = Bin.dataAt(Table + 4 * E, 4);
+      if (D.empty())
+        break;
+      int32_t V = int32_t(uint32_t(D[0]) | uint32_t(D[1]) << 8 |
+                          uint32_t(D[2]) << 16 | uint32_t(D[3]) << 24);
+      uint64_t T = Table + int64_t(V);
+      if (!Valid(T))
+        break;
+      Targets.push_back(T);
+    }
+  } else if (Name == "JMP64m" && J.getOperand(0).getReg() == 0 &&
+             J.getOperand(1).getImm() == 8 && J.getOperand(2).getReg() &&
+             J.getOperand(3).isImm() && J.getOperand(4).getReg() == 0) {
+    uint64_t Table = uint64_t(J.getOperand(3).getImm());
+    for (unsigned E = 0; E < 4096; ++E) {
+      ArrayRef<uint8_t> D = Bin.dataAt(Table + 8 * E, 8);
+      if (D.empty())
+        break;
+      uint64_t T = 0;
+      for (int B = 0; B < 8; ++B)
+        T |= uint64_t(D[B]) << (8 * B);
+      if (!Valid(T))
+        break;
+      Targets.push_back(T);
+    }
+  }
+  if (Targets.empty())
+    return false;
+  TableTargets[K] = std::move(Targets);
+  return true;
+}
+
+/// An indirect jump that leaves the function: through a RIP-relative slot
+/// without index (a GOT entry), or right after the frame is torn down (pop,
+/// leave, add to rsp), as compilers emit indirect tail calls. A jump within
+/// the function needs the frame it jumps from.
+bool FunctionAnalyzer::isIndirectTailCall(unsigned K) const {
+  const MCInst &J = Instrs[K].Inst;
+  StringRef Name = X86.opcodeName(J.getOpcode());
+  if (Name == "JMP64m" && J.getOperand(0).getReg() == X86.RIP &&
+      J.getOperand(2).getReg() == 0)
+    return true;
+  if (K == 0 || (Name != "JMP64r" && Name != "JMP64m"))
+    return false;
+  const MCInst &P = Instrs[K - 1].Inst;
+  StringRef PN = X86.opcodeName(P.getOpcode());
+  if (PN == "POP64r" || PN == "LEAVE64")
+    return true;
+  return (PN == "ADD64ri32" || PN == "ADD64ri8") &&
+         P.getOperand(0).getReg() == X86.RSP;
+}
+
 void FunctionAnalyzer::buildBlocks() {
   uint64_t End = Instrs.back().Addr + Instrs.back().Size;
   std::set<uint64_t> Leaders{F.Start};
@@ -153,8 +241,16 @@ void FunctionAnalyzer::buildBlocks() {
   bool IndirectJump = false;
   for (unsigned K = 0; K < Instrs.size(); ++K) {
     const Flow &Fl = Flows[K];
-    if (Fl.Branch && Fl.Indirect)
-      IndirectJump = true;
+    if (Fl.Branch && Fl.Indirect) {
+      if (isIndirectTailCall(K)) {
+        // Leaves the function: an exit, like a return.
+      } else if (resolveJumpTable(K, End, InstrAt)) {
+        for (uint64_t T : TableTargets[K])
+          Leaders.insert(T);
+      } else {
+        IndirectJump = true;
+      }
+    }
     if (Fl.Branch && Fl.HasTarget && Fl.Target >= F.Start && Fl.Target < End) {
       if (!InstrAt.count(Fl.Target)) {
         // A branch into the middle of an instruction: overlapping code.
@@ -199,6 +295,9 @@ void FunctionAnalyzer::buildBlocks() {
     };
     if (Fl.Branch && Fl.HasTarget)
       AddSucc(Fl.Target);
+    if (auto It = TableTargets.find(Last); It != TableTargets.end())
+      for (uint64_t T : It->second)
+        AddSucc(T);
     if (!Fl.Barrier) {
       B.FallThrough = B.End;
       AddSucc(B.End);

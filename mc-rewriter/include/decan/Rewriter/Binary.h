@@ -55,6 +55,9 @@ public:
   /// Bytes mapped at [Addr, Addr+Size) from an executable section, or an
   /// empty ref when the range is not entirely inside one.
   llvm::ArrayRef<uint8_t> codeAt(uint64_t Addr, uint64_t Size) const;
+  /// File bytes mapped at [Addr, Addr+Size) by one PT_LOAD (any section:
+  /// jump tables live in .rodata), or an empty ref.
+  llvm::ArrayRef<uint8_t> dataAt(uint64_t Addr, uint64_t Size) const;
   /// File offset of virtual address \p Addr (through PT_LOAD), if mapped
   /// from the file.
   std::optional<uint64_t> fileOffset(uint64_t Addr) const;
