@@ -79,27 +79,27 @@ struct decan_machine_info {
 /// Stores seen by variants in rotate/instance mode (documented in
 /// docs/design.md, recorded in reports): variants never write program memory.
 enum decan_store_policy {
-  DECAN_STORE_KEPT = 0,         ///< REF: the real loop
-  DECAN_STORE_AS_LOAD = 1,      ///< store -> load of the same address
-  DECAN_STORE_TO_SCRATCH = 2,   ///< store -> the loop's scratch area
-  DECAN_STORE_DELETED = 3       ///< store removed (NOP of the same length)
+  DECAN_STORE_KEPT = 0,       ///< REF: the real loop
+  DECAN_STORE_AS_LOAD = 1,    ///< store -> load of the same address
+  DECAN_STORE_TO_SCRATCH = 2, ///< store -> the loop's scratch area
+  DECAN_STORE_DELETED = 3     ///< store removed (NOP of the same length)
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
 /// the producer; `active` and `runtime_state` by the runtime.
 struct decan_loop_desc {
-  uint32_t abi_version;  ///< DECAN_ABI_VERSION
+  uint32_t abi_version;     ///< DECAN_ABI_VERSION
   volatile uint32_t active; ///< nonzero: stub takes the measured path
-  uint32_t variant_mask; ///< bit per decan_variant the producer emitted
-  uint32_t line;         ///< 0 when unknown
-  const char *id;        ///< stable id "function:L<index>" (see design.md)
-  const char *function;  ///< symbol of the enclosing function
-  const char *file;      ///< source file, "" when unknown
-  void *scratch;         ///< DL1 scratch area (64-byte aligned), or null
-  uint32_t scratch_size; ///< bytes
+  uint32_t variant_mask;    ///< bit per decan_variant the producer emitted
+  uint32_t line;            ///< 0 when unknown
+  const char *id;           ///< stable id "function:L<index>" (see design.md)
+  const char *function;     ///< symbol of the enclosing function
+  const char *file;         ///< source file, "" when unknown
+  void *scratch;            ///< DL1 scratch area (64-byte aligned), or null
+  uint32_t scratch_size;    ///< bytes
   uint32_t reserved;
   const struct decan_machine_info *minfo; ///< may be null
-  void *runtime_state;   ///< owned by the runtime; null at load time
+  void *runtime_state; ///< owned by the runtime; null at load time
 };
 
 /// Read-only, relocation-free record in section ".decan.meta", one per
@@ -107,8 +107,8 @@ struct decan_loop_desc {
 /// Followed by `strings_size` bytes: NUL-terminated id, function, file,
 /// skip reason ("" when selected), in that order.
 struct decan_meta_record {
-  char magic[4];          ///< "DCN1"
-  uint32_t record_size;   ///< header + strings, padded to 8 bytes
+  char magic[4];        ///< "DCN1"
+  uint32_t record_size; ///< header + strings, padded to 8 bytes
   uint32_t abi_version;
   uint32_t variant_mask;
   uint32_t line;
@@ -126,13 +126,14 @@ struct decan_meta_record {
 /// runtime only through `begin_call`/`end_call`, and only when a descriptor is
 /// active, so a rewritten binary run without the runtime behaves as before.
 struct decan_rewritten_header {
-  char magic[8];          ///< "DECANRW1"
-  uint32_t abi_version;   ///< DECAN_ABI_VERSION
-  uint32_t count;         ///< number of descriptors
-  uint64_t descs_offset;  ///< from this header to decan_loop_desc[count]
-  int (*begin_call)(struct decan_loop_desc *);                       ///< runtime
-  int (*end_call)(struct decan_loop_desc *, int, uint64_t, uint64_t); ///< runtime
-  uint64_t relocated;     ///< nonzero once the runtime fixed the offsets
+  char magic[8];         ///< "DECANRW1"
+  uint32_t abi_version;  ///< DECAN_ABI_VERSION
+  uint32_t count;        ///< number of descriptors
+  uint64_t descs_offset; ///< from this header to decan_loop_desc[count]
+  int (*begin_call)(struct decan_loop_desc *); ///< runtime
+  int (*end_call)(struct decan_loop_desc *, int, uint64_t,
+                  uint64_t); ///< runtime
+  uint64_t relocated;        ///< nonzero once the runtime fixed the offsets
 };
 
 /// Called by a module constructor with that module's descriptors.
@@ -146,8 +147,8 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 /// End of a measured call: records it, restores the FP environment. Returns
 /// nonzero when the original loop must still run (the variant's effects are
 /// not the program's), zero when the timed copy's results stand.
-int __decan_end_call(struct decan_loop_desc *desc, int variant,
-                     uint64_t cycles, uint64_t trip_count);
+int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
+                     uint64_t trip_count);
 
 #ifdef __cplusplus
 }
