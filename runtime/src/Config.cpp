@@ -27,6 +27,8 @@ const char *modeName(Mode M) {
   return "rotate";
 }
 
+const char *fpEnvName(FpEnv E) { return E == FpEnv::Keep ? "keep" : "ftz"; }
+
 int variantIndex(const char *Name, unsigned Len) {
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
     if (strlen(kVariantNames[V]) == Len &&
@@ -145,6 +147,15 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
       }
       snprintf(C.Events[C.NumEvents++], sizeof(C.Events[0]), "%.*s", (int)N, B);
     });
+
+  if (const char *F = GetEnv("DECAN_FP_ENV"); F && *F) {
+    if (!strcmp(F, "keep"))
+      C.Fp = FpEnv::Keep;
+    else if (!strcmp(F, "ftz"))
+      C.Fp = FpEnv::Ftz;
+    else
+      addWarning(C, "DECAN_FP_ENV='%s' is not ftz or keep; ftz used%s", F);
+  }
 
   if (const char *O = GetEnv("DECAN_OUTPUT"); O && *O)
     copyStr(C.OutputDir, sizeof(C.OutputDir), O);

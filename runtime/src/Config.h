@@ -21,12 +21,22 @@ namespace decan::rt {
 
 enum class Mode : uint8_t { Rotate, Replace, Instance };
 
+/// What begin_call does to the FP environment (DECAN_FP_ENV).
+enum class FpEnv : uint8_t {
+  /// Exceptions masked, FTZ and DAZ for the call, every variant alike.
+  Ftz,
+  /// MXCSR left as the program set it, every variant alike.
+  Keep
+};
+
 constexpr unsigned kMaxEvents = 8;
 constexpr unsigned kMaxConfigWarnings = 8;
 
 /// Names of the variants, indexed by enum decan_variant.
 extern const char *const kVariantNames[DECAN_NUM_VARIANTS];
 const char *modeName(Mode M);
+/// "ftz" or "keep".
+const char *fpEnvName(FpEnv E);
 /// Index of a variant name ("REF".."CTRL", case-sensitive), or -1.
 int variantIndex(const char *Name, unsigned Len);
 
@@ -46,6 +56,7 @@ struct Config {
   uint64_t Instance = 1;
   uint64_t Warmup = 1;
   uint64_t MaxRecords = 100000;
+  FpEnv Fp = FpEnv::Ftz;
   char Events[kMaxEvents][128] = {};
   unsigned NumEvents = 0;
   char OutputDir[1024] = ".";

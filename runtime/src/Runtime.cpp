@@ -120,7 +120,12 @@ constinit uint64_t Generation = 1;
 constinit pthread_mutex_t RegMutex = PTHREAD_MUTEX_INITIALIZER;
 
 constinit std::atomic<LoopState *> Loops[kMaxLoops] = {};
+/// Never above kMaxLoops: readers index Loops[] and ThreadState::Loops
+/// with it.
 constinit std::atomic<uint32_t> NumLoops{0};
+/// Loops refused because the table was full (their descriptors stay
+/// inactive).
+constinit std::atomic<uint32_t> DroppedLoops{0};
 constinit std::atomic<ThreadState *> Threads[kMaxThreads] = {};
 constinit std::atomic<uint32_t> NumThreads{0};
 constinit LoopState *Regions[kMaxRegions] = {};
@@ -521,7 +526,9 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.str(signalName(Sig));
     J.key("signo");
     J.i64(Sig);
-    LoopState *L = CrashLoop >= 0 ? Loops[CrashLoop].load() : nullptr;
+    LoopState *L = CrashLoop >= 0 && (unsigned)CrashLoop < kMaxLoops
+                       ? Loops[CrashLoop].load()
+                       : nullptr;
     J.key("loop");
     if (L)
       J.str(L->Id);
@@ -603,8 +610,10 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.key("output");
   J.str(Cfg.OutputDir);
   J.key("fp_env");
-  J.str("MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, restored by "
-        "end_call, for every variant");
+  J.str(Cfg.Fp == FpEnv::Keep
+            ? "keep: MXCSR left as the program set it, for every variant"
+            : "ftz: MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, "
+              "restored by end_call, for every variant");
   J.endObject();
 
   J.key("probe");
@@ -661,7 +670,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
 
   J.key("loops");
   J.beginArray();
-  uint32_t NL = NumLoops.load(std::memory_order_acquire);
+  uint32_t NL =
+      std::min<uint32_t>(NumLoops.load(std::memory_order_acquire), kMaxLoops);
   for (uint32_t I = 0; I < NL; ++I)
     if (LoopState *L = Loops[I].load(std::memory_order_acquire))
       emitLoop(J, *L);
@@ -782,11 +792,13 @@ inline ThreadLoop *threadLoop(ThreadState *T, const LoopState *L) {
 LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   uint32_t I = NumLoops.load(std::memory_order_relaxed);
   if (I >= kMaxLoops) {
-    if (I == kMaxLoops)
+    // NumLoops stays at the capacity: every reader indexes Loops[] and the
+    // per-thread tables with it, and one past the end reads the globals
+    // that follow as LoopState pointers (a crash in the report writer).
+    if (DroppedLoops.fetch_add(1) == 0)
       addWarning("more than %u loops registered: %s and later ones are not "
                  "measured",
                  kMaxLoops, D->id ? D->id : "?");
-    NumLoops.store(I + 1);
     return nullptr;
   }
   void *M = calloc(1, sizeof(LoopState));
@@ -1028,6 +1040,7 @@ void reinitializeForTesting(GetEnvFn GetEnv) {
   for (uint32_t I = 0; I < NL; ++I)
     Loops[I].store(nullptr);
   NumLoops.store(0);
+  DroppedLoops.store(0);
   NumRegions.store(0);
   for (uint32_t I = 0; I < kMaxThreads; ++I)
     Threads[I].store(nullptr);
@@ -1050,6 +1063,7 @@ const char *reportPath() {
   return PathBuf;
 }
 
+unsigned maxLoops() { return kMaxLoops; }
 double tscHz() { return TscHz; }
 uint64_t probeMinCycles() { return ProbeMin; }
 uint64_t probeMedianCycles() { return ProbeMedian; }
@@ -1183,9 +1197,11 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   T->InFlightLoop = (int32_t)L->Index;
   T->InFlightVariant = D.Variant;
   T->InFlightMeasured = D.Measured;
-  uint32_t Csr = getMxcsr();
-  T->SavedMxcsr = Csr;
-  setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
+  if (Cfg.Fp == FpEnv::Ftz) {
+    uint32_t Csr = getMxcsr();
+    T->SavedMxcsr = Csr;
+    setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
+  }
   if (D.Variant == DECAN_DL1 && Desc->scratch) {
     // Bring the scratch area into L1 in modified state before the timed
     // copy runs, so DL1 measures L1 hits, not the first misses.
@@ -1219,7 +1235,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
            EvFail, T->EvStart, EvEnd);
   }
-  setMxcsr(T->SavedMxcsr);
+  if (Cfg.Fp == FpEnv::Ftz)
+    setMxcsr(T->SavedMxcsr);
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;
   if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {

@@ -31,6 +31,10 @@ bool writeReportNow(const char *Status);
 /// Path of the report this process writes (valid once initialized).
 const char *reportPath();
 
+/// Capacity of the loop table (loops and regions together); loops
+/// registered past it stay inactive.
+unsigned maxLoops();
+
 /// Startup facts.
 double tscHz();
 uint64_t probeMinCycles();

@@ -715,3 +715,100 @@ TEST(Runtime, InstanceModeMeasuresCallKThenExits) {
 }
 
 } // namespace
+
+TEST(Runtime, LoopsPastCapacityStayInactiveAndReportStaysValid) {
+  configure({{"DECAN_LOOPS", "all"}, {"DECAN_REPS", "2"}});
+  const unsigned Cap = maxLoops(), N = Cap + 100;
+  std::vector<std::string> Ids(N);
+  std::vector<decan_loop_desc> Ds(N);
+  for (unsigned I = 0; I < N; ++I) {
+    Ids[I] = "cap:L" + std::to_string(I);
+    Ds[I] = makeDesc(Ids[I].c_str(), 1u << DECAN_REF);
+  }
+  // Two registrations, as two modules would: the second starts past the
+  // capacity already.
+  __decan_register_loops(Ds.data(), Cap - 10);
+  __decan_register_loops(Ds.data() + Cap - 10, N - (Cap - 10));
+  for (unsigned I = 0; I < N; ++I) {
+    ASSERT_EQ(Ds[I].active, I < Cap ? 1u : 0u) << I;
+    ASSERT_EQ(Ds[I].runtime_state == nullptr, I >= Cap) << I;
+  }
+  // Calls on both sides of the capacity; past it the original runs alone.
+  for (unsigned I : {0u, Cap - 1, Cap, N - 1})
+    for (int C = 0; C < 4; ++C) {
+      CallResult R = stubCall(Ds[I], 500);
+      if (I >= Cap)
+        EXPECT_EQ(R.Variant, -1);
+    }
+  EXPECT_EQ(__decan_begin_call(&Ds[Cap]), -1);
+  decan_region_begin("past-capacity");
+  decan_region_end();
+
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  expectDesignShape(R);
+  EXPECT_EQ(R["loops"].Arr.size(), Cap);
+  unsigned Warned = 0;
+  for (auto &W : R["warnings"].Arr)
+    Warned += W.Str.find("loops registered") != std::string::npos;
+  EXPECT_EQ(Warned, 1u);
+  std::set<std::string> Seen;
+  for (auto &L : R["loops"].Arr)
+    Seen.insert(L["id"].Str);
+  EXPECT_EQ(Seen.size(), (size_t)Cap);
+  EXPECT_TRUE(Seen.count(Ids[Cap - 1]));
+  EXPECT_FALSE(Seen.count(Ids[Cap]));
+  const minijson::Value *Last = findLoop(R, Ids[Cap - 1].c_str());
+  ASSERT_NE(Last, nullptr);
+  ASSERT_EQ((*Last)["threads"].Arr.size(), 1u);
+  EXPECT_GE((*Last)["threads"][0]["variants"]["REF"]["calls"].Num, 2);
+}
+
+volatile double DenormIn = 1e-300, DenormScale = 1e-10, DenormOut = 0;
+void denormalBody() { DenormOut = DenormIn * DenormScale; }
+
+/// Runs denormalBody inside a measured REF call under DECAN_FP_ENV=`Env`
+/// ("" = unset); returns the result and the report's config.fp_env.
+std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
+  std::map<std::string, std::string> E = {{"DECAN_LOOPS", "fp:L0"},
+                                          {"DECAN_WARMUP", "0"},
+                                          {"DECAN_VARIANTS", "REF"}};
+  if (*FpEnvValue)
+    E["DECAN_FP_ENV"] = FpEnvValue;
+  configure(E);
+  decan_loop_desc D = makeDesc("fp:L0");
+  __decan_register_loops(&D, 1);
+  writeMxcsr(0x1F80); // the program's own setting: no FTZ, no DAZ
+  DenormOut = -1;
+  CallResult R = stubCall(D, 100, 1, denormalBody);
+  EXPECT_EQ(R.Variant, DECAN_REF);
+  EXPECT_EQ(readMxcsr() & ~0x3Fu, 0x1F80u) << "the program's MXCSR after";
+  double Out = DenormOut;
+  EXPECT_TRUE(writeReportNow("flushed"));
+  minijson::Value Rep;
+  EXPECT_TRUE(readReport(reportPath(), Rep));
+  return {Out, Rep["config"]["fp_env"].Str};
+}
+
+TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
+  double Plain = DenormIn * DenormScale;
+  ASSERT_GT(Plain, 0.0) << "1e-310 is a denormal, not zero, without FTZ";
+
+  for (const char *Ftz : {"", "ftz"}) {
+    auto [Out, FpEnvText] = denormalUnder(Ftz);
+    EXPECT_EQ(Out, 0.0) << "default/ftz: REF's denormal result is flushed";
+    EXPECT_EQ(FpEnvText.rfind("ftz:", 0), 0u) << FpEnvText;
+  }
+  auto [Out, FpEnvText] = denormalUnder("keep");
+  EXPECT_EQ(Out, Plain) << "keep: the same result as without decan";
+  EXPECT_EQ(FpEnvText.rfind("keep:", 0), 0u) << FpEnvText;
+
+  configure({{"DECAN_LOOPS", "none"}, {"DECAN_FP_ENV", "daz"}});
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value Rep;
+  ASSERT_TRUE(readReport(reportPath(), Rep));
+  EXPECT_EQ(Rep["config"]["fp_env"].Str.rfind("ftz:", 0), 0u);
+  ASSERT_EQ(Rep["warnings"].Arr.size(), 1u);
+  EXPECT_NE(Rep["warnings"][0].Str.find("DECAN_FP_ENV"), std::string::npos);
+}
