@@ -45,7 +45,10 @@
 namespace decan::rt {
 namespace {
 
-constexpr unsigned kMaxLoops = 4096;
+constexpr unsigned kMaxLoops = 65536;
+/// Per-thread loop records live in lazily allocated pages of this many
+/// entries, so a thread costs memory only for the loop ranges it calls.
+constexpr unsigned kLoopPageBits = 10, kLoopPage = 1u << kLoopPageBits;
 constexpr unsigned kMaxThreads = 1024;
 constexpr unsigned kMaxRegionDepth = 16;
 constexpr unsigned kMaxRegions = 256;
@@ -78,6 +81,10 @@ struct ThreadLoop {
   VariantData V[DECAN_NUM_VARIANTS];
 };
 
+struct ThreadLoopPage {
+  std::atomic<ThreadLoop *> E[kLoopPage];
+};
+
 struct RegionFrame {
   uint32_t Loop;
   bool Measured;
@@ -101,8 +108,17 @@ struct ThreadState {
   unsigned RegionDepth = 0, RegionOverflow = 0;
   RegionFrame Regions[kMaxRegionDepth];
   PerfCounter Counters[kMaxEvents];
-  std::atomic<ThreadLoop *> Loops[kMaxLoops];
+  /// Written by the owning thread only; read by the report writer.
+  std::atomic<ThreadLoopPage *> LoopPages[kMaxLoops / kLoopPage];
 };
+
+/// The thread's record of loop `Index`, null when it has none yet.
+inline ThreadLoop *
+peekThreadLoop(const ThreadState *T, uint32_t Index,
+               std::memory_order O = std::memory_order_acquire) {
+  ThreadLoopPage *P = T->LoopPages[Index >> kLoopPageBits].load(O);
+  return P ? P->E[Index & (kLoopPage - 1)].load(O) : nullptr;
+}
 
 struct EventInfo {
   perf_event_attr Attr;
@@ -120,7 +136,7 @@ constinit uint64_t Generation = 1;
 constinit pthread_mutex_t RegMutex = PTHREAD_MUTEX_INITIALIZER;
 
 constinit std::atomic<LoopState *> Loops[kMaxLoops] = {};
-/// Never above kMaxLoops: readers index Loops[] and ThreadState::Loops
+/// Never above kMaxLoops: readers index Loops[] and the per-thread pages
 /// with it.
 constinit std::atomic<uint32_t> NumLoops{0};
 /// Loops refused because the table was full (their descriptors stay
@@ -480,7 +496,7 @@ void emitLoop(JsonOut &J, const LoopState &L) {
     ThreadState *T = Threads[TI].load(std::memory_order_acquire);
     if (!T || T->Gen != Generation)
       continue;
-    ThreadLoop *TL = T->Loops[L.Index].load(std::memory_order_acquire);
+    ThreadLoop *TL = peekThreadLoop(T, L.Index);
     if (!TL)
       continue;
     bool Any = false;
@@ -769,6 +785,15 @@ inline ThreadState *currentThread() {
 
 __attribute__((noinline)) ThreadLoop *initThreadLoop(ThreadState *T,
                                                      const LoopState *L) {
+  std::atomic<ThreadLoopPage *> &PP = T->LoopPages[L->Index >> kLoopPageBits];
+  ThreadLoopPage *P = PP.load(std::memory_order_relaxed);
+  if (!P) {
+    void *PM = calloc(1, sizeof(ThreadLoopPage));
+    if (!PM)
+      return nullptr;
+    P = new (PM) ThreadLoopPage();
+    PP.store(P, std::memory_order_release);
+  }
   void *M = calloc(1, sizeof(ThreadLoop));
   if (!M)
     return nullptr;
@@ -777,12 +802,12 @@ __attribute__((noinline)) ThreadLoop *initThreadLoop(ThreadState *T,
     if (!TL->V[L->Plan.Order[I]].Raw.init(kFieldEvents + NumEvents,
                                           Cfg.MaxRecords))
       addWarning("out of memory for the records of %s", L->Id);
-  T->Loops[L->Index].store(TL, std::memory_order_release);
+  P->E[L->Index & (kLoopPage - 1)].store(TL, std::memory_order_release);
   return TL;
 }
 
 inline ThreadLoop *threadLoop(ThreadState *T, const LoopState *L) {
-  ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
   if (__builtin_expect(TL != nullptr, 1))
     return TL;
   return initThreadLoop(T, L);
@@ -1082,7 +1107,7 @@ bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx) {
       ThreadState *T = Threads[TI].load();
       if (!T || T->Gen != Generation)
         continue;
-      ThreadLoop *TL = T->Loops[L->Index].load();
+      ThreadLoop *TL = peekThreadLoop(T, L->Index);
       if (!TL)
         continue;
       for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
@@ -1231,7 +1256,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = T->EvFail || (NumEvents && !readCounters(T, EvEnd));
     uint64_t Ctx = contextSwitches();
-    ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+    ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
     record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
            EvFail, T->EvStart, EvEnd);
   }
@@ -1240,7 +1265,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;
   if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {
-    ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+    ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
     if (TL->Rot.Calls >= Sched.Instance + L->Plan.N - 1 &&
         !L->InstanceDone.exchange(true))
       finishInstanceIfDone();
@@ -1316,7 +1341,7 @@ DECAN_API void decan_region_end(void) {
   bool EvFail = F.EvFail || (NumEvents && !readCounters(T, EvEnd));
   uint64_t Ctx = contextSwitches();
   LoopState *L = Loops[F.Loop].load(std::memory_order_relaxed);
-  ThreadLoop *TL = T->Loops[L->Index].load(std::memory_order_relaxed);
+  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
   record(TL, DECAN_REF, T1 - F.T0, 0, F.Call, Ctx != F.Ctx, EvFail, F.Ev,
          EvEnd);
 }
