@@ -43,12 +43,23 @@ static void help() {
             "  --remarks FILE        write LLVM optimization-record YAML "
             "remarks\n"
             "  --raw-dir DIR         keep the raw runtime reports in DIR\n"
+            "  --lib PATH[,PATH...]  also measure these shared libraries the "
+            "program loads\n"
+            "                        (rewritten copies put first on "
+            "LD_LIBRARY_PATH; repeatable)\n"
+            "  --fp-env ftz|keep     floating-point environment while "
+            "measuring: ftz (default)\n"
+            "                        masks FP exceptions and sets FTZ/DAZ "
+            "for every variant;\n"
+            "                        keep leaves MXCSR as the program set "
+            "it\n"
             "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n";
 }
 
 int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
-               "max-runs", "json", "html", "remarks", "raw-dir"},
+               "max-runs", "json", "html", "remarks", "raw-dir", "lib",
+               "fp-env"},
               {"help", "h"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
@@ -85,6 +96,15 @@ int runRunCommand(int argc, char **argv) {
   O.Instance = *Inst;
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
+  O.FpEnv = P.get("fp-env", "ftz");
+  for (const std::string &List : P.getAll("lib")) {
+    SmallVector<StringRef, 4> Libs;
+    StringRef(List).split(Libs, ',', -1, false);
+    if (Libs.empty())
+      return reportError("--lib wants a shared library path");
+    for (StringRef L : Libs)
+      O.Libs.push_back(L.trim().str());
+  }
   std::string EventList = P.get("events");
   SmallVector<StringRef, 4> Events;
   StringRef(EventList).split(Events, ',', -1, false);

@@ -52,6 +52,7 @@ Error ArgParser::parse(int Argc, char **Argv, int First,
     }
     Seen.insert(N);
     Values[N] = Value.str();
+    AllValues[N].push_back(Value.str());
   }
   return Error::success();
 }
@@ -59,6 +60,11 @@ Error ArgParser::parse(int Argc, char **Argv, int First,
 std::string ArgParser::get(StringRef Name, StringRef Default) const {
   auto It = Values.find(Name.str());
   return It == Values.end() ? Default.str() : It->second;
+}
+
+std::vector<std::string> ArgParser::getAll(StringRef Name) const {
+  auto It = AllValues.find(Name.str());
+  return It == AllValues.end() ? std::vector<std::string>() : It->second;
 }
 
 Expected<unsigned> ArgParser::getUnsigned(StringRef Name,

@@ -8,10 +8,12 @@
 #include "decan/Tool/Report.h"
 
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <cstring>
 
@@ -127,6 +129,66 @@ Expected<std::optional<std::vector<MetaLoop>>> readLoopTable(StringRef Path) {
     return std::optional<std::vector<MetaLoop>>(std::move(*Loops));
   }
   return std::optional<std::vector<MetaLoop>>();
+}
+
+Expected<std::string> sharedLibraryName(StringRef Path) {
+  std::string P = Path.str();
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin) {
+    consumeError(Bin.takeError());
+    return createStringError("'%s' is not a shared library (not an object "
+                             "file)",
+                             P.c_str());
+  }
+  auto *Obj = dyn_cast<object::ELF64LEObjectFile>(Bin->getBinary());
+  if (!Obj || Obj->getELFFile().getHeader().e_machine != ELF::EM_X86_64)
+    return createStringError("'%s' is not an x86-64 ELF shared library",
+                             P.c_str());
+  const auto &F = Obj->getELFFile();
+  if (F.getHeader().e_type != ELF::ET_DYN)
+    return createStringError("'%s' is not a shared library (ELF type %u)",
+                             P.c_str(), unsigned(F.getHeader().e_type));
+  auto Dyn = F.dynamicEntries();
+  if (!Dyn)
+    return createStringError("'%s': bad dynamic section: %s", P.c_str(),
+                             toString(Dyn.takeError()).c_str());
+  uint64_t StrTab = 0, StrSz = 0, SoName = 0, Flags1 = 0;
+  bool HasSoName = false;
+  for (const auto &D : *Dyn) {
+    switch (D.d_tag) {
+    case ELF::DT_STRTAB:
+      StrTab = D.getPtr();
+      break;
+    case ELF::DT_STRSZ:
+      StrSz = D.getVal();
+      break;
+    case ELF::DT_SONAME:
+      SoName = D.getVal();
+      HasSoName = true;
+      break;
+    case ELF::DT_FLAGS_1:
+      Flags1 = D.getVal();
+      break;
+    }
+  }
+  // A PIE is ET_DYN too; the loader never loads it as a dependency.
+  if ((Flags1 & ELF::DF_1_PIE) && !HasSoName)
+    return createStringError("'%s' is a program (PIE), not a shared library",
+                             P.c_str());
+  if (!HasSoName)
+    return sys::path::filename(Path).str();
+  auto Str = F.toMappedAddr(StrTab);
+  if (!Str)
+    return createStringError("'%s': bad DT_STRTAB: %s", P.c_str(),
+                             toString(Str.takeError()).c_str());
+  if (SoName >= StrSz)
+    return createStringError("'%s': DT_SONAME outside DT_STRTAB", P.c_str());
+  const char *Begin = reinterpret_cast<const char *>(*Str);
+  StringRef Name(Begin + SoName, strnlen(Begin + SoName, StrSz - SoName));
+  if (Name.empty() || Name.contains('/'))
+    return createStringError("'%s': bad DT_SONAME '%s'", P.c_str(),
+                             Name.str().c_str());
+  return Name.str();
 }
 
 std::string demangleSymbol(StringRef Sym) { return llvm::demangle(Sym); }

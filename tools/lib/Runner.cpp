@@ -95,8 +95,10 @@ struct Target {
 };
 } // namespace
 
+/// \p PlainOk: a program without a loop table runs unmodified (`--lib`
+/// measures only the libraries) instead of being rewritten.
 static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
-                                      StringRef TmpDir) {
+                                      StringRef TmpDir, bool PlainOk) {
   Target T;
   size_t Index = 0;
   if (isLauncher(Cmd[0])) {
@@ -114,6 +116,11 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
   auto Loops = readLoopTable(Bin);
   if (!Loops)
     return Loops.takeError();
+  if (!*Loops && PlainOk) {
+    T.Loops.emplace();
+    T.Binary = Bin;
+    return T;
+  }
   if (!*Loops) {
     auto Inst = rewriter::ensureInstrumented(Bin, TmpDir);
     if (!Inst)
@@ -130,6 +137,86 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
   T.Loops = std::move(*Loops);
   T.Binary = Cmd[Index];
   return T;
+}
+
+namespace {
+/// The `--lib` libraries as the program will load them.
+struct Libraries {
+  std::string LoaderDir; ///< prepended to LD_LIBRARY_PATH ("" = none)
+  bool Preload = false;  ///< a rewritten copy: the runtime must be preloaded
+  std::vector<MetaLoop> Loops;
+  /// Per library: the path given, the name loaded, its loop ids.
+  struct Lib {
+    std::string Path, Name;
+    std::vector<std::string> Ids;
+  };
+  std::vector<Lib> Each;
+};
+} // namespace
+
+/// Makes each of \p Libs measurable: a plugin-built library as is, any
+/// other rewritten into \p TmpDir (never in place). Both go into one loader
+/// directory under the name the program asks for, so the dynamic loader
+/// picks exactly the file the user named.
+static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
+                                            StringRef TmpDir) {
+  Libraries Out;
+  if (Libs.empty())
+    return Out;
+  Out.LoaderDir = (TmpDir + "/ld-path").str();
+  if (std::error_code EC = sys::fs::create_directories(Out.LoaderDir))
+    return createStringError("cannot create '%s': %s", Out.LoaderDir.c_str(),
+                             EC.message().c_str());
+  std::map<std::string, std::string> ByName;
+  unsigned N = 0;
+  for (const std::string &Lib : Libs) {
+    if (!sys::fs::exists(Lib))
+      return createStringError("library '%s' not found", Lib.c_str());
+    if (sys::fs::is_directory(Lib))
+      return createStringError("library '%s' is a directory", Lib.c_str());
+    auto Name = sharedLibraryName(Lib);
+    if (!Name)
+      return Name.takeError();
+    auto [It, New] = ByName.emplace(*Name, Lib);
+    if (!New)
+      return createStringError("libraries '%s' and '%s' are both loaded as "
+                               "'%s'",
+                               It->second.c_str(), Lib.c_str(), Name->c_str());
+    std::string Dir = (TmpDir + "/lib" + Twine(++N)).str();
+    auto Inst = rewriter::ensureInstrumented(Lib, Dir);
+    if (!Inst)
+      return createStringError("library '%s' has no decan loop table (build "
+                               "it with $(decan flags)) and cannot be "
+                               "rewritten: %s",
+                               Lib.c_str(), toString(Inst.takeError()).c_str());
+    std::string To = (Out.LoaderDir + "/" + *Name);
+    if (*Inst == Lib) {
+      // Plugin-built: link to it, so that this very file is the one loaded.
+      SmallString<256> Abs(Lib);
+      if (std::error_code EC = sys::fs::make_absolute(Abs))
+        return createStringError("'%s': %s", Lib.c_str(), EC.message().c_str());
+      if (std::error_code EC = sys::fs::create_link(Abs, To))
+        return createStringError("cannot link '%s': %s", To.c_str(),
+                                 EC.message().c_str());
+    } else {
+      if (std::error_code EC = sys::fs::rename(*Inst, To))
+        return createStringError("cannot move '%s' to '%s': %s", Inst->c_str(),
+                                 To.c_str(), EC.message().c_str());
+      Out.Preload = true;
+    }
+    auto Loops = readLoopTable(To);
+    if (!Loops)
+      return Loops.takeError();
+    Libraries::Lib &L = Out.Each.emplace_back();
+    L.Path = Lib;
+    L.Name = *Name;
+    if (*Loops) {
+      for (const MetaLoop &ML : **Loops)
+        L.Ids.push_back(ML.Id);
+      append_range(Out.Loops, **Loops);
+    }
+  }
+  return Out;
 }
 
 static std::string signalName(int Sig) {
@@ -227,9 +314,10 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
 
 static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
                                         ArrayRef<unsigned> Variants,
-                                        StringRef OutDir, bool Preload) {
+                                        StringRef OutDir, bool Preload,
+                                        StringRef LoaderDir) {
   std::vector<std::string> Env;
-  std::string OldPreload;
+  std::string OldPreload, OldLibPath;
   for (char **E = environ; *E; ++E) {
     StringRef S(*E);
     StringRef Name = S.split('=').first;
@@ -237,9 +325,13 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
       OldPreload = S.split('=').second.str();
       continue;
     }
+    if (Name == "LD_LIBRARY_PATH" && !LoaderDir.empty()) {
+      OldLibPath = S.split('=').second.str();
+      continue;
+    }
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
-                      "DECAN_OUTPUT"},
+                      "DECAN_OUTPUT", "DECAN_FP_ENV"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -254,6 +346,12 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
   Env.push_back("DECAN_INSTANCE=" + std::to_string(O.Instance));
   Env.push_back("DECAN_EVENTS=" + join(O.Events, ","));
   Env.push_back("DECAN_OUTPUT=" + OutDir.str());
+  Env.push_back("DECAN_FP_ENV=" + O.FpEnv);
+  // An empty LD_LIBRARY_PATH entry means the current directory: never add
+  // one the user did not have.
+  if (!LoaderDir.empty())
+    Env.push_back("LD_LIBRARY_PATH=" + LoaderDir.str() +
+                  (OldLibPath.empty() ? "" : ":" + OldLibPath));
   if (Preload)
     OldPreload = O.LibDir + "/libdecan_rt.so" +
                  (OldPreload.empty() ? "" : ":" + OldPreload);
@@ -315,6 +413,10 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   if (!is_contained({"rotate", "replace", "instance"}, O.Mode))
     return createStringError("unknown mode '%s' (rotate, replace, instance)",
                              O.Mode.c_str());
+  if (!is_contained({"ftz", "keep"}, O.FpEnv))
+    return createStringError("unknown floating-point environment '%s' "
+                             "(--fp-env ftz or keep)",
+                             O.FpEnv.c_str());
   if (Error E = validateEvents(O.Events))
     return std::move(E);
   if (!is_contained(O.Variants, REF))
@@ -327,23 +429,33 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                              EC.message().c_str());
   Tmp.Path = TmpPath.str().str();
 
-  auto T = prepareTarget(O.Command, Tmp.Path);
+  auto T = prepareTarget(O.Command, Tmp.Path, !O.Libs.empty());
   if (!T)
     return T.takeError();
+  auto Libs = prepareLibraries(O.Libs, Tmp.Path);
+  if (!Libs)
+    return Libs.takeError();
+  if (!Libs->Loops.empty()) {
+    if (!T->Loops)
+      T->Loops.emplace();
+    append_range(*T->Loops, Libs->Loops);
+  }
   std::string ProgName = sys::path::filename(O.Command[0]).str();
   if (O.Loops != "all" && T->Loops) {
     SmallVector<StringRef, 8> Ids;
     StringRef(O.Loops).split(Ids, ',', -1, false);
     for (StringRef Id : Ids)
       if (none_of(*T->Loops, [&](const MetaLoop &L) { return L.Id == Id; }))
-        return createStringError("unknown loop '%s' in '%s' (see 'decan list "
-                                 "%s')",
-                                 Id.str().c_str(), T->Binary.c_str(),
-                                 T->Binary.c_str());
+        return createStringError(
+            "unknown loop '%s' in '%s'%s (see 'decan list %s')",
+            Id.str().c_str(), T->Binary.c_str(),
+            O.Libs.empty() ? "" : " or its --lib libraries",
+            O.Libs.empty() ? T->Binary.c_str() : "LIBRARY");
   }
   if (T->Loops && T->Loops->empty())
     Log << "decan: warning: '" << T->Binary
-        << "' has an empty loop table: nothing to measure\n";
+        << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
+        << " an empty loop table: nothing to measure\n";
 
   RunOutcome Out;
   RawMerger M;
@@ -359,8 +471,9 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                                EC.message().c_str());
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
-      return spawnAndWait(O.Command,
-                          makeEnv(O, Loops, Variants, Dir, T->Preload));
+      return spawnAndWait(O.Command, makeEnv(O, Loops, Variants, Dir,
+                                             T->Preload || Libs->Preload,
+                                             Libs->LoaderDir));
     }();
     if (!Status)
       return Status.takeError();
@@ -502,6 +615,16 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     ++Measured;
   }
   Out.Merged = M.finish();
+  // A library the program never loaded (another name, DT_RPATH winning over
+  // LD_LIBRARY_PATH, dlopen with a full path) measures nothing: say why.
+  if (O.Loops == "all" && !O.HotPercent)
+    for (const Libraries::Lib &L : Libs->Each)
+      if (!L.Ids.empty() && none_of(Out.Merged.Loops, [&](const LoopReport &R) {
+            return is_contained(L.Ids, R.Id);
+          }))
+        Log << "decan: warning: no loop of library '" << L.Path
+            << "' was measured: does the program load it as '" << L.Name
+            << "' and call its loops?\n";
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);
   Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);

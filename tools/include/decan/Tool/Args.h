@@ -36,11 +36,14 @@ public:
   /// An unsigned value; error names the option.
   llvm::Expected<unsigned> getUnsigned(llvm::StringRef Name,
                                        unsigned Default) const;
+  /// Every value an option was given, in order (repeatable options).
+  std::vector<std::string> getAll(llvm::StringRef Name) const;
   const std::vector<std::string> &positionals() const { return Positional; }
 
 private:
   std::set<std::string> Valued, Flags, Seen;
   std::map<std::string, std::string> Values;
+  std::map<std::string, std::vector<std::string>> AllValues;
   std::vector<std::string> Positional;
 };
 

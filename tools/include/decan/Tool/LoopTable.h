@@ -46,6 +46,12 @@ llvm::Expected<std::vector<MetaLoop>> parseLoopTable(llvm::StringRef Bytes);
 llvm::Expected<std::optional<std::vector<MetaLoop>>>
 readLoopTable(llvm::StringRef Path);
 
+/// The file name the dynamic loader looks for when a program needs the
+/// shared library \p Path: its DT_SONAME, else its file name. An error
+/// (one line) when \p Path is not an x86-64 ELF shared library: a program
+/// (PIE included), an object file, a non-ELF file.
+llvm::Expected<std::string> sharedLibraryName(llvm::StringRef Path);
+
 /// True when \p Path starts with the ELF magic.
 bool isELF(llvm::StringRef Path);
 

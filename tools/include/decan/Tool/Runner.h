@@ -35,6 +35,16 @@ struct RunOptions {
   std::string LibDir;               ///< where libdecan_rt.so lives (preloading)
   bool Progress = false;            ///< draw a progress line on stderr
   std::vector<std::string> Command; ///< program (or launcher) and arguments
+  /// Shared libraries whose loops are measured (`--lib`): each is used as
+  /// is when plugin-built, else rewritten into the run's temporary
+  /// directory; the copy is put under the name the loader looks for
+  /// (DT_SONAME, else the file name) in a directory prepended to
+  /// LD_LIBRARY_PATH. With libraries, a program without a loop table runs
+  /// unmodified (only the libraries are measured).
+  std::vector<std::string> Libs;
+  /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
+  /// every variant) or "keep" (MXCSR left as the program set it).
+  std::string FpEnv = "ftz";
 };
 
 /// What happened besides the measurements.
