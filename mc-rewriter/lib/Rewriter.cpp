@@ -160,8 +160,11 @@ public:
       case Item::Bind:
         break;
       case Item::Align:
-        // Padding is never executed except the NOPs before a loop copy.
-        Out.append(I.Size, char(0x90));
+        // Loop copies are entered by jumps, so padding never runs; multi-
+        // byte NOPs (the instruction knowledge's) keep the bytes before a
+        // copy decodable as a few instructions, not a run of 0x90s.
+        if (Error E = appendNops(X86, I.Size, Out))
+          return E;
         break;
       case Item::Rel32: {
         int64_t V = int64_t(resolve(I.T, DataBase) - resolve(I.T2, DataBase));
@@ -267,6 +270,11 @@ public:
     STMXCSR = Op("STMXCSR");
     LDMXCSR = Op("LDMXCSR");
     MOVrr = Op("MOV64rr");
+    TEST64 = Op("TEST64rr");
+    CQO = Op("CQO");
+    IDIV = Op("IDIV64r");
+    NEG = Op("NEG64r");
+    MOVri = Op("MOV64ri32");
     for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
                           "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
       GPRs.push_back(X86.reg(R));
@@ -431,13 +439,13 @@ public:
   unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi, MOVmi,
       AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE, RDTSC,
       RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
-      LDMXCSR, MOVrr;
+      LDMXCSR, MOVrr, TEST64, CQO, IDIV, NEG, MOVri;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
 
 // X86 condition codes (X86::CondCode order).
-constexpr unsigned CC_NE = 5, CC_S = 8, CC_A = 7;
+constexpr unsigned CC_NE = 5, CC_S = 8, CC_NS = 9, CC_A = 7;
 
 //===----------------------------------------------------------------------===//
 // The measured-call frame, below the red zone of the interrupted code:
@@ -508,6 +516,7 @@ private:
   void saveGPRs(int64_t Off, unsigned Skip = 0);
   void restoreGPRs(int64_t Off);
   void callRuntime(uint64_t HeaderFieldOff);
+  void emitTrips();
 
   const X86Context &X86;
   CodeBuffer &CB;
@@ -534,6 +543,68 @@ void LoopEmitter::callRuntime(uint64_t HeaderFieldOff) {
   A.andImm(A.RSP, -16);
   A.callRip(Target::data(HeaderFieldOff));
   A.movrr(A.RSP, A.R12);
+}
+
+/// rcx <- trip count of the timed call: (induction register at exit - at
+/// entry) / step, from the two saved GPR sets (outside the timed region,
+/// nothing added to the loop); 0 when the loop has no induction register
+/// or the quotient is negative. Clobbers rax, rdx (saved already).
+void LoopEmitter::emitTrips() {
+  auto Zero = [&] {
+    MCInst MI = A.make(A.XOR32);
+    MI.addOperand(Asm::R(A.ECX));
+    MI.addOperand(Asm::R(A.ECX));
+    MI.addOperand(Asm::R(A.ECX));
+    CB.inst(MI);
+  };
+  int K = -1;
+  for (unsigned G = 0; G < A.GPRs.size() && P.V.IndReg; ++G)
+    if (X86.regInfo().isSuperRegisterEq(P.V.IndReg, A.GPRs[G]))
+      K = int(G);
+  if (K < 0 || P.V.IndStep == 0 || P.V.IndStep != int32_t(P.V.IndStep)) {
+    Zero();
+    return;
+  }
+  A.load(A.RAX, A.RSP, OffG1 + 8 * K);
+  {
+    MCInst MI = A.make(A.SUBrm);
+    MI.addOperand(Asm::R(A.RAX));
+    MI.addOperand(Asm::R(A.RAX));
+    Asm::mem(MI, A.RSP, OffG0 + 8 * K);
+    CB.inst(MI);
+  }
+  if (P.V.Ind32) { // a 32-bit counter: the difference modulo 2^32
+    MCInst MI = A.make(A.MOVSXrr);
+    MI.addOperand(Asm::R(A.RAX));
+    MI.addOperand(Asm::R(A.EAX));
+    CB.inst(MI);
+  }
+  if (P.V.IndStep == -1) {
+    MCInst MI = A.make(A.NEG);
+    MI.addOperand(Asm::R(A.RAX));
+    MI.addOperand(Asm::R(A.RAX));
+    CB.inst(MI);
+  } else if (P.V.IndStep != 1) {
+    MCInst M1 = A.make(A.MOVri);
+    M1.addOperand(Asm::R(A.RCX));
+    M1.addOperand(Asm::I(P.V.IndStep));
+    CB.inst(M1);
+    A.simple(A.CQO);
+    MCInst M2 = A.make(A.IDIV);
+    M2.addOperand(Asm::R(A.RCX));
+    CB.inst(M2);
+  }
+  A.movrr(A.RCX, A.RAX);
+  unsigned Done = CB.newLabel();
+  {
+    MCInst MI = A.make(A.TEST64);
+    MI.addOperand(Asm::R(A.RCX));
+    MI.addOperand(Asm::R(A.RCX));
+    CB.inst(MI);
+  }
+  CB.jcc(CC_NS, Target::label(Done));
+  Zero();
+  CB.bind(Done);
 }
 
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
@@ -725,6 +796,7 @@ void LoopEmitter::emit() {
   A.load(A.RBX, A.RSP, OffXP);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XSAVE, A.RBX);
+  emitTrips();
   A.load(A.RDX, A.RSP, OffT1);
   {
     MCInst MI = A.make(A.SUBrm);
@@ -734,13 +806,6 @@ void LoopEmitter::emit() {
     CB.inst(MI);
   }
   A.load(A.RSI, A.RSP, OffV);
-  {
-    MCInst MI = A.make(A.XOR32);
-    MI.addOperand(Asm::R(A.ECX));
-    MI.addOperand(Asm::R(A.ECX));
-    MI.addOperand(Asm::R(A.ECX));
-    CB.inst(MI);
-  }
   A.leaRip(A.RDI, Target::data(DescOff));
   callRuntime(offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);

@@ -184,6 +184,115 @@ static std::string misalignedScratch(const decan::X86Knowledge &K,
   return "";
 }
 
+/// Step of \p I when it is `r += constant` in one of the forms an
+/// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when not.
+static int64_t inductionStep(const decan::X86Knowledge &K,
+                             const decan::Instr &I, unsigned Def) {
+  StringRef N = K.opcodeName(I.Opcode);
+  auto Imm = [&](unsigned O) -> const decan::Operand * {
+    return O < I.Ops.size() && I.Ops[O].isImm() ? &I.Ops[O] : nullptr;
+  };
+  auto SelfSrc = [&](unsigned O) {
+    return O < I.Ops.size() && I.Ops[O].isReg() && I.Ops[O].Reg &&
+           K.regsOverlap(I.Ops[O].Reg, Def);
+  };
+  if (is_contained({"ADD64ri8", "ADD64ri32", "ADD32ri8", "ADD32ri"}, N) &&
+      SelfSrc(1) && Imm(2))
+    return Imm(2)->Imm;
+  if (is_contained({"SUB64ri8", "SUB64ri32", "SUB32ri8", "SUB32ri"}, N) &&
+      SelfSrc(1) && Imm(2))
+    return -Imm(2)->Imm;
+  if (is_contained({"INC64r", "INC32r"}, N) && SelfSrc(1))
+    return 1;
+  if (is_contained({"DEC64r", "DEC32r"}, N) && SelfSrc(1))
+    return -1;
+  // lea disp(base), dst: operands dst, base, scale, index, disp, segment.
+  if (is_contained({"LEA64r", "LEA64_32r"}, N) && I.Ops.size() == 6 &&
+      SelfSrc(1) && I.Ops[3].isReg() && !I.Ops[3].Reg && Imm(4) &&
+      I.Ops[5].isReg() && !I.Ops[5].Reg)
+    return Imm(4)->Imm;
+  return 0;
+}
+
+/// Index of an induction update of \p Body (see LoopVariants::IndReg), or
+/// -1. It must be in the CTRL slice (so every variant keeps it), be the
+/// only writer of its register in the loop, and lie on every path from the
+/// header to a back edge.
+static int findInduction(const decan::X86Knowledge &K,
+                         const decan::LoopBody &Body,
+                         const decan::LoopSubsets &S, unsigned &Def,
+                         int64_t &Step) {
+  unsigned N = Body.Instrs.size();
+  for (unsigned I = 0; I < N; ++I) {
+    const decan::Instr &In = Body.Instrs[I];
+    if (!(S.Bits[I] & decan::SubsetCtrl) ||
+        (S.Bits[I] & (decan::SubsetLoad | decan::SubsetStore)))
+      continue;
+    SmallVector<unsigned, 4> Ws;
+    K.regsWritten(In, Ws);
+    unsigned D = 0;
+    for (unsigned W : Ws)
+      if (K.isGPR(W))
+        D = W;
+    if (!D || (K.regBits(D) != 64 && K.regBits(D) != 32))
+      continue;
+    int64_t St = inductionStep(K, In, D);
+    if (!St)
+      continue;
+    bool Only = true;
+    for (unsigned J = 0; J < N && Only; ++J) {
+      if (J == I)
+        continue;
+      SmallVector<unsigned, 4> WJ;
+      K.regsWritten(Body.Instrs[J], WJ);
+      for (unsigned W : WJ)
+        Only &= !K.regsOverlap(W, D);
+    }
+    if (!Only)
+      continue;
+    // Block of I; the back edges (edges to block 0) must all be reached
+    // through it: walk from the header avoiding it.
+    unsigned BI = 0;
+    while (BI < Body.Blocks.size() && Body.Blocks[BI].End <= I)
+      ++BI;
+    bool EveryPath = true;
+    if (BI != 0) {
+      std::vector<bool> Seen(Body.Blocks.size());
+      std::vector<unsigned> Work{0};
+      Seen[0] = true;
+      while (!Work.empty() && EveryPath) {
+        unsigned B = Work.back();
+        Work.pop_back();
+        for (unsigned Sc : Body.Blocks[B].Succs) {
+          if (Sc == 0)
+            EveryPath = false;
+          else if (Sc != BI && !Seen[Sc]) {
+            Seen[Sc] = true;
+            Work.push_back(Sc);
+          }
+        }
+      }
+    }
+    if (!EveryPath)
+      continue;
+    Def = D;
+    Step = St;
+    return int(I);
+  }
+  return -1;
+}
+
+Error decan::rewriter::appendNops(const X86Context &X86, unsigned Bytes,
+                                  SmallVectorImpl<char> &Out) {
+  Expected<const decan::X86Knowledge *> KOr = knowledge();
+  if (!KOr)
+    return KOr.takeError();
+  for (const decan::Instr &I : (*KOr)->nops(Bytes))
+    if (Error E = X86.encode((*KOr)->toMCInst(I), Out))
+      return E;
+  return Error::success();
+}
+
 Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
                                                       const LoopCandidate &L,
                                                       unsigned Mask) {
@@ -209,6 +318,9 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
   V.MInfo.n_ctrl = S.NumCtrl;
   V.MInfo.n_addr = S.NumAddr;
   V.MInfo.n_other = S.NumOther;
+  unsigned IndDef = 0;
+  int64_t IndStep = 0;
+  int IndAt = findInduction(K, Ref, S, IndDef, IndStep);
   decan::VariantOptions Opts;
   V.ScratchSize = Opts.ScratchSize;
   for (unsigned N = 1; N < DECAN_NUM_VARIANTS; ++N) {
@@ -238,6 +350,17 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
     }
     V.Copies[N] = std::move(*C);
     V.Mask |= 1u << N;
+    // The trip count is read from every variant's exit state: each one must
+    // run the update unchanged.
+    if (IndAt >= 0 && none_of(R.Body.Instrs, [&](const decan::Instr &I) {
+          return I.Id == unsigned(IndAt) && I.Unchanged && !I.Padding;
+        }))
+      IndAt = -1;
+  }
+  if (IndAt >= 0) {
+    V.IndReg = IndDef;
+    V.IndStep = IndStep;
+    V.Ind32 = K.regBits(IndDef) == 32;
   }
   if (Expected<unsigned> RB = decan::loopBytes(K, Ref))
     V.MInfo.loop_bytes[DECAN_REF] = *RB;

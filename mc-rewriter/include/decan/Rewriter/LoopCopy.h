@@ -56,6 +56,14 @@ struct LoopVariants {
   unsigned Mask = 0; ///< variants built (REF always)
   std::array<std::string, DECAN_NUM_VARIANTS> Notes;
   unsigned ScratchSize = 0;
+  /// Induction register for the trip count (0: none): a GPR in the CTRL
+  /// slice updated exactly once per iteration, on every path, by
+  /// add/sub/inc/dec/lea with constant \c IndStep, and kept unchanged by
+  /// every built variant. trips = (value at exit - value at entry) / step,
+  /// computed outside the timed region from the saved register states.
+  unsigned IndReg = 0;
+  int64_t IndStep = 0;
+  bool Ind32 = false; ///< updated as a 32-bit register (wraps mod 2^32)
 };
 
 /// The REF copy of \p L: its instructions unchanged, blocks header first.
@@ -66,6 +74,11 @@ LoopCopy refCopy(const X86Context &X86, const LoopCandidate &L);
 /// loop); fails only when REF itself cannot be described.
 llvm::Expected<LoopVariants>
 buildVariants(const X86Context &X86, const LoopCandidate &L, unsigned Mask);
+
+/// Appends \p Bytes bytes of multi-byte NOPs (the instruction knowledge's
+/// padding) to \p Out.
+llvm::Error appendNops(const X86Context &X86, unsigned Bytes,
+                       llvm::SmallVectorImpl<char> &Out);
 
 } // namespace decan::rewriter
 
