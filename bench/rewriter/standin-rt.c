@@ -15,11 +15,12 @@
 #define MAXD (1 << 17)
 static struct decan_loop_desc *Descs[MAXD];
 static _Atomic unsigned long Calls[MAXD][DECAN_NUM_VARIANTS];
+static _Atomic unsigned long LastTrips[MAXD][DECAN_NUM_VARIANTS];
 static int NDescs;
 
 static int beginCall(struct decan_loop_desc *d) {
-  unsigned long k = atomic_fetch_add(
-      (_Atomic unsigned long *)&d->runtime_state, 1); // call counter
+  unsigned long k = atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state,
+                                     1); // call counter
   for (int t = 0; t < DECAN_NUM_VARIANTS; ++t) {
     int v = (k + t) % DECAN_NUM_VARIANTS;
     if (d->variant_mask & (1u << v))
@@ -29,9 +30,10 @@ static int beginCall(struct decan_loop_desc *d) {
 }
 
 static int endCall(struct decan_loop_desc *d, int v, uint64_t c, uint64_t t) {
-  (void)c, (void)t;
+  (void)c;
   int i = (int)d->reserved; // index stored at registration
   atomic_fetch_add(&Calls[i][v], 1);
+  atomic_store(&LastTrips[i][v], t);
   return v != DECAN_REF;
 }
 
@@ -82,9 +84,18 @@ __attribute__((destructor)) static void fini(void) {
   FILE *F = Out ? fopen(Out, "w") : stderr;
   if (!F)
     return;
-  fprintf(F, "standin: %d rewritten loops, %d executed, %d ran every built "
-             "variant, %lu timed calls\n",
+  fprintf(F,
+          "standin: %d rewritten loops, %d executed, %d ran every built "
+          "variant, %lu timed calls\n",
           NDescs, Ran, AllVariants, VariantRuns);
+  // DECAN_STANDIN_TRIPS=1: the trip count of each loop's last call per
+  // variant, as the rewritten code passed it to end_call.
+  const char *Trips = getenv("DECAN_STANDIN_TRIPS");
+  for (int i = 0; Trips && *Trips == '1' && i < NDescs; ++i)
+    for (int v = 0; v < DECAN_NUM_VARIANTS; ++v)
+      if (Calls[i][v])
+        fprintf(F, "trips %s %d %lu\n", Descs[i]->id, v,
+                (unsigned long)LastTrips[i][v]);
   if (F != stderr)
     fclose(F);
 }
