@@ -1,5 +1,5 @@
-// Loops with known trip counts for trips-forms.test: a stride-3 32-bit
-// counter, a count-down loop and a pointer chase (no induction register:
+// Loops with known trip counts for trips-forms.test: a stride-3 counter, a
+// count-down loop, a 32-bit counter and a pointer chase (no induction register:
 // trips unknown, 0).
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,14 @@ __attribute__((noinline)) long chase(const struct node *p) {
   return s;
 }
 
+// A 32-bit counter (`addl $2`): trips from the difference modulo 2^32.
+__attribute__((noinline)) long u32(const long *a, unsigned n) {
+  long s = 0;
+  for (unsigned i = 0; i != n; i += 2)
+    s += a[i & 1023];
+  return s;
+}
+
 int main(void) {
   enum { N = 3000 };
   int *i32 = malloc(N * sizeof *i32);
@@ -47,10 +55,11 @@ int main(void) {
   // hoisted out of the repetition loop (one call each).
   volatile int vn = N;
   volatile long vm = 700;
+  volatile unsigned vu = 1000;
   struct node *volatile vp = nodes;
   long u = 0;
   for (int r = 0; r < 20; ++r)
-    u += stride3(i32, vn) + down(l, vm) + chase(vp);
+    u += stride3(i32, vn) + down(l, vm) + chase(vp) + u32(l, vu);
   printf("u=%ld\n", u);
   return 0;
 }
