@@ -221,21 +221,6 @@ inline bool readCounters(ThreadState *T, uint64_t *Out) {
   return Ok;
 }
 
-const char *statusName(uint32_t S) {
-  switch (S) {
-  case DECAN_VARIANT_UNSUPPORTED:
-    return "unsupported";
-  case DECAN_VARIANT_VERIFIER:
-    return "verifier";
-  case DECAN_VARIANT_NO_LOOP:
-    return "no-loop";
-  case DECAN_VARIANT_EMPTY:
-    return "empty";
-  default:
-    return "unavailable";
-  }
-}
-
 const char *signalName(int Sig) {
   switch (Sig) {
   case SIGINT:
@@ -852,7 +837,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
       Why = IsRegion ? "region" : "not-emitted";
     else if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
              D->minfo->status[V] != DECAN_VARIANT_NOT_BUILT)
-      Why = statusName(D->minfo->status[V]);
+      Why = decan_variant_status_name(D->minfo->status[V]);
     if (Why) {
       L->Unavailable[V] = Why;
       continue;

@@ -36,21 +36,7 @@ std::string MetaLoop::whyNot(unsigned V) const {
 }
 
 StringRef variantStatusName(uint32_t Status) {
-  switch (Status) {
-  case DECAN_VARIANT_NOT_BUILT:
-    return "not-built";
-  case DECAN_VARIANT_OK:
-    return "ok";
-  case DECAN_VARIANT_UNSUPPORTED:
-    return "unsupported";
-  case DECAN_VARIANT_VERIFIER:
-    return "verifier";
-  case DECAN_VARIANT_NO_LOOP:
-    return "no-loop";
-  case DECAN_VARIANT_EMPTY:
-    return "empty";
-  }
-  return "unknown";
+  return decan_variant_status_name(Status);
 }
 
 Expected<std::vector<MetaLoop>> parseLoopTable(StringRef Bytes) {

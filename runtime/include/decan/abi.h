@@ -61,6 +61,25 @@ enum decan_variant_status {
   DECAN_VARIANT_EMPTY = 5        ///< nothing to transform (e.g. NO_DIV, no div)
 };
 
+/// Name of a decan_variant_status, as reports and `decan list` print it.
+static inline const char *decan_variant_status_name(uint32_t status) {
+  switch (status) {
+  case DECAN_VARIANT_NOT_BUILT:
+    return "not-built";
+  case DECAN_VARIANT_OK:
+    return "ok";
+  case DECAN_VARIANT_UNSUPPORTED:
+    return "unsupported";
+  case DECAN_VARIANT_VERIFIER:
+    return "verifier";
+  case DECAN_VARIANT_NO_LOOP:
+    return "no-loop";
+  case DECAN_VARIANT_EMPTY:
+    return "empty";
+  }
+  return "unknown";
+}
+
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
 /// machine instructions of the loop body of the REF copy.
 struct decan_machine_info {
