@@ -20,7 +20,7 @@ using DefSet = std::set<std::pair<unsigned, bool>>;
 using State = std::map<unsigned, DefSet>;
 } // namespace
 
-ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) {
+ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
   const MCRegisterInfo &MRI = K.regInfo();
   unsigned N = L.Instrs.size();
   std::vector<std::vector<std::pair<unsigned, unsigned>>> ReadUnits(N);
@@ -109,4 +109,13 @@ std::vector<const RegRead *> ReachingDefs::readsOf(unsigned I) const {
     for (unsigned R : ReadIdx[I])
       Out.push_back(&Reads[R]);
   return Out;
+}
+
+bool ReachingDefs::regWrittenInLoop(unsigned Reg) const {
+  if (!Reg)
+    return false;
+  for (MCRegUnit U : K.regInfo().regunits(Reg))
+    if (unitWrittenInLoop(static_cast<unsigned>(U)))
+      return true;
+  return false;
 }

@@ -46,12 +46,16 @@ public:
   bool unitWrittenInLoop(unsigned Unit) const {
     return WrittenUnits.count(Unit);
   }
+  /// True when any unit of \p Reg is written in the loop; false for no
+  /// register (0), so an absent base or index counts as invariant.
+  bool regWrittenInLoop(unsigned Reg) const;
 
 private:
   std::vector<RegRead> Reads;
   std::vector<std::vector<unsigned>> ReadIdx; ///< per instruction
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Writes;
   std::set<unsigned> WrittenUnits;
+  const X86Knowledge &K;
 };
 
 } // namespace decan

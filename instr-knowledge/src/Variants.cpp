@@ -65,14 +65,6 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   ScratchLayout Out;
   Out.Offset.assign(L.Instrs.size(), -1);
   ReachingDefs RD(K, L);
-  auto Written = [&](unsigned Reg) {
-    if (!Reg)
-      return false;
-    for (MCRegUnit U : K.regInfo().regunits(Reg))
-      if (RD.unitWrittenInLoop(static_cast<unsigned>(U)))
-        return true;
-    return false;
-  };
   // Region key: the array (base, index, scale, segment) and, for arrays
   // whose address moves, whether it holds the loads or the stores.
   struct Region {
@@ -97,7 +89,8 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     if (Mem[3].Kind == Operand::Symbol)
       Key += Mem[3].SymKey ? ",key" + std::to_string(Mem[3].SymKey)
                            : ",sym" + std::to_string(I); // its own array
-    bool Invariant = !Written(Mem[0].Reg) && !Written(Mem[2].Reg);
+    bool Invariant =
+        !RD.regWrittenInLoop(Mem[0].Reg) && !RD.regWrittenInLoop(Mem[2].Reg);
     if (!Invariant)
       Key += (B & SubsetStore) ? ",stores" : ",loads";
     auto [It, New] = Regions.try_emplace(Key);

@@ -95,14 +95,6 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
     if (Bits & SubsetStore)
       Acc.push_back({I, true, Scratch, Mem[3].Imm, W, Mem});
   }
-  auto WrittenInLoop = [&](unsigned Reg) {
-    if (!Reg)
-      return false;
-    for (MCRegUnit U : K.regInfo().regunits(Reg))
-      if (RD.unitWrittenInLoop(static_cast<unsigned>(U)))
-        return true;
-    return false;
-  };
   auto WrittenBetween = [&](unsigned Reg, unsigned From, unsigned To) {
     for (unsigned I = From + 1; I < To; ++I)
       for (auto [R, U] : RD.writesOf(I))
@@ -124,7 +116,8 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
         Carried = Overlap;
       } else if (!S.Scratch && !Ld.Scratch && sameAddress(S.Mem, Ld.Mem)) {
         unsigned Base = S.Mem[0].Reg, Index = S.Mem[2].Reg;
-        bool Invariant = !WrittenInLoop(Base) && !WrittenInLoop(Index);
+        bool Invariant =
+            !RD.regWrittenInLoop(Base) && !RD.regWrittenInLoop(Index);
         Carried = Invariant;
         Same = S.Index < Ld.Index &&
                (Invariant || (!WrittenBetween(Base, S.Index, Ld.Index) &&

@@ -102,6 +102,16 @@ static std::string str(const json::Object *O, StringRef Key) {
   return "";
 }
 
+/// Adds the string members of object \p Key of \p O to \p Out (reports
+/// carry "store_policy" and "unavailable" as variant -> text maps).
+static void readStringMap(const json::Object *O, StringRef Key,
+                          std::map<std::string, std::string> &Out) {
+  if (const json::Object *M = O ? O->getObject(Key) : nullptr)
+    for (const auto &KV : *M)
+      if (auto S = KV.second.getAsString())
+        Out[KV.first.str()] = S->str();
+}
+
 static double num(const json::Object *O, StringRef Key, double Default = 0) {
   if (!O)
     return Default;
@@ -188,14 +198,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     if (!Info.Line)
       Info.Line = static_cast<unsigned>(num(LO, "line"));
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
-    if (const json::Object *SP = LO->getObject("store_policy"))
-      for (const auto &KV : *SP)
-        if (auto S = KV.second.getAsString())
-          Info.StorePolicy[KV.first.str()] = S->str();
-    if (const json::Object *U = LO->getObject("unavailable"))
-      for (const auto &KV : *U)
-        if (auto S = KV.second.getAsString())
-          Info.Unavailable[KV.first.str()] = S->str();
+    readStringMap(LO, "store_policy", Info.StorePolicy);
+    readStringMap(LO, "unavailable", Info.Unavailable);
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -576,14 +580,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.File = str(LO, "file");
     L.Line = static_cast<unsigned>(num(LO, "line"));
     L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
-    if (const json::Object *SP = LO->getObject("store_policy"))
-      for (const auto &KV : *SP)
-        if (auto S = KV.second.getAsString())
-          L.StorePolicy[KV.first.str()] = S->str();
-    if (const json::Object *U = LO->getObject("unavailable"))
-      for (const auto &KV : *U)
-        if (auto S = KV.second.getAsString())
-          L.Unavailable[KV.first.str()] = S->str();
+    readStringMap(LO, "store_policy", L.StorePolicy);
+    readStringMap(LO, "unavailable", L.Unavailable);
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
