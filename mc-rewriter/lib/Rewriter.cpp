@@ -652,7 +652,8 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
 
 void LoopEmitter::emit() {
   unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
-           RestoreOrig = CB.newLabel(), Common = CB.newLabel(),
+           RestoreOrig = CB.newLabel(), RerunRef = CB.newLabel(),
+           Common = CB.newLabel(),
            VTable = CB.newLabel(), ETable = CB.newLabel();
   // Exit addresses, in a fixed order.
   std::vector<uint64_t> Exits;
@@ -809,7 +810,7 @@ void LoopEmitter::emit() {
   A.leaRip(A.RDI, Target::data(DescOff));
   callRuntime(offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
-  CB.jcc(CC_NE, Target::label(RestoreOrig));
+  CB.jcc(CC_NE, Target::label(RerunRef));
   // The timed copy's results stand (REF): continue at its exit with its
   // final state, but the program's own MXCSR.
   {
@@ -843,7 +844,26 @@ void LoopEmitter::emit() {
   for (unsigned S : ExitStubs)
     CB.rel32(Target::label(S), Target::label(ETable));
 
-  // --- Back to the entry state, then the original loop.
+  // --- After a variant: back to the entry state (the program's MXCSR
+  // included), then the REF copy, timed, reported with DECAN_RERUN: the
+  // call's real work and the trip count of the same input.
+  CB.align(16);
+  CB.bind(RerunRef);
+  A.load(A.RBX, A.RSP, OffXP);
+  A.xsaveLike(A.XRSTOR, A.RBX);
+  A.storeImm(A.RSP, OffV, DECAN_REF | DECAN_RERUN, false);
+  A.leaRip(A.RCX, Target::label(VariantLabel[DECAN_REF]));
+  A.store(A.RSP, OffTgt, A.RCX);
+  A.simple(A.LFENCE);
+  A.simple(A.RDTSC);
+  A.store(A.RSP, OffT0, A.EAX, true);
+  A.store(A.RSP, OffT0 + 4, A.EDX, true);
+  restoreGPRs(OffG0);
+  A.pushMem(A.RSP, OffF0);
+  A.simple(A.POPF);
+  A.jmpMem(A.RSP, OffTgt);
+
+  // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);
   CB.bind(RestoreOrig);
   A.load(A.RBX, A.RSP, OffXP);
