@@ -851,7 +851,10 @@ void LoopEmitter::emit() {
   CB.bind(RerunRef);
   A.load(A.RBX, A.RSP, OffXP);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  A.storeImm(A.RSP, OffV, DECAN_REF | DECAN_RERUN, false);
+  // end_call learns which variant the original follows: v | DECAN_RERUN.
+  A.load(A.RAX, A.RSP, OffV);
+  A.addImm(A.RAX, DECAN_RERUN);
+  A.store(A.RSP, OffV, A.RAX);
   A.leaRip(A.RCX, Target::label(VariantLabel[DECAN_REF]));
   A.store(A.RSP, OffTgt, A.RCX);
   A.simple(A.LFENCE);
