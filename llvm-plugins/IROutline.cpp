@@ -423,10 +423,9 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
   B.CreateCall(Variants[0], Args);
   // Timed too: the call's real work for the whole-run totals, and after a
   // variant, the trip count of the same input.
-  B.CreateCall(End,
-               {Desc, B.CreateOr(V, B.getInt32(DECAN_RERUN)),
-                B.CreateLoad(I64, CyclesSlot, "rerun.cycles"),
-                B.CreateLoad(I64, TripsSlot, "rerun.trips")});
+  B.CreateCall(End, {Desc, B.CreateOr(V, B.getInt32(DECAN_RERUN)),
+                     B.CreateLoad(I64, CyclesSlot, "rerun.cycles"),
+                     B.CreateLoad(I64, TripsSlot, "rerun.trips")});
   B.CreateBr(Take);
   return MF;
 }

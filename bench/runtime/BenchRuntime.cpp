@@ -113,8 +113,7 @@ int main() {
     if (V >= 0 && __decan_end_call(&Desc, V, I, 1))
       __decan_end_call(&Desc, V | DECAN_RERUN, I, 1);
   };
-  double PairC =
-      perIteration(21, 1000, [&](unsigned I) { StubCall(D, I); });
+  double PairC = perIteration(21, 1000, [&](unsigned I) { StubCall(D, I); });
   // Warmup covers every call: accounting calls only.
   static const char *const kWarm[][2] = {{"DECAN_LOOPS", "all"},
                                          {"DECAN_OUTPUT", "/tmp"},
@@ -129,8 +128,7 @@ int main() {
   D2.runtime_state = nullptr;
   D2.id = "bench:L1";
   __decan_register_loops(&D2, 1);
-  double SkipC =
-      perIteration(101, 10000, [&](unsigned I) { StubCall(D2, I); });
+  double SkipC = perIteration(101, 10000, [&](unsigned I) { StubCall(D2, I); });
   reinitializeForTesting(inertEnv); // no report from the benchmark
 
   printf("decan runtime benchmark (TSC cycles, one run)\n");

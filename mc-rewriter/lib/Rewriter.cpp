@@ -653,8 +653,8 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
 void LoopEmitter::emit() {
   unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
            RestoreOrig = CB.newLabel(), RerunRef = CB.newLabel(),
-           Common = CB.newLabel(),
-           VTable = CB.newLabel(), ETable = CB.newLabel();
+           Common = CB.newLabel(), VTable = CB.newLabel(),
+           ETable = CB.newLabel();
   // Exit addresses, in a fixed order.
   std::vector<uint64_t> Exits;
   for (const LoopBlock &B : L.Blocks)

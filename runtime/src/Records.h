@@ -43,8 +43,8 @@ enum RecordField : unsigned {
 
 /// Names of the fixed fields, in RecordField order (the report's "fields").
 inline constexpr const char *kFieldNames[kFieldEvents] = {
-    "cycles",      "trips",      "flags",       "call",       "pre_cycles",
-    "pre_trips",   "post_cycles", "post_trips", "rerun_trips"};
+    "cycles",    "trips",       "flags",      "call",       "pre_cycles",
+    "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
 
 /// Bits of kFieldFlags.
 enum RecordFlags : uint64_t {
@@ -63,11 +63,11 @@ enum RecordFlags : uint64_t {
 /// the run's course is kept at a fixed resolution (phases).
 struct LoopTotals {
   static constexpr unsigned kBuckets = 16;
-  uint64_t Calls = 0;       ///< calls timed by REF (the program's loop)
-  uint64_t Iterations = 0;  ///< sum of their known trip counts
-  uint64_t TripsKnown = 0;  ///< of those calls, how many had a trip count
-  uint64_t Cycles = 0;      ///< sum of their TSC cycles (probes included)
-  uint64_t Untimed = 0;     ///< calls that ran the original untimed (nested)
+  uint64_t Calls = 0;         ///< calls timed by REF (the program's loop)
+  uint64_t Iterations = 0;    ///< sum of their known trip counts
+  uint64_t TripsKnown = 0;    ///< of those calls, how many had a trip count
+  uint64_t Cycles = 0;        ///< sum of their TSC cycles (probes included)
+  uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
   uint64_t Width = 1;

@@ -1330,8 +1330,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (D.What != Role::Account) {
     // The context-switch window encloses the counter window.
     T->CtxStart = contextSwitches();
-    T->EvFail = D.What == Role::Sample && NumEvents &&
-                !readCounters(T, T->EvStart);
+    T->EvFail =
+        D.What == Role::Sample && NumEvents && !readCounters(T, T->EvStart);
   }
   return D.Variant;
 }
@@ -1356,8 +1356,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
   bool Rerun = Variant >= 0 && (Variant & DECAN_RERUN);
   int V = Variant >= 0 ? (Variant & ~DECAN_RERUN) : Variant;
-  bool RunOriginal =
-      !Rerun && V != DECAN_REF && Sched.RunMode != Mode::Replace;
+  bool RunOriginal = !Rerun && V != DECAN_REF && Sched.RunMode != Mode::Replace;
   ThreadState *T = TlsThread;
   // A rerun follows the variant that begin_call chose; anything else (a
   // stale or foreign call) changes nothing.
@@ -1381,9 +1380,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
                   (T->EvFail || (NumEvents && !readCounters(T, EvEnd)));
     Switched = contextSwitches() != T->CtxStart;
     if (What == Role::Sample) {
-      TL->Pending = record(TL, V, Cycles, Trips, Call,
-                           Switched ? kFlagContextSwitch : 0, EvFail,
-                           T->EvStart, EvEnd);
+      TL->Pending =
+          record(TL, V, Cycles, Trips, Call, Switched ? kFlagContextSwitch : 0,
+                 EvFail, T->EvStart, EvEnd);
       TL->PendingCall = Call;
     }
   }

@@ -50,11 +50,11 @@ struct LoopPlan {
 
 /// Per loop and thread.
 struct SamplerState {
-  uint64_t Calls = 0;     ///< calls seen so far (the current one included)
-  uint64_t Slots = 0;     ///< slots started
-  uint64_t NextSlot = 0;  ///< call number that starts the next slot; 0: unset
-  uint64_t Rng = 0;       ///< xorshift64 state; 0: unseeded
-  uint32_t Pos = 0;       ///< next position in Order
+  uint64_t Calls = 0;    ///< calls seen so far (the current one included)
+  uint64_t Slots = 0;    ///< slots started
+  uint64_t NextSlot = 0; ///< call number that starts the next slot; 0: unset
+  uint64_t Rng = 0;      ///< xorshift64 state; 0: unseeded
+  uint32_t Pos = 0;      ///< next position in Order
 };
 
 struct ScheduleParams {

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "decan/Tool/Analysis.h"
 #include "decan/Tool/Statistics.h"
+#include "decan/Tool/Analysis.h"
 
 #include "gtest/gtest.h"
 
@@ -70,22 +70,22 @@ TEST(Pairing, NoComparableNeighbourIsExcludedNotGuessed) {
   Pair P;
   EXPECT_EQ(pairSample(sample(50, 100, 300, 300, 400, 400, 100), false, P),
             PairKind::NoEqualWork);
-  EXPECT_EQ(pairSample(sample(50, 100, 0, 0, 0, 0, 100,
-                              kSampleNoPre | kSampleNoPost),
-                       false, P),
-            PairKind::NoEqualWork);
+  EXPECT_EQ(
+      pairSample(sample(50, 100, 0, 0, 0, 0, 100, kSampleNoPre | kSampleNoPost),
+                 false, P),
+      PairKind::NoEqualWork);
 }
 
 TEST(Pairing, ContextSwitchesExcludeTheSampleOrTheirNeighbour) {
   Pair P;
-  EXPECT_EQ(pairSample(sample(50, 100, 100, 100, 100, 100, 100,
-                              kSampleSwitched),
-                       false, P),
-            PairKind::Switched);
-  EXPECT_EQ(pairSample(sample(50, 100, 900, 100, 100, 100, 100,
-                              kSamplePreSwitched),
-                       false, P),
-            PairKind::Exact);
+  EXPECT_EQ(
+      pairSample(sample(50, 100, 100, 100, 100, 100, 100, kSampleSwitched),
+                 false, P),
+      PairKind::Switched);
+  EXPECT_EQ(
+      pairSample(sample(50, 100, 900, 100, 100, 100, 100, kSamplePreSwitched),
+                 false, P),
+      PairKind::Exact);
   EXPECT_DOUBLE_EQ(P.Ref, 100) << "the switched neighbour is not used";
   EXPECT_EQ(pairSample(sample(50, 100, 900, 100, 900, 100, 100,
                               kSamplePreSwitched | kSamplePostSwitched),
@@ -227,8 +227,7 @@ TEST(Verdict, CallsBelowThePrecisionFloorGetNoVerdict) {
   R.Loops.push_back(L);
   analyse(R);
   EXPECT_EQ(R.Loops[0].Verdict, "inconclusive");
-  EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor"),
-            std::string::npos);
+  EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor"), std::string::npos);
   for (const std::string &D : R.Loops[0].Diagnosis)
     EXPECT_EQ(D.find("memory-bound"), std::string::npos) << D;
 }
@@ -263,8 +262,8 @@ TEST(Phases, AChangeOverTheRunIsReported) {
   analyse(R);
   bool Said = false;
   for (const std::string &D : R.Loops[0].Diagnosis)
-    Said |= D.find("phases: REF's cost per iteration changes") !=
-            std::string::npos;
+    Said |=
+        D.find("phases: REF's cost per iteration changes") != std::string::npos;
   EXPECT_TRUE(Said);
 }
 

@@ -229,8 +229,9 @@ classifyReplicates(const std::vector<double> &Point,
   C.Agreement = double(Count[C.Label]) / double(B);
   for (const auto &[Label, N] : Count)
     C.Labels.emplace_back(Label, double(N) / double(B));
-  std::stable_sort(C.Labels.begin(), C.Labels.end(),
-                   [](const auto &A, const auto &B) { return A.second > B.second; });
+  std::stable_sort(
+      C.Labels.begin(), C.Labels.end(),
+      [](const auto &A, const auto &B) { return A.second > B.second; });
   return C;
 }
 
@@ -272,8 +273,8 @@ void checkRun(LoopReport &L, const Thresholds &T) {
   for (const RunPart &Q : L.Parts) {
     if (!Q.Calls)
       continue;
-    double C = Q.Iterations > 0 ? Q.Cycles / Q.Iterations
-                                : Q.Cycles / (double)Q.Calls;
+    double C =
+        Q.Iterations > 0 ? Q.Cycles / Q.Iterations : Q.Cycles / (double)Q.Calls;
     Cost.push_back(C);
     Costs += formatv("{0}{1:F1}", Costs.empty() ? "" : ", ", C).str();
   }
@@ -295,9 +296,8 @@ void checkRun(LoopReport &L, const Thresholds &T) {
       Last = Q.Streams;
     }
   if (!First.empty() && First != Last)
-    L.Diagnosis.push_back(formatv("phases: {0} early in the run, {1} late",
-                                  First, Last)
-                              .str());
+    L.Diagnosis.push_back(
+        formatv("phases: {0} early in the run, {1} late", First, Last).str());
   if (L.RunMeanTrips && L.SampleMeanTrips && *L.RunMeanTrips > 0 &&
       std::fabs(*L.SampleMeanTrips - *L.RunMeanTrips) >
           T.MaxTripsDrift * *L.RunMeanTrips)
@@ -361,10 +361,9 @@ void analyse(Report &R, const Thresholds &T) {
       L.SampleMeanTrips = WT / W;
     for (RunPart &Q : L.Parts) {
       for (unsigned V = 0; V < NumVariants; ++V)
-        Q.Saturation[V] =
-            L.Variants[V] ? partSaturation(*L.Variants[V], Q.From, Q.To,
-                                           TC.MinCalls)
-                          : std::nullopt;
+        Q.Saturation[V] = L.Variants[V] ? partSaturation(*L.Variants[V], Q.From,
+                                                         Q.To, TC.MinCalls)
+                                        : std::nullopt;
       Q.Streams = Q.Saturation[LS] && Q.Saturation[FP]
                       ? streamsClassName(classifyStreams(*Q.Saturation[LS],
                                                          *Q.Saturation[FP], T))
@@ -416,7 +415,7 @@ void analyse(Report &R, const Thresholds &T) {
       return Paired ? formatv(", confidence {0}", pct(C.Agreement)).str() : "";
     };
     // Below the precision floor no verdict is drawn from the samples.
-    double MeanCall = L.RunCalls ? L.RunCycles / (double)L.RunCalls
+    double MeanCall = L.RunCalls        ? L.RunCycles / (double)L.RunCalls
                       : L.Variants[REF] ? L.Variants[REF]->MeanCycles
                                         : 0;
     bool TooShort = R.ProbeCycles > 0 && MeanCall > 0 &&
@@ -507,9 +506,10 @@ void analyse(Report &R, const Thresholds &T) {
     }
     if (Sat[DL1] && !TooShort) {
       bool Paired = !B[DL1].empty();
-      Classified C = classifyReplicates(
-          {*Sat[DL1]}, {B[DL1]},
-          [&](const double *X) { return dataLocation(X[0], T).str(); });
+      Classified C =
+          classifyReplicates({*Sat[DL1]}, {B[DL1]}, [&](const double *X) {
+            return dataLocation(X[0], T).str();
+          });
       std::string S =
           Confident(C, Paired)
               ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}", *Sat[DL1],
@@ -540,8 +540,8 @@ void analyse(Report &R, const Thresholds &T) {
     if (Sat[NO_DIV] && !TooShort) {
       L.DivGain = std::max(0.0, 1 - *Sat[NO_DIV]);
       bool Paired = !B[NO_DIV].empty();
-      Classified C = classifyReplicates(
-          {*Sat[NO_DIV]}, {B[NO_DIV]}, [&](const double *X) {
+      Classified C =
+          classifyReplicates({*Sat[NO_DIV]}, {B[NO_DIV]}, [&](const double *X) {
             return std::string(1 - X[0] >= T.DivCost ? "costly" : "cheap");
           });
       if (!Confident(C, Paired))

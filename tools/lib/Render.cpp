@@ -50,15 +50,14 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   for (const LoopReport &L : R.Loops)
     Measured += L.RunCalls != 0 || L.Variants[REF].has_value();
   if (R.Coverage)
-    OS << formatv("run: the {0} measured loop{1} {2} of the program's "
-                  "time; decan's own work (variant calls, probes, sampling) "
-                  "added {3}\n",
-                  Measured, Measured == 1 ? " covers" : "s cover",
-                  percent(*R.Coverage),
-                  percent(R.ProcessCycles > R.OverheadCycles
-                              ? R.OverheadCycles /
-                                    (R.ProcessCycles - R.OverheadCycles)
-                              : 0));
+    OS << formatv(
+        "run: the {0} measured loop{1} {2} of the program's "
+        "time; decan's own work (variant calls, probes, sampling) "
+        "added {3}\n",
+        Measured, Measured == 1 ? " covers" : "s cover", percent(*R.Coverage),
+        percent(R.ProcessCycles > R.OverheadCycles
+                    ? R.OverheadCycles / (R.ProcessCycles - R.OverheadCycles)
+                    : 0));
   OS << "Loops by potential DL1 gain (program = part of the program's time, "
         "loops = part of measured loop time)\n";
   std::string Unmeasured;
@@ -102,8 +101,8 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     if (any_of(L.Variants, [](const auto &V) { return V.has_value(); }))
       OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12} {5,10} {6,7} {7,6} "
                     "{8,16}\n",
-                  "variant", "samples", "pairs", "excl", "cyc/call",
-                  "cyc/iter", "stab", "sat", "95% interval");
+                    "variant", "samples", "pairs", "excl", "cyc/call",
+                    "cyc/iter", "stab", "sat", "95% interval");
     for (unsigned V = 0; V < NumVariants; ++V) {
       if (!L.Variants[V])
         continue;
@@ -113,8 +112,8 @@ void printReportTable(raw_ostream &OS, const Report &R) {
         PerIter = formatv("{0:F2}", S.CyclesPerIter.Median).str();
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
-      std::string CI =
-          L.SatInterval[V] ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
+      std::string CI = L.SatInterval[V]
+                           ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
                                      L.SatInterval[V]->Hi)
                                  .str()
                            : "-";
@@ -136,8 +135,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       OS << "  warning: " << W << "\n";
   }
   if (!Unmeasured.empty())
-    OS << "\nnot measured (never called while active): " << Unmeasured
-       << "\n";
+    OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
 }
 
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {

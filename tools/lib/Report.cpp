@@ -178,9 +178,8 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     if (const json::Array *F = S->getArray("fields")) {
       Field.clear();
       static const char *const Known[] = {
-          "cycles",      "trips",      "flags",      "call",
-          "pre_cycles",  "pre_trips",  "post_cycles", "post_trips",
-          "rerun_trips"};
+          "cycles",    "trips",       "flags",      "call",       "pre_cycles",
+          "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
       for (unsigned I = 0; I < F->size(); ++I) {
         auto Name = (*F)[I].getAsString();
         if (!Name)
@@ -250,13 +249,13 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
         if (!P.OnlineCount || Mx > P.OnlineMax)
           P.OnlineMax = Mx;
         P.OnlineCount += Online;
-        P.OnlineSum += On->getNumber("sum") ? num(On, "sum")
-                                            : num(On, "mean") * Online;
+        P.OnlineSum +=
+            On->getNumber("sum") ? num(On, "sum") : num(On, "mean") * Online;
         P.Iterations += static_cast<uint64_t>(num(On, "trips_sum"));
       }
     }
-    uint64_t Excl = std::max<uint64_t>(
-        static_cast<uint64_t>(num(S, "excluded")), Flagged);
+    uint64_t Excl =
+        std::max<uint64_t>(static_cast<uint64_t>(num(S, "excluded")), Flagged);
     Row.Calls = RowCycles.size() + Online;
     Row.Excluded = Excl;
     Row.Cycles = summarize(RowCycles);
@@ -585,8 +584,7 @@ json::Value toJSON(const Report &R) {
         json::Array Pairs;
         for (const Pair &P : S.Pairs)
           Pairs.push_back(json::Array{P.Var, P.Ref, P.Work, P.Weight,
-                                      static_cast<int64_t>(P.Call),
-                                      P.RunPos});
+                                      static_cast<int64_t>(P.Call), P.RunPos});
         VO["pairs"] = std::move(Pairs);
         json::Object Kinds;
         for (unsigned K = 0; K < S.PairKinds.size(); ++K)

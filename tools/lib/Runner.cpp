@@ -508,8 +508,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         continue;
       Crashed = Named = true;
       std::string Where =
-          P.CrashLoop.empty()
-              ? std::string("outside any measured loop")
+          P.CrashLoop.empty() ? std::string("outside any measured loop")
           : !P.CrashRerunAfter.empty()
               ? formatv("in loop {0}, in the original loop run after "
                         "variant {1}",

@@ -85,10 +85,10 @@ struct VariantStats {
 
 /// Part of a run (by call index on each thread) and what REF did there.
 struct RunPart {
-  double From = 0, To = 1;   ///< fraction of the run's calls
-  uint64_t Calls = 0;        ///< calls of the loop in this part
-  double Iterations = 0;     ///< their known iterations
-  double Cycles = 0;         ///< their REF cycles
+  double From = 0, To = 1; ///< fraction of the run's calls
+  uint64_t Calls = 0;      ///< calls of the loop in this part
+  double Iterations = 0;   ///< their known iterations
+  double Cycles = 0;       ///< their REF cycles
   /// Saturations from the pairs in this part (point estimates).
   std::array<std::optional<double>, NumVariants> Saturation;
   std::string Streams; ///< Algorithm 2 on this part's saturations
@@ -160,7 +160,7 @@ struct Report {
   std::string Version; ///< of the runtime that measured (the tool's is in JSON)
   llvm::json::Object Machine;
   llvm::json::Object Config;
-  double ProbeCycles = 0; ///< median cycles of an empty probed region
+  double ProbeCycles = 0;     ///< median cycles of an empty probed region
   double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
   /// The processes' own time (max of wall and CPU time per process) and
   /// what decan added to it (variant calls, probes, slots).
@@ -222,9 +222,9 @@ private:
   double SlotFixed = 0;
   unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id);
-  llvm::Error addThread(const llvm::json::Object &Thread,
-                        const ProcessInfo &PI, LoopPool &LP,
-                        llvm::StringRef Id, llvm::StringRef Source);
+  llvm::Error addThread(const llvm::json::Object &Thread, const ProcessInfo &PI,
+                        LoopPool &LP, llvm::StringRef Id,
+                        llvm::StringRef Source);
 };
 
 /// The analysed JSON (docs/tool.md): {"tool":"decan", "version", "machine",
