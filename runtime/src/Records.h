@@ -70,6 +70,9 @@ struct LoopTotals {
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
+  /// TSC from begin_call's entry to the last end_call's return, summed over
+  /// the calls: the loop runs and what the runtime added around them.
+  uint64_t InsideCycles = 0;
   uint64_t Width = 1;
   struct Bucket {
     uint64_t Calls = 0, Iterations = 0, Cycles = 0;

@@ -330,7 +330,7 @@ void analyse(Report &R, const Thresholds &T) {
     if (Total > 0)
       L.Share = L.TimeCycles / Total;
     double W = 0, WT = 0;
-    bool Paired = false;
+    bool Paired = R.Config.getBoolean("paired").value_or(false);
     for (unsigned V = 0; V < NumVariants; ++V)
       Paired |= L.Variants[V] && !L.Variants[V]->Pairs.empty();
     for (unsigned V = 0; V < NumVariants; ++V) {

@@ -135,6 +135,7 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     LP.Untimed += static_cast<uint64_t>(num(T, "untimed"));
     LP.VariantCalls += static_cast<uint64_t>(num(T, "variant_calls"));
     LP.VariantCycles += num(T, "variant_cycles");
+    LP.InsideCycles += num(T, "inside_cycles");
     // Buckets of equal call ranges: into quarters of this thread's run.
     double Width = num(T, "bucket_width", 1);
     if (const json::Array *Bs = T->getArray("buckets"))
@@ -298,6 +299,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   if (Config.empty())
     if (const json::Object *C = O->getObject("config"))
       Config = *C;
+  // Rotate-mode raw-2 reports pair their samples with REF neighbours; an
+  // analysis of such a run never falls back to unpaired medians.
+  if (Format == "decan-raw-2" && Config.getString("mode") == "rotate")
+    Config["paired"] = true;
   if (const json::Object *P = O->getObject("probe"))
     if (const json::Object *E = P->getObject("empty_region_cycles"))
       if (auto Med = E->getNumber("median"))
@@ -472,6 +477,7 @@ Report RawMerger::finish() const {
     L.UntimedCalls = LP.Untimed;
     L.VariantCalls = LP.VariantCalls;
     L.VariantCycles = LP.VariantCycles;
+    L.InsideCycles = LP.InsideCycles;
     L.Slots = LP.Slots;
     L.Threads = LP.Threads;
     for (const RunPart &Q : LP.Parts)
@@ -500,9 +506,16 @@ Report RawMerger::finish() const {
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
     Total += L.TimeCycles;
-    R.OverheadCycles += L.VariantCycles +
-                        (double)(L.RunCalls + L.VariantCalls) * R.ProbeCycles +
-                        (double)L.Slots * SlotFixed;
+    // Measured where the runtime timed itself (entry to exit of every
+    // call, less the loop's own time); estimated otherwise. The stub's own
+    // call into the runtime stays outside both (docs/tool.md).
+    if (L.InsideCycles > 0)
+      R.OverheadCycles += std::max(0.0, L.InsideCycles - L.TimeCycles);
+    else
+      R.OverheadCycles +=
+          L.VariantCycles +
+          (double)(L.RunCalls + L.VariantCalls) * R.ProbeCycles +
+          (double)L.Slots * SlotFixed;
   }
   for (LoopReport &L : R.Loops)
     L.Share = Total > 0 ? L.TimeCycles / Total : 0;
@@ -638,6 +651,7 @@ json::Value toJSON(const Report &R) {
                      {"untimed_calls", static_cast<int64_t>(L.UntimedCalls)},
                      {"variant_calls", static_cast<int64_t>(L.VariantCalls)},
                      {"variant_cycles", L.VariantCycles},
+                     {"inside_cycles", L.InsideCycles},
                      {"slots", static_cast<int64_t>(L.Slots)},
                      {"threads", static_cast<int64_t>(L.Threads)}};
     if (L.RunMeanTrips)
@@ -861,6 +875,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       L.UntimedCalls = static_cast<uint64_t>(num(Run, "untimed_calls"));
       L.VariantCalls = static_cast<uint64_t>(num(Run, "variant_calls"));
       L.VariantCycles = num(Run, "variant_cycles");
+      L.InsideCycles = num(Run, "inside_cycles");
       L.Slots = static_cast<uint64_t>(num(Run, "slots"));
       L.Threads = static_cast<unsigned>(num(Run, "threads"));
       if (auto M = Run->getNumber("mean_trips"))

@@ -49,7 +49,13 @@ PairKind pairSample(const Sample &S, bool IsRef, Pair &Out) {
   Out.Call = S.Call;
   if (S.Flags & kSampleSwitched)
     return PairKind::Switched;
-  if (!IsRef && S.RerunTrips > 0 && S.Trips > 0 && S.Trips != S.RerunTrips)
+  // A variant's trip count comes from its induction variable after the
+  // loop; where the variant deleted that variable's update it is garbage
+  // (orders of magnitude off), not a changed control flow: unknown then.
+  bool VarTripsPlausible =
+      S.Trips > 0 && S.Trips <= 16 * std::max(S.RerunTrips, 1.0);
+  if (!IsRef && S.RerunTrips > 0 && VarTripsPlausible &&
+      S.Trips != S.RerunTrips)
     return PairKind::TripsDiffer;
   double Work = S.RerunTrips > 0 ? S.RerunTrips : S.Trips;
   Out.Work = Work;

@@ -111,6 +111,9 @@ struct LoopReport {
   uint64_t UntimedCalls = 0, VariantCalls = 0, Slots = 0;
   double RunCycles = 0;     ///< as timed, probes included
   double VariantCycles = 0; ///< decan's own variant calls
+  /// Runtime entry to exit over all calls (0: not measured): the loop runs
+  /// and what decan added around them.
+  double InsideCycles = 0;
   unsigned Threads = 0;     ///< threads (all processes) that ran the loop
   /// TimeCycles / the program's own time (decan's cost removed).
   std::optional<double> ProgramShare;
@@ -208,7 +211,7 @@ private:
     uint64_t CallsSeen = 0; // all calls, measured or not (runtime's count)
     uint64_t RunCalls = 0, RunIterations = 0, RunTripsKnown = 0;
     uint64_t Untimed = 0, VariantCalls = 0, Slots = 0;
-    double RunCycles = 0, VariantCycles = 0;
+    double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
     unsigned Threads = 0;
     std::array<RunPart, 4> Parts;
     std::array<std::optional<Pool>, NumVariants> Variants;
