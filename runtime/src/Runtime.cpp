@@ -17,6 +17,7 @@
 #include "Runtime.h"
 #include "Config.h"
 #include "Counters.h"
+#include "FpEnvGuard.h"
 #include "JsonOut.h"
 #include "Records.h"
 #include "Schedule.h"
@@ -614,7 +615,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.str(Cfg.Fp == FpEnv::Keep
             ? "keep: MXCSR left as the program set it, for every variant"
             : "ftz: MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, "
-              "restored by end_call, for every variant");
+              "restored by end_call, for every variant but REF (REF runs in "
+              "the program's MXCSR)");
   J.endObject();
 
   J.key("probe");
@@ -685,6 +687,7 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
 bool writeReport(const char *Status, int Sig, int CrashLoop, int CrashVariant) {
   if (!Active)
     return true;
+  FpEnvGuard Fp; // numbers are formatted, statistics read
   int Me = gettidNow();
   for (int Spin = 0;; ++Spin) {
     int Expected = 0;
@@ -867,6 +870,7 @@ inline void record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
       R[kFieldEvents + E] = EvEnd[E] - EvStart[E];
     VD.Raw.publish();
   } else if (!Switched) {
+    FpEnvGuard Fp;
     VD.Online.add((double)Cycles, Trips);
   }
   if (Switched)
@@ -962,6 +966,7 @@ int phdrCallback(struct dl_phdr_info *Info, size_t, void *Count) {
 }
 
 void initialize(GetEnvFn GetEnv) {
+  FpEnvGuard Fp; // the TSC calibration computes in doubles before main
   parseConfig(Cfg, GetEnv);
   Active = Cfg.Active;
   if (!Active)
@@ -1207,7 +1212,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   T->InFlightLoop = (int32_t)L->Index;
   T->InFlightVariant = D.Variant;
   T->InFlightMeasured = D.Measured;
-  if (Cfg.Fp == FpEnv::Ftz) {
+  // REF's results are the program's: it runs in the program's own MXCSR.
+  if (Cfg.Fp == FpEnv::Ftz && D.Variant != DECAN_REF) {
     uint32_t Csr = getMxcsr();
     T->SavedMxcsr = Csr;
     setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
@@ -1245,7 +1251,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
            EvFail, T->EvStart, EvEnd);
   }
-  if (Cfg.Fp == FpEnv::Ftz)
+  if (Cfg.Fp == FpEnv::Ftz && Variant != DECAN_REF)
     setMxcsr(T->SavedMxcsr);
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <fenv.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -202,7 +204,9 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
     Seq.push_back(R.Variant);
     EXPECT_EQ(readMxcsr() & ~0x3Fu, Csr) << "MXCSR restored after the call";
     if (R.Variant >= 0) {
-      EXPECT_EQ(R.CsrInside & ~0x3Fu, Csr | 0x8000 | 0x0040);
+      // FTZ/DAZ for variants; REF runs in the program's own MXCSR.
+      EXPECT_EQ(R.CsrInside & ~0x3Fu,
+                R.Variant == DECAN_REF ? Csr : Csr | 0x8000 | 0x0040);
       EXPECT_EQ(R.Original, R.Variant != DECAN_REF);
     }
   }
@@ -768,12 +772,15 @@ TEST(Runtime, LoopsPastCapacityStayInactiveAndReportStaysValid) {
 volatile double DenormIn = 1e-300, DenormScale = 1e-10, DenormOut = 0;
 void denormalBody() { DenormOut = DenormIn * DenormScale; }
 
-/// Runs denormalBody inside a measured REF call under DECAN_FP_ENV=`Env`
-/// ("" = unset); returns the result and the report's config.fp_env.
-std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
+/// Runs denormalBody inside a measured call of `Variant` under
+/// DECAN_FP_ENV=`Env` ("" = unset); returns the result and the report's
+/// config.fp_env.
+std::pair<double, std::string> denormalUnder(const char *FpEnvValue,
+                                             const char *Variant = "REF") {
   std::map<std::string, std::string> E = {{"DECAN_LOOPS", "fp:L0"},
                                           {"DECAN_WARMUP", "0"},
-                                          {"DECAN_VARIANTS", "REF"}};
+                                          {"DECAN_MODE", "replace"},
+                                          {"DECAN_VARIANTS", Variant}};
   if (*FpEnvValue)
     E["DECAN_FP_ENV"] = FpEnvValue;
   configure(E);
@@ -782,7 +789,7 @@ std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
   writeMxcsr(0x1F80); // the program's own setting: no FTZ, no DAZ
   DenormOut = -1;
   CallResult R = stubCall(D, 100, 1, denormalBody);
-  EXPECT_EQ(R.Variant, DECAN_REF);
+  EXPECT_EQ(R.Variant, strcmp(Variant, "REF") ? DECAN_FP : DECAN_REF);
   EXPECT_EQ(readMxcsr() & ~0x3Fu, 0x1F80u) << "the program's MXCSR after";
   double Out = DenormOut;
   EXPECT_TRUE(writeReportNow("flushed"));
@@ -791,18 +798,23 @@ std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
   return {Out, Rep["config"]["fp_env"].Str};
 }
 
-TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
+TEST(Runtime, FpEnvFtzFlushesDenormalsInVariantsOnly) {
   double Plain = DenormIn * DenormScale;
   ASSERT_GT(Plain, 0.0) << "1e-310 is a denormal, not zero, without FTZ";
 
   for (const char *Ftz : {"", "ftz"}) {
-    auto [Out, FpEnvText] = denormalUnder(Ftz);
-    EXPECT_EQ(Out, 0.0) << "default/ftz: REF's denormal result is flushed";
+    auto [Out, FpEnvText] = denormalUnder(Ftz, "FP");
+    EXPECT_EQ(Out, 0.0) << "default/ftz: a variant's denormal is flushed";
     EXPECT_EQ(FpEnvText.rfind("ftz:", 0), 0u) << FpEnvText;
+    auto [RefOut, RefText] = denormalUnder(Ftz, "REF");
+    EXPECT_EQ(RefOut, Plain) << "default/ftz: REF's results are the "
+                                "program's, computed in its own MXCSR";
   }
-  auto [Out, FpEnvText] = denormalUnder("keep");
-  EXPECT_EQ(Out, Plain) << "keep: the same result as without decan";
-  EXPECT_EQ(FpEnvText.rfind("keep:", 0), 0u) << FpEnvText;
+  for (const char *V : {"REF", "FP"}) {
+    auto [Out, FpEnvText] = denormalUnder("keep", V);
+    EXPECT_EQ(Out, Plain) << "keep: the same result as without decan";
+    EXPECT_EQ(FpEnvText.rfind("keep:", 0), 0u) << FpEnvText;
+  }
 
   configure({{"DECAN_LOOPS", "none"}, {"DECAN_FP_ENV", "daz"}});
   ASSERT_TRUE(writeReportNow("flushed"));
@@ -811,4 +823,46 @@ TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
   EXPECT_EQ(Rep["config"]["fp_env"].Str.rfind("ftz:", 0), 0u);
   ASSERT_EQ(Rep["warnings"].Arr.size(), 1u);
   EXPECT_NE(Rep["warnings"][0].Str.find("DECAN_FP_ENV"), std::string::npos);
+}
+
+uint16_t readX87ControlWord() {
+  uint16_t W;
+  __asm__ __volatile__("fnstcw %0" : "=m"(W));
+  return W;
+}
+
+TEST(Runtime, OwnFpWorkLeavesTheProgramsFlagsAndModes) {
+  // The program's state: one flag raised, rounding upwards (x87 and SSE).
+  feclearexcept(FE_ALL_EXCEPT);
+  feraiseexcept(FE_DIVBYZERO);
+  ASSERT_EQ(fesetround(FE_UPWARD), 0);
+  const uint16_t Cw = readX87ControlWord();
+  const uint32_t Csr = readMxcsr();
+  auto Unchanged = [&](const char *After) {
+    EXPECT_EQ(fetestexcept(FE_ALL_EXCEPT), FE_DIVBYZERO) << After;
+    EXPECT_EQ(fegetround(), FE_UPWARD) << After;
+    EXPECT_EQ(readX87ControlWord(), Cw) << After;
+    EXPECT_EQ(readMxcsr(), Csr) << After;
+  };
+  for (const char *Fp : {"keep", "ftz"}) {
+    SCOPED_TRACE(Fp);
+    // Startup: TSC calibration in doubles.
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_VARIANTS", "REF,FP"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "0"},
+               {"DECAN_MAX_RECORDS", "2"},
+               {"DECAN_FP_ENV", Fp}});
+    Unchanged("initialization");
+    decan_loop_desc D = makeDesc("fpw:L0");
+    __decan_register_loops(&D, 1);
+    // Past DECAN_MAX_RECORDS: Welford statistics, inexact means.
+    for (int I = 1; I <= 12; ++I)
+      stubCall(D, (uint64_t)I * 7 + 1, 3);
+    Unchanged("measured calls with online statistics");
+    ASSERT_EQ(decan_flush(), 0);
+    Unchanged("writing the report");
+  }
+  fesetround(FE_TONEAREST);
+  feclearexcept(FE_ALL_EXCEPT);
 }

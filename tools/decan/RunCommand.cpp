@@ -50,7 +50,7 @@ static void help() {
             "  --fp-env ftz|keep     floating-point environment while "
             "measuring: ftz (default)\n"
             "                        masks FP exceptions and sets FTZ/DAZ "
-            "for every variant;\n"
+            "for every variant but REF;\n"
             "                        keep leaves MXCSR as the program set "
             "it\n"
             "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n";
