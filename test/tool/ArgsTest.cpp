@@ -33,6 +33,22 @@ TEST(ArgParser, RepeatedOptionKeepsEveryValue) {
   EXPECT_EQ(P.positionals(), (std::vector<std::string>{"prog", "--lib"}));
 }
 
+TEST(ArgParser, ErrorsNameTheOptionAsSpelt) {
+  auto ErrorOf = [](std::vector<const char *> Argv) {
+    ArgParser P({"o", "loops"}, {"q"});
+    return toString(P.parse(Argv.size(), const_cast<char **>(Argv.data()), 2));
+  };
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "x", "-o"}),
+            "option '-o' needs a value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "--loops"}),
+            "option '--loops' needs a value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "-q=1"}),
+            "option '-q' takes no value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "--frob=2"}),
+            "unknown option '--frob=2'");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "x", "-o", "d", "--loops=f:L0"}), "");
+}
+
 TEST(SharedLibraryName, SonameOfALoadedLibrary) {
   Dl_info Info;
   ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&std::printf), &Info));
