@@ -7,6 +7,7 @@
 #include "decan/Tool/Args.h"
 #include "decan/Tool/LoopTable.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -55,6 +56,23 @@ TEST(SharedLibraryName, SonameOfALoadedLibrary) {
   auto Name = sharedLibraryName(Info.dli_fname);
   ASSERT_TRUE(bool(Name)) << toString(Name.takeError());
   EXPECT_EQ(*Name, "libc.so.6");
+}
+
+TEST(DynamicFacts, ProgramAndLibrary) {
+  auto Self = readDynamicFacts("/proc/self/exe");
+  ASSERT_TRUE(bool(Self)) << toString(Self.takeError());
+  EXPECT_TRUE(Self->Program);
+  EXPECT_TRUE(Self->Interpreter) << "a dynamically linked test program";
+  EXPECT_FALSE(Self->isStaticProgram());
+  EXPECT_TRUE(llvm::is_contained(Self->Needed, "libc.so.6"));
+
+  Dl_info Info;
+  ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&std::printf), &Info));
+  auto Libc = readDynamicFacts(Info.dli_fname);
+  ASSERT_TRUE(bool(Libc)) << toString(Libc.takeError());
+  EXPECT_FALSE(Libc->Program);
+  EXPECT_FALSE(Libc->isStaticProgram());
+  EXPECT_EQ(Libc->SoName, "libc.so.6");
 }
 
 TEST(SharedLibraryName, RejectsProgramsAndOtherFiles) {

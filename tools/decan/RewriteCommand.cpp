@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "decan/Rewriter/RewriteTool.h"
 #include "decan/Tool/Args.h"
+#include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -81,5 +82,12 @@ int runRewriteCommand(int argc, char **argv) {
   if (Error E =
           rw::rewriteFile(Input, Out, outs(), !P.has("q"), RW, P.has("disasm")))
     return reportError(std::move(E));
+  auto Facts = readDynamicFacts(Input);
+  if (Facts && Facts->isStaticProgram())
+    errs() << "decan: warning: '" << Input
+           << "' is statically linked: its copy runs, but cannot be measured "
+              "(decan loads its runtime through the dynamic loader)\n";
+  if (!Facts)
+    consumeError(Facts.takeError());
   return 0;
 }

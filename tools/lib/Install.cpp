@@ -50,8 +50,8 @@ std::string compileFlags(const InstallLayout &L) {
 }
 
 std::string linkFlags(const InstallLayout &L) {
-  return "-L" + L.LibDir + " -Wl,-rpath," + L.LibDir +
-         " -ldecan_rt -lpfm -lstdc++ -lpthread -lm";
+  // DECAN_LINK_LIBS: set once in the top-level CMakeLists.txt.
+  return "-L" + L.LibDir + " -Wl,-rpath," + L.LibDir + " " DECAN_LINK_LIBS;
 }
 
 } // namespace decan::tool

@@ -95,6 +95,33 @@ struct Target {
 };
 } // namespace
 
+/// The runtime runs in a program linked with it or, preloaded, in any
+/// program the dynamic loader starts: says before running why a static
+/// program would write no report.
+static Error checkRuntimeReaches(StringRef Bin, bool HasLoopTable) {
+  auto Facts = readDynamicFacts(Bin);
+  if (!Facts) {
+    consumeError(Facts.takeError()); // not for this check to say
+    return Error::success();
+  }
+  if (!Facts->isStaticProgram())
+    return Error::success();
+  if (!HasLoopTable)
+    return createStringError(
+        "'%s' is statically linked: a rewritten copy cannot be measured, "
+        "since decan brings its runtime into a prebuilt program through the "
+        "dynamic loader (LD_PRELOAD); rebuild it with $(decan flags) (-static "
+        "works: the runtime is linked in) or link it dynamically",
+        Bin.str().c_str());
+  if (Facts->DefinesRuntime == false)
+    return createStringError(
+        "'%s' is built with the plugin but statically linked without "
+        "decan's runtime (__decan_register_loops is undefined), so it "
+        "cannot write a report: link it with $(decan flags)",
+        Bin.str().c_str());
+  return Error::success();
+}
+
 /// \p PlainOk: a program without a loop table runs unmodified (`--lib`
 /// measures only the libraries) instead of being rewritten.
 static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
@@ -116,6 +143,8 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
   auto Loops = readLoopTable(Bin);
   if (!Loops)
     return Loops.takeError();
+  if (Error E = checkRuntimeReaches(Bin, Loops->has_value()))
+    return std::move(E);
   if (!*Loops && PlainOk) {
     T.Loops.emplace();
     T.Binary = Bin;
