@@ -19,6 +19,7 @@
 #include "Counters.h"
 #include "FpEnvGuard.h"
 #include "JsonOut.h"
+#include "Objects.h"
 #include "Records.h"
 #include "Schedule.h"
 #include "decan/runtime.h"
@@ -167,6 +168,8 @@ constinit double TscHz = 0;
 constinit const char *TscSource = "calibrated";
 constinit long LogicalCpus = 0;
 constinit uint64_t ProbeMin = 0, ProbeMedian = 0;
+/// CPU time of the process when initialization ended (microseconds).
+constinit uint64_t StartCpuUs = 0;
 constinit char Rank[24] = "";
 
 constinit std::atomic<int> WriterTid{0};
@@ -205,6 +208,15 @@ inline uint32_t getMxcsr() {
 }
 inline void setMxcsr(uint32_t V) {
   __asm__ __volatile__("ldmxcsr %0" ::"m"(V));
+}
+
+/// User + system CPU time of the whole process so far, in microseconds.
+uint64_t processCpuUs() {
+  struct rusage R;
+  if (getrusage(RUSAGE_SELF, &R) != 0)
+    return 0;
+  return (uint64_t)(R.ru_utime.tv_sec + R.ru_stime.tv_sec) * 1000000u +
+         (uint64_t)(R.ru_utime.tv_usec + R.ru_stime.tv_usec);
 }
 
 /// Voluntary + involuntary context switches of the calling thread so far.
@@ -571,6 +583,12 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.endArray();
   J.key("host");
   J.str(Host);
+  // The program's CPU time, the runtime's startup excluded: how much of it
+  // the measured loops cover tells whether the time is elsewhere. A forked
+  // child's clock starts again at 0.
+  uint64_t Cpu = processCpuUs();
+  J.key("cpu_us");
+  J.u64(Cpu >= StartCpuUs ? Cpu - StartCpuUs : Cpu);
   J.endObject();
 
   J.key("machine");
@@ -670,6 +688,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   for (unsigned I = 0; I < NW; ++I)
     J.str(Warnings[I]);
   J.endArray();
+
+  emitObjects(J);
 
   J.key("loops");
   J.beginArray();
@@ -959,12 +979,6 @@ void installHooks() {
   atexit(atExit);
 }
 
-int phdrCallback(struct dl_phdr_info *Info, size_t, void *Count) {
-  *static_cast<unsigned *>(Count) +=
-      scanSegments(Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum);
-  return 0;
-}
-
 void initialize(GetEnvFn GetEnv) {
   FpEnvGuard Fp; // the TSC calibration computes in doubles before main
   parseConfig(Cfg, GetEnv);
@@ -990,8 +1004,9 @@ void initialize(GetEnvFn GetEnv) {
   }
   installHooks();
   currentThread(); // the initializing (main) thread is thread 0
-  unsigned Rewritten = 0;
-  dl_iterate_phdr(phdrCallback, &Rewritten);
+  loadLibraryMap(Cfg.LibMap);
+  scanLoadedObjects();
+  StartCpuUs = processCpuUs();
 }
 
 void ensureInit() {

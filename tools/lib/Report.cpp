@@ -148,6 +148,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   const json::Object *Proc = O->getObject("process");
   PI.Pid = static_cast<int64_t>(num(Proc, "pid"));
   PI.Host = str(Proc, "host");
+  PI.CpuUs = static_cast<uint64_t>(num(Proc, "cpu_us"));
   if (Proc)
     if (auto R = Proc->getInteger("rank"))
       PI.Rank = *R;
@@ -163,6 +164,11 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       if (auto S = V.getAsString())
         if (!is_contained(Warnings, S->str()))
           Warnings.push_back(S->str());
+  if (const json::Array *Ob = O->getArray("objects"))
+    for (const json::Value &V : *Ob)
+      if (auto S = V.getAsString())
+        if (!is_contained(Objects, S->str()))
+          Objects.push_back(S->str());
   if (const json::Object *C = O->getObject("counters"))
     if (auto Avail = C->getBoolean("available"); Avail && !*Avail) {
       std::string Msg = str(C, "message");
@@ -341,6 +347,7 @@ Report RawMerger::finish() const {
   R.ProbeCycles = median(P);
   R.Processes = Processes;
   R.Warnings = Warnings;
+  R.Objects = Objects;
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;

@@ -109,6 +109,8 @@ struct ProcessInfo {
   int64_t Pid = 0;
   std::optional<int64_t> Rank;
   std::string Host, Status, CrashSignal, CrashLoop, CrashVariant;
+  /// CPU time of the process after the runtime's startup (0: unknown).
+  uint64_t CpuUs = 0;
 };
 
 /// A merged, analysed run.
@@ -119,6 +121,9 @@ struct Report {
   double ProbeCycles = 0; ///< median cycles of an empty probed region
   std::vector<ProcessInfo> Processes;
   std::vector<std::string> Warnings;
+  /// Paths of the shared objects the processes loaded (the runtime's
+  /// "objects"), first seen first; not part of the analysed JSON.
+  std::vector<std::string> Objects;
   std::vector<LoopReport> Loops;
 
   const LoopReport *findLoop(llvm::StringRef Id) const;
@@ -156,7 +161,7 @@ private:
   };
   std::vector<LoopPool> Loops;
   std::vector<ProcessInfo> Processes;
-  std::vector<std::string> Warnings;
+  std::vector<std::string> Warnings, Objects;
   llvm::json::Object Machine, Config;
   std::string Version;
   std::vector<double> Probe;
