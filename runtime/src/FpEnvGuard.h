@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The runtime computes in floating point (TSC calibration, online
-/// statistics, the report's numbers) inside the program's own thread, so
+/// The runtime computes in floating point (TSC calibration, the report's
+/// numbers) inside the program's own threads, so
 /// its inexact results would raise sticky flags the program can read with
 /// fetestexcept(). Every such piece of work runs inside an FpEnvGuard, which
 /// restores the whole environment, the x87 control and status words and

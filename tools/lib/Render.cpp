@@ -40,48 +40,87 @@ static std::string percent(double X) {
 //===----------------------------------------------------------------------===//
 
 void printReportTable(raw_ostream &OS, const Report &R) {
+  for (const std::string &W : R.Warnings)
+    OS << "warning: " << W << "\n";
   if (R.Loops.empty()) {
     OS << "decan: no loop was measured\n";
     return;
   }
-  OS << "Loops by potential DL1 gain (share = part of measured loop time)\n";
+  unsigned Measured = 0;
+  for (const LoopReport &L : R.Loops)
+    Measured += L.RunCalls != 0 || L.Variants[REF].has_value();
+  if (R.Coverage)
+    OS << formatv(
+        "run: the {0} measured loop{1} {2} of the program's "
+        "time; decan's own work (variant calls, probes, sampling) "
+        "added {3}\n",
+        Measured, Measured == 1 ? " covers" : "s cover", percent(*R.Coverage),
+        percent(R.ProcessCycles > R.OverheadCycles
+                    ? R.OverheadCycles / (R.ProcessCycles - R.OverheadCycles)
+                    : 0));
+  OS << "Loops by potential DL1 gain (program = part of the program's time, "
+        "loops = part of measured loop time)\n";
   std::string Unmeasured;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
-    if (none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      // Selected but never measured (e.g. called once: the warm-up call).
+    if (!L.RunCalls &&
+        none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
       Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
       continue;
     }
     OS << "\n"
-       << formatv("#{0} {1}  {2} at {3}  share {4}", L.RankByGain, L.Id,
-                  demangleSymbol(L.Function), location(L.File, L.Line),
-                  percent(L.Share));
+       << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
+                  demangleSymbol(L.Function), location(L.File, L.Line));
+    if (L.ProgramShare)
+      OS << "  program " << percent(*L.ProgramShare);
+    OS << "  loops " << percent(L.Share);
     if (L.DL1Gain)
       OS << "  DL1 gain " << percent(*L.DL1Gain);
-    if (!L.Streams.empty())
-      OS << "  [" << L.Streams << "]";
+    if (!L.Verdict.empty())
+      OS << "  [" << L.Verdict
+         << (L.VerdictConfidence > 0
+                 ? formatv(", {0:F0}%", L.VerdictConfidence * 100).str()
+                 : "")
+         << "]";
     OS << "\n";
-    OS << formatv("  {0,-7} {1,7} {2,7} {3,12} {4,12} {5,10} {6,10} {7,7} "
-                  "{8,6}\n",
-                  "variant", "calls", "excl", "cyc/call", "min", "cyc/iter",
-                  "min", "stab", "sat");
+    if (L.RunCalls) {
+      OS << formatv("  whole run: {0} call{1}", L.RunCalls,
+                    L.RunCalls == 1 ? "" : "s");
+      if (L.Threads > 1)
+        OS << formatv(" in {0} threads/processes", L.Threads);
+      if (L.RunMeanTrips)
+        OS << formatv(", {0:F1} iterations/call", *L.RunMeanTrips);
+      if (L.SampleMeanTrips)
+        OS << formatv(" (samples {0:F1})", *L.SampleMeanTrips);
+      OS << formatv(", REF {0:F0} cycles/call", L.RunCycles / L.RunCalls);
+      if (L.RunIterations)
+        OS << formatv(", {0:F2} cycles/iteration",
+                      L.RunCycles / (double)L.RunIterations);
+      OS << "\n";
+    }
+    if (any_of(L.Variants, [](const auto &V) { return V.has_value(); }))
+      OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12} {5,10} {6,7} {7,6} "
+                    "{8,16}\n",
+                    "variant", "samples", "pairs", "excl", "cyc/call",
+                    "cyc/iter", "stab", "sat", "95% interval");
     for (unsigned V = 0; V < NumVariants; ++V) {
       if (!L.Variants[V])
         continue;
       const VariantStats &S = *L.Variants[V];
-      std::string PerIter = "-", PerIterMin = "-";
-      if (S.TripsKnown) {
+      std::string PerIter = "-";
+      if (S.TripsKnown)
         PerIter = formatv("{0:F2}", S.CyclesPerIter.Median).str();
-        PerIterMin = formatv("{0:F2}", S.CyclesPerIter.Min).str();
-      }
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
-      OS << formatv("  {0,-7} {1,7} {2,7} {3,12:F0} {4,12:F0} {5,10} {6,10} "
-                    "{7,7} {8,6}\n",
-                    variantName(V), S.Calls, S.Excluded, S.Cycles.Median,
-                    S.Cycles.Min, PerIter, PerIterMin, percent(S.Stability),
-                    Sat);
+      std::string CI = L.SatInterval[V]
+                           ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
+                                     L.SatInterval[V]->Hi)
+                                 .str()
+                           : "-";
+      OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12:F0} {5,10} {6,7} {7,6} "
+                    "{8,16}\n",
+                    variantName(V), S.Calls, S.Pairs.size(), S.Excluded,
+                    S.Cycles.Median, PerIter, percent(S.Stability), Sat, CI);
     }
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.Variants[V] && !L.Variants[V]->Counters.empty()) {
@@ -96,11 +135,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       OS << "  warning: " << W << "\n";
   }
   if (!Unmeasured.empty())
-    OS << "\nnot measured (called too rarely; a loop's first call is a "
-          "warm-up): "
-       << Unmeasured << "\n";
-  for (const std::string &W : R.Warnings)
-    OS << "warning: " << W << "\n";
+    OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
 }
 
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {

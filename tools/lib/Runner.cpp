@@ -561,19 +561,13 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
           << "'\n";
   }
 
-  // Where is the rest of the time? The loops' estimated time against the
-  // processes' CPU time (both summed over every run).
-  double LoopSeconds = 0, CpuSeconds = 0;
-  auto Hz = R.Machine.getNumber("tsc_hz");
-  for (const LoopReport &LR : R.Loops)
-    LoopSeconds += Hz && *Hz > 0 ? LR.TimeCycles / *Hz : 0;
-  for (const ProcessInfo &P : R.Processes)
-    CpuSeconds += P.CpuUs / 1e6;
+  // Where is the rest of the time? The part of the program's own time the
+  // measured loops cover (Report::Coverage, over every run): below half,
+  // most of it is elsewhere; very short runs (under 20 ms) say nothing.
   bool None = none_of(R.Loops, wasMeasured);
-  double Covered = CpuSeconds > 0 ? LoopSeconds / CpuSeconds : 1;
-  // Below half, most of the time is outside the measured loops; in very
-  // short runs (under 20 ms) the estimate says nothing.
-  if (!None && (Covered >= 0.5 || CpuSeconds < 0.02))
+  auto Hz = R.Machine.getNumber("tsc_hz");
+  double Seconds = Hz && *Hz > 0 ? R.ProcessCycles / *Hz : 0;
+  if (!None && (!R.Coverage || *R.Coverage >= 0.5 || Seconds < 0.02))
     return;
   std::vector<std::string> Candidates;
   for (const std::string &P : R.Objects)
@@ -589,9 +583,8 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
   if (None)
     Log << "no loop of " << ProgName << " was measured; its time";
   else
-    Log << formatv("the measured loops cover {0:F0}% of {1}'s CPU time; the "
-                   "rest",
-                   Covered * 100, ProgName);
+    Log << formatv("the measured loops cover {0:F0}% of {1}'s time; the rest",
+                   *R.Coverage * 100, ProgName);
   Log << " is likely in the libraries it loaded: " << join(Candidates, ", ")
       << ": measure them with --lib PATH[,PATH...] or --lib auto\n";
 }
@@ -728,35 +721,58 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     if (!Status)
       return Status.takeError();
     unsigned Before = Into.size();
+    Into.setRun(Out.Runs);
     unsigned N = collect(Dir, Into, Log, O.KeepRawDir, Out.Runs);
+    if (Out.Runs == 1 || !Out.WaitStatus)
+      Out.WaitStatus = *Status;
+    std::string Run =
+        Out.Runs > 1 ? formatv(" (run {0})", Out.Runs).str() : std::string();
     std::string Problem;
-    if (WIFSIGNALED(*Status))
-      Problem = formatv("{0} was killed by {1} (run {2})", ProgName,
-                        signalName(WTERMSIG(*Status)), Out.Runs)
+    if (WIFSIGNALED(*Status)) {
+      int Sig = WTERMSIG(*Status);
+      Problem = Sig == SIGINT || Sig == SIGTERM || Sig == SIGHUP
+                    ? formatv("{0} was interrupted ({1}){2}; the data measured "
+                              "until then are kept",
+                              ProgName, signalName(Sig), Run)
+                          .str()
+                    : formatv("{0} was killed by {1}{2}", ProgName,
+                              signalName(Sig), Run)
+                          .str();
+    } else if (WIFEXITED(*Status) && WEXITSTATUS(*Status)) {
+      Problem = formatv("{0} exited with status {1}{2}", ProgName,
+                        WEXITSTATUS(*Status), Run)
                     .str();
-    else if (WIFEXITED(*Status) && WEXITSTATUS(*Status))
-      Problem = formatv("{0} exited with status {1} (run {2})", ProgName,
-                        WEXITSTATUS(*Status), Out.Runs)
-                    .str();
+    }
     Report Now = Into.finish();
+    bool Named = false;
     for (size_t I = Before; I < Now.Processes.size(); ++I) {
       const ProcessInfo &P = Now.Processes[I];
-      if (P.Status == "crashed" || !P.CrashSignal.empty()) {
-        Crashed = true;
-        Out.Problems.push_back(
-            formatv("{0} crashed ({1}) in loop {2}, variant {3}{4}; the data "
-                    "measured before the crash are kept",
-                    ProgName, P.CrashSignal.empty() ? "?" : P.CrashSignal,
-                    P.CrashLoop.empty() ? "?" : P.CrashLoop,
-                    P.CrashVariant.empty() ? "?" : P.CrashVariant,
-                    P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "")
-                .str());
-      }
+      if (P.Status != "crashed")
+        continue;
+      Crashed = Named = true;
+      std::string Where =
+          P.CrashLoop.empty() ? std::string("outside any measured loop")
+          : !P.CrashRerunAfter.empty()
+              ? formatv("in loop {0}, in the original loop run after "
+                        "variant {1}",
+                        P.CrashLoop, P.CrashRerunAfter)
+                    .str()
+              : formatv("in loop {0}, variant {1}", P.CrashLoop,
+                        P.CrashVariant.empty() ? "?" : P.CrashVariant)
+                    .str();
+      Out.Problems.push_back(
+          formatv("{0} crashed ({1}) {2}{3}{4}; the data measured before the "
+                  "crash are kept",
+                  ProgName, P.CrashSignal.empty() ? "?" : P.CrashSignal, Where,
+                  P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "", Run)
+              .str());
     }
     if (!Problem.empty()) {
       if (WIFSIGNALED(*Status))
         Crashed = true;
-      Out.Problems.push_back(Problem);
+      // The crash line already says what the signal did.
+      if (!Named)
+        Out.Problems.push_back(Problem);
     }
     if (!N && !Before)
       return createStringError(
@@ -807,7 +823,6 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   // instance mode measures one call: both take one run per variant (REF
   // first), so that every variant is measured on the same calls.
   bool PerVariant = O.Mode != "rotate";
-  unsigned Measured = 1;
   if (PerVariant) {
     Planned = Out.Runs + O.Variants.size();
     for (unsigned V : O.Variants) {
@@ -822,12 +837,12 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       return First.takeError();
   }
 
-  // Re-run while some loop got fewer calls than --reps for a variant it can
-  // run (one with a measured call): rotate mode spreads calls over variants.
+  // Only when asked (--max-runs): run again while a loop called more than
+  // once has fewer usable pairs than a verdict needs for a variant it runs.
+  constexpr uint64_t kMinPairs = 5;
   while (!PerVariant && !Crashed && Out.Runs < O.MaxRuns) {
     Report Now = M.finish();
     std::string Need;
-    uint64_t WorstPerRun = ~0ull, Missing = 0;
     for (const LoopReport &L : Now.Loops) {
       if (O.Loops != "all" || O.HotPercent) {
         SmallVector<StringRef, 8> Ids;
@@ -835,34 +850,25 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         if (!is_contained(Ids, StringRef(L.Id)))
           continue;
       }
+      if (L.RunCalls < 2)
+        continue; // an init loop called once: more runs change nothing
       bool Short = false;
-      for (unsigned V : O.Variants) {
-        if (!L.Variants[V] || !L.Variants[V]->Calls)
-          continue;
-        uint64_t C = L.Variants[V]->Calls;
-        if (C < O.Reps) {
+      for (unsigned V : O.Variants)
+        if (L.Variants[V] && L.Variants[V]->Pairs.size() < kMinPairs)
           Short = true;
-          WorstPerRun = std::min<uint64_t>(WorstPerRun, C / Measured);
-          Missing = std::max<uint64_t>(Missing, O.Reps - C);
-        }
-      }
       if (Short)
         Need += (Need.empty() ? "" : ",") + L.Id;
     }
     if (Need.empty())
       break;
-    uint64_t PerRun = std::max<uint64_t>(WorstPerRun, 1);
-    unsigned More = static_cast<unsigned>(std::min<uint64_t>(
-        (Missing + PerRun - 1) / PerRun, O.MaxRuns - Out.Runs));
-    Planned = Out.Runs + More;
-    Log << formatv("decan: loop(s) {0} called too few times for {1} measured "
-                   "calls per variant ({2} per run): re-running {3} (run {4} "
-                   "of at most {5})\n",
-                   Need, O.Reps, PerRun, ProgName, Out.Runs + 1, Planned);
+    Planned = O.MaxRuns;
+    Log << formatv("decan: loop(s) {0} have fewer than {1} paired samples "
+                   "per variant: running {2} again (run {3} of at most {4}, "
+                   "--max-runs)\n",
+                   Need, kMinPairs, ProgName, Out.Runs + 1, O.MaxRuns);
     auto N = RunOnce(Need, O.Variants, M, "more samples");
     if (!N)
       return N.takeError();
-    ++Measured;
   }
   Out.Merged = M.finish();
   if (O.Loops == "all" && !O.HotPercent)

@@ -2,9 +2,9 @@
 //
 // Part of decan. `decan run`: sets the environment protocol of
 // docs/design.md, runs the program (or its launcher: mpirun, srun, a script)
-// in a fresh temporary output directory, re-runs it while loops were called
-// too few times, and merges every raw report (processes, ranks, threads,
-// runs) into one Report.
+// in a fresh temporary output directory, once (again only when asked with
+// --max-runs, for loops short of samples), and merges every raw report
+// (processes, ranks, threads, runs) into one Report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +30,9 @@ struct RunOptions {
   unsigned Instance = 1;
   std::vector<std::string> Events;
   std::optional<double> HotPercent;
-  unsigned MaxRuns = 10;            ///< program runs at most, --hot's included
+  /// Program runs at most, --hot's included: 1 by default (the run is the
+  /// user's); more only on request, for loops short of samples.
+  unsigned MaxRuns = 1;
   std::string KeepRawDir;           ///< copy raw reports here ("" = drop them)
   std::string LibDir;               ///< where libdecan_rt.so lives (preloading)
   bool Progress = false;            ///< draw a progress line on stderr
@@ -54,6 +56,9 @@ struct RunOutcome {
   Report Merged;                     ///< merged, not yet analysed
   unsigned Runs = 0;                 ///< program runs
   std::vector<std::string> Problems; ///< exit status / crash, one line each
+  /// The program's wait status (its first run that failed, else its last):
+  /// decan exits with it, like time(1).
+  int WaitStatus = 0;
 };
 
 /// Checks perf/libpfm4 event names; the error names the unknown event.
