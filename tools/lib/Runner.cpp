@@ -23,6 +23,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -366,9 +367,11 @@ static void forwardSignal(int Sig) {
     ::kill(ChildPid, Sig);
 }
 
-/// Runs \p Cmd once with \p Env; returns the wait status.
+/// Runs \p Cmd once with \p Env; returns the wait status. \p QuietStdout:
+/// the program's standard output goes to /dev/null.
 static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
-                                  const std::vector<std::string> &Env) {
+                                  const std::vector<std::string> &Env,
+                                  bool QuietStdout = false) {
   std::vector<char *> Argv, Envp;
   for (const std::string &A : Cmd)
     Argv.push_back(const_cast<char *>(A.c_str()));
@@ -377,8 +380,13 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
     Envp.push_back(const_cast<char *>(E.c_str()));
   Envp.push_back(nullptr);
   pid_t Pid;
-  int RC = posix_spawn(&Pid, Cmd[0].c_str(), nullptr, nullptr, Argv.data(),
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  if (QuietStdout)
+    posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
+  int RC = posix_spawn(&Pid, Cmd[0].c_str(), &Actions, nullptr, Argv.data(),
                        Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
   if (RC)
     return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
                              std::strerror(RC));
@@ -599,8 +607,10 @@ discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
     return createStringError("cannot create '%s': %s", Dir.c_str(),
                              EC.message().c_str());
   // "none" names no loop: the runtime writes its report, measures nothing.
-  auto Status = spawnAndWait(O.Command, makeEnv(O, "none", {REF}, Dir,
-                                                /*Preload=*/true, Libraries()));
+  // The program's output is the measured run's: this one's is dropped.
+  auto Status = spawnAndWait(
+      O.Command, makeEnv(O, "none", {REF}, Dir, /*Preload=*/true, Libraries()),
+      /*QuietStdout=*/true);
   if (!Status)
     return Status.takeError();
   RawMerger M;
