@@ -17,7 +17,9 @@
 #include "Runtime.h"
 #include "Config.h"
 #include "Counters.h"
+#include "FpEnvGuard.h"
 #include "JsonOut.h"
+#include "Objects.h"
 #include "Records.h"
 #include "Schedule.h"
 #include "decan/runtime.h"
@@ -702,7 +704,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.str(Cfg.Fp == FpEnv::Keep
             ? "keep: MXCSR left as the program set it, for every variant"
             : "ftz: MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, "
-              "restored by end_call, for every variant");
+              "restored by end_call, for every variant but REF (REF runs in "
+              "the program's MXCSR)");
   J.endObject();
 
   J.key("probe");
@@ -761,6 +764,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.str(Warnings[I]);
   J.endArray();
 
+  emitObjects(J);
+
   J.key("loops");
   J.beginArray();
   uint32_t NL =
@@ -777,6 +782,7 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
 bool writeReport(const char *Status, int Sig, int CrashLoop, int CrashVariant) {
   if (!Active)
     return true;
+  FpEnvGuard Fp; // numbers are formatted, statistics read
   int Me = gettidNow();
   for (int Spin = 0;; ++Spin) {
     int Expected = 0;
@@ -1061,13 +1067,8 @@ void installHooks() {
   atexit(atExit);
 }
 
-int phdrCallback(struct dl_phdr_info *Info, size_t, void *Count) {
-  *static_cast<unsigned *>(Count) +=
-      scanSegments(Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum);
-  return 0;
-}
-
 void initialize(GetEnvFn GetEnv) {
+  FpEnvGuard Fp; // the TSC calibration computes in doubles before main
   parseConfig(Cfg, GetEnv);
   Active = Cfg.Active;
   if (!Active)
@@ -1093,8 +1094,8 @@ void initialize(GetEnvFn GetEnv) {
   installHooks();
   TscStart = decan_tsc_start();
   currentThread(); // the initializing (main) thread is thread 0
-  unsigned Rewritten = 0;
-  dl_iterate_phdr(phdrCallback, &Rewritten);
+  loadLibraryMap(Cfg.LibMap);
+  scanLoadedObjects();
 }
 
 void ensureInit() {

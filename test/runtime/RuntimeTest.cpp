@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <fenv.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -863,7 +865,7 @@ std::pair<double, std::string> denormalUnder(const char *FpEnvValue,
   return {Out, Rep["config"]["fp_env"].Str};
 }
 
-TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
+TEST(Runtime, FpEnvFtzFlushesDenormalsInVariantsOnly) {
   double Plain = DenormIn * DenormScale;
   ASSERT_GT(Plain, 0.0) << "1e-310 is a denormal, not zero, without FTZ";
 
@@ -885,4 +887,46 @@ TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
   EXPECT_EQ(Rep["config"]["fp_env"].Str.rfind("ftz:", 0), 0u);
   ASSERT_EQ(Rep["warnings"].Arr.size(), 1u);
   EXPECT_NE(Rep["warnings"][0].Str.find("DECAN_FP_ENV"), std::string::npos);
+}
+
+uint16_t readX87ControlWord() {
+  uint16_t W;
+  __asm__ __volatile__("fnstcw %0" : "=m"(W));
+  return W;
+}
+
+TEST(Runtime, OwnFpWorkLeavesTheProgramsFlagsAndModes) {
+  // The program's state: one flag raised, rounding upwards (x87 and SSE).
+  feclearexcept(FE_ALL_EXCEPT);
+  feraiseexcept(FE_DIVBYZERO);
+  ASSERT_EQ(fesetround(FE_UPWARD), 0);
+  const uint16_t Cw = readX87ControlWord();
+  const uint32_t Csr = readMxcsr();
+  auto Unchanged = [&](const char *After) {
+    EXPECT_EQ(fetestexcept(FE_ALL_EXCEPT), FE_DIVBYZERO) << After;
+    EXPECT_EQ(fegetround(), FE_UPWARD) << After;
+    EXPECT_EQ(readX87ControlWord(), Cw) << After;
+    EXPECT_EQ(readMxcsr(), Csr) << After;
+  };
+  for (const char *Fp : {"keep", "ftz"}) {
+    SCOPED_TRACE(Fp);
+    // Startup: TSC calibration in doubles.
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_VARIANTS", "REF,FP"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "0"},
+               {"DECAN_MAX_RECORDS", "2"},
+               {"DECAN_FP_ENV", Fp}});
+    Unchanged("initialization");
+    decan_loop_desc D = makeDesc("fpw:L0");
+    __decan_register_loops(&D, 1);
+    // Past DECAN_MAX_RECORDS: Welford statistics, inexact means.
+    for (int I = 1; I <= 12; ++I)
+      stubCall(D, (uint64_t)I * 7 + 1, 3);
+    Unchanged("measured calls with online statistics");
+    ASSERT_EQ(decan_flush(), 0);
+    Unchanged("writing the report");
+  }
+  fesetround(FE_TONEAREST);
+  feclearexcept(FE_ALL_EXCEPT);
 }

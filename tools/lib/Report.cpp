@@ -337,6 +337,11 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       if (auto S = V.getAsString())
         if (!is_contained(Warnings, S->str()))
           Warnings.push_back(S->str());
+  if (const json::Array *Ob = O->getArray("objects"))
+    for (const json::Value &V : *Ob)
+      if (auto S = V.getAsString())
+        if (!is_contained(Objects, S->str()))
+          Objects.push_back(S->str());
   if (const json::Object *C = O->getObject("counters"))
     if (auto Avail = C->getBoolean("available"); Avail && !*Avail) {
       std::string Msg = str(C, "message");
@@ -423,6 +428,7 @@ Report RawMerger::finish() const {
   R.ProbeCycles = median(P);
   R.Processes = Processes;
   R.Warnings = Warnings;
+  R.Objects = Objects;
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;

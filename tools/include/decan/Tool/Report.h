@@ -172,6 +172,9 @@ struct Report {
   std::optional<double> Coverage;
   std::vector<ProcessInfo> Processes;
   std::vector<std::string> Warnings;
+  /// Paths of the shared objects the processes loaded (the runtime's
+  /// "objects"), first seen first; not part of the analysed JSON.
+  std::vector<std::string> Objects;
   std::vector<LoopReport> Loops;
 
   const LoopReport *findLoop(llvm::StringRef Id) const;
@@ -218,7 +221,7 @@ private:
   };
   std::vector<LoopPool> Loops;
   std::vector<ProcessInfo> Processes;
-  std::vector<std::string> Warnings;
+  std::vector<std::string> Warnings, Objects;
   llvm::json::Object Machine, Config;
   std::string Version;
   std::vector<double> Probe;

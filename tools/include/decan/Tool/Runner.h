@@ -41,8 +41,10 @@ struct RunOptions {
   /// is when plugin-built, else rewritten into the run's temporary
   /// directory; the copy is put under the name the loader looks for
   /// (DT_SONAME, else the file name) in a directory prepended to
-  /// LD_LIBRARY_PATH. With libraries, a program without a loop table runs
-  /// unmodified (only the libraries are measured).
+  /// LD_LIBRARY_PATH; a dlopen of the original by path opens the copy. With
+  /// libraries, a program without a loop table runs unmodified (only the
+  /// libraries are measured). "auto": the libraries the program loads in a
+  /// first run (not the C and C++ runtimes), and the program itself.
   std::vector<std::string> Libs;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
@@ -64,6 +66,11 @@ llvm::Error validateEvents(const std::vector<std::string> &Events);
 
 /// Finds \p Program like execvp does; error "program 'x' not found".
 llvm::Expected<std::string> resolveProgram(llvm::StringRef Program);
+
+/// Finds a file decan reads without running it (`decan list`): \p Name as
+/// given when it exists (a readable file, executable or not: libraries are
+/// installed 0644), else a program of that name found through PATH.
+llvm::Expected<std::string> resolveInput(llvm::StringRef Name);
 
 /// Runs the measurements. Errors (bad input, no report written) are one
 /// line; a program that fails after writing reports is a Problem, not an
