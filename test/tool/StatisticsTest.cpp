@@ -175,6 +175,23 @@ TEST(Saturation, BootstrapIntervalIsDeterministicAndCoversTheTruth) {
   EXPECT_EQ(I.N, 200u);
 }
 
+TEST(Saturation, DisturbedPairsAreTrimmedNotAveraged) {
+  std::vector<Pair> Ps;
+  for (int I = 0; I < 100; ++I) {
+    Pair P;
+    P.Ref = 1000;
+    P.Var = 500 + (I % 3);
+    Ps.push_back(P);
+  }
+  Ps[7].Var = 50000; // an interrupt in one variant call
+  Ps[9].Ref = 90000; // a page fault in one REF neighbour
+  std::vector<Pair> T = trimOutliers(Ps);
+  EXPECT_EQ(T.size(), 98u);
+  EXPECT_NEAR(ratioOfSums(T), 0.501, 0.001);
+  EXPECT_GT(std::fabs(ratioOfSums(Ps) - 0.501), 0.02)
+      << "untrimmed, single calls swing the sums";
+}
+
 /// A loop with paired LS/FP samples whose ratio of sums is exactly the
 /// given saturations, each sample off by +-Noise (alternating).
 LoopReport pairedLoop(double SatLS, double SatFP, double Noise, int N) {

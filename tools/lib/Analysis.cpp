@@ -338,7 +338,10 @@ void analyse(Report &R, const Thresholds &T) {
       L.Saturation[V].reset();
       if (!L.Variants[V])
         continue;
-      const std::vector<Pair> &Ps = L.Variants[V]->Pairs;
+      // Disturbed pairs (one side hit by an interrupt or a fault) would
+      // swing a ratio of sums: they are left out, and counted.
+      std::vector<Pair> Ps = trimOutliers(L.Variants[V]->Pairs);
+      L.Variants[V]->Outliers = L.Variants[V]->Pairs.size() - Ps.size();
       for (const Pair &P : Ps)
         if (P.Work > 0) {
           W += P.Weight;

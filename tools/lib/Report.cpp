@@ -610,6 +610,7 @@ json::Value toJSON(const Report &R) {
           Kinds[pairKindName(static_cast<PairKind>(K))] =
               static_cast<int64_t>(S.PairKinds[K]);
         VO["pair_kinds"] = std::move(Kinds);
+        VO["outliers"] = static_cast<int64_t>(S.Outliers);
       }
       if (V != REF && L.Saturation[V])
         Sat[variantName(V)] = *L.Saturation[V];

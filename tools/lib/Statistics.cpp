@@ -121,6 +121,30 @@ std::vector<double> voronoiWeights(const std::vector<uint64_t> &Calls,
   return W;
 }
 
+std::vector<Pair> trimOutliers(const std::vector<Pair> &Pairs, double K) {
+  std::vector<double> L;
+  for (const Pair &P : Pairs)
+    if (P.Var > 0 && P.Ref > 0)
+      L.push_back(std::log(P.Var / P.Ref));
+  if (L.size() < 5)
+    return Pairs;
+  auto Median = [](std::vector<double> V) {
+    std::sort(V.begin(), V.end());
+    size_t N = V.size();
+    return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+  };
+  double M = Median(L);
+  std::vector<double> Dev;
+  for (double X : L)
+    Dev.push_back(std::fabs(X - M));
+  double Mad = std::max(Median(Dev), 0.02);
+  std::vector<Pair> Out;
+  for (const Pair &P : Pairs)
+    if (P.Var > 0 && P.Ref > 0 && std::fabs(std::log(P.Var / P.Ref) - M) <= K * Mad)
+      Out.push_back(P);
+  return Out;
+}
+
 double ratioOfSums(const std::vector<Pair> &Pairs) {
   double V = 0, R = 0;
   for (const Pair &P : Pairs) {

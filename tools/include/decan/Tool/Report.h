@@ -81,6 +81,8 @@ struct VariantStats {
   std::vector<Pair> Pairs;
   /// How many samples each PairKind took, by its index.
   std::array<uint64_t, 6> PairKinds{};
+  /// Pairs left out of the saturation as disturbed (trimOutliers).
+  uint64_t Outliers = 0;
 };
 
 /// Part of a run (by call index on each thread) and what REF did there.

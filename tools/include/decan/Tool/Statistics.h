@@ -86,6 +86,12 @@ PairKind pairSample(const Sample &S, bool IsRef, Pair &Out);
 std::vector<double> voronoiWeights(const std::vector<uint64_t> &Calls,
                                    uint64_t CallsSeen);
 
+/// The pairs whose ratio Var/Ref lies within \p K median absolute
+/// deviations (of the log ratio, at least 2%) of the median: a call hit by
+/// an interrupt or a page fault on one side only is a disturbance, not a
+/// saturation.
+std::vector<Pair> trimOutliers(const std::vector<Pair> &Pairs, double K = 5);
+
 /// sum(w * Var) / sum(w * Ref); 0 without pairs.
 double ratioOfSums(const std::vector<Pair> &Pairs);
 
