@@ -449,8 +449,8 @@ void analyse(Report &R, const Thresholds &T) {
           {*Sat[LS], *Sat[FP]}, {B[LS], B[FP]}, [&](const double *X) {
             return streamsClassName(classifyStreams(X[0], X[1], T)).str();
           });
-      L.VerdictConfidence = Paired ? C.Agreement : 0;
       if (Confident(C, Paired)) {
+        L.VerdictConfidence = Paired ? C.Agreement : 0;
         L.Streams = C.Label;
         L.Verdict = C.Label;
         L.Diagnosis.push_back(

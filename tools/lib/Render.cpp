@@ -391,7 +391,8 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
   OS << "<table class=\"variants\"><tr><th>variant</th><th>calls</th>"
         "<th>excluded</th><th>cycles/call median</th><th>min</th>"
         "<th>cycles/iter median</th><th>min</th><th>iterations</th>"
-        "<th>stability</th><th>saturation</th><th>stores</th></tr>\n";
+        "<th>stability</th><th>saturation</th><th>95% interval</th>"
+        "<th>pairs</th><th>stores</th></tr>\n";
   for (unsigned V = 0; V < NumVariants; ++V) {
     if (!L.Variants[V])
       continue;
@@ -400,13 +401,18 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
     OS << formatv(
         "<tr><td>{0}</td><td>{1}</td><td>{2}</td><td>{3:F0}</td>"
         "<td>{4:F0}</td><td>{5}</td><td>{6}</td><td>{7}</td>"
-        "<td>{8}</td><td>{9}</td><td>{10}</td></tr>\n",
+        "<td>{8}</td><td>{9}</td><td>{10}</td><td>{11}</td><td>{12}</td>"
+        "</tr>\n",
         variantName(V), S.Calls, S.Excluded, S.Cycles.Median, S.Cycles.Min,
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Median).str() : "-",
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Min).str() : "-",
         S.Iterations, percent(S.Stability),
         L.Saturation[V] ? formatv("{0:F3}", *L.Saturation[V]).str() : "-",
-        SP == L.StorePolicy.end() ? "" : esc(SP->second));
+        L.SatInterval[V] ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
+                                   L.SatInterval[V]->Hi)
+                               .str()
+                         : "-",
+        S.Pairs.size(), SP == L.StorePolicy.end() ? "" : esc(SP->second));
   }
   OS << "</table>\n";
   // Per-rank/thread rows: imbalance between ranks or threads shows here.
@@ -453,27 +459,44 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
     OS << " &middot; sweep of " << Runs.size() << " runs over "
        << esc(S->Param);
   OS << "</p>\n";
+  if (R.Coverage)
+    OS << "<p class=\"coverage\">the measured loops cover "
+       << percent(*R.Coverage) << " of the program's time</p>\n";
   for (const std::string &W : R.Warnings)
     OS << "<p class=\"warn\">warning: " << esc(W) << "</p>\n";
   OS << "<h2>Loops by potential DL1 gain</h2>\n<table class=\"summary\">"
-        "<tr><th>loop</th><th>function</th><th>source</th><th>share</th>"
-        "<th>streams</th><th>DL1 gain</th><th>rank by share</th></tr>\n";
+        "<tr><th>loop</th><th>function</th><th>source</th>"
+        "<th>program share</th><th>share of loop time</th>"
+        "<th>verdict</th><th>DL1 gain</th><th>rank by share</th></tr>\n";
   std::vector<const LoopReport *> Order = rankedLoops(R);
+  auto Verdict = [](const LoopReport &L) {
+    if (L.Verdict.empty())
+      return std::string("-");
+    return L.VerdictConfidence > 0
+               ? formatv("{0} ({1:F0}%)", L.Verdict, L.VerdictConfidence * 100)
+                     .str()
+               : L.Verdict;
+  };
   for (const LoopReport *L : Order)
     OS << formatv("<tr><td><a href=\"#loop-{0}\">{1}</a></td><td>{2}</td>"
                   "<td>{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
-                  "<td>{7}</td></tr>\n",
+                  "<td>{7}</td><td>{8}</td></tr>\n",
                   L->RankByGain, esc(L->Id), esc(demangleSymbol(L->Function)),
-                  esc(location(L->File, L->Line)), percent(L->Share),
-                  esc(L->Streams), L->DL1Gain ? percent(*L->DL1Gain) : "-",
-                  L->RankByShare);
+                  esc(location(L->File, L->Line)),
+                  L->ProgramShare ? percent(*L->ProgramShare) : "-",
+                  percent(L->Share), esc(Verdict(*L)),
+                  L->DL1Gain ? percent(*L->DL1Gain) : "-", L->RankByShare);
   OS << "</table>\n";
   for (const LoopReport *LP : Order) {
     const LoopReport &L = *LP;
     OS << formatv("<section class=\"loop\" id=\"loop-{0}\"><h2>#{0} {1}</h2>"
-                  "<p>{2} at {3} &middot; share {4}</p>\n",
+                  "<p>{2} at {3} &middot; program share {4} &middot; share "
+                  "of loop time {5} &middot; verdict {6} &middot; {7} calls "
+                  "in the whole run</p>\n",
                   L.RankByGain, esc(L.Id), esc(demangleSymbol(L.Function)),
-                  esc(location(L.File, L.Line)), percent(L.Share));
+                  esc(location(L.File, L.Line)),
+                  L.ProgramShare ? percent(*L.ProgramShare) : "-",
+                  percent(L.Share), esc(Verdict(L)), L.RunCalls);
     OS << "<div class=\"charts\">\n";
     barChart(OS, L);
     if (S && Runs.size() > 1) {
