@@ -585,6 +585,16 @@ void analyse(Report &R, const Thresholds &T) {
              "vectorise";
       L.Diagnosis.push_back(S);
     }
+    if (L.ProgramShareLowerBound && L.RunCalls)
+      L.Warnings.push_back(
+          formatv("decan's accounting costs {0:F0} cycles per call, more than "
+                  "the loop's own {1:F0}: the part it cannot time weighs on "
+                  "the program's time, and the program share ({2}) is a lower "
+                  "bound",
+                  (L.InsideCycles - L.TimeCycles) / (double)L.RunCalls,
+                  L.TimeCycles / (double)L.RunCalls,
+                  L.ProgramShare ? pct(*L.ProgramShare) : "-")
+              .str());
     checkRun(L, T);
     checkCoherence(L, R.ProbeCycles, Reps, TC);
     for (const auto &KV : L.Unavailable) {

@@ -536,6 +536,8 @@ Report RawMerger::finish() const {
       if (!L.RunCalls)
         continue;
       L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
+      L.ProgramShareLowerBound =
+          L.InsideCycles > 0 && L.InsideCycles - L.TimeCycles > L.TimeCycles;
       // Regions enclose loops: their time is not added twice.
       if (!StringRef(L.Id).starts_with("region:"))
         Cov += *L.ProgramShare;
@@ -668,6 +670,7 @@ json::Value toJSON(const Report &R) {
     LO["whole_run"] = std::move(Run);
     LO["program_share"] =
         L.ProgramShare ? json::Value(*L.ProgramShare) : json::Value(nullptr);
+    LO["program_share_is_lower_bound"] = L.ProgramShareLowerBound;
     LO["verdict"] = json::Object{{"class", L.Verdict},
                                  {"confidence", L.VerdictConfidence},
                                  {"inconclusive", L.Inconclusive}};
@@ -890,6 +893,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     }
     if (auto PS = LO->getNumber("program_share"))
       L.ProgramShare = *PS;
+    L.ProgramShareLowerBound =
+        LO->getBoolean("program_share_is_lower_bound").value_or(false);
     if (const json::Array *Ps = LO->getArray("parts"))
       for (const json::Value &PV : *Ps) {
         const json::Object *PO = PV.getAsObject();

@@ -119,6 +119,10 @@ struct LoopReport {
   unsigned Threads = 0;     ///< threads (all processes) that ran the loop
   /// TimeCycles / the program's own time (decan's cost removed).
   std::optional<double> ProgramShare;
+  /// True when decan's cost per call of this loop exceeds the loop's own:
+  /// the part of it decan cannot time (the stub's call into the runtime)
+  /// then weighs on the program's time, and ProgramShare is a lower bound.
+  bool ProgramShareLowerBound = false;
   /// Mean trips per call: of the whole run, and of the weighted samples.
   std::optional<double> RunMeanTrips, SampleMeanTrips;
   /// Saturation intervals (paired runs).
