@@ -19,6 +19,8 @@
 #ifndef DECAN_RUNTIME_RECORDS_H
 #define DECAN_RUNTIME_RECORDS_H
 
+#include "decan/abi.h"
+
 #include <atomic>
 #include <stdint.h>
 
@@ -45,17 +47,6 @@ enum RecordField : unsigned {
 inline constexpr const char *kFieldNames[kFieldEvents] = {
     "cycles",    "trips",       "flags",      "call",       "pre_cycles",
     "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
-
-/// Bits of kFieldFlags.
-enum RecordFlags : uint64_t {
-  kFlagContextSwitch = 1, ///< excluded from statistics
-  kFlagCounterFailed = 2,
-  kFlagPreSwitched = 4,  ///< the "pre" REF call had a context switch
-  kFlagPostSwitched = 8, ///< the "post" REF call had a context switch
-  kFlagNoPre = 16,       ///< no "pre" REF call (replace/instance mode)
-  kFlagNoPost = 32,      ///< the loop was not called again on this thread
-  kFlagNoRerun = 64      ///< no original run after the variant (yet)
-};
 
 /// Whole-run totals of one loop on one thread: every call while the loop is
 /// active, whatever it ran. Bucket I holds calls [I*Width+1, (I+1)*Width];

@@ -956,8 +956,8 @@ inline uint64_t *record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
                         uint64_t Call, uint64_t Flags, bool EvFail,
                         const uint64_t *EvStart, const uint64_t *EvEnd) {
   VariantData &VD = TL->V[V];
-  bool Switched = Flags & kFlagContextSwitch;
-  Flags |= EvFail ? kFlagCounterFailed : 0;
+  bool Switched = Flags & DECAN_SAMPLE_SWITCHED;
+  Flags |= EvFail ? DECAN_SAMPLE_COUNTER_FAILED : 0;
   uint64_t *R = VD.Raw.next();
   if (R) {
     R[kFieldCycles] = Cycles;
@@ -969,8 +969,10 @@ inline uint64_t *record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
     R[kFieldPostCycles] = 0;
     R[kFieldPostTrips] = 0;
     R[kFieldRerunTrips] = 0;
-    Flags |= (HasPre ? (TL->PreSwitched ? kFlagPreSwitched : 0) : kFlagNoPre) |
-             kFlagNoPost | (V != DECAN_REF ? kFlagNoRerun : 0);
+    Flags |= (HasPre ? (TL->PreSwitched ? DECAN_SAMPLE_PRE_SWITCHED : 0)
+                     : DECAN_SAMPLE_NO_PRE) |
+             DECAN_SAMPLE_NO_POST |
+             (V != DECAN_REF ? DECAN_SAMPLE_NO_RERUN : 0);
     R[kFieldFlags] = Flags;
     for (unsigned E = 0; E < NumEvents; ++E)
       R[kFieldEvents + E] = EvEnd[E] - EvStart[E];
@@ -1358,7 +1360,7 @@ static void endRerun(ThreadState *T, ThreadLoop *TL, uint64_t Cycles,
   TL->Tot.add(TL->Rot.Calls, Cycles, Trips);
   if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
     TL->Pending[kFieldRerunTrips] = Trips;
-    TL->Pending[kFieldFlags] &= ~(uint64_t)kFlagNoRerun;
+    TL->Pending[kFieldFlags] &= ~(uint64_t)DECAN_SAMPLE_NO_RERUN;
   }
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;
@@ -1395,9 +1397,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
                   (T->EvFail || (NumEvents && !readCounters(T, EvEnd)));
     Switched = contextSwitches() != T->CtxStart;
     if (What == Role::Sample) {
-      TL->Pending =
-          record(TL, V, Cycles, Trips, Call, Switched ? kFlagContextSwitch : 0,
-                 EvFail, T->EvStart, EvEnd);
+      TL->Pending = record(TL, V, Cycles, Trips, Call,
+                           Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
+                           T->EvStart, EvEnd);
       TL->PendingCall = Call;
     }
   }
@@ -1410,8 +1412,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     uint64_t *R = TL->Pending;
     R[kFieldPostCycles] = Cycles;
     R[kFieldPostTrips] = Trips;
-    R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)kFlagNoPost) |
-                     (Switched ? kFlagPostSwitched : 0);
+    R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)DECAN_SAMPLE_NO_POST) |
+                     (Switched ? DECAN_SAMPLE_POST_SWITCHED : 0);
   }
   if (V == DECAN_REF || !RunOriginal) {
     TL->Tot.add(Call, Cycles, Trips); // this run is the program's loop
@@ -1509,6 +1511,6 @@ DECAN_API void decan_region_end(void) {
   LoopState *L = Loops[F.Loop].load(std::memory_order_relaxed);
   ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
   record(TL, DECAN_REF, T1 - F.T0, 0, F.Call,
-         Ctx != F.Ctx ? kFlagContextSwitch : 0, EvFail, F.Ev, EvEnd);
+         Ctx != F.Ctx ? DECAN_SAMPLE_SWITCHED : 0, EvFail, F.Ev, EvEnd);
   TL->Tot.add(F.Call, T1 - F.T0, 0);
 }

@@ -75,27 +75,28 @@ TEST(Pairing, NoComparableNeighbourIsExcludedNotGuessed) {
   Pair P;
   EXPECT_EQ(pairSample(sample(50, 100, 300, 300, 400, 400, 100), false, P),
             PairKind::NoEqualWork);
-  EXPECT_EQ(
-      pairSample(sample(50, 100, 0, 0, 0, 0, 100, kSampleNoPre | kSampleNoPost),
-                 false, P),
-      PairKind::NoEqualWork);
+  EXPECT_EQ(pairSample(sample(50, 100, 0, 0, 0, 0, 100,
+                              DECAN_SAMPLE_NO_PRE | DECAN_SAMPLE_NO_POST),
+                       false, P),
+            PairKind::NoEqualWork);
 }
 
 TEST(Pairing, ContextSwitchesExcludeTheSampleOrTheirNeighbour) {
   Pair P;
+  EXPECT_EQ(pairSample(
+                sample(50, 100, 100, 100, 100, 100, 100, DECAN_SAMPLE_SWITCHED),
+                false, P),
+            PairKind::Switched);
+  EXPECT_EQ(pairSample(sample(50, 100, 900, 100, 100, 100, 100,
+                              DECAN_SAMPLE_PRE_SWITCHED),
+                       false, P),
+            PairKind::Exact);
+  EXPECT_DOUBLE_EQ(P.Ref, 100) << "the switched neighbour is not used";
   EXPECT_EQ(
-      pairSample(sample(50, 100, 100, 100, 100, 100, 100, kSampleSwitched),
+      pairSample(sample(50, 100, 900, 100, 900, 100, 100,
+                        DECAN_SAMPLE_PRE_SWITCHED | DECAN_SAMPLE_POST_SWITCHED),
                  false, P),
       PairKind::Switched);
-  EXPECT_EQ(
-      pairSample(sample(50, 100, 900, 100, 100, 100, 100, kSamplePreSwitched),
-                 false, P),
-      PairKind::Exact);
-  EXPECT_DOUBLE_EQ(P.Ref, 100) << "the switched neighbour is not used";
-  EXPECT_EQ(pairSample(sample(50, 100, 900, 100, 900, 100, 100,
-                              kSamplePreSwitched | kSamplePostSwitched),
-                       false, P),
-            PairKind::Switched);
 }
 
 TEST(Pairing, ADisturbedNeighbourDoesNotInflateREF) {

@@ -220,14 +220,15 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
         Smp.PostTrips = At("post_trips");
         Smp.RerunTrips = At("rerun_trips");
         if (!Field.count("pre_cycles"))
-          Smp.Flags |= kSampleNoPre | kSampleNoPost; // decan-raw-1
+          Smp.Flags |=
+              DECAN_SAMPLE_NO_PRE | DECAN_SAMPLE_NO_POST; // decan-raw-1
         All.push_back({*V, Smp});
-        if (Smp.Flags & kSampleSwitched) { // excluded from statistics
+        if (Smp.Flags & DECAN_SAMPLE_SWITCHED) { // excluded from statistics
           ++Flagged;
           continue;
         }
         double Cyc = Smp.Cycles, Trips = Smp.Trips;
-        if (!(Smp.Flags & kSampleCounterFailed))
+        if (!(Smp.Flags & DECAN_SAMPLE_COUNTER_FAILED))
           for (const auto &[I, Name] : EventI)
             if (I < static_cast<int>(R->size()))
               P.Counters[Name].push_back((*R)[I].getAsNumber().value_or(0));

@@ -47,7 +47,7 @@ PairKind pairSample(const Sample &S, bool IsRef, Pair &Out) {
   Out = Pair();
   Out.Var = S.Cycles;
   Out.Call = S.Call;
-  if (S.Flags & kSampleSwitched)
+  if (S.Flags & DECAN_SAMPLE_SWITCHED)
     return PairKind::Switched;
   // A variant's trip count comes from its induction variable after the
   // loop; where the variant deleted that variable's update it is garbage
@@ -61,14 +61,14 @@ PairKind pairSample(const Sample &S, bool IsRef, Pair &Out) {
   Out.Work = Work;
   std::vector<Neighbour> N;
   bool AnySwitched = false;
-  if (!(S.Flags & kSampleNoPre) && S.PreCycles > 0) {
-    if (S.Flags & kSamplePreSwitched)
+  if (!(S.Flags & DECAN_SAMPLE_NO_PRE) && S.PreCycles > 0) {
+    if (S.Flags & DECAN_SAMPLE_PRE_SWITCHED)
       AnySwitched = true;
     else
       N.push_back({S.PreCycles, S.PreTrips});
   }
-  if (!(S.Flags & kSampleNoPost) && S.PostCycles > 0) {
-    if (S.Flags & kSamplePostSwitched)
+  if (!(S.Flags & DECAN_SAMPLE_NO_POST) && S.PostCycles > 0) {
+    if (S.Flags & DECAN_SAMPLE_POST_SWITCHED)
       AnySwitched = true;
     else
       N.push_back({S.PostCycles, S.PostTrips});
@@ -140,7 +140,8 @@ std::vector<Pair> trimOutliers(const std::vector<Pair> &Pairs, double K) {
   double Mad = std::max(Median(Dev), 0.02);
   std::vector<Pair> Out;
   for (const Pair &P : Pairs)
-    if (P.Var > 0 && P.Ref > 0 && std::fabs(std::log(P.Var / P.Ref) - M) <= K * Mad)
+    if (P.Var > 0 && P.Ref > 0 &&
+        std::fabs(std::log(P.Var / P.Ref) - M) <= K * Mad)
       Out.push_back(P);
   return Out;
 }

@@ -63,6 +63,18 @@ enum decan_variant {
 /// count. A negative `v` stays negative and is ignored.
 #define DECAN_RERUN 0x100
 
+/// Bits of a sample's "flags" in the runtime's reports (docs/runtime.md),
+/// read by the tool.
+enum decan_sample_flag {
+  DECAN_SAMPLE_SWITCHED = 1,       ///< a context switch in the sample
+  DECAN_SAMPLE_COUNTER_FAILED = 2, ///< a counter could not be read
+  DECAN_SAMPLE_PRE_SWITCHED = 4,   ///< ... in the REF call before it
+  DECAN_SAMPLE_POST_SWITCHED = 8,  ///< ... in the REF call after it
+  DECAN_SAMPLE_NO_PRE = 16,        ///< no REF call before it (not rotate)
+  DECAN_SAMPLE_NO_POST = 32,       ///< no REF call after it (yet)
+  DECAN_SAMPLE_NO_RERUN = 64       ///< no original run after it (yet)
+};
+
 /// Why a variant of a loop is not available (decan_machine_info::status).
 enum decan_variant_status {
   DECAN_VARIANT_NOT_BUILT = 0,   ///< no machine pass saw this variant

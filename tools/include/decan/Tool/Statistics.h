@@ -23,22 +23,13 @@
 #ifndef DECAN_TOOL_STATISTICS_H
 #define DECAN_TOOL_STATISTICS_H
 
+#include "decan/abi.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace decan::tool {
-
-/// Bits of a raw record's flags (runtime/src/Records.h).
-enum SampleFlags : uint64_t {
-  kSampleSwitched = 1,
-  kSampleCounterFailed = 2,
-  kSamplePreSwitched = 4,
-  kSamplePostSwitched = 8,
-  kSampleNoPre = 16,
-  kSampleNoPost = 32,
-  kSampleNoRerun = 64
-};
 
 /// One sampled call as recorded (`decan-raw-2` fields).
 struct Sample {
