@@ -257,18 +257,7 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
 /// Dependency-breaking idioms and NOPs read registers whose value does not
 /// matter: mark those reads undef so liveness stays exact.
 static bool readsAreUndef(const X86Knowledge &K, const Instr &I) {
-  if (I.Padding)
-    return true;
-  StringRef N = K.opcodeName(I.Opcode);
-  if (!(N.contains("XOR") || N.starts_with("PCMPEQ") ||
-        N.starts_with("VPCMPEQ")))
-    return false;
-  if (I.Ops.empty() || !I.Ops[0].isReg())
-    return false;
-  for (const Operand &O : I.Ops)
-    if (!O.isReg() || O.Reg != I.Ops[0].Reg)
-      return false;
-  return true;
+  return I.Padding || K.isDependencyBreaking(I);
 }
 
 static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,

@@ -147,7 +147,10 @@ public:
 
 private:
   enum class Act { Keep, Delete, Replace };
-  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  /// \p IntoFree: load into a free register even when \p I has a
+  /// destination (a deleted division keeps its destination's chain).
+  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
+              bool IntoFree = false);
   bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
   Instr mk(unsigned I, unsigned Opcode) const {
@@ -217,7 +220,8 @@ bool Builder::flagsDeadAfter(unsigned I) const {
 
 /// Pure load of the same address and width. Load-ops load into their
 /// destination; stores and read-modify-write ops into a free register.
-bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
+bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
+                     bool IntoFree) {
   const Instr &In = Ref.Instrs[I];
   const MCInstrDesc &D = K.instrInfo().get(In.Opcode);
   StringRef N = K.opcodeName(In.Opcode);
@@ -270,7 +274,19 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
   bool HasDef = D.getNumDefs() > 0 && In.Ops[0].isReg() &&
                 (K.isVector(In.Ops[0].Reg) || K.isGPR(In.Ops[0].Reg)) &&
                 !(K.classify(In.Opcode) & SubsetStore);
-  if (HasDef) {
+  if (IntoFree) {
+    // A free register: the destination keeps its value (bridged).
+    bool VecDst = HasDef && K.isVector(In.Ops[0].Reg);
+    for (unsigned R : Ref.FreeRegs)
+      if (VecDst ? K.isVector(R) : K.isGPR(R))
+        if (unsigned Sz = sized(R, W))
+          Cands.push_back(Sz);
+    if (!Cands.empty())
+      HasDef = false;
+  }
+  if (!Cands.empty()) {
+    // IntoFree found one.
+  } else if (HasDef) {
     Cands.push_back(In.Ops[0].Reg);
   } else {
     // Data register of a store: a vector store loads into a free vector
@@ -606,8 +622,10 @@ VariantResult Builder::run() {
     case Variant::NO_DIV:
       if (B & SubsetDiv) {
         if (Mem) {
+          // The load stays (same address and width, into a free register);
+          // the division's result is bridged like a deleted one's.
           Acts[I] = Act::Replace;
-          OK = asLoad(I, Repl[I], Why);
+          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
         } else {
           Acts[I] = Act::Delete;
         }
@@ -639,8 +657,9 @@ VariantResult Builder::run() {
       return Fail(VariantStatus::Unsupported, Why);
   }
 
-  // Phase 2: values of deleted instructions that kept ones still read get
-  // a dependency-free idiom (a normal number when it feeds div/sqrt).
+  // Phase 2: values of deleted instructions that kept ones still read are
+  // bridged (below); those that feed a div/sqrt and come from nowhere get a
+  // normal number (thesis 6.5.3).
   std::set<unsigned> DivFeed;
   {
     std::vector<unsigned> Work;
@@ -663,20 +682,38 @@ VariantResult Builder::run() {
             Work.push_back(D);
     }
   }
-  std::vector<std::vector<unsigned>> NeedIdiom(N);
+  // Registers of deleted instructions that the variant still reads get a
+  // bridge: the deleted instruction's pass-through input (nothing to do when
+  // it reads the register itself, else a register copy), or, when it has
+  // none (a load, a conversion from another register file), a
+  // dependency-free idiom: what it read is the variant's target.
+  std::map<unsigned, std::vector<unsigned>> IdiomRegs;
+  std::map<unsigned, std::vector<std::pair<unsigned, unsigned>>> Copies;
+  std::set<std::pair<unsigned, unsigned>> Bridged;
+  struct Reader {
+    unsigned I;
+    SmallVector<unsigned, 8> Reads; ///< registers its variant form reads
+    bool Bridge;                    ///< reads for a bridge of I
+  };
+  std::vector<Reader> Work;
   for (unsigned I = 0; I < N; ++I) {
     if (Acts[I] == Act::Delete)
       continue;
-    // Registers the variant's form of I reads.
-    SmallVector<unsigned, 8> Reads;
+    Reader R{I, {}, false};
     if (Acts[I] == Act::Keep)
-      K.regsRead(Ref.Instrs[I], Reads);
+      K.regsRead(Ref.Instrs[I], R.Reads);
     else
       for (const Instr &X : Repl[I])
-        K.regsRead(X, Reads);
+        K.regsRead(X, R.Reads);
+    Work.push_back(std::move(R));
+  }
+  while (!Work.empty()) {
+    Reader Rd = Work.back();
+    Work.pop_back();
+    unsigned I = Rd.I;
     for (const RegRead *R : RD.readsOf(I)) {
       bool StillRead = false;
-      for (unsigned X : Reads)
+      for (unsigned X : Rd.Reads)
         StillRead |= K.regsOverlap(X, R->Reg);
       if (!StillRead)
         continue;
@@ -697,7 +734,7 @@ VariantResult Builder::run() {
         for (auto [WR, U] : RD.writesOf(D))
           if (U == R->Unit)
             Reg = WR;
-        if (!Reg)
+        if (!Reg || !Bridged.insert({D, Reg}).second)
           continue;
         if (!K.isVector(Reg) && !K.isGPR(Reg))
           return Fail(VariantStatus::Unsupported,
@@ -706,20 +743,30 @@ VariantResult Builder::run() {
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
                           std::to_string(I) + ")");
-        auto &L = NeedIdiom[D];
-        if (std::find(L.begin(), L.end(), Reg) == L.end())
-          L.push_back(Reg);
+        // A bridge into a div/sqrt passes the div-operand rule on.
+        if (Rd.Bridge && DivFeed.count(I))
+          DivFeed.insert(D);
+        PassThrough P = K.passThrough(Ref.Instrs[D], Reg);
+        if (P.Kind == PassThrough::Keep) {
+          Work.push_back({D, {Reg}, true});
+        } else if (P.Kind == PassThrough::Copy) {
+          Copies[D].push_back({Reg, P.Src});
+          Work.push_back({D, {P.Src}, true});
+        } else {
+          IdiomRegs[D].push_back(Reg);
+        }
       }
     }
   }
   for (unsigned D = 0; D < N; ++D) {
-    if (NeedIdiom[D].empty())
+    if (!IdiomRegs.count(D) && !Copies.count(D))
       continue;
-    std::vector<Instr> Idioms;
-    for (unsigned Reg : NeedIdiom[D]) {
+    std::vector<Instr> Bridges;
+    const std::vector<unsigned> &Regs = IdiomRegs[D];
+    for (unsigned Reg : Regs) {
       // One idiom per register: drop a narrower alias of a wider one.
       bool Covered = false;
-      for (unsigned Other : NeedIdiom[D])
+      for (unsigned Other : Regs)
         if (Other != Reg && K.regsOverlap(Other, Reg) &&
             K.regBits(Other) > K.regBits(Reg))
           Covered = true;
@@ -733,17 +780,25 @@ VariantResult Builder::run() {
       if (X.empty())
         return Fail(VariantStatus::Unsupported,
                     "no dependency-free idiom for " + K.regName(Reg).str());
-      for (Instr &Y : X) {
-        Y.Id = D;
-        Idioms.push_back(Y);
-      }
+      Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
-    if (Acts[D] == Act::Delete) {
+    for (auto [Reg, Src] : Copies[D]) {
+      std::vector<Instr> X = K.copy(Reg, Src);
+      if (X.empty())
+        return Fail(VariantStatus::Unsupported,
+                    "no register copy " + K.regName(Src).str() + " -> " +
+                        K.regName(Reg).str() + " to bridge " +
+                        K.opcodeName(Ref.Instrs[D].Opcode).str());
+      Bridges.insert(Bridges.end(), X.begin(), X.end());
+    }
+    for (Instr &Y : Bridges) {
+      Y.Id = D;
+      Y.Stand = true;
+    }
+    if (Acts[D] == Act::Delete)
       Acts[D] = Act::Replace;
-      Repl[D] = std::move(Idioms);
-    } else {
-      Repl[D].insert(Repl[D].begin(), Idioms.begin(), Idioms.end());
-    }
+    // After the replacement: it reads the registers as REF left them.
+    Repl[D].insert(Repl[D].end(), Bridges.begin(), Bridges.end());
   }
 
   // Phase 3: lengths. Aware layout pads each changed instruction to its REF
@@ -832,6 +887,14 @@ VariantResult Builder::run() {
     return Fail(VariantStatus::Unsupported, toString(VB.takeError()));
   if (Error E = verifyNoNewDependences(K, Ref, Out))
     return Fail(VariantStatus::Verifier, toString(std::move(E)));
+  std::vector<DepEdge> LostMem;
+  if (Error E = verifyKeptDependences(K, Ref, Out, &LostMem))
+    return Fail(VariantStatus::Verifier, toString(std::move(E)));
+  if (!LostMem.empty()) {
+    Res.Bound = true;
+    Res.BoundReason = "drops the " + describeEdge(K, LostMem.front()) +
+                      " (stores are not kept): Sat is a lower bound";
+  }
   Res.Body = std::move(Out);
   Res.Bytes = *VB;
   Res.Status = VariantStatus::OK;

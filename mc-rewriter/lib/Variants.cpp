@@ -184,36 +184,6 @@ static std::string misalignedScratch(const decan::X86Knowledge &K,
   return "";
 }
 
-/// Step of \p I when it is `r += constant` in one of the forms an
-/// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when not.
-static int64_t inductionStep(const decan::X86Knowledge &K,
-                             const decan::Instr &I, unsigned Def) {
-  StringRef N = K.opcodeName(I.Opcode);
-  auto Imm = [&](unsigned O) -> const decan::Operand * {
-    return O < I.Ops.size() && I.Ops[O].isImm() ? &I.Ops[O] : nullptr;
-  };
-  auto SelfSrc = [&](unsigned O) {
-    return O < I.Ops.size() && I.Ops[O].isReg() && I.Ops[O].Reg &&
-           K.regsOverlap(I.Ops[O].Reg, Def);
-  };
-  if (is_contained({"ADD64ri8", "ADD64ri32", "ADD32ri8", "ADD32ri"}, N) &&
-      SelfSrc(1) && Imm(2))
-    return Imm(2)->Imm;
-  if (is_contained({"SUB64ri8", "SUB64ri32", "SUB32ri8", "SUB32ri"}, N) &&
-      SelfSrc(1) && Imm(2))
-    return -Imm(2)->Imm;
-  if (is_contained({"INC64r", "INC32r"}, N) && SelfSrc(1))
-    return 1;
-  if (is_contained({"DEC64r", "DEC32r"}, N) && SelfSrc(1))
-    return -1;
-  // lea disp(base), dst: operands dst, base, scale, index, disp, segment.
-  if (is_contained({"LEA64r", "LEA64_32r"}, N) && I.Ops.size() == 6 &&
-      SelfSrc(1) && I.Ops[3].isReg() && !I.Ops[3].Reg && Imm(4) &&
-      I.Ops[5].isReg() && !I.Ops[5].Reg)
-    return Imm(4)->Imm;
-  return 0;
-}
-
 /// Index of an induction update of \p Body (see LoopVariants::IndReg), or
 /// -1. It must be in the CTRL slice (so every variant keeps it), be the
 /// only writer of its register in the loop, and lie on every path from the
@@ -236,7 +206,7 @@ static int findInduction(const decan::X86Knowledge &K,
         D = W;
     if (!D || (K.regBits(D) != 64 && K.regBits(D) != 32))
       continue;
-    int64_t St = inductionStep(K, In, D);
+    int64_t St = K.inductionStep(In, D);
     if (!St)
       continue;
     bool Only = true;

@@ -391,3 +391,81 @@ TEST_F(RulesTest, KMaskedStoreBecomesZeroMaskedLoadInLS) {
   EXPECT_EQ(I[0].Ops[1].Reg, K->reg("K1"));
   EXPECT_EQ(I[0].Ops[2].Reg, K->reg("RDI"));
 }
+
+TEST_F(RulesTest, NoDivBridgesTheDivision) {
+  // Three-operand form: the dividend passes through, as a register copy.
+  LoopBody L = loop(*K, {ins(*K, "VDIVSDrr", {"XMM0", "XMM1", "XMM2"}),
+                         ins(*K, "VADDSDrr", {"XMM1", "XMM0", "XMM3"})});
+  VariantResult R = build(L, Variant::NO_DIV);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 0);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "VMOVAPSrr");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("XMM0"));
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("XMM1"));
+  EXPECT_EQ(R.Bytes, R.RefBytes);
+  // vsqrtsd %xmm2, %xmm1, %xmm0: the value comes from the last source.
+  LoopBody Q = loop(*K, {ins(*K, "VSQRTSDr", {"XMM0", "XMM1", "XMM2"}),
+                         ins(*K, "VADDSDrr", {"XMM2", "XMM0", "XMM3"})});
+  VariantResult RQ = build(Q, Variant::NO_DIV);
+  ASSERT_EQ(RQ.Status, VariantStatus::OK) << RQ.Reason;
+  ASSERT_EQ(of(RQ, 0).size(), 1u);
+  EXPECT_EQ(of(RQ, 0)[0].Ops[1].Reg, K->reg("XMM2"));
+  // Integer division: EDX:EAX are read and written, deleting keeps them.
+  LoopBody D = loop(*K, {ins(*K, "DIV32r", {"R8D"}),
+                         ins(*K, "ADD32rr", {"R9D", "R9D", "EAX"})});
+  D.Instrs[3] = ins(*K, "CMP64rr", {"RCX", "R10"}); // not EDX: div writes it
+  D.Instrs[3].Id = 3;
+  VariantResult RD = build(D, Variant::NO_DIV);
+  ASSERT_EQ(RD.Status, VariantStatus::OK) << RD.Reason;
+  EXPECT_TRUE(of(RD, 0).empty());
+}
+
+TEST_F(RulesTest, NoDivKeepsTheLoadOfADivisionFromMemory) {
+  // divsd (%rsi,%rcx,8), %xmm0 in a recurrence: the load stays (into a
+  // free register), the chain through XMM0 too (two-operand: nothing
+  // else); the three-operand form copies its dividend.
+  auto K2 = knowledge("x86-64-v2");
+  LoopBody L = loop(*K2, {ins(*K2, "DIVSDrm",
+                              {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"}),
+                          ins(*K2, "ADDSDrr", {"XMM1", "XMM1", "XMM0"})});
+  L.FreeRegs = {K2->reg("XMM7")};
+  VariantResult R =
+      buildVariant(*K2, L, computeSubsets(*K2, L), Variant::NO_DIV, {});
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I;
+  for (const Instr &X : R.Body.Instrs)
+    if (X.Id == 0 && !X.Padding)
+      I.push_back(X);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(K2->opcodeName(I[0].Opcode), "MOVSDrm");
+  EXPECT_EQ(I[0].Ops[0].Reg, K2->reg("XMM7"));
+  LoopBody A = loop(
+      *K, {ins(*K, "VDIVSDrm", {"XMM0", "XMM1", "RSI", "#8", "RCX", "#0", "-"}),
+           ins(*K, "VADDSDrr", {"XMM1", "XMM1", "XMM0"})});
+  A.FreeRegs = {K->reg("XMM7")};
+  VariantResult RA = build(A, Variant::NO_DIV);
+  ASSERT_EQ(RA.Status, VariantStatus::OK) << RA.Reason;
+  std::vector<Instr> IA = of(RA, 0);
+  ASSERT_EQ(IA.size(), 2u);
+  EXPECT_EQ(name(IA[0]), "VMOVSDrm");
+  EXPECT_EQ(IA[0].Ops[0].Reg, K->reg("XMM7"));
+  EXPECT_EQ(name(IA[1]), "VMOVAPSrr");
+  EXPECT_EQ(IA[1].Ops[1].Reg, K->reg("XMM1"));
+}
+
+TEST_F(RulesTest, IdiomsComeFromMCInstrAnalysis) {
+  // Any x86-64 core breaks these; a different source is no idiom.
+  EXPECT_TRUE(
+      K->isDependencyBreaking(ins(*K, "XORPSrr", {"XMM1", "XMM1", "XMM1"})));
+  EXPECT_TRUE(
+      K->isDependencyBreaking(ins(*K, "VPXORDZrr", {"ZMM1", "ZMM1", "ZMM1"})));
+  EXPECT_TRUE(
+      K->isDependencyBreaking(ins(*K, "XOR32rr", {"EAX", "EAX", "EAX"})));
+  EXPECT_TRUE(
+      K->isDependencyBreaking(ins(*K, "PCMPEQDrr", {"XMM1", "XMM1", "XMM1"})));
+  EXPECT_FALSE(
+      K->isDependencyBreaking(ins(*K, "XORPSrr", {"XMM1", "XMM1", "XMM2"})));
+  EXPECT_FALSE(
+      K->isDependencyBreaking(ins(*K, "ADDSDrr", {"XMM1", "XMM1", "XMM1"})));
+}

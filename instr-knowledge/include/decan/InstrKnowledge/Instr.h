@@ -76,6 +76,10 @@ struct Instr {
   bool Unchanged = true;
   /// True for NOP padding (no dependences at all).
   bool Padding = false;
+  /// True for an instruction that only stands in for the result of a
+  /// deleted one (a bridge copy or an idiom): the verifier treats its id as
+  /// deleted, so dependences may pass through it but not start or end there.
+  bool Stand = false;
 };
 
 /// A natural innermost loop: its instructions in layout order, cut into

@@ -23,6 +23,7 @@ namespace llvm {
 class MCAsmInfo;
 class MCCodeEmitter;
 class MCContext;
+class MCInstrAnalysis;
 class MCInstrInfo;
 class MCRegisterClass;
 class MCRegisterInfo;
@@ -39,6 +40,20 @@ enum class IdiomValue {
   Zero,    ///< any value (xorps/vpxord/mov $0): breaks the dependence
   Normal,  ///< a normal FP number in every lane (about 2.0): div/sqrt input
   NonZero, ///< a GPR value that is a safe integer divisor (mov $3)
+};
+
+/// How deleting an instruction keeps the dependence of a register it wrote
+/// (a "bridge"): consumers of the deleted result still wait for the input
+/// that flows through it.
+struct PassThrough {
+  enum KindTy : uint8_t {
+    None, ///< no input in the same register file (a load, a conversion)
+    Keep, ///< the instruction reads the register it writes (tied, merge,
+          ///< div's EDX:EAX): deleting it leaves the previous value
+    Copy, ///< a copy of register Src stands for the result
+  };
+  KindTy Kind = None;
+  unsigned Src = 0; ///< Copy: the source register, as the instruction names it
 };
 
 /// Facts about x86-64 instructions for one subtarget (CPU + features).
@@ -74,6 +89,25 @@ public:
   /// RAX/RDX of div...). Memory base/index registers count as reads.
   void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
   void regsWritten(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
+  /// True for zero idioms and other dependency-breaking forms (xorps x,x;
+  /// pcmpeqd x,x; sub r,r), as MCInstrAnalysis reports them: they read
+  /// nothing.
+  bool isDependencyBreaking(const Instr &I) const;
+  /// The input whose value a deletion of \p I passes on to the readers of
+  /// \p Written (a register \p I writes): the register itself when \p I
+  /// reads it too, else the first register source of the same file (the
+  /// dividend of `vdivsd %xmm2, %xmm1, %xmm0`, the source of a unary op),
+  /// never an address register or a mask.
+  PassThrough passThrough(const Instr &I, unsigned Written) const;
+  /// A register-to-register copy of \p Src into \p Dst, at \p Dst's width
+  /// (movaps/vmovaps/vmovaps EVEX; mov for GPRs). Empty when none exists.
+  std::vector<Instr> copy(unsigned Dst, unsigned Src) const;
+
+  /// Step of \p I when it is `Def += constant` in one of the forms an
+  /// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when
+  /// not.
+  int64_t inductionStep(const Instr &I, unsigned Def) const;
+
   /// True when \p A and \p B share a register unit (alias).
   bool regsOverlap(unsigned A, unsigned B) const;
 
@@ -130,6 +164,8 @@ private:
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCCodeEmitter> CE;
+  std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
+  std::vector<unsigned> IdiomModels; ///< scheduling models MCIA is asked for
   std::unique_ptr<llvm::MCTargetOptions> MCOpts;
   llvm::StringMap<unsigned> OpcodeByName, RegByName;
   std::vector<unsigned> Classes; ///< per opcode, classifyOpcode

@@ -88,6 +88,11 @@ struct VariantResult {
   std::string Reason; ///< why not OK (remark text)
   LoopBody Body;      ///< same blocks as REF, instructions rewritten
   unsigned RefBytes = 0, Bytes = 0; ///< encoded loop sizes
+  /// The variant drops a dependence through memory that REF has (a store
+  /// iteration i+k loads became a load or vanished): its time lacks that
+  /// chain, so its saturation is a lower bound, not an estimate.
+  bool Bound = false;
+  std::string BoundReason;
 };
 
 /// Builds variant \p V of \p Ref and verifies it (verifyNoNewDependences).
