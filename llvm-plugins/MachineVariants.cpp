@@ -217,12 +217,7 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
   // loop or out of it.
   SmallVector<MachineBasicBlock *, 4> Exits;
   L.getExitBlocks(Exits);
-  std::vector<unsigned> Cands;
-  for (unsigned N = 0; N < (K.hasAVX512() ? 32u : 16u); ++N)
-    Cands.push_back(K.reg(("XMM" + Twine(N)).str()));
-  for (const char *G :
-       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
-    Cands.push_back(K.reg(G));
+  std::vector<unsigned> Cands = K.unusedRegs(Out.Body);
   for (unsigned R : Cands) {
     unsigned Wide = K.isVector(R) && K.hasAVX512()
                         ? K.reg(("ZMM" + Twine(K.regNumber(R))).str())

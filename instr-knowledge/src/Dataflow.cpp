@@ -7,6 +7,7 @@
 #include "Dataflow.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Subsets.h"
 
 #include "llvm/MC/MCRegisterInfo.h"
 
@@ -118,4 +119,41 @@ bool ReachingDefs::regWrittenInLoop(unsigned Reg) const {
     if (unitWrittenInLoop(static_cast<unsigned>(U)))
       return true;
   return false;
+}
+
+std::vector<bool> decan::affineDefs(const X86Knowledge &K, const LoopBody &L,
+                                    const ReachingDefs &RD) {
+  unsigned N = L.Instrs.size();
+  std::vector<bool> A(N, true);
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = K.classify(L.Instrs[I].Opcode);
+    if (B & (SubsetLoad | SubsetFP | SubsetDiv | SubsetUnsupported))
+      A[I] = false;
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 0; I < N; ++I) {
+      if (!A[I])
+        continue;
+      for (const RegRead *R : RD.readsOf(I))
+        for (auto [D, C] : R->Defs)
+          if (D != EntryDef && !A[D] && !K.regsOverlap(R->Reg, K.reg("EFLAGS")))
+            A[I] = false;
+      Changed |= !A[I];
+    }
+  }
+  return A;
+}
+
+bool decan::affineAt(const X86Knowledge &K, const ReachingDefs &RD,
+                     const std::vector<bool> &Affine, unsigned I,
+                     unsigned Reg) {
+  if (!Reg)
+    return true;
+  for (const RegRead *R : RD.readsOf(I))
+    if (K.regsOverlap(R->Reg, Reg))
+      for (auto [D, C] : R->Defs)
+        if (D != EntryDef && !Affine[D])
+          return false;
+  return true;
 }

@@ -176,8 +176,46 @@ unsigned X86Knowledge::xmmOf(unsigned R) const {
     return 0;
   return reg(("XMM" + Twine(regNumber(R))).str());
 }
+std::vector<unsigned> X86Knowledge::unusedRegs(const LoopBody &L) const {
+  std::vector<unsigned> Cands, Out;
+  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
+    Cands.push_back(reg(("XMM" + Twine(N)).str()));
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
+    Cands.push_back(reg(G));
+  for (unsigned R : Cands) {
+    bool Used = false;
+    for (const Instr &I : L.Instrs) {
+      SmallVector<unsigned, 8> Rs;
+      regsRead(I, Rs);
+      regsWritten(I, Rs);
+      for (const Operand &O : I.Ops)
+        if (O.isReg())
+          Rs.push_back(O.Reg);
+      for (unsigned X : Rs)
+        Used |= regsOverlap(X, R);
+    }
+    if (!Used)
+      Out.push_back(R);
+  }
+  return Out;
+}
+
 bool X86Knowledge::regsOverlap(unsigned A, unsigned B) const {
   return A && B && MRI->regsOverlap(A, B);
+}
+
+unsigned X86Knowledge::memAlignment(const Instr &I) const {
+  if (memOperandIndex(I.Opcode) < 0)
+    return 1;
+  StringRef N = opcodeName(I.Opcode);
+  unsigned W = memWidth(I);
+  if (N.contains("MOVAP") || N.contains("MOVDQA") || N.contains("MOVNT"))
+    return std::max(W, 1u);
+  if (!N.starts_with("V") && W == 16 && !N.contains("MOVUP") &&
+      !N.contains("MOVDQU") && !N.contains("LDDQU"))
+    return 16;
+  return 1;
 }
 
 bool X86Knowledge::hasVectorIndex(const Instr &I) const {

@@ -10,6 +10,7 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Verifier.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -58,22 +59,68 @@ Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
 //===-- DL1 scratch layout
 //-------------------------------------------------===//
 
+/// Largest value of \p Reg at instruction \p I when every definition that
+/// reaches it bounds it (zero extension of a byte or word, and with a
+/// non-negative immediate); 0 when unknown.
+static int64_t indexBound(const X86Knowledge &K, const LoopBody &L,
+                          const ReachingDefs &RD, unsigned I, unsigned Reg) {
+  int64_t Max = 0;
+  bool Any = false;
+  for (const RegRead *R : RD.readsOf(I)) {
+    if (!K.regsOverlap(R->Reg, Reg))
+      continue;
+    for (auto [D, C] : R->Defs) {
+      if (D == EntryDef)
+        return 0;
+      const Instr &In = L.Instrs[D];
+      StringRef N = K.opcodeName(In.Opcode);
+      // The definition must write the whole register (32-bit writes zero
+      // the upper half).
+      if (In.Ops.empty() || !In.Ops[0].isReg() || K.regBits(In.Ops[0].Reg) < 32)
+        return 0;
+      int64_t B = 0;
+      if (N.starts_with("MOVZX") && N.ends_with("8"))
+        B = 0xff;
+      else if (N.starts_with("MOVZX") && N.ends_with("16"))
+        B = 0xffff;
+      else if (N.starts_with("AND") &&
+               (N.ends_with("ri") || N.ends_with("ri8") ||
+                N.ends_with("ri32")) &&
+               In.Ops.back().isImm() && In.Ops.back().Imm >= 0)
+        B = In.Ops.back().Imm;
+      else
+        return 0;
+      Max = std::max(Max, B);
+      Any = true;
+    }
+  }
+  return Any ? Max : 0;
+}
+
 Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
                                              const LoopBody &L,
                                              const LoopSubsets &S,
                                              unsigned Size) {
   ScratchLayout Out;
   Out.Offset.assign(L.Instrs.size(), -1);
+  Out.How.assign(L.Instrs.size(), ScratchLayout::InPlace);
   ReachingDefs RD(K, L);
+  std::vector<bool> Affine = affineDefs(K, L, RD);
   // Region key: the array (base, index, scale, segment) and, for arrays
   // whose address moves, whether it holds the loads or the stores.
-  struct Region {
-    int64_t Min = INT64_MAX, Max = INT64_MIN;
-    std::vector<unsigned> Members;
+  struct Member {
+    unsigned I;
+    int64_t Disp, End; ///< bytes [Disp, End) relative to the array
   };
-  std::map<std::string, Region> Regions;
+  std::map<std::string, std::vector<Member>> Regions;
   std::vector<std::string> Order;
   unsigned RIP = K.reg("RIP");
+  auto DispOf = [](const Operand *Mem) -> int64_t {
+    return Mem[3].Kind == Operand::Immediate ||
+                   (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
+               ? Mem[3].Imm
+               : 0;
+  };
   for (unsigned I = 0; I < L.Instrs.size(); ++I) {
     unsigned B = S.Bits[I];
     if (!(B & (SubsetLoad | SubsetStore)) || (B & (SubsetCtrl | SubsetGather)))
@@ -83,53 +130,83 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     const Operand *Mem = &In.Ops[M];
     if (Mem[0].isReg() && Mem[0].Reg == RIP)
       continue; // constants: already one L1-resident location
-    std::string Key = (Twine(Mem[0].Reg) + "," + Twine(Mem[1].Imm) + "," +
-                       Twine(Mem[2].Reg) + "," + Twine(Mem[4].Reg))
-                          .str();
+    unsigned Base = Mem[0].Reg, Index = Mem[2].Reg;
+    bool BaseAff = affineAt(K, RD, Affine, I, Base);
+    bool IdxAff = affineAt(K, RD, Affine, I, Index);
+    int64_t Bound = 0;
+    if (!BaseAff || (!IdxAff && !(Bound = indexBound(K, L, RD, I, Index))))
+      continue; // the address chain through loaded data stays as it is
+    std::string Key =
+        (Twine(IdxAff ? "a" : "i") + Twine(Base) + "," + Twine(Mem[1].Imm) +
+         "," + Twine(Index) + "," + Twine(Mem[4].Reg))
+            .str();
     if (Mem[3].Kind == Operand::Symbol)
       Key += Mem[3].SymKey ? ",key" + std::to_string(Mem[3].SymKey)
                            : ",sym" + std::to_string(I); // its own array
-    bool Invariant =
-        !RD.regWrittenInLoop(Mem[0].Reg) && !RD.regWrittenInLoop(Mem[2].Reg);
+    bool Invariant = !RD.regWrittenInLoop(Base) && !RD.regWrittenInLoop(Index);
     if (!Invariant)
       Key += (B & SubsetStore) ? ",stores" : ",loads";
     auto [It, New] = Regions.try_emplace(Key);
     if (New)
       Order.push_back(Key);
-    int64_t Disp = Mem[3].Kind == Operand::Immediate ||
-                           (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
-                       ? Mem[3].Imm
-                       : 0;
-    unsigned W = std::max(K.memWidth(In), 1u);
-    It->second.Min = std::min(It->second.Min, Disp);
-    It->second.Max = std::max(It->second.Max, Disp + (int64_t)W);
-    It->second.Members.push_back(I);
+    int64_t Disp = DispOf(Mem);
+    int64_t W = std::max(K.memWidth(In), 1u);
+    // An indexed access spans every index value up to the bound.
+    int64_t Span = IdxAff ? W : Mem[1].Imm * Bound + W;
+    It->second.push_back({I, Disp, Disp + Span});
+    Out.How[I] = IdxAff ? ScratchLayout::Redirect : ScratchLayout::Indexed;
   }
   int64_t Cursor = 0;
   for (const std::string &Key : Order) {
-    Region &R = Regions[Key];
-    for (unsigned I : R.Members) {
-      const Operand *Mem =
-          &L.Instrs[I].Ops[K.memOperandIndex(L.Instrs[I].Opcode)];
-      int64_t Disp = Mem[3].Kind == Operand::Immediate ||
-                             (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
-                         ? Mem[3].Imm
-                         : 0;
-      Out.Offset[I] = Cursor + (Disp - R.Min);
+    std::vector<Member> &R = Regions[Key];
+    std::stable_sort(R.begin(), R.end(), [](const Member &A, const Member &B) {
+      return A.Disp < B.Disp;
+    });
+    // Clusters: accesses less than a line apart keep their relative offsets;
+    // farther ones (stencil rows, far unrolled offsets) fold together.
+    for (size_t C = 0; C < R.size();) {
+      size_t E = C + 1;
+      int64_t Lo = R[C].Disp, Hi = R[C].End;
+      while (E < R.size() && R[E].Disp < Hi + 64)
+        Hi = std::max(Hi, R[E++].End);
+      // The line phase: REF's (the scratch area is line aligned), or the
+      // one the strictest aligned access needs.
+      int64_t Phase = ((Lo % 64) + 64) % 64;
+      unsigned Align = 1;
+      for (size_t J = C; J < E; ++J) {
+        unsigned A = K.memAlignment(L.Instrs[R[J].I]);
+        if (A > Align) {
+          Align = A;
+          Phase = ((-(R[J].Disp - Lo)) % 64 + 64) % 64;
+        }
+      }
+      int64_t Start = (Cursor + 63 - Phase) / 64 * 64 + Phase;
+      if (Start < Cursor)
+        Start += 64;
+      if (Hi - Lo + Phase > (int64_t)Size)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "accesses " + Twine(Lo) + ".." + Twine(Hi) + " of one array need " +
+                Twine(Hi - Lo) + " bytes of scratch, more than " + Twine(Size));
+      if (Start + (Hi - Lo) > (int64_t)Size) {
+        // Past the window: fold back, lines may now be shared.
+        Start = Phase;
+        Out.Wrapped = true;
+      }
+      for (size_t J = C; J < E; ++J) {
+        unsigned I = R[J].I;
+        Out.Offset[I] = Out.How[I] == ScratchLayout::Indexed
+                            ? Start - Lo // the base register's offset
+                            : Start + (R[J].Disp - Lo);
+      }
+      // The next cluster starts on a line of its own.
+      Cursor = std::max<int64_t>(Cursor, (Start + (Hi - Lo) + 63) / 64 * 64);
+      Out.BytesUsed = std::max<int64_t>(Out.BytesUsed, Start + (Hi - Lo));
+      C = E;
     }
-    Cursor += ((R.Max - R.Min) + 63) / 64 * 64;
-    if (Cursor > (int64_t)Size)
-      return createStringError(inconvertibleErrorCode(),
-                               "the loop's arrays need " + Twine(Cursor) +
-                                   " bytes of scratch, more than " +
-                                   Twine(Size));
   }
-  Out.BytesUsed = Cursor;
   return Out;
 }
-
-//===-- Rules
-//---------------------------------------------------------------===//
 
 namespace {
 /// Failure of a rule: the variant is unavailable for this reason.
@@ -153,6 +230,9 @@ private:
               bool IntoFree = false);
   bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  /// `lea scratch+Off(%rip), %free` + the access through that base, the
+  /// original index, scale and displacement: the address keeps its chain.
+  bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out);
   Instr mk(unsigned I, unsigned Opcode) const {
     Instr N;
     N.Opcode = Opcode;
@@ -481,6 +561,31 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     Why = "operand mismatch for the register form of " + N.str();
     return false;
   }
+  // `xor (mem), %edi` -> `xor %edi, %edi` would be a zero idiom, cutting
+  // the chain through EDI: read a free register set by an idiom instead.
+  if (K.isDependencyBreaking(R)) {
+    unsigned G = 0;
+    for (unsigned F : Ref.FreeRegs)
+      if (!G && (K.isGPR(Src) ? K.isGPR(F) : K.isVector(F)))
+        G = sized(F, K.regBits(Src) / 8);
+    if (!G) {
+      Why = "no free register for the register form of " + N.str();
+      return false;
+    }
+    bool FlagsDead = flagsDeadAfter(I);
+    for (const RegRead *RR : RD.readsOf(I))
+      FlagsDead &= !K.regsOverlap(RR->Reg, K.reg("EFLAGS"));
+    Pre.clear();
+    for (Instr Y :
+         K.idiom(G,
+                 Div ? (K.isGPR(G) ? IdiomValue::NonZero : IdiomValue::Normal)
+                     : IdiomValue::Zero,
+                 FlagsDead)) {
+      Y.Id = I;
+      Pre.push_back(Y);
+    }
+    R.Ops[M] = Operand::reg(G);
+  }
   Out = std::move(Pre);
   Out.push_back(R);
   return true;
@@ -499,6 +604,33 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
   R.Ops[M + 3] = Operand::scratch(Off);
   R.Ops[M + 4] = Operand::reg(0);
   Out = {R};
+  return true;
+}
+
+bool Builder::toScratchIndexed(unsigned I, int64_t Off,
+                               std::vector<Instr> &Out) {
+  unsigned Base = 0;
+  for (unsigned R : Ref.FreeRegs)
+    if (K.isGPR(R) && !Base)
+      Base = sized(R, 8);
+  if (!Base)
+    return false;
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  Instr Lea = mk(I, K.opcode("LEA64r"));
+  Lea.Ops = {Operand::reg(Base), Operand::reg(K.reg("RIP")), Operand::imm(1),
+             Operand::reg(0),    Operand::scratch(Off),      Operand::reg(0)};
+  Instr R = In;
+  R.Unchanged = false;
+  R.Size = 0;
+  R.MemWidth = K.memWidth(In);
+  const Operand &D = In.Ops[M + 3];
+  R.Ops[M] = Operand::reg(Base);
+  R.Ops[M + 3] = Operand::imm(D.Kind == Operand::Immediate ||
+                                      (D.Kind == Operand::Symbol && D.SymKey)
+                                  ? D.Imm
+                                  : 0);
+  Out = {Lea, R};
   return true;
 }
 
@@ -580,6 +712,7 @@ VariantResult Builder::run() {
     SL = std::move(*L);
   }
 
+  unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
   // Phase 1: what each instruction becomes.
   std::vector<Act> Acts(N, Act::Keep);
   std::vector<std::vector<Instr>> Repl(N);
@@ -601,6 +734,9 @@ VariantResult Builder::run() {
                         "scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
                             " has no load form");
         } else if ((B & SubsetPureMem) && !(B & SubsetStore)) {
+        } else if ((B & SubsetAddr) && !(B & SubsetStore)) {
+          // Its arithmetic computes an address (crc = t[crc ^ p[i]] ^ ...):
+          // part of the address slice, which LS keeps.
         } else {
           Acts[I] = Act::Replace;
           OK = asLoad(I, Repl[I], Why);
@@ -643,9 +779,19 @@ VariantResult Builder::run() {
                       "gather/scatter " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() +
                           ": a vector index cannot address the scratch area");
-        if (SL.Offset[I] >= 0) {
+        if (SL.How[I] == ScratchLayout::Redirect) {
           Acts[I] = Act::Replace;
           OK = toScratch(I, SL.Offset[I], Repl[I]);
+        } else if (SL.How[I] == ScratchLayout::Indexed &&
+                   toScratchIndexed(I, SL.Offset[I], Repl[I])) {
+          Acts[I] = Act::Replace;
+        } else if (B & SubsetStore) {
+          return Fail(VariantStatus::Unsupported,
+                      "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                          " to an address computed from loaded data cannot "
+                          "be redirected to the scratch area");
+        } else {
+          ++InPlace; // its address chain stays, and so does its access
         }
       }
       break;
@@ -901,6 +1047,14 @@ VariantResult Builder::run() {
   if (Growth > 0)
     Res.Reason = "loop grew by " + std::to_string(Growth) +
                  " bytes: replacements longer than what they replace";
+  if (InPlace)
+    Res.Reason += (Res.Reason.empty() ? "" : "; ") + std::to_string(InPlace) +
+                  " access(es) at addresses computed from loaded data left in "
+                  "place";
+  if (SL.Wrapped)
+    Res.Reason += (Res.Reason.empty() ? "" : "; ") +
+                  std::string("more lines than the scratch area holds: some "
+                              "share a line");
   return Res;
 }
 

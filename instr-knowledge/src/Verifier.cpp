@@ -374,6 +374,40 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
     }
     return false;
   };
+  // A kept instruction may stop reading an input only where that is the
+  // variant's target: a load-op or store that became a pure load keeps
+  // just its address; an access that left memory (FP) drops its address;
+  // an access still made (DL1) drops only an affine address -- one built
+  // from induction steps carries no chain, one from loaded data (a table
+  // lookup) does.
+  ReachingDefs RefRD(K, Ref);
+  std::vector<bool> Affine = affineDefs(K, Ref, RefRD);
+  std::map<unsigned, unsigned> RefIndex;
+  for (unsigned I = 0; I < Ref.Instrs.size(); ++I)
+    RefIndex[Ref.Instrs[I].Id] = I;
+  auto Dropped = [&](unsigned B, const std::vector<const Instr *> &BV,
+                     unsigned Unit, unsigned From) {
+    const Instr &RB = *RefById[B];
+    int M = K.memOperandIndex(RB.Opcode);
+    bool Addr = false;
+    if (M >= 0 && (K.classify(RB.Opcode) & (SubsetLoad | SubsetStore)))
+      for (int J : {M, M + 2})
+        if ((unsigned)J < RB.Ops.size() && RB.Ops[J].isReg())
+          for (MCRegUnit U : K.regInfo().regunits(RB.Ops[J].Reg))
+            Addr |= static_cast<unsigned>(U) == Unit;
+    bool StillMem = false, PureLoad = false;
+    for (const Instr *X : BV) {
+      unsigned C = K.classify(X->Opcode);
+      StillMem |= (C & (SubsetLoad | SubsetStore)) != 0;
+      PureLoad |= (C & SubsetPureMem) && (C & SubsetLoad);
+    }
+    if (!Addr)
+      return PureLoad;
+    if (!StillMem)
+      return true;
+    auto It = RefIndex.find(From);
+    return From == EntryId || (It != RefIndex.end() && Affine[It->second]);
+  };
   for (unsigned A : Kept) {
     std::vector<const Instr *> AV = withId(Variant, A);
     for (const DepEdge *E0 : Out[A]) {
@@ -396,9 +430,10 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
         Work.pop_back();
         Carry.pop_back();
         if (Kept.count(E->To)) {
-          if (!touchesUnit(K, withId(Variant, E->To), E->Resource,
-                           /*Write=*/false))
-            continue; // the kept form no longer reads it
+          std::vector<const Instr *> BV = withId(Variant, E->To);
+          if (!touchesUnit(K, BV, E->Resource, /*Write=*/false) &&
+              Dropped(E->To, BV, E->Resource, E->From))
+            continue;
           if (Have.count({A, E->To, C}))
             continue;
           DepEdge Lost{A, E->To, E->Resource, C > 0};

@@ -157,33 +157,6 @@ static Expected<LoopCopy> fromBody(const X86Context &X86,
   return C;
 }
 
-/// A DL1 body whose scratch operand would fault: aligned moves and legacy
-/// SSE 16-byte memory operands need an aligned address, and the scratch
-/// layout keeps an array's relative offsets, not its alignment. (A guard
-/// until layoutScratch aligns such operands; the scratch area is
-/// page-aligned, so the offset decides.)
-static std::string misalignedScratch(const decan::X86Knowledge &K,
-                                     const decan::LoopBody &Body) {
-  for (const decan::Instr &I : Body.Instrs) {
-    int M = K.memOperandIndex(I.Opcode);
-    if (M < 0 || unsigned(M + 3) >= I.Ops.size() ||
-        I.Ops[M + 3].Kind != decan::Operand::Scratch)
-      continue;
-    StringRef N = K.opcodeName(I.Opcode);
-    unsigned W = K.memWidth(I), Align = 1;
-    if (N.contains("MOVAP") || N.contains("MOVDQA") || N.contains("MOVNT"))
-      Align = W;
-    else if (!N.starts_with("V") && W == 16 && !N.contains("MOVUP") &&
-             !N.contains("MOVDQU") && !N.contains("LDDQU"))
-      Align = 16;
-    if (Align > 1 && I.Ops[M + 3].Imm % Align)
-      return ("scratch offset " + Twine(I.Ops[M + 3].Imm) + " of " + N +
-              " is not " + Twine(Align) + "-byte aligned")
-          .str();
-  }
-  return "";
-}
-
 /// Index of an induction update of \p Body (see LoopVariants::IndReg), or
 /// -1. It must be in the CTRL slice (so every variant keeps it), be the
 /// only writer of its register in the loop, and lie on every path from the
@@ -279,6 +252,19 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
 
   std::vector<const CopyInst *> ById;
   decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);
+  // The same inputs the plugin gives the rules. Free registers: those the
+  // loop never touches -- a variant runs between a save and a restore of
+  // the whole register state (LoopEmitter), so nothing outside the loop
+  // sees them. Live-outs are unknown in a binary: every GPR the loop
+  // writes counts as one (an induction variable among them stays in CTRL).
+  Ref.FreeRegs = K.unusedRegs(Ref);
+  for (const decan::Instr &I : Ref.Instrs) {
+    SmallVector<unsigned, 4> Ws;
+    K.regsWritten(I, Ws);
+    for (unsigned W : Ws)
+      if (K.isGPR(W) && !is_contained(Ref.LiveOuts, W))
+        Ref.LiveOuts.push_back(W);
+  }
   decan::LoopSubsets S = decan::computeSubsets(K, Ref);
   V.MInfo.n_instrs = S.NumInstrs;
   V.MInfo.n_load = S.NumLoad;
@@ -303,14 +289,6 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
     if (R.Status != decan::VariantStatus::OK) {
       V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
       continue;
-    }
-    if (N == DECAN_DL1) {
-      std::string Why = misalignedScratch(K, R.Body);
-      if (!Why.empty()) {
-        V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
-        V.Notes[N] = Why;
-        continue;
-      }
     }
     Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
     if (!C) {

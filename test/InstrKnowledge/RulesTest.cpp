@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 
 using llvm::Expected;
 
@@ -468,4 +469,106 @@ TEST_F(RulesTest, IdiomsComeFromMCInstrAnalysis) {
       K->isDependencyBreaking(ins(*K, "XORPSrr", {"XMM1", "XMM1", "XMM2"})));
   EXPECT_FALSE(
       K->isDependencyBreaking(ins(*K, "ADDSDrr", {"XMM1", "XMM1", "XMM1"})));
+}
+
+TEST_F(RulesTest, DL1KeepsATableLookupChain) {
+  // crc = t[(crc ^ p[i]) & 0xff] ^ (crc >> 8): the table index comes from
+  // the previous iteration's load. DL1 reads the table through a scratch
+  // base register and the original index (bounded by the movzbl), so the
+  // chain stays; a constant scratch address would cut it.
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "MOVZX32rm8", {"EAX", "RSI", "#1", "RCX", "#0", "-"}),
+            ins(*K, "XOR8rr", {"AL", "AL", "DIL"}),
+            ins(*K, "MOVZX32rr8", {"EAX", "AL"}),
+            ins(*K, "SHR32ri", {"EDI", "EDI", "#8"}),
+            ins(*K, "XOR32rm", {"EDI", "EDI", "R10", "#4", "RAX", "#0", "-"})},
+           "#1");
+  L.FreeRegs = {K->reg("R11")};
+  L.LiveOuts = {K->reg("EDI"), K->reg("RCX")};
+  LoopSubsets S = computeSubsets(*K, L);
+  EXPECT_FALSE(S.Bits[3] & SubsetCtrl) << "crc >>= 8 is no induction";
+  Expected<ScratchLayout> SL = layoutScratch(*K, L, S, 8192);
+  ASSERT_TRUE(!!SL);
+  EXPECT_EQ(SL->How[0], ScratchLayout::Redirect); // p[i]: affine
+  EXPECT_EQ(SL->How[4], ScratchLayout::Indexed);
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 4);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_EQ(name(I[0]), "LEA64r");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("R11"));
+  EXPECT_EQ(I[0].Ops[4].Kind, Operand::Scratch);
+  EXPECT_EQ(name(I[1]), "XOR32rm");
+  EXPECT_EQ(I[1].Ops[2].Reg, K->reg("R11"));
+  EXPECT_EQ(I[1].Ops[4].Reg, K->reg("RAX")); // the index, still read
+  // The naive form: the lookup at a constant scratch address.
+  LoopBody Naive = R.Body;
+  for (Instr &X : Naive.Instrs)
+    if (X.Id == 4 && name(X) == "XOR32rm") {
+      X.Ops[2] = Operand::reg(K->reg("RIP"));
+      X.Ops[4] = Operand::reg(0);
+      X.Ops[5] = Operand::scratch(1024);
+    }
+  llvm::Error E = verifyKeptDependences(*K, L, Naive);
+  ASSERT_TRUE(!!E);
+  EXPECT_NE(llvm::toString(std::move(E)).find("lost dependence RAW"),
+            std::string::npos);
+  // FP keeps the xor chain through EDI with a free register's idiom, never
+  // `xor %edi, %edi`.
+  VariantResult F = build(L, Variant::FP);
+  ASSERT_EQ(F.Status, VariantStatus::OK) << F.Reason;
+  std::vector<Instr> FI = of(F, 4);
+  ASSERT_EQ(FI.size(), 2u);
+  EXPECT_EQ(name(FI[1]), "XOR32rr");
+  EXPECT_EQ(FI[1].Ops[2].Reg, K->reg("R11D"));
+}
+
+TEST_F(RulesTest, DL1FoldsAnyFootprintKeepingLinesAndAlignment) {
+  // A 5-point stencil whose rows are 32 KiB apart: 64 KiB of span, a few
+  // lines of data. Each row gets its own lines at REF's offset in the line.
+  auto Ld = [&](const char *Op, int64_t D) {
+    return ins(
+        *K, Op,
+        {"XMM0", "RDI", "#8", "RCX", ("#" + std::to_string(D)).c_str(), "-"});
+  };
+  LoopBody L =
+      loop(*K, {Ld("MOVSDrm", -32768), Ld("MOVSDrm", -8), Ld("MOVSDrm", 0),
+                Ld("MOVSDrm", 8), Ld("MOVSDrm", 32768), Ld("MOVAPSrm", 40)});
+  LoopSubsets S = computeSubsets(*K, L);
+  Expected<ScratchLayout> SL = layoutScratch(*K, L, S, 8192);
+  ASSERT_TRUE(!!SL) << toString(SL.takeError());
+  EXPECT_FALSE(SL->Wrapped);
+  EXPECT_LE(SL->BytesUsed, 8192u);
+  // One row keeps its relative offsets; rows are on distinct lines.
+  EXPECT_EQ(SL->Offset[2] - SL->Offset[1], 8);
+  EXPECT_EQ(SL->Offset[3] - SL->Offset[2], 8);
+  std::set<int64_t> Lines;
+  for (unsigned I : {0u, 2u, 4u})
+    Lines.insert(SL->Offset[I] / 64);
+  EXPECT_EQ(Lines.size(), 3u);
+  EXPECT_EQ(((SL->Offset[0] % 64) + 64) % 64, 0); // -32768 mod 64
+  // movaps faults unaligned: its cluster is placed so it is 16-aligned.
+  EXPECT_EQ(SL->Offset[5] % 16, 0);
+  EXPECT_EQ(build(L, Variant::DL1).Status, VariantStatus::OK);
+}
+
+TEST_F(RulesTest, DL1LeavesUnboundedDataAddressesInPlace) {
+  // p = p->next: the address is the previous load's value, unbounded. The
+  // load stays as it is (its chain with it); a store there is refused.
+  LoopBody L = loop(
+      *K,
+      {ins(*K, "MOV64rm", {"RAX", "RAX", "#1", "-", "#0", "-"}),
+       ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"})},
+      "#1");
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_TRUE(of(R, 0)[0].Unchanged);
+  EXPECT_NE(R.Reason.find("left in place"), std::string::npos) << R.Reason;
+  L.Instrs.insert(L.Instrs.begin() + 1,
+                  ins(*K, "MOV64mr", {"RAX", "#1", "-", "#8", "-", "RDX"}));
+  for (unsigned I = 0; I < L.Instrs.size(); ++I)
+    L.Instrs[I].Id = I;
+  L.Blocks[0].End = L.Instrs.size();
+  EXPECT_EQ(build(L, Variant::DL1).Status, VariantStatus::Unsupported);
 }

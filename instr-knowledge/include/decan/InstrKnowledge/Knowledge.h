@@ -82,6 +82,10 @@ public:
   int memOperandIndex(unsigned Opcode) const;
   /// Bytes the memory operand of \p I accesses (I.MemWidth when set).
   unsigned memWidth(const Instr &I) const;
+  /// Alignment the memory operand of \p I must have, or it faults: aligned
+  /// moves (movaps, movdqa, movnt*) and legacy-SSE 16-byte operands other
+  /// than the unaligned moves; 1 for everything else.
+  unsigned memAlignment(const Instr &I) const;
   /// True when \p I's memory operand uses a vector index (gather/scatter).
   bool hasVectorIndex(const Instr &I) const;
 
@@ -107,6 +111,12 @@ public:
   /// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when
   /// not.
   int64_t inductionStep(const Instr &I, unsigned Def) const;
+
+  /// Registers a variant may use as scratch (caller-saved vector registers
+  /// and GPRs, in the order both front ends try them) that \p L does not
+  /// touch in any width. A front end that knows liveness also drops those
+  /// live into or out of the loop (LoopBody::FreeRegs).
+  std::vector<unsigned> unusedRegs(const LoopBody &L) const;
 
   /// True when \p A and \p B share a register unit (alias).
   bool regsOverlap(unsigned A, unsigned B) const;

@@ -64,18 +64,33 @@ struct VariantOptions {
   unsigned ScratchSize = 8192; ///< bytes of the DL1 scratch area
 };
 
-/// Where DL1 put each memory operand: offset into the scratch area per
-/// instruction (-1: operand left alone, e.g. RIP-relative constants).
+/// Where DL1 puts each memory operand.
 struct ScratchLayout {
+  enum Form : uint8_t {
+    InPlace,  ///< left alone: RIP-relative constant, CTRL slice, or an
+              ///< address that depends on loaded data without a known bound
+    Redirect, ///< RIP-relative scratch operand at Offset
+    Indexed,  ///< a data-dependent index with a known bound (movzbl, and
+              ///< $imm): a scratch base register (scratch + Offset) + the
+              ///< original index, scale and displacement; the address chain
+              ///< stays
+  };
+  std::vector<Form> How;
   std::vector<int64_t> Offset;
   unsigned BytesUsed = 0;
+  bool Wrapped = false; ///< more lines than fit: some lines are shared
 };
 
-/// Places every memory operand of \p Loop into a scratch area of \p Size
-/// bytes: operands of one array (same base, index, scale, segment, symbol)
-/// keep their relative offsets; each array starts on its own 64-byte line;
-/// stores of arrays whose address changes across iterations go to lines no
-/// load touches, so no store-to-load forwarding appears that REF lacks.
+/// Places the memory operands of \p Loop into a scratch area of \p Size
+/// bytes (an L1-sized window), whatever the loop's footprint. Accesses of
+/// one array (same base, index, scale, segment, symbol) that lie within a
+/// line of each other form a cluster that keeps its relative offsets; each
+/// cluster gets its own lines, at its original offset within a line (or at
+/// the phase its aligned accesses need), so a stencil whose rows are 32 KiB
+/// apart folds into a few lines with the alignment REF had. Stores of
+/// arrays whose address changes across iterations go to lines no load
+/// touches, so no store-to-load forwarding appears that REF lacks. Fails
+/// only when one cluster is larger than the area.
 llvm::Expected<ScratchLayout> layoutScratch(const X86Knowledge &K,
                                             const LoopBody &Loop,
                                             const LoopSubsets &Subsets,
