@@ -322,10 +322,30 @@ static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,
           MO.setIsKill(false);
 }
 
-/// Rewrites element 8 (decan_machine_info) of the loop's meta record.
+/// Sets bit \p Bit of the 32-bit element \p Elt of \p GV's struct
+/// initializer (a bound_mask).
+static void setBoundBit(Module &M, GlobalVariable *GV, unsigned Elt,
+                        unsigned Bit) {
+  auto *Init = dyn_cast_or_null<ConstantStruct>(
+      GV->hasInitializer() ? GV->getInitializer() : nullptr);
+  if (!Init || Init->getNumOperands() <= Elt)
+    return;
+  auto *Old = dyn_cast<ConstantInt>(Init->getOperand(Elt));
+  if (!Old || Old->getBitWidth() != 32)
+    return;
+  SmallVector<Constant *, 12> Ops;
+  for (unsigned J = 0; J < Init->getNumOperands(); ++J)
+    Ops.push_back(Init->getOperand(J));
+  Ops[Elt] = ConstantInt::get(Old->getType(),
+                              Old->getZExtValue() | (1u << Bit));
+  GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
+}
+
+/// Rewrites element 8 (decan_machine_info) of the loop's meta record, and
+/// with \p Bound the bound_mask of the meta record and the descriptor.
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
-                      const LoopSubsets *Counts) {
+                      const LoopSubsets *Counts, bool Bound = false) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -361,6 +381,13 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
     Ops.push_back(Init->getOperand(J));
   Ops[8] = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Vals));
   GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
+  if (Bound) {
+    // bound_mask: element 7 of the meta record, 9 of the descriptor.
+    setBoundBit(M, GV, 7, VI);
+    if (MetaName.consume_back(".meta"))
+      if (GlobalVariable *Desc = M.getNamedGlobal((MetaName + ".desc").str()))
+        setBoundBit(M, Desc, 9, VI);
+  }
   return true;
 }
 
@@ -538,7 +565,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
     return Changed;
   }
-  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S);
+  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound);
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "
@@ -548,6 +575,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
         << ")";
     if (!R.Reason.empty())
       Rem << "; " << R.Reason;
+    if (R.Bound)
+      Rem << "; " << R.BoundReason;
     return Rem;
   });
   return Changed;

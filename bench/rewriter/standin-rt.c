@@ -19,8 +19,9 @@ static _Atomic unsigned long LastTrips[MAXD][DECAN_NUM_VARIANTS];
 static int NDescs;
 
 static int beginCall(struct decan_loop_desc *d) {
+  // runtime_state: the loop's index (high half), its call counter (low).
   unsigned long k = atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state,
-                                     1); // call counter
+                                     1) & 0xffffffffu;
   for (int t = 0; t < DECAN_NUM_VARIANTS; ++t) {
     int v = (k + t) % DECAN_NUM_VARIANTS;
     if (d->variant_mask & (1u << v))
@@ -31,7 +32,7 @@ static int beginCall(struct decan_loop_desc *d) {
 
 static int endCall(struct decan_loop_desc *d, int v, uint64_t c, uint64_t t) {
   (void)c;
-  int i = (int)d->reserved; // index stored at registration
+  int i = (int)((uintptr_t)d->runtime_state >> 32); // set at registration
   atomic_fetch_add(&Calls[i][v], 1);
   atomic_store(&LastTrips[i][v], t);
   return v != DECAN_REF;
@@ -52,8 +53,7 @@ static int scan(struct dl_phdr_info *info, size_t sz, void *data) {
     h->relocated = 1;
     for (unsigned k = 0; k < h->count && NDescs < MAXD; ++k) {
       d[k].id = (char *)h + (uintptr_t)d[k].id;
-      d[k].reserved = NDescs;
-      d[k].runtime_state = 0;
+      d[k].runtime_state = (void *)((uintptr_t)NDescs << 32);
       Descs[NDescs++] = &d[k];
       d[k].active = 1;
     }

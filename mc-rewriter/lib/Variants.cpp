@@ -298,6 +298,10 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
     }
     V.Copies[N] = std::move(*C);
     V.Mask |= 1u << N;
+    if (R.Bound) {
+      V.BoundMask |= 1u << N;
+      V.Notes[N] = R.BoundReason;
+    }
     // The trip count is read from every variant's exit state: each one must
     // run the update unchanged.
     if (IndAt >= 0 && none_of(R.Body.Instrs, [&](const decan::Instr &I) {

@@ -77,6 +77,9 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       }
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
+      // The variant dropped a chain through memory: a lower bound.
+      if (L.Saturation[V] && L.Bound.count(variantName(V).str()))
+        Sat += " bound";
       OS << formatv("  {0,-7} {1,7} {2,7} {3,12:F0} {4,12:F0} {5,10} {6,10} "
                     "{7,7} {8,6}\n",
                     variantName(V), S.Calls, S.Excluded, S.Cycles.Median,
