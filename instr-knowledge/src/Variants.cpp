@@ -10,6 +10,7 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Verifier.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -232,7 +233,8 @@ private:
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
   /// `lea scratch+Off(%rip), %free` + the access through that base, the
   /// original index, scale and displacement: the address keeps its chain.
-  bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
+                        llvm::function_ref<bool(unsigned)> Gone);
   Instr mk(unsigned I, unsigned Opcode) const {
     Instr N;
     N.Opcode = Opcode;
@@ -241,6 +243,14 @@ private:
     return N;
   }
   unsigned sized(unsigned Reg, unsigned Bytes) const;
+  /// A GPR the variant may overwrite at instruction \p I: the base register
+  /// of \p I's memory operand when the loop never writes it, it is not live
+  /// out and every instruction that reads it uses it only as the base of a
+  /// memory operand that \p Gone says the variant removes or redirects;
+  /// else a free register; 0 when none. Both front ends see the same base,
+  /// so they pick the same register even where the plugin has no free one.
+  unsigned clobberableGPR(unsigned I,
+                          llvm::function_ref<bool(unsigned)> Gone) const;
   /// True when the flags written at instruction \p I would be overwritten
   /// before any read, in its block (instructions with a memory operand do
   /// not count as writers: variants may delete them).
@@ -276,6 +286,38 @@ unsigned Builder::sized(unsigned Reg, unsigned Bytes) const {
     if (K.regBits(Sub) == Bytes * 8 &&
         MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Top))
       return Sub;
+  return 0;
+}
+
+unsigned Builder::clobberableGPR(unsigned I,
+                                 function_ref<bool(unsigned)> Gone) const {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  unsigned Base = M >= 0 && In.Ops[M].isReg() ? In.Ops[M].Reg : 0;
+  bool OK = Base && K.isGPR(Base) && K.regBits(Base) == 64 &&
+            !RD.regWrittenInLoop(Base);
+  for (unsigned R : Ref.LiveOuts)
+    OK &= !K.regsOverlap(R, Base);
+  for (unsigned J = 0; OK && J < Ref.Instrs.size(); ++J) {
+    const Instr &X = Ref.Instrs[J];
+    int MJ = K.memOperandIndex(X.Opcode);
+    bool Reads = false;
+    for (const RegRead *R : RD.readsOf(J))
+      Reads |= K.regsOverlap(R->Reg, Base);
+    if (!Reads)
+      continue;
+    // Only as a base, of an access the variant takes away.
+    OK = MJ >= 0 && (S.Bits[J] & (SubsetLoad | SubsetStore)) &&
+         X.Ops[MJ].isReg() && X.Ops[MJ].Reg == Base && Gone(J);
+    for (unsigned O = 0; OK && O < X.Ops.size(); ++O)
+      OK &= (int)O == MJ || !X.Ops[O].isReg() ||
+            !K.regsOverlap(X.Ops[O].Reg, Base);
+  }
+  if (OK)
+    return Base;
+  for (unsigned R : Ref.FreeRegs)
+    if (K.isGPR(R))
+      return sized(R, 8);
   return 0;
 }
 
@@ -565,9 +607,17 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
   // the chain through EDI: read a free register set by an idiom instead.
   if (K.isDependencyBreaking(R)) {
     unsigned G = 0;
-    for (unsigned F : Ref.FreeRegs)
-      if (!G && (K.isGPR(Src) ? K.isGPR(F) : K.isVector(F)))
-        G = sized(F, K.regBits(Src) / 8);
+    if (K.isGPR(Src)) {
+      // FP removes every access outside the CTRL slice.
+      if (unsigned C = clobberableGPR(I, [&](unsigned J) {
+            return !(S.Bits[J] & SubsetCtrl);
+          }))
+        G = sized(C, K.regBits(Src) / 8);
+    } else {
+      for (unsigned F : Ref.FreeRegs)
+        if (!G && K.isVector(F))
+          G = sized(F, K.regBits(Src) / 8);
+    }
     if (!G) {
       Why = "no free register for the register form of " + N.str();
       return false;
@@ -608,11 +658,9 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
 }
 
 bool Builder::toScratchIndexed(unsigned I, int64_t Off,
-                               std::vector<Instr> &Out) {
-  unsigned Base = 0;
-  for (unsigned R : Ref.FreeRegs)
-    if (K.isGPR(R) && !Base)
-      Base = sized(R, 8);
+                               std::vector<Instr> &Out,
+                               function_ref<bool(unsigned)> Gone) {
+  unsigned Base = clobberableGPR(I, Gone);
   if (!Base)
     return false;
   const Instr &In = Ref.Instrs[I];
@@ -783,7 +831,11 @@ VariantResult Builder::run() {
           Acts[I] = Act::Replace;
           OK = toScratch(I, SL.Offset[I], Repl[I]);
         } else if (SL.How[I] == ScratchLayout::Indexed &&
-                   toScratchIndexed(I, SL.Offset[I], Repl[I])) {
+                   toScratchIndexed(I, SL.Offset[I], Repl[I],
+                                    [&](unsigned J) {
+                                      return SL.How[J] ==
+                                             ScratchLayout::Indexed;
+                                    })) {
           Acts[I] = Act::Replace;
         } else if (B & SubsetStore) {
           return Fail(VariantStatus::Unsupported,

@@ -252,19 +252,12 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
 
   std::vector<const CopyInst *> ById;
   decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);
-  // The same inputs the plugin gives the rules. Free registers: those the
-  // loop never touches -- a variant runs between a save and a restore of
-  // the whole register state (LoopEmitter), so nothing outside the loop
-  // sees them. Live-outs are unknown in a binary: every GPR the loop
-  // writes counts as one (an induction variable among them stays in CTRL).
+  // The same inputs the plugin gives the rules. A variant runs between a
+  // save and a restore of the whole register state (LoopEmitter): no value
+  // it leaves behind is read, so registers the loop never touches are free,
+  // and no register is live out of a variant (REF, whose results stand, is
+  // never changed).
   Ref.FreeRegs = K.unusedRegs(Ref);
-  for (const decan::Instr &I : Ref.Instrs) {
-    SmallVector<unsigned, 4> Ws;
-    K.regsWritten(I, Ws);
-    for (unsigned W : Ws)
-      if (K.isGPR(W) && !is_contained(Ref.LiveOuts, W))
-        Ref.LiveOuts.push_back(W);
-  }
   decan::LoopSubsets S = decan::computeSubsets(K, Ref);
   V.MInfo.n_instrs = S.NumInstrs;
   V.MInfo.n_load = S.NumLoad;
