@@ -19,10 +19,12 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
@@ -628,6 +630,37 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
   return std::nullopt;
 }
 
+/// True when LoopAccessAnalysis sees a possible loop-carried memory
+/// dependence in \p L (a backward or unknown dependence, or a run-time
+/// check between two accesses of one object: a[i] and a[i - d]): variants
+/// that drop stores then drop that chain, which the machine pass reports as
+/// a bound ("decan-memdep"). Distinct pointers it merely cannot tell apart
+/// do not count: every loop without `restrict` would be a bound.
+static bool mayCarryMemory(Loop &L, FunctionAnalysisManager &FAM,
+                           Function &F) {
+  const LoopAccessInfo &LAI =
+      FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
+  if (!LAI.getNumStores() || !LAI.getNumLoads())
+    return false;
+  if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
+    for (const RuntimePointerCheck &C : RC->getChecks()) {
+      auto Object = [&](const RuntimeCheckingPtrGroup *G) {
+        return getUnderlyingObject(
+            RC->Pointers[G->Members.front()].PointerValue);
+      };
+      if (Object(C.first) == Object(C.second))
+        return true;
+    }
+  const auto *Deps = LAI.getDepChecker().getDependences();
+  if (!Deps)
+    return true; // too many to record: assume the worst
+  for (const MemoryDepChecker::Dependence &D : *Deps)
+    if (D.isBackward() || D.Type == MemoryDepChecker::Dependence::Unknown ||
+        D.Type == MemoryDepChecker::Dependence::IndirectUnsafe)
+      return true;
+  return false;
+}
+
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                             const LoopFilter &Filter, LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
@@ -649,6 +682,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       formLCSSA(*C.L, DT, &LI, &SE);
 
   SmallVector<LoopPlan, 8> Plans;
+  SmallVector<bool, 8> MemDep;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
       LoopPlan P;
@@ -657,6 +691,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       } else {
         C.Rec.VariantMask = (1u << NumVariants) - 1;
         P.Rec = C.Rec;
+        MemDep.push_back(mayCarryMemory(*C.L, FAM, F));
         Plans.push_back(std::move(P));
       }
     }
@@ -685,6 +720,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       C->setComdat(F.getComdat());
       Fns.push_back(C);
     }
+    if (MemDep[Copies.size()])
+      for (Function *Fn : Fns)
+        Fn->addFnAttr("decan-memdep");
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),

@@ -336,8 +336,8 @@ static void setBoundBit(Module &M, GlobalVariable *GV, unsigned Elt,
   SmallVector<Constant *, 12> Ops;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Ops.push_back(Init->getOperand(J));
-  Ops[Elt] = ConstantInt::get(Old->getType(),
-                              Old->getZExtValue() | (1u << Bit));
+  Ops[Elt] =
+      ConstantInt::get(Old->getType(), Old->getZExtValue() | (1u << Bit));
   GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
 }
 
@@ -535,14 +535,13 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   Opts.Layout = LayoutOpt == "unaware" ? LayoutMode::Unaware
                 : LayoutOpt == "nop1"  ? LayoutMode::Nop1
                                        : LayoutMode::Aware;
-  GlobalVariable *Scratch = nullptr;
-  if (*V == Variant::DL1) {
-    Scratch = M.getNamedGlobal(Stem + ".scratch");
-    if (Scratch) {
-      if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
-        Opts.ScratchSize = AT->getNumElements();
-    }
-  }
+  // DL1's area; LS and NO_DIV use it too for a store the next iteration
+  // reloads (its cell keeps the chain through memory).
+  GlobalVariable *Scratch = M.getNamedGlobal(Stem + ".scratch");
+  if (Scratch)
+    if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
+      Opts.ScratchSize = AT->getNumElements();
+  Opts.ScratchInAllVariants = Scratch && Scratch->isDSOLocal();
   VariantResult R;
   if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
     R.V = *V;
@@ -552,6 +551,22 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
                        : "no scratch area " + Stem + ".scratch";
   } else {
     R = buildVariant(*K, ML.Body, S, *V, Opts);
+  }
+  // The IR saw a possible loop-carried memory dependence the machine
+  // level cannot (other base registers, aliasing pointers): a variant that
+  // stores less than REF, or into the scratch area, drops it.
+  if (R.Status == VariantStatus::OK && !R.Bound &&
+      F.hasFnAttribute("decan-memdep") && *V != Variant::REF) {
+    unsigned Stores = 0;
+    for (const Instr &I : R.Body.Instrs)
+      if (!I.Padding && (K->classify(I.Opcode) & SubsetStore))
+        ++Stores;
+    if (Stores < S.NumStore || *V == Variant::DL1) {
+      R.Bound = true;
+      R.BoundReason = "drops a loop-carried memory dependence "
+                      "LoopAccessAnalysis sees (stores not kept): Sat is a "
+                      "lower bound";
+    }
   }
   MachineBasicBlock *H = L->getHeader();
   DebugLoc Loc = L->getStartLoc();

@@ -609,9 +609,8 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     unsigned G = 0;
     if (K.isGPR(Src)) {
       // FP removes every access outside the CTRL slice.
-      if (unsigned C = clobberableGPR(I, [&](unsigned J) {
-            return !(S.Bits[J] & SubsetCtrl);
-          }))
+      if (unsigned C = clobberableGPR(
+              I, [&](unsigned J) { return !(S.Bits[J] & SubsetCtrl); }))
         G = sized(C, K.regBits(Src) / 8);
     } else {
       for (unsigned F : Ref.FreeRegs)
@@ -657,8 +656,7 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
   return true;
 }
 
-bool Builder::toScratchIndexed(unsigned I, int64_t Off,
-                               std::vector<Instr> &Out,
+bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
                                function_ref<bool(unsigned)> Gone) {
   unsigned Base = clobberableGPR(I, Gone);
   if (!Base)
@@ -761,6 +759,44 @@ VariantResult Builder::run() {
   }
 
   unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
+  // LS and NO_DIV turn stores into loads. A store that the next iteration
+  // reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
+  // instead, the pair goes to one scratch cell, stored in iteration i and
+  // loaded in i+1, as in REF (distance 1, same bytes: the values are even
+  // the same). Longer distances stay bound (reported).
+  std::map<unsigned, int64_t> Cell;
+  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants) {
+    int64_t Next = 0;
+    auto Plain = [&](unsigned I) {
+      unsigned B = S.Bits[I];
+      return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
+    };
+    for (unsigned St = 0; St < N; ++St) {
+      if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
+        continue;
+      for (unsigned Ld = 0; Ld < N; ++Ld) {
+        if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+            (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
+            K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
+          continue;
+        int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
+        int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
+        const Operand *A = &Ref.Instrs[St].Ops[MS],
+                      *B = &Ref.Instrs[Ld].Ops[ML];
+        bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                        A[4] == B[4] && A[3].Kind == Operand::Immediate &&
+                        B[3].Kind == Operand::Immediate;
+        if (!OneArray)
+          continue;
+        ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
+        if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
+          continue;
+        Cell[St] = Cell[Ld] = Next;
+        Next += 64;
+        break;
+      }
+    }
+  }
   // Phase 1: what each instruction becomes.
   std::vector<Act> Acts(N, Act::Keep);
   std::vector<std::vector<Instr>> Repl(N);
@@ -771,6 +807,11 @@ VariantResult Builder::run() {
     bool Mem = B & (SubsetLoad | SubsetStore);
     std::string Why;
     bool OK = true;
+    if (Cell.count(I)) {
+      Acts[I] = Act::Replace;
+      toScratch(I, Cell[I], Repl[I]);
+      continue;
+    }
     switch (V) {
     case Variant::REF:
       break;
@@ -831,11 +872,9 @@ VariantResult Builder::run() {
           Acts[I] = Act::Replace;
           OK = toScratch(I, SL.Offset[I], Repl[I]);
         } else if (SL.How[I] == ScratchLayout::Indexed &&
-                   toScratchIndexed(I, SL.Offset[I], Repl[I],
-                                    [&](unsigned J) {
-                                      return SL.How[J] ==
-                                             ScratchLayout::Indexed;
-                                    })) {
+                   toScratchIndexed(I, SL.Offset[I], Repl[I], [&](unsigned J) {
+                     return SL.How[J] == ScratchLayout::Indexed;
+                   })) {
           Acts[I] = Act::Replace;
         } else if (B & SubsetStore) {
           return Fail(VariantStatus::Unsupported,

@@ -111,34 +111,6 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
     if (Bits & SubsetStore)
       Acc.push_back({I, true, Scratch, Mem[3].Imm, W, Mem});
   }
-  // Per-iteration step of each address register: 0 when the loop never
-  // writes it, the constant of its one induction update, none otherwise.
-  auto StepOf = [&](unsigned Reg) -> std::optional<int64_t> {
-    if (!Reg || !RD.regWrittenInLoop(Reg))
-      return 0;
-    std::optional<int64_t> Step;
-    for (unsigned I = 0; I < L.Instrs.size(); ++I)
-      for (auto [R, U] : RD.writesOf(I))
-        if (K.regsOverlap(R, Reg)) {
-          int64_t St = K.inductionStep(L.Instrs[I], R);
-          if (Step || !St)
-            return std::nullopt;
-          Step = St;
-          break;
-        }
-    return Step;
-  };
-  // Updates of \p Reg that come before instruction \p I in the iteration.
-  auto UpdatesBefore = [&](unsigned Reg, unsigned I) {
-    int64_t N = 0;
-    for (unsigned J = 0; Reg && J < I; ++J)
-      for (auto [R, U] : RD.writesOf(J))
-        if (K.regsOverlap(R, Reg)) {
-          ++N;
-          break;
-        }
-    return N;
-  };
   for (const Access &S : Acc) {
     if (!S.Store)
       continue;
@@ -155,30 +127,21 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
         // One array: the load of iteration i+k (k = 0: same iteration,
         // after the store) reads the stored bytes when its address,
         // moved by k steps, overlaps them.
-        unsigned Base = S.Mem[0].Reg, Index = S.Mem[2].Reg;
-        int64_t Scale = S.Mem[1].isImm() ? S.Mem[1].Imm : 1;
-        std::optional<int64_t> SB = StepOf(Base), SX = StepOf(Index);
-        if (!SB || !SX) {
+        ArrayDistance AD = arrayDistance(K, L, RD, S.Index, Ld.Index);
+        if (!AD.Known) {
           // An address the loop moves some other way: assume the worst.
           Carried = true;
           Same = S.Index < Ld.Index && sameAddress(S.Mem, Ld.Mem);
         } else {
-          int64_t T = *SB + Scale * *SX;
-          int64_t Delta = (Ld.Off - S.Off) +
-                          *SB * (UpdatesBefore(Base, Ld.Index) -
-                                 UpdatesBefore(Base, S.Index)) +
-                          Scale * *SX *
-                              (UpdatesBefore(Index, Ld.Index) -
-                               UpdatesBefore(Index, S.Index));
           auto Overlaps = [&](int64_t Shift) {
-            int64_t Lo = Delta + Shift;
+            int64_t Lo = AD.Delta + Shift;
             return Lo < (int64_t)S.Width && -Lo < (int64_t)Ld.Width;
           };
           Same = S.Index < Ld.Index && Overlaps(0);
           // Steps of one iteration chain through any distance: the
           // first 64 iterations cover every realistic reuse distance.
           for (int64_t Kd = 1; Kd <= 64 && !Carried; ++Kd)
-            Carried = T ? Overlaps(Kd * T) : Overlaps(0);
+            Carried = AD.Step ? Overlaps(Kd * AD.Step) : Overlaps(0);
         }
       }
       if (Same)

@@ -62,6 +62,11 @@ enum class LayoutMode {
 struct VariantOptions {
   LayoutMode Layout = LayoutMode::Aware;
   unsigned ScratchSize = 8192; ///< bytes of the DL1 scratch area
+  /// The loop's scratch area is addressable from every variant: LS and
+  /// NO_DIV then keep a store the next iteration reloads (a[i] from a[i-1])
+  /// as a store into a scratch cell the load reads too, so the chain
+  /// through memory stays.
+  bool ScratchInAllVariants = true;
 };
 
 /// Where DL1 puts each memory operand.
