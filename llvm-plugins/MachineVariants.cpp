@@ -322,23 +322,46 @@ static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,
           MO.setIsKill(false);
 }
 
-/// Sets bit \p Bit of the 32-bit element \p Elt of \p GV's struct
-/// initializer (a bound_mask).
-static void setBoundBit(Module &M, GlobalVariable *GV, unsigned Elt,
-                        unsigned Bit) {
-  auto *Init = dyn_cast_or_null<ConstantStruct>(
-      GV->hasInitializer() ? GV->getInitializer() : nullptr);
-  if (!Init || Init->getNumOperands() <= Elt)
-    return;
-  auto *Old = dyn_cast<ConstantInt>(Init->getOperand(Elt));
+/// \p Init with bit \p Bit set in its 32-bit element \p Elt (a
+/// bound_mask); null when it has no such element.
+static Constant *withBoundBit(Constant *Init, unsigned Elt, unsigned Bit) {
+  auto *S = dyn_cast_or_null<ConstantStruct>(Init);
+  if (!S || S->getNumOperands() <= Elt)
+    return nullptr;
+  auto *Old = dyn_cast<ConstantInt>(S->getOperand(Elt));
   if (!Old || Old->getBitWidth() != 32)
-    return;
+    return nullptr;
   SmallVector<Constant *, 12> Ops;
-  for (unsigned J = 0; J < Init->getNumOperands(); ++J)
-    Ops.push_back(Init->getOperand(J));
+  for (unsigned J = 0; J < S->getNumOperands(); ++J)
+    Ops.push_back(S->getOperand(J));
   Ops[Elt] =
       ConstantInt::get(Old->getType(), Old->getZExtValue() | (1u << Bit));
-  GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
+  return ConstantStruct::get(S->getType(), Ops);
+}
+
+/// Sets the bound bit of the loop's descriptor: an alias of one element of
+/// the module's descriptor array (IRLoopTable).
+static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
+  GlobalAlias *GA = M.getNamedAlias(DescName);
+  auto *GEP = GA ? dyn_cast<ConstantExpr>(GA->getAliasee()) : nullptr;
+  if (!GEP || GEP->getOpcode() != Instruction::GetElementPtr ||
+      GEP->getNumOperands() != 3)
+    return;
+  auto *Arr = dyn_cast<GlobalVariable>(GEP->getOperand(0));
+  auto *Idx = dyn_cast<ConstantInt>(GEP->getOperand(2));
+  auto *Init = Arr && Arr->hasInitializer()
+                   ? dyn_cast<ConstantArray>(Arr->getInitializer())
+                   : nullptr;
+  if (!Init || !Idx || Idx->getZExtValue() >= Init->getNumOperands())
+    return;
+  SmallVector<Constant *, 8> Elts;
+  for (unsigned J = 0; J < Init->getNumOperands(); ++J)
+    Elts.push_back(Init->getOperand(J));
+  Constant *New = withBoundBit(Elts[Idx->getZExtValue()], 9, Bit);
+  if (!New)
+    return;
+  Elts[Idx->getZExtValue()] = New;
+  Arr->setInitializer(ConstantArray::get(Init->getType(), Elts));
 }
 
 /// Rewrites element 8 (decan_machine_info) of the loop's meta record, and
@@ -383,10 +406,10 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
   if (Bound) {
     // bound_mask: element 7 of the meta record, 9 of the descriptor.
-    setBoundBit(M, GV, 7, VI);
+    if (Constant *New = withBoundBit(GV->getInitializer(), 7, VI))
+      GV->setInitializer(New);
     if (MetaName.consume_back(".meta"))
-      if (GlobalVariable *Desc = M.getNamedGlobal((MetaName + ".desc").str()))
-        setBoundBit(M, Desc, 9, VI);
+      setDescBoundBit(M, (MetaName + ".desc").str(), VI);
   }
   return true;
 }
