@@ -24,10 +24,22 @@ NOINLINE double divrec(const double *a, long n, double y, double x) {
   return x;
 }
 
-/* The same recurrence through memory: a[i] from a[i - d], d = 1 at run
-   time (a constant distance would be forwarded in registers by the
-   compiler). */
-NOINLINE void divmem(double *a, long n, long d, double y) {
+/* The same recurrence through memory: a[i] from a[i - 1]. The store to c
+   keeps the compiler from forwarding a[i - 1] in a register: main passes
+   c = a + 1, so its run-time check sends every call to the loop that
+   reloads a[i - 1] from memory. */
+NOINLINE void divmem(double *a, double *c, long n, double y) {
+#pragma clang loop vectorize(disable) interleave(disable) unroll(disable)
+  for (long i = 1; i < n; ++i) {
+    a[i] = DIV(a[i - 1], y) + 1.0;
+    c[i] = 0.5;
+  }
+}
+
+/* a[i] from a[i - d], d = 1 at run time: only the IR sees that the loop
+   may carry a dependence through memory (LoopAccessAnalysis), the machine
+   level cannot pair the accesses: variants that drop stores are bounds. */
+NOINLINE void divmemd(double *a, long n, long d, double y) {
 #pragma clang loop vectorize(disable) interleave(disable) unroll(disable)
   for (long i = d; i < n; ++i)
     a[i] = DIV(a[i - d], y) + 1.0;
@@ -60,7 +72,7 @@ NOINLINE double divbound(const double *restrict a, const double *restrict b,
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: xcheck divrec|divmem|crc|stencil|divbound N CALLS\n");
+    fprintf(stderr, "usage: xcheck divrec|divmem|divmemd|crc|stencil|divbound N CALLS [D]\n");
     return 2;
   }
   const char *k = argv[1];
@@ -80,7 +92,11 @@ int main(int argc, char **argv) {
       s += divrec(a, n, 1.5, s * 1e-9 + 1.0);
     else if (!strcmp(k, "divmem")) {
       a[0] = 1.0 + r;
-      divmem(a, n, d, 1.5);
+      divmem(a, a + 1, n - 1, 1.5);
+      s += a[n - 2];
+    } else if (!strcmp(k, "divmemd")) {
+      a[0] = 1.0 + r;
+      divmemd(a, n, d, 1.5);
       s += a[n - 1];
     } else if (!strcmp(k, "crc"))
       c = crc(p, n, t, c);
