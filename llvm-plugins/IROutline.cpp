@@ -630,18 +630,21 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
   return std::nullopt;
 }
 
-/// True when LoopAccessAnalysis sees a possible loop-carried memory
-/// dependence in \p L (a backward or unknown dependence, or a run-time
-/// check between two accesses of one object: a[i] and a[i - d]): variants
-/// that drop stores then drop that chain, which the machine pass reports as
-/// a bound ("decan-memdep"). Distinct pointers it merely cannot tell apart
-/// do not count: every loop without `restrict` would be a bound.
-static bool mayCarryMemory(Loop &L, FunctionAnalysisManager &FAM,
-                           Function &F) {
+/// What LoopAccessAnalysis sees of dependences \p L may carry through
+/// memory, for the machine pass ("decan-memdep"): "" none; "adjacent" only
+/// between accesses of one pointer one step apart (a[i] from a[i-1]), which
+/// the machine level sees itself and keeps or reports; "other" anything
+/// else -- a backward or unknown dependence at another distance, or a
+/// run-time check between two accesses of one object (a[i] and a[i - d]).
+/// Variants that drop stores then drop that chain and are reported as
+/// bounds. Distinct pointers LAA merely cannot tell apart do not count:
+/// every loop without `restrict` would be a bound.
+static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
+                               Function &F, ScalarEvolution &SE) {
   const LoopAccessInfo &LAI =
       FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
   if (!LAI.getNumStores() || !LAI.getNumLoads())
-    return false;
+    return "";
   if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
     for (const RuntimePointerCheck &C : RC->getChecks()) {
       auto Object = [&](const RuntimeCheckingPtrGroup *G) {
@@ -649,16 +652,31 @@ static bool mayCarryMemory(Loop &L, FunctionAnalysisManager &FAM,
             RC->Pointers[G->Members.front()].PointerValue);
       };
       if (Object(C.first) == Object(C.second))
-        return true;
+        return "other";
     }
-  const auto *Deps = LAI.getDepChecker().getDependences();
+  const MemoryDepChecker &DC = LAI.getDepChecker();
+  const auto *Deps = DC.getDependences();
   if (!Deps)
-    return true; // too many to record: assume the worst
-  for (const MemoryDepChecker::Dependence &D : *Deps)
-    if (D.isBackward() || D.Type == MemoryDepChecker::Dependence::Unknown ||
-        D.Type == MemoryDepChecker::Dependence::IndirectUnsafe)
-      return true;
-  return false;
+    return "other"; // too many to record: assume the worst
+  StringRef Res = "";
+  for (const MemoryDepChecker::Dependence &D : *Deps) {
+    if (!D.isBackward() && D.Type != MemoryDepChecker::Dependence::Unknown &&
+        D.Type != MemoryDepChecker::Dependence::IndirectUnsafe)
+      continue;
+    // One step apart: the difference of the two addresses is the stride.
+    Value *PA = getLoadStorePointerOperand(D.getSource(DC));
+    Value *PB = getLoadStorePointerOperand(D.getDestination(DC));
+    auto *AR = PA ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PA)) : nullptr;
+    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(SE.getMinusSCEV(
+                                SE.getSCEV(PA), SE.getSCEV(PB)))
+                          : nullptr;
+    auto *Step = AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                    : nullptr;
+    if (!Diff || !Step || Diff->getAPInt().abs() != Step->getAPInt().abs())
+      return "other";
+    Res = "adjacent";
+  }
+  return Res;
 }
 
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
@@ -682,7 +700,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       formLCSSA(*C.L, DT, &LI, &SE);
 
   SmallVector<LoopPlan, 8> Plans;
-  SmallVector<bool, 8> MemDep;
+  SmallVector<StringRef, 8> MemDep;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
       LoopPlan P;
@@ -691,7 +709,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       } else {
         C.Rec.VariantMask = (1u << NumVariants) - 1;
         P.Rec = C.Rec;
-        MemDep.push_back(mayCarryMemory(*C.L, FAM, F));
+        MemDep.push_back(carriedMemory(*C.L, FAM, F, SE));
         Plans.push_back(std::move(P));
       }
     }
@@ -720,9 +738,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       C->setComdat(F.getComdat());
       Fns.push_back(C);
     }
-    if (MemDep[Copies.size()])
+    if (!MemDep[Copies.size()].empty())
       for (Function *Fn : Fns)
-        Fn->addFnAttr("decan-memdep");
+        Fn->addFnAttr("decan-memdep", MemDep[Copies.size()]);
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),

@@ -578,8 +578,10 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   // The IR saw a possible loop-carried memory dependence the machine
   // level cannot (other base registers, aliasing pointers): a variant that
   // stores less than REF, or into the scratch area, drops it.
+  // ("adjacent": only a[i] from a[i-1], which the rules see themselves.)
   if (R.Status == VariantStatus::OK && !R.Bound &&
-      F.hasFnAttribute("decan-memdep") && *V != Variant::REF) {
+      F.getFnAttribute("decan-memdep").getValueAsString() == "other" &&
+      *V != Variant::REF) {
     unsigned Stores = 0;
     for (const Instr &I : R.Body.Instrs)
       if (!I.Padding && (K->classify(I.Opcode) & SubsetStore))
