@@ -27,6 +27,17 @@ using namespace decan;
 
 X86Knowledge::~X86Knowledge() = default;
 
+bool decan::mergesFlags(StringRef N) {
+  if (N.starts_with("INC") || N.starts_with("DEC"))
+    return true;
+  if (N.starts_with("RO") || N.starts_with("RC")) // rol ror rcl rcr
+    return true;
+  bool Shift = N.starts_with("SHL") || N.starts_with("SHR") ||
+               N.starts_with("SAR") || N.starts_with("SAL") ||
+               N.starts_with("SHLD") || N.starts_with("SHRD");
+  return Shift && N.ends_with("CL");
+}
+
 Expected<std::unique_ptr<X86Knowledge>>
 X86Knowledge::create(StringRef CPU, StringRef Features) {
   // Registering twice is harmless: the registry keeps the first.
@@ -283,6 +294,8 @@ PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
   for (MCPhysReg R : D.implicit_uses())
     if (isGPR(R))
       Srcs.push_back(R);
+  if (mergesFlags(opcodeName(I.Opcode)))
+    Srcs.push_back(reg("EFLAGS"));
   for (unsigned R : Srcs)
     if (regsOverlap(R, Written)) {
       P.Kind = PassThrough::Keep;

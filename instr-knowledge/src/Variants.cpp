@@ -973,6 +973,13 @@ VariantResult Builder::run() {
             Reg = WR;
         if (!Reg || !Bridged.insert({D, Reg}).second)
           continue;
+        PassThrough P = K.passThrough(Ref.Instrs[D], Reg);
+        if (P.Kind == PassThrough::Keep) {
+          // D reads what it writes (tied, merged flags): its deletion
+          // leaves the previous value, for any kind of register.
+          Work.push_back({D, {Reg}, true});
+          continue;
+        }
         if (!K.isVector(Reg) && !K.isGPR(Reg))
           return Fail(VariantStatus::Unsupported,
                       K.regName(Reg).str() + " written by " +
@@ -983,10 +990,7 @@ VariantResult Builder::run() {
         // A bridge into a div/sqrt passes the div-operand rule on.
         if (Rd.Bridge && DivFeed.count(I))
           DivFeed.insert(D);
-        PassThrough P = K.passThrough(Ref.Instrs[D], Reg);
-        if (P.Kind == PassThrough::Keep) {
-          Work.push_back({D, {Reg}, true});
-        } else if (P.Kind == PassThrough::Copy) {
+        if (P.Kind == PassThrough::Copy) {
           Copies[D].push_back({Reg, P.Src});
           Work.push_back({D, {P.Src}, true});
         } else {

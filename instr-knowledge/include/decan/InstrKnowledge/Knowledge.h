@@ -56,6 +56,15 @@ struct PassThrough {
   unsigned Src = 0; ///< Copy: the source register, as the instruction names it
 };
 
+/// True for opcodes that write only part of EFLAGS and keep the rest (inc
+/// and dec keep CF; rotates touch only CF and OF; shifts by CL leave the
+/// flags alone when the count is 0). For liveness (the rewriter: may its
+/// stub clobber the flags?) such a write merges, so it reads the flags; for
+/// dependences it does not -- cores rename CF apart from the other flags,
+/// so regsRead leaves it out, and deleting one keeps the previous flags
+/// (passThrough: Keep).
+bool mergesFlags(llvm::StringRef OpcodeName);
+
 /// Facts about x86-64 instructions for one subtarget (CPU + features).
 class X86Knowledge {
 public:
