@@ -231,6 +231,8 @@ private:
               bool IntoFree = false);
   bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  /// Scratch cells (offsets) for store/load pairs one iteration apart.
+  std::map<unsigned, int64_t> forwardingCells() const;
   /// `lea scratch+Off(%rip), %free` + the access through that base, the
   /// original index, scale and displacement: the address keeps its chain.
   bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
@@ -680,6 +682,46 @@ bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
   return true;
 }
 
+/// LS and NO_DIV turn stores into loads. A store that the next iteration
+/// reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
+/// instead, the pair goes to one scratch cell, stored in iteration i and
+/// loaded in i+1, as in REF (distance 1, same bytes: the values are even the
+/// same). Longer distances stay a bound (reported by the verifier).
+std::map<unsigned, int64_t> Builder::forwardingCells() const {
+  std::map<unsigned, int64_t> Cell;
+  unsigned N = Ref.Instrs.size();
+  int64_t Next = 0;
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
+          K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
+        continue;
+      int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
+      int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
+      const Operand *A = &Ref.Instrs[St].Ops[MS], *B = &Ref.Instrs[Ld].Ops[ML];
+      bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == Operand::Immediate &&
+                      B[3].Kind == Operand::Immediate;
+      if (!OneArray)
+        continue;
+      ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
+      if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
+        continue;
+      Cell[St] = Cell[Ld] = Next;
+      Next += 64;
+      break;
+    }
+  }
+  return Cell;
+}
+
 VariantResult Builder::run() {
   VariantResult Res;
   Res.V = V;
@@ -759,44 +801,9 @@ VariantResult Builder::run() {
   }
 
   unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
-  // LS and NO_DIV turn stores into loads. A store that the next iteration
-  // reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
-  // instead, the pair goes to one scratch cell, stored in iteration i and
-  // loaded in i+1, as in REF (distance 1, same bytes: the values are even
-  // the same). Longer distances stay bound (reported).
   std::map<unsigned, int64_t> Cell;
-  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants) {
-    int64_t Next = 0;
-    auto Plain = [&](unsigned I) {
-      unsigned B = S.Bits[I];
-      return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
-    };
-    for (unsigned St = 0; St < N; ++St) {
-      if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
-        continue;
-      for (unsigned Ld = 0; Ld < N; ++Ld) {
-        if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
-            (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
-            K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
-          continue;
-        int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
-        int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
-        const Operand *A = &Ref.Instrs[St].Ops[MS],
-                      *B = &Ref.Instrs[Ld].Ops[ML];
-        bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
-                        A[4] == B[4] && A[3].Kind == Operand::Immediate &&
-                        B[3].Kind == Operand::Immediate;
-        if (!OneArray)
-          continue;
-        ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
-        if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
-          continue;
-        Cell[St] = Cell[Ld] = Next;
-        Next += 64;
-        break;
-      }
-    }
-  }
+  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants)
+    Cell = forwardingCells();
   // Phase 1: what each instruction becomes.
   std::vector<Act> Acts(N, Act::Keep);
   std::vector<std::vector<Instr>> Repl(N);

@@ -10,19 +10,26 @@
 //   FP     memory accesses deleted; load-op -> register form with the other
 //          source:   vaddpd (%rdi), %ymm1, %ymm2  ->  vaddpd %ymm1, %ymm1,
 //          %ymm2
-//   NO_DIV div/sqrt deleted; stores -> loads (as LS)
-//   DL1    memory operands -> RIP-relative scratch:
+//   NO_DIV div/sqrt deleted (bridged); stores -> loads (as LS)
+//   DL1    memory operands -> RIP-relative scratch (folded into the area
+//          whatever the footprint); a lookup keeps its index chain:
 //          vmovupd (%rdi,%rcx,8), %ymm0 -> vmovupd f.decan.L0.scratch+64(%rip),
 //          %ymm0
+//          xorl (%rdx,%r8,4), %eax -> leaq f.decan.L0.scratch(%rip), %rdx ;
+//          xorl (%rdx,%r8,4), %eax
 //   CTRL   everything but the CTRL slice deleted
 //
 // CTRL-slice instructions are never touched. A deleted instruction whose
-// result is still read becomes a dependency-free idiom for that register
-//          vmovhpd (%r15), %xmm6, %xmm2  ->  vxorps %xmm2, %xmm2, %xmm2
-// (never `vxorps %xmm2, %xmm6, %xmm2`, thesis Table 6.1). Each deleted or
-// replaced instruction is padded with multi-byte NOPs to its REF length
-// (layout "aware", default), or to one 1-byte NOP (layout "nop1"), or not at
-// all (layout "unaware").
+// result is still read is bridged: its readers wait for its input,
+//          divsd %xmm2, %xmm0             ->  (nothing: XMM0 keeps its chain)
+//          vdivsd %xmm2, %xmm1, %xmm0     ->  vmovaps %xmm1, %xmm0
+//          vmovhpd (%r15), %xmm6, %xmm2   ->  vmovaps %xmm6, %xmm2
+// and only one without such an input (a load) becomes a dependency-free
+// idiom (never `vxorps %xmm2, %xmm6, %xmm2`, thesis Table 6.1). A store the
+// next iteration reloads stays, in a scratch cell, in LS and NO_DIV. Each
+// deleted or replaced instruction is padded with multi-byte NOPs to its REF
+// length (layout "aware", default), or to one 1-byte NOP (layout "nop1"), or
+// not at all (layout "unaware").
 //
 //===----------------------------------------------------------------------===//
 
