@@ -105,6 +105,7 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   ScratchLayout Out;
   Out.Offset.assign(L.Instrs.size(), -1);
   Out.How.assign(L.Instrs.size(), ScratchLayout::InPlace);
+  Out.Mask.assign(L.Instrs.size(), 0);
   ReachingDefs RD(K, L);
   std::vector<bool> Affine = affineDefs(K, L, RD);
   // Region key: the array (base, index, scale, segment) and, for arrays
@@ -134,13 +135,23 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     unsigned Base = Mem[0].Reg, Index = Mem[2].Reg;
     bool BaseAff = affineAt(K, RD, Affine, I, Base);
     bool IdxAff = affineAt(K, RD, Affine, I, Index);
-    int64_t Bound = 0;
-    if (!BaseAff || (!IdxAff && !(Bound = indexBound(K, L, RD, I, Index))))
+    int64_t Bound = 0, Mask = 0;
+    if (!BaseAff)
       continue; // the address chain through loaded data stays as it is
-    std::string Key =
-        (Twine(IdxAff ? "a" : "i") + Twine(Base) + "," + Twine(Mem[1].Imm) +
-         "," + Twine(Index) + "," + Twine(Mem[4].Reg))
-            .str();
+    if (!IdxAff && !(Bound = indexBound(K, L, RD, I, Index))) {
+      // No bound: the index will be masked into a quarter of the area.
+      int64_t Scale = std::max<int64_t>(Mem[1].Imm, 1);
+      Mask = 1;
+      while (Scale * Mask * 2 <= (int64_t)Size / 4)
+        Mask *= 2;
+      Bound = --Mask;
+    }
+    std::string Key = (Twine(IdxAff ? "a"
+                             : Mask ? "m"
+                                    : "i") +
+                       Twine(Base) + "," + Twine(Mem[1].Imm) + "," +
+                       Twine(Index) + "," + Twine(Mem[4].Reg))
+                          .str();
     if (Mem[3].Kind == Operand::Symbol)
       Key += Mem[3].SymKey ? ",key" + std::to_string(Mem[3].SymKey)
                            : ",sym" + std::to_string(I); // its own array
@@ -155,7 +166,10 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     // An indexed access spans every index value up to the bound.
     int64_t Span = IdxAff ? W : Mem[1].Imm * Bound + W;
     It->second.push_back({I, Disp, Disp + Span});
-    Out.How[I] = IdxAff ? ScratchLayout::Redirect : ScratchLayout::Indexed;
+    Out.How[I] = IdxAff ? ScratchLayout::Redirect
+                 : Mask ? ScratchLayout::Masked
+                        : ScratchLayout::Indexed;
+    Out.Mask[I] = Mask;
   }
   int64_t Cursor = 0;
   for (const std::string &Key : Order) {
@@ -196,9 +210,9 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
       }
       for (size_t J = C; J < E; ++J) {
         unsigned I = R[J].I;
-        Out.Offset[I] = Out.How[I] == ScratchLayout::Indexed
-                            ? Start - Lo // the base register's offset
-                            : Start + (R[J].Disp - Lo);
+        Out.Offset[I] = Out.How[I] == ScratchLayout::Redirect
+                            ? Start + (R[J].Disp - Lo)
+                            : Start - Lo; // the base register's offset
       }
       // The next cluster starts on a line of its own.
       Cursor = std::max<int64_t>(Cursor, (Start + (Hi - Lo) + 63) / 64 * 64);
@@ -236,7 +250,8 @@ private:
   /// `lea scratch+Off(%rip), %free` + the access through that base, the
   /// original index, scale and displacement: the address keeps its chain.
   bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
-                        llvm::function_ref<bool(unsigned)> Gone);
+                        llvm::function_ref<bool(unsigned)> Gone,
+                        int64_t Mask = 0);
   Instr mk(unsigned I, unsigned Opcode) const {
     Instr N;
     N.Opcode = Opcode;
@@ -659,12 +674,38 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
 }
 
 bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
-                               function_ref<bool(unsigned)> Gone) {
+                               function_ref<bool(unsigned)> Gone,
+                               int64_t Mask) {
   unsigned Base = clobberableGPR(I, Gone);
   if (!Base)
     return false;
   const Instr &In = Ref.Instrs[I];
   int M = K.memOperandIndex(In.Opcode);
+  std::vector<Instr> Pre;
+  if (Mask) {
+    // idx & Mask into a free register: `and` writes the flags, so they must
+    // be dead here (I neither reads them nor leaves them to a reader).
+    unsigned Flags = K.reg("EFLAGS");
+    bool Reads = false, Writes = false;
+    for (const RegRead *R : RD.readsOf(I))
+      Reads |= K.regsOverlap(R->Reg, Flags);
+    for (auto [W, U] : RD.writesOf(I))
+      Writes |= K.regsOverlap(W, Flags);
+    unsigned T = 0;
+    for (unsigned R : Ref.FreeRegs)
+      if (!T && K.isGPR(R) && !K.regsOverlap(R, Base))
+        T = sized(R, 8);
+    unsigned Idx = In.Ops[M + 2].isReg() ? In.Ops[M + 2].Reg : 0;
+    if (!T || !Idx || K.regBits(Idx) != 64 || Reads ||
+        !(Writes || flagsDeadAfter(I)))
+      return false;
+    Instr Mov = mk(I, K.opcode("MOV64rr"));
+    Mov.Ops = {Operand::reg(T), Operand::reg(Idx)};
+    Instr And = mk(I, K.opcode("AND32ri"));
+    unsigned T32 = sized(T, 4);
+    And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
+    Pre = {Mov, And};
+  }
   Instr Lea = mk(I, K.opcode("LEA64r"));
   Lea.Ops = {Operand::reg(Base), Operand::reg(K.reg("RIP")), Operand::imm(1),
              Operand::reg(0),    Operand::scratch(Off),      Operand::reg(0)};
@@ -678,7 +719,11 @@ bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
                                       (D.Kind == Operand::Symbol && D.SymKey)
                                   ? D.Imm
                                   : 0);
-  Out = {Lea, R};
+  if (Mask)
+    R.Ops[M + 2] = Pre[0].Ops[0];
+  Out = std::move(Pre);
+  Out.push_back(Lea);
+  Out.push_back(R);
   return true;
 }
 
@@ -878,10 +923,15 @@ VariantResult Builder::run() {
         if (SL.How[I] == ScratchLayout::Redirect) {
           Acts[I] = Act::Replace;
           OK = toScratch(I, SL.Offset[I], Repl[I]);
-        } else if (SL.How[I] == ScratchLayout::Indexed &&
-                   toScratchIndexed(I, SL.Offset[I], Repl[I], [&](unsigned J) {
-                     return SL.How[J] == ScratchLayout::Indexed;
-                   })) {
+        } else if ((SL.How[I] == ScratchLayout::Indexed ||
+                    SL.How[I] == ScratchLayout::Masked) &&
+                   toScratchIndexed(
+                       I, SL.Offset[I], Repl[I],
+                       [&](unsigned J) {
+                         return SL.How[J] == ScratchLayout::Indexed ||
+                                SL.How[J] == ScratchLayout::Masked;
+                       },
+                       SL.Mask[I])) {
           Acts[I] = Act::Replace;
         } else if (B & SubsetStore) {
           return Fail(VariantStatus::Unsupported,

@@ -576,3 +576,39 @@ TEST_F(RulesTest, DL1LeavesUnboundedDataAddressesInPlace) {
   L.Blocks[0].End = L.Instrs.size();
   EXPECT_EQ(build(L, Variant::DL1).Status, VariantStatus::Unsupported);
 }
+
+TEST_F(RulesTest, DL1MasksAnUnboundedLoadedIndex) {
+  // s += b[idx[i]]: the index is loaded, with no bound. DL1 masks a copy of
+  // it into a quarter of the area (and $mask, flags dead here: the loop's
+  // add rewrites them) and reads b through a scratch base in b's register:
+  // the chain idx[i] -> b[...] stays, the data are L1-resident.
+  LoopBody L = loop(
+      *K,
+      {ins(*K, "MOVSX64rm32", {"RAX", "RSI", "#4", "RCX", "#0", "-"}),
+       ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RAX", "#0", "-"})},
+      "#1");
+  L.FreeRegs = {K->reg("R11")};
+  LoopSubsets S = computeSubsets(*K, L);
+  Expected<ScratchLayout> SL = layoutScratch(*K, L, S, 8192);
+  ASSERT_TRUE(!!SL);
+  EXPECT_EQ(SL->How[1], ScratchLayout::Masked);
+  EXPECT_EQ(SL->Mask[1], 255); // 8 bytes x 256 = 2 KiB, a quarter
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 1);
+  ASSERT_EQ(I.size(), 4u);
+  EXPECT_EQ(name(I[0]), "MOV64rr");
+  EXPECT_EQ(I[0].Ops[1].Reg, K->reg("RAX"));
+  EXPECT_EQ(name(I[1]), "AND32ri");
+  EXPECT_EQ(I[1].Ops[2].Imm, 255);
+  EXPECT_EQ(name(I[2]), "LEA64r");
+  EXPECT_EQ(I[2].Ops[0].Reg, K->reg("RDI"));
+  EXPECT_EQ(name(I[3]), "ADDSDrm");
+  EXPECT_EQ(I[3].Ops[2].Reg, K->reg("RDI"));
+  EXPECT_EQ(I[3].Ops[4].Reg, K->reg("R11"));
+  // No free register for the masked copy: the load stays in place.
+  L.FreeRegs.clear();
+  VariantResult P = build(L, Variant::DL1);
+  ASSERT_EQ(P.Status, VariantStatus::OK) << P.Reason;
+  EXPECT_TRUE(of(P, 1)[0].Unchanged);
+}

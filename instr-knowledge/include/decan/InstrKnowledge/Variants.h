@@ -86,9 +86,13 @@ struct ScratchLayout {
               ///< $imm): a scratch base register (scratch + Offset) + the
               ///< original index, scale and displacement; the address chain
               ///< stays
+    Masked,   ///< a data-dependent index without a bound: as Indexed, the
+              ///< index first masked into the window (copy + and $Mask: one
+              ///< more cycle on its chain)
   };
   std::vector<Form> How;
   std::vector<int64_t> Offset;
+  std::vector<int64_t> Mask; ///< Masked: the index mask (2^k - 1)
   unsigned BytesUsed = 0;
   bool Wrapped = false; ///< more lines than fit: some lines are shared
 };
