@@ -641,8 +641,7 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
 /// every loop without `restrict` would be a bound.
 static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
                                Function &F, ScalarEvolution &SE) {
-  const LoopAccessInfo &LAI =
-      FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
+  const LoopAccessInfo &LAI = FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
   if (!LAI.getNumStores() || !LAI.getNumLoads())
     return "";
   if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
@@ -667,11 +666,11 @@ static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
     Value *PA = getLoadStorePointerOperand(D.getSource(DC));
     Value *PB = getLoadStorePointerOperand(D.getDestination(DC));
     auto *AR = PA ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PA)) : nullptr;
-    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(SE.getMinusSCEV(
-                                SE.getSCEV(PA), SE.getSCEV(PB)))
+    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(
+                                SE.getMinusSCEV(SE.getSCEV(PA), SE.getSCEV(PB)))
                           : nullptr;
-    auto *Step = AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
-                    : nullptr;
+    auto *Step =
+        AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
     if (!Diff || !Step || Diff->getAPInt().abs() != Step->getAPInt().abs())
       return "other";
     Res = "adjacent";

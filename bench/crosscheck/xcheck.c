@@ -72,7 +72,8 @@ NOINLINE double divbound(const double *restrict a, const double *restrict b,
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: xcheck divrec|divmem|divmemd|crc|stencil|divbound N CALLS [D]\n");
+    fprintf(stderr, "usage: xcheck divrec|divmem|divmemd|crc|stencil|divbound "
+                    "N CALLS [D]\n");
     return 2;
   }
   const char *k = argv[1];

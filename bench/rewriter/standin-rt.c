@@ -20,8 +20,9 @@ static int NDescs;
 
 static int beginCall(struct decan_loop_desc *d) {
   // runtime_state: the loop's index (high half), its call counter (low).
-  unsigned long k = atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state,
-                                     1) & 0xffffffffu;
+  unsigned long k =
+      atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state, 1) &
+      0xffffffffu;
   for (int t = 0; t < DECAN_NUM_VARIANTS; ++t) {
     int v = (k + t) % DECAN_NUM_VARIANTS;
     if (d->variant_mask & (1u << v))
