@@ -61,6 +61,17 @@ NOINLINE void stencil(const double *restrict a, double *restrict b, long n) {
     b[i] = 0.2 * (a[i - ROW] + a[i - 1] + a[i] + a[i + 1] + a[i + ROW]);
 }
 
+/* Random lookups into a large table (b[idx[i]], idx loaded): DL1 masks the
+   index into the scratch window, keeping the idx -> b chain. */
+NOINLINE double gsum(const double *restrict b, const int *restrict idx,
+                     long n) {
+  double s = 0;
+#pragma clang loop vectorize(disable)
+  for (long i = 0; i < n; ++i)
+    s += b[idx[i]];
+  return s;
+}
+
 /* Division-bound: measured through the plugin and through the rewriter. */
 NOINLINE double divbound(const double *restrict a, const double *restrict b,
                          long n) {
@@ -72,14 +83,22 @@ NOINLINE double divbound(const double *restrict a, const double *restrict b,
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: xcheck divrec|divmem|divmemd|crc|stencil|divbound "
-                    "N CALLS [D]\n");
+    fprintf(stderr,
+            "usage: xcheck divrec|divmem|divmemd|crc|stencil|gsum|divbound "
+            "N CALLS [D]\n");
     return 2;
   }
   const char *k = argv[1];
   long n = atol(argv[2]), calls = atol(argv[3]);
   double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
   unsigned char *p = malloc(n);
+  int *idx = malloc(n * sizeof(int));
+  long m = 1l << 22; /* gsum's table: 32 MiB */
+  double *g = !strcmp(k, "gsum") ? malloc(m * sizeof(double)) : NULL;
+  for (long i = 0; g && i < m; ++i)
+    g[i] = i & 7;
+  for (long i = 0; i < n; ++i)
+    idx[i] = (int)((i * 2654435761u) % (unsigned long)m);
   static uint32_t t[256];
   for (long i = 0; i < n; ++i)
     a[i] = 1.0 + (i % 7), b[i] = 1.5 + (i % 3), p[i] = (unsigned char)(i * 13);
@@ -104,6 +123,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(k, "stencil")) {
       stencil(a, b, n);
       s += b[n / 2];
+    } else if (!strcmp(k, "gsum")) {
+      g[r % m] += 1;
+      s += gsum(g, idx, n);
     } else if (!strcmp(k, "divbound"))
       s += divbound(a, b, n);
   }

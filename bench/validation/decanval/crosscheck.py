@@ -110,7 +110,8 @@ def run(build_dir, out, repeats=5, log=print):
     #    absolute below 0.2: calls dominated by the probes).
     for kernel, args in (("divbound", ["1536", "1600"]), ("divrec", ["1024", "800"]),
                          ("divmem", ["1024", "800"]), ("crc", ["4096", "800"]),
-                         ("stencil", [str(1 << 20), "60"])):
+                         ("stencil", [str(1 << 20), "60"]),
+                         ("gsum", [str(1 << 16), "300"])):
         a = m("decan", kernel, args, kernel + ".p")
         b = m("plain", kernel, args, kernel + ".rw")
         row = {"check": "rewriter within 10% of the plugin, every variant",
