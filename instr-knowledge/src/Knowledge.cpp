@@ -187,13 +187,17 @@ unsigned X86Knowledge::xmmOf(unsigned R) const {
     return 0;
   return reg(("XMM" + Twine(regNumber(R))).str());
 }
-std::vector<unsigned> X86Knowledge::unusedRegs(const LoopBody &L) const {
+std::vector<unsigned> X86Knowledge::unusedRegs(const LoopBody &L,
+                                               bool CalleeSaved) const {
   std::vector<unsigned> Cands, Out;
   for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
     Cands.push_back(reg(("XMM" + Twine(N)).str()));
   for (const char *G :
        {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
     Cands.push_back(reg(G));
+  if (CalleeSaved)
+    for (const char *G : {"RBX", "RBP", "R12", "R13", "R14", "R15"})
+      Cands.push_back(reg(G));
   for (unsigned R : Cands) {
     bool Used = false;
     for (const Instr &I : L.Instrs) {

@@ -355,7 +355,8 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
     bool Addr = false;
     if (M >= 0 && (K.classify(RB.Opcode) & (SubsetLoad | SubsetStore)))
       for (int J : {M, M + 2})
-        if ((unsigned)J < RB.Ops.size() && RB.Ops[J].isReg())
+        if ((unsigned)J < RB.Ops.size() && RB.Ops[J].isReg() &&
+            RB.Ops[J].Reg) // no base or index: register 0 has no units
           for (MCRegUnit U : K.regInfo().regunits(RB.Ops[J].Reg))
             Addr |= static_cast<unsigned>(U) == Unit;
     bool StillMem = false, PureLoad = false;

@@ -254,10 +254,11 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
   decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);
   // The same inputs the plugin gives the rules. A variant runs between a
   // save and a restore of the whole register state (LoopEmitter): no value
-  // it leaves behind is read, so registers the loop never touches are free,
+  // it leaves behind is read, so registers the loop never touches are free
+  // (callee-saved ones too, after the others),
   // and no register is live out of a variant (REF, whose results stand, is
   // never changed).
-  Ref.FreeRegs = K.unusedRegs(Ref);
+  Ref.FreeRegs = K.unusedRegs(Ref, /*CalleeSaved=*/true);
   decan::LoopSubsets S = decan::computeSubsets(K, Ref);
   V.MInfo.n_instrs = S.NumInstrs;
   V.MInfo.n_load = S.NumLoad;

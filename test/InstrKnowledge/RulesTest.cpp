@@ -612,3 +612,14 @@ TEST_F(RulesTest, DL1MasksAnUnboundedLoadedIndex) {
   ASSERT_EQ(P.Status, VariantStatus::OK) << P.Reason;
   EXPECT_TRUE(of(P, 1)[0].Unchanged);
 }
+TEST_F(RulesTest, StoreWithoutIndexKeepsItsLSVariant) {
+  // gcc's `movl %eax, (%r8)`: no index register. Register 0 has no units:
+  // the verifier must not take EAX's for an address unit of the store.
+  LoopBody L =
+      loop(*K, {ins(*K, "MOV32rm", {"EAX", "RDX", "#1", "-", "#0", "-"}),
+                ins(*K, "ADD32ri", {"EAX", "EAX", "#1"}),
+                ins(*K, "MOV32mr", {"R8", "#1", "-", "#0", "-", "EAX"})});
+  L.FreeRegs = K->unusedRegs(L);
+  VariantResult R = build(L, Variant::LS);
+  EXPECT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+}

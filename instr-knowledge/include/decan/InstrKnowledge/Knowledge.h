@@ -124,8 +124,11 @@ public:
   /// Registers a variant may use as scratch (caller-saved vector registers
   /// and GPRs, in the order both front ends try them) that \p L does not
   /// touch in any width. A front end that knows liveness also drops those
-  /// live into or out of the loop (LoopBody::FreeRegs).
-  std::vector<unsigned> unusedRegs(const LoopBody &L) const;
+  /// live into or out of the loop (LoopBody::FreeRegs). \p CalleeSaved
+  /// adds RBX, RBP and R12-R15 after them (the rewriter restores every
+  /// register after a variant).
+  std::vector<unsigned> unusedRegs(const LoopBody &L,
+                                   bool CalleeSaved = false) const;
 
   /// True when \p A and \p B share a register unit (alias).
   bool regsOverlap(unsigned A, unsigned B) const;
