@@ -25,6 +25,7 @@
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -197,9 +198,14 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
           I.Ops.push_back(Operand::sym(J));
       }
       if (MI.hasOneMemOperand()) {
-        LocationSize LS = (*MI.memoperands_begin())->getSize();
+        const MachineMemOperand *MMO = *MI.memoperands_begin();
+        LocationSize LS = MMO->getSize();
         if (LS.hasValue() && !LS.isScalable())
           I.MemWidth = LS.getValue().getFixedValue();
+        // The IR object it points into: the rules see a[i] and a[i - d]
+        // as one array even through different base registers.
+        if (const Value *V = MMO->getValue())
+          I.Object = reinterpret_cast<uintptr_t>(getUnderlyingObject(V)) | 1;
       }
       Out.Body.Instrs.push_back(I);
       Out.MIs.push_back(&MI);

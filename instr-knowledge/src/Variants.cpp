@@ -247,6 +247,14 @@ private:
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
   /// Scratch cells (offsets) for store/load pairs one iteration apart.
   std::map<unsigned, int64_t> forwardingCells() const;
+  /// Stores and loads of one object through other registers (a[i] and
+  /// a[i - d]) that no cell takes: they go through one masked window.
+  std::set<unsigned> maskedPairs(const std::map<unsigned, int64_t> &Cell) const;
+  /// `lea addr, %t ; and $Mask, %t ; lea scratch+Off(%rip), %b` + the
+  /// access at (%b,%t): the address folded into the window, so accesses
+  /// that meet in REF meet there too.
+  bool toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
+                       std::vector<Instr> &Out);
   /// `lea scratch+Off(%rip), %free` + the access through that base, the
   /// original index, scale and displacement: the address keeps its chain.
   bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
@@ -767,6 +775,83 @@ std::map<unsigned, int64_t> Builder::forwardingCells() const {
   return Cell;
 }
 
+std::set<unsigned>
+Builder::maskedPairs(const std::map<unsigned, int64_t> &Cell) const {
+  std::set<unsigned> Out;
+  unsigned N = Ref.Instrs.size();
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather)) &&
+           !Cell.count(I) && Ref.Instrs[I].Object;
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) ||
+          Ref.Instrs[Ld].Object != Ref.Instrs[St].Object)
+        continue;
+      // Same registers and known steps: the exact analysis knows whether
+      // they meet (a cell took them if they do).
+      const Operand
+          *A = &Ref.Instrs[St].Ops[K.memOperandIndex(Ref.Instrs[St].Opcode)],
+          *B = &Ref.Instrs[Ld].Ops[K.memOperandIndex(Ref.Instrs[Ld].Opcode)];
+      bool SameRegs = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == B[3].Kind;
+      if (SameRegs && arrayDistance(K, Ref, RD, St, Ld).Known)
+        continue;
+      Out.insert(St);
+      Out.insert(Ld);
+    }
+  }
+  return Out;
+}
+
+bool Builder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
+                              std::vector<Instr> &Out) {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  const Operand *Mem = &In.Ops[M];
+  unsigned Flags = K.reg("EFLAGS");
+  bool Reads = false, Writes = false;
+  for (const RegRead *R : RD.readsOf(I))
+    Reads |= K.regsOverlap(R->Reg, Flags);
+  for (auto [W, U] : RD.writesOf(I))
+    Writes |= K.regsOverlap(W, Flags);
+  unsigned T = 0, B = 0;
+  for (unsigned R : Ref.FreeRegs)
+    if (K.isGPR(R)) {
+      if (!T)
+        T = sized(R, 8);
+      else if (!B)
+        B = sized(R, 8);
+    }
+  if (!T || !B || Reads || !(Writes || flagsDeadAfter(I)) ||
+      Mem[3].Kind != Operand::Immediate || (Mem[4].isReg() && Mem[4].Reg) ||
+      (Mem[0].isReg() && Mem[0].Reg == K.reg("RIP")))
+    return false;
+  Instr Addr = mk(I, K.opcode("LEA64r"));
+  Addr.Ops = {Operand::reg(T), Mem[0], Mem[1], Mem[2], Mem[3], Operand::reg(0)};
+  Instr And = mk(I, K.opcode("AND32ri"));
+  unsigned T32 = sized(T, 4);
+  And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
+  Instr Base = mk(I, K.opcode("LEA64r"));
+  Base.Ops = {Operand::reg(B), Operand::reg(K.reg("RIP")), Operand::imm(1),
+              Operand::reg(0), Operand::scratch(Off),      Operand::reg(0)};
+  Instr R = In;
+  R.Unchanged = false;
+  R.Size = 0;
+  R.MemWidth = K.memWidth(In);
+  R.Object = 0;
+  R.Ops[M] = Operand::reg(B);
+  R.Ops[M + 1] = Operand::imm(1);
+  R.Ops[M + 2] = Operand::reg(T);
+  R.Ops[M + 3] = Operand::imm(0);
+  Out = {Addr, And, Base, R};
+  return true;
+}
+
 VariantResult Builder::run() {
   VariantResult Res;
   Res.V = V;
@@ -847,8 +932,11 @@ VariantResult Builder::run() {
 
   unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
   std::map<unsigned, int64_t> Cell;
-  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants)
+  std::set<unsigned> Window;
+  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants) {
     Cell = forwardingCells();
+    Window = maskedPairs(Cell);
+  }
   // Phase 1: what each instruction becomes.
   std::vector<Act> Acts(N, Act::Keep);
   std::vector<std::vector<Instr>> Repl(N);
@@ -862,6 +950,13 @@ VariantResult Builder::run() {
     if (Cell.count(I)) {
       Acts[I] = Act::Replace;
       toScratch(I, Cell[I], Repl[I]);
+      continue;
+    }
+    // The window: a quarter of the area, in its second half (cells use
+    // the first lines).
+    if (Window.count(I) && toScratchWindow(I, Opts.ScratchSize / 2,
+                                           Opts.ScratchSize / 4 - 1, Repl[I])) {
+      Acts[I] = Act::Replace;
       continue;
     }
     switch (V) {

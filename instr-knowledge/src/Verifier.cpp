@@ -143,6 +143,12 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
           for (int64_t Kd = 1; Kd <= 64 && !Carried; ++Kd)
             Carried = AD.Step ? Overlaps(Kd * AD.Step) : Overlaps(0);
         }
+      } else if (!S.Scratch && !Ld.Scratch && L.Instrs[S.Index].Object &&
+                 L.Instrs[S.Index].Object == L.Instrs[Ld.Index].Object) {
+        // One object through other registers (a[i] and a[i - d]): they may
+        // meet, in this iteration or a later one.
+        Same = S.Index < Ld.Index;
+        Carried = true;
       }
       if (Same)
         Edges.push_back(

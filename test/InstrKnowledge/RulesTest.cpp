@@ -623,3 +623,38 @@ TEST_F(RulesTest, StoreWithoutIndexKeepsItsLSVariant) {
   VariantResult R = build(L, Variant::LS);
   EXPECT_EQ(R.Status, VariantStatus::OK) << R.Reason;
 }
+
+TEST_F(RulesTest, OneObjectThroughOtherRegistersGoesThroughAWindow) {
+  // a[i] = f(a[i - d]): load (%rsi,%rax,8), store (%rsi,%rbx,8), d unknown.
+  // The plugin knows both point into one object; LS folds both addresses
+  // into one masked window of the scratch area, so whatever d is, the load
+  // meets the store it met in REF. With one free GPR only: a bound.
+  LoopBody L = loop(
+      *K,
+      {ins(*K, "MOVSDrm", {"XMM2", "RSI", "#8", "RAX", "#0", "-"}),
+       ins(*K, "ADDSDrr", {"XMM2", "XMM2", "XMM1"}),
+       ins(*K, "MOVSDmr", {"RSI", "#8", "RBX", "#0", "-", "XMM2"}),
+       ins(*K, "INC64r", {"RBX", "RBX"}), ins(*K, "INC64r", {"RAX", "RAX"})},
+      "#1");
+  L.Instrs[0].Object = L.Instrs[2].Object = 0x1235;
+  L.FreeRegs = {K->reg("R10"), K->reg("R11"), K->reg("XMM5")};
+  bool May = false;
+  for (const DepEdge &E : dependenceGraph(*K, L))
+    May |= E.Resource == MemResource && E.From == 2 && E.To == 0 && E.Carried;
+  EXPECT_TRUE(May);
+  VariantResult R = build(L, Variant::LS);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_FALSE(R.Bound) << R.BoundReason;
+  for (unsigned Id : {0u, 2u}) {
+    std::vector<Instr> I = of(R, Id);
+    ASSERT_EQ(I.size(), 4u) << Id;
+    EXPECT_EQ(name(I[0]), "LEA64r");
+    EXPECT_EQ(name(I[1]), "AND32ri");
+    EXPECT_EQ(I[2].Ops[4].Kind, Operand::Scratch);
+  }
+  EXPECT_EQ(name(of(R, 2)[3]), "MOVSDmr"); // still a store, in the window
+  L.FreeRegs = {K->reg("R10"), K->reg("XMM5")};
+  VariantResult B = build(L, Variant::LS);
+  ASSERT_EQ(B.Status, VariantStatus::OK) << B.Reason;
+  EXPECT_TRUE(B.Bound);
+}
