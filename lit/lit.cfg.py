@@ -34,8 +34,8 @@ config.substitutions.append(("%decan_runtime_include", config.decan_runtime_incl
 config.substitutions.append(("%decan_runtime", config.decan_runtime))
 config.substitutions.append(("%clang_decan", clang_plugin))
 # Link the shared runtime (built by runtime/ into lib/) the way `decan flags` does.
-decan_link = "-L{0} -Wl,-rpath,{0} -ldecan_rt -lpfm -lstdc++ -lpthread -lm".format(
-    config.decan_lib_dir)
+decan_link = "-L{0} -Wl,-rpath,{0} {1}".format(
+    config.decan_lib_dir, config.decan_link_libs)
 config.substitutions.append(("%decan_link", decan_link))
 config.substitutions.append(("%decan_lib_dir", config.decan_lib_dir))
 config.substitutions.append(("%src_root", config.decan_src_root))

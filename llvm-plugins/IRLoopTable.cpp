@@ -165,8 +165,29 @@ void LoopTableBuilder::emitGroup(Comdat *Group, ArrayRef<Pending> Members) {
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
-  // Associated with the array: dropped with the comdat copy it belongs to.
-  appendToGlobalCtors(M, Ctor, /*Priority=*/65535, Group ? Array : nullptr);
+  appendToGlobalCtors(M, Ctor, /*Priority=*/65535,
+                      Group ? groupKey(*Group) : nullptr);
+}
+
+GlobalValue *LoopTableBuilder::groupKey(Comdat &C) {
+  // On ELF the .init_array entry of a keyed llvm.global_ctors element goes
+  // into the section group named after the key's *symbol*. Keyed by any
+  // other global (the descriptor array, say) the entry forms a group of its
+  // own, kept or dropped independently of the function's group: with an
+  // object where the same function is skipped or built without the plugin,
+  // the linker keeps the entry but drops the constructor it points to
+  // ("defined in discarded section"), depending on object order.
+  if (GlobalValue *GV = M.getNamedValue(C.getName()))
+    return GV; // the usual case: the function (or variable) naming it
+  // Comdats named after no global, e.g. clang's C5/D5 constructor groups: a
+  // local marker of that name gives the group its symbol.
+  Type *I8 = Type::getInt8Ty(M.getContext());
+  auto *Key = new GlobalVariable(M, I8, /*isConstant=*/true,
+                                 GlobalValue::InternalLinkage,
+                                 ConstantInt::get(I8, 0), C.getName());
+  Key->setComdat(&C);
+  Used.push_back(Key);
+  return Key;
 }
 
 void LoopTableBuilder::finalize() {

@@ -17,9 +17,11 @@
 //
 // Loops of a function in a comdat (C++ inline functions, templates) get
 // their globals in that comdat, and their own descriptor array and
-// constructor (a llvm.global_ctors entry associated with the array): the
+// constructor, whose llvm.global_ctors entry is keyed on the global naming
+// the comdat, so its .init_array entry lands in the same ELF group: the
 // linker keeps one copy of the function and of everything describing it,
-// so each loop id is registered and listed once per program.
+// whichever object's copy it picks (instrumented, skipped or plain), so each
+// loop id is registered and listed once per program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,7 @@
 
 namespace llvm {
 class Comdat;
+class GlobalValue;
 class GlobalVariable;
 class Module;
 class StructType;
@@ -88,6 +91,9 @@ private:
   llvm::SmallVector<Pending, 8> Descs;
   /// Emits one descriptor array and the constructor that registers it.
   void emitGroup(llvm::Comdat *Group, llvm::ArrayRef<Pending> Members);
+  /// A global whose symbol is \p C's name: what the constructor's
+  /// llvm.global_ctors entry is keyed on.
+  llvm::GlobalValue *groupKey(llvm::Comdat &C);
   llvm::SmallVector<llvm::GlobalValue *, 8> Used;
 };
 

@@ -16,6 +16,7 @@
 #include "IROutline.h"
 #include "IRLoopTable.h"
 #include "IRSelection.h"
+#include "decan/abi.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -48,7 +49,7 @@ using namespace decan;
 
 namespace {
 
-constexpr unsigned NumVariants = 6;
+constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
 constexpr const char *VariantNames[NumVariants] = {"REF",    "LS",  "FP",
                                                    "NO_DIV", "DL1", "CTRL"};
 /// Beyond this many live values the call itself would dominate the timing.
@@ -323,6 +324,7 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
 ///         return {exit, outs...}   // REF (or replace mode): results stand
 ///     }
 ///     f.decan.L0.REF(live-ins, &outs..., &exit, ...)  // the real loop
+///     __decan_end_call(desc, v | DECAN_RERUN, cycles, trips)
 ///     return {exit, outs...}
 ///
 /// The real loop after a variant (or on a call the runtime does not
@@ -421,6 +423,11 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
   // but what follows the loop lives across this cold call.
   B.SetInsertPoint(Original);
   B.CreateCall(Variants[0], Args);
+  // Timed too: the call's real work for the whole-run totals, and after a
+  // variant, the trip count of the same input.
+  B.CreateCall(End, {Desc, B.CreateOr(V, B.getInt32(DECAN_RERUN)),
+                     B.CreateLoad(I64, CyclesSlot, "rerun.cycles"),
+                     B.CreateLoad(I64, TripsSlot, "rerun.trips")});
   B.CreateBr(Take);
   return MF;
 }

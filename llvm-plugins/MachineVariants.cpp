@@ -51,12 +51,16 @@ using namespace decan;
 
 static cl::OptionCategory DecanMachineCat("decan machine-level options");
 
-static cl::opt<std::string> LayoutOpt(
-    "decan-layout", cl::init("aware"), cl::cat(DecanMachineCat),
-    cl::desc("How variants keep the loop's code layout: aware (default: "
-             "each changed instruction keeps its byte length, multi-byte "
-             "NOPs), nop1 (a 1-byte NOP per deleted instruction), unaware "
-             "(deleted instructions vanish)"));
+static cl::opt<LayoutMode> LayoutOpt(
+    "decan-layout", cl::init(LayoutMode::Aware), cl::cat(DecanMachineCat),
+    cl::desc("How variants keep the loop's code layout"),
+    cl::values(clEnumValN(LayoutMode::Aware, "aware",
+                          "each changed instruction keeps its byte length, "
+                          "multi-byte NOPs (default)"),
+               clEnumValN(LayoutMode::Nop1, "nop1",
+                          "a 1-byte NOP per deleted instruction"),
+               clEnumValN(LayoutMode::Unaware, "unaware",
+                          "deleted instructions vanish")));
 
 static cl::opt<bool> CheckAllLoops(
     "decan-check-all-loops", cl::init(false), cl::cat(DecanMachineCat),
@@ -561,9 +565,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     }
   }
   VariantOptions Opts;
-  Opts.Layout = LayoutOpt == "unaware" ? LayoutMode::Unaware
-                : LayoutOpt == "nop1"  ? LayoutMode::Nop1
-                                       : LayoutMode::Aware;
+  Opts.Layout = LayoutOpt;
   // DL1's area; LS and NO_DIV use it too for a store the next iteration
   // reloads (its cell keeps the chain through memory).
   GlobalVariable *Scratch = M.getNamedGlobal(Stem + ".scratch");

@@ -5,8 +5,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${DECAN_BUILD_DIR:-$here/build}
 
-packages=(cmake ninja-build g++ python3 llvm-22-dev clang-22 llvm-22-tools
-  libpfm4-dev libfmt-dev libgtest-dev libomp-22-dev libclang-rt-22-dev python3-psutil ${DECAN_EXTRA_PACKAGES:-})
+packages=(cmake ninja-build g++ python3 llvm-22-dev clang-22 llvm-22-tools lld-22
+  libpfm4-dev libfmt-dev libgtest-dev libomp-22-dev libclang-rt-22-dev python3-psutil
+  pkgconf ${DECAN_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

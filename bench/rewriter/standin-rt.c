@@ -33,6 +33,8 @@ static int beginCall(struct decan_loop_desc *d) {
 
 static int endCall(struct decan_loop_desc *d, int v, uint64_t c, uint64_t t) {
   (void)c;
+  if (v >= 0 && (v & DECAN_RERUN))
+    return 0; // the original loop ran after a variant: its results stand
   int i = (int)((uintptr_t)d->runtime_state >> 32); // set at registration
   atomic_fetch_add(&Calls[i][v], 1);
   atomic_store(&LastTrips[i][v], t);

@@ -11,6 +11,9 @@
 // RUN: cat %t.err %t.sizes | FileCheck %s
 // RUN: llc -O2 -load=%decan_plugin -decan-layout=nop1 %tv.ll -o - | FileCheck %s --check-prefix=NOP1
 // RUN: llc -O2 -load=%decan_plugin -decan-layout=unaware %tv.ll -o - | FileCheck %s --check-prefix=UNAWARE
+// A misspelt mode is an error naming the valid ones, not a silent default.
+// RUN: not llc -O2 -load=%decan_plugin -decan-layout=unawre %tv.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLAYOUT
+// BADLAYOUT: Cannot find option named 'unawre'!
 
 typedef float vf __attribute__((vector_size(32), aligned(4)));
 void lay(const float *a, const float *b, float *c, long n, vf *out) {

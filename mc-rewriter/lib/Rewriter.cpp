@@ -275,6 +275,7 @@ public:
     IDIV = Op("IDIV64r");
     NEG = Op("NEG64r");
     MOVri = Op("MOV64ri32");
+    ORrr = Op("OR64rr");
     for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
                           "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
       GPRs.push_back(X86.reg(R));
@@ -353,6 +354,13 @@ public:
     MI.addOperand(R(Reg));
     MI.addOperand(R(Reg));
     MI.addOperand(I(V));
+    CB.inst(MI);
+  }
+  void orrr(unsigned Dst, unsigned Src) {
+    MCInst MI = make(ORrr);
+    MI.addOperand(R(Dst));
+    MI.addOperand(R(Dst));
+    MI.addOperand(R(Src));
     CB.inst(MI);
   }
   void addImm(unsigned Reg, int64_t V) {
@@ -439,7 +447,7 @@ public:
   unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi, MOVmi,
       AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE, RDTSC,
       RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
-      LDMXCSR, MOVrr, TEST64, CQO, IDIV, NEG, MOVri;
+      LDMXCSR, MOVrr, TEST64, CQO, IDIV, NEG, MOVri, ORrr;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
@@ -652,8 +660,9 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
 
 void LoopEmitter::emit() {
   unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
-           RestoreOrig = CB.newLabel(), Common = CB.newLabel(),
-           VTable = CB.newLabel(), ETable = CB.newLabel();
+           RestoreOrig = CB.newLabel(), RerunRef = CB.newLabel(),
+           Common = CB.newLabel(), VTable = CB.newLabel(),
+           ETable = CB.newLabel();
   // Exit addresses, in a fixed order.
   std::vector<uint64_t> Exits;
   for (const LoopBlock &B : L.Blocks)
@@ -809,9 +818,10 @@ void LoopEmitter::emit() {
   A.leaRip(A.RDI, Target::data(DescOff));
   callRuntime(offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
-  CB.jcc(CC_NE, Target::label(RestoreOrig));
+  CB.jcc(CC_NE, Target::label(RerunRef));
   // The timed copy's results stand (REF): continue at its exit with its
-  // final state, but the program's own MXCSR.
+  // final state, but the program's own MXCSR: its control bits at entry,
+  // and the sticky flags the copy raised (the program's loop raised them).
   {
     MCInst MI = A.make(A.MOVSXrm);
     MI.addOperand(Asm::R(A.RAX));
@@ -822,10 +832,14 @@ void LoopEmitter::emit() {
   A.tableTarget(A.RDX, A.RCX, A.RAX);
   A.store(A.RSP, OffTgt, A.RDX);
   A.load(A.RBX, A.RSP, OffXP);
+  A.load(A.RCX, A.RBX, XSaveSize + 24); // MXCSR of the final state
+  A.andImm(A.RCX, 0x3F);                // its exception flags
+  A.load(A.RDX, A.RBX, 24);             // MXCSR of the entry state
+  A.orrr(A.RDX, A.RCX);
+  A.store(A.RSP, OffMx, A.EDX, /*Is32=*/true);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  A.load(A.RBX, A.RSP, OffXP);
-  A.mxcsr(A.LDMXCSR, A.RBX, 24); // MXCSR of the entry state (legacy area)
+  A.mxcsr(A.LDMXCSR, A.RSP, OffMx);
   restoreGPRs(OffG1);
   A.pushMem(A.RSP, OffF1);
   A.simple(A.POPF);
@@ -843,7 +857,29 @@ void LoopEmitter::emit() {
   for (unsigned S : ExitStubs)
     CB.rel32(Target::label(S), Target::label(ETable));
 
-  // --- Back to the entry state, then the original loop.
+  // --- After a variant: back to the entry state (the program's MXCSR
+  // included), then the REF copy, timed, reported with DECAN_RERUN: the
+  // call's real work and the trip count of the same input.
+  CB.align(16);
+  CB.bind(RerunRef);
+  A.load(A.RBX, A.RSP, OffXP);
+  A.xsaveLike(A.XRSTOR, A.RBX);
+  // end_call learns which variant the original follows: v | DECAN_RERUN.
+  A.load(A.RAX, A.RSP, OffV);
+  A.addImm(A.RAX, DECAN_RERUN);
+  A.store(A.RSP, OffV, A.RAX);
+  A.leaRip(A.RCX, Target::label(VariantLabel[DECAN_REF]));
+  A.store(A.RSP, OffTgt, A.RCX);
+  A.simple(A.LFENCE);
+  A.simple(A.RDTSC);
+  A.store(A.RSP, OffT0, A.EAX, true);
+  A.store(A.RSP, OffT0 + 4, A.EDX, true);
+  restoreGPRs(OffG0);
+  A.pushMem(A.RSP, OffF0);
+  A.simple(A.POPF);
+  A.jmpMem(A.RSP, OffTgt);
+
+  // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);
   CB.bind(RestoreOrig);
   A.load(A.RBX, A.RSP, OffXP);

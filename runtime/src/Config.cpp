@@ -159,6 +159,8 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
 
   if (const char *O = GetEnv("DECAN_OUTPUT"); O && *O)
     copyStr(C.OutputDir, sizeof(C.OutputDir), O);
+  if (const char *M = GetEnv("DECAN_LIB_MAP"); M && *M)
+    copyStr(C.LibMap, sizeof(C.LibMap), M);
 }
 
 bool Config::selects(const char *Id) const {

@@ -60,6 +60,8 @@ struct Config {
   char Events[kMaxEvents][128] = {};
   unsigned NumEvents = 0;
   char OutputDir[1024] = ".";
+  /// DECAN_LIB_MAP: file of `--lib` redirections (Objects.h), "" when unset.
+  char LibMap[1024] = {};
   /// Problems found while parsing (unknown variant, bad number...).
   char Warnings[kMaxConfigWarnings][192] = {};
   unsigned NumWarnings = 0;

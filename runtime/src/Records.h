@@ -24,40 +24,100 @@
 
 namespace decan::rt {
 
-/// Fixed record fields; counter deltas follow at kFieldEvents + i.
+/// Fixed record fields; counter deltas follow at kFieldEvents + i. The
+/// pair fields hold the REF calls just before and after the sample on the
+/// same thread (Schedule.h, slots), and the trip count of the original loop
+/// run after a variant on the same input (0 when unknown).
 enum RecordField : unsigned {
   kFieldCycles = 0,
   kFieldTrips = 1,
   kFieldFlags = 2,
   kFieldCall = 3, ///< 1-based call index of the loop on its thread
-  kFieldEvents = 4
+  kFieldPreCycles = 4,
+  kFieldPreTrips = 5,
+  kFieldPostCycles = 6,
+  kFieldPostTrips = 7,
+  kFieldRerunTrips = 8,
+  kFieldEvents = 9
 };
+
+/// Names of the fixed fields, in RecordField order (the report's "fields").
+inline constexpr const char *kFieldNames[kFieldEvents] = {
+    "cycles",    "trips",       "flags",      "call",       "pre_cycles",
+    "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
 
 /// Bits of kFieldFlags.
 enum RecordFlags : uint64_t {
   kFlagContextSwitch = 1, ///< excluded from statistics
-  kFlagCounterFailed = 2
+  kFlagCounterFailed = 2,
+  kFlagPreSwitched = 4,  ///< the "pre" REF call had a context switch
+  kFlagPostSwitched = 8, ///< the "post" REF call had a context switch
+  kFlagNoPre = 16,       ///< no "pre" REF call (replace/instance mode)
+  kFlagNoPost = 32,      ///< the loop was not called again on this thread
+  kFlagNoRerun = 64      ///< no original run after the variant (yet)
 };
 
-/// Welford's online mean/variance, plus min, max and the trip-count sum.
+/// Whole-run totals of one loop on one thread: every call while the loop is
+/// active, whatever it ran. Bucket I holds calls [I*Width+1, (I+1)*Width];
+/// when calls outgrow the buckets, neighbours merge and Width doubles, so
+/// the run's course is kept at a fixed resolution (phases).
+struct LoopTotals {
+  static constexpr unsigned kBuckets = 16;
+  uint64_t Calls = 0;         ///< calls timed by REF (the program's loop)
+  uint64_t Iterations = 0;    ///< sum of their known trip counts
+  uint64_t TripsKnown = 0;    ///< of those calls, how many had a trip count
+  uint64_t Cycles = 0;        ///< sum of their TSC cycles (probes included)
+  uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
+  uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
+  uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
+  /// TSC from begin_call's entry to the last end_call's return, summed over
+  /// the calls: the loop runs and what the runtime added around them.
+  uint64_t InsideCycles = 0;
+  uint64_t Width = 1;
+  struct Bucket {
+    uint64_t Calls = 0, Iterations = 0, Cycles = 0;
+  } B[kBuckets];
+
+  /// Adds one call of the loop (its REF run): call number \p Call.
+  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips) {
+    ++Calls;
+    Cycles += Cyc;
+    Iterations += Trips;
+    TripsKnown += Trips != 0;
+    uint64_t I = (Call ? Call - 1 : 0) / Width;
+    while (I >= kBuckets) {
+      for (unsigned K = 0; K < kBuckets / 2; ++K) {
+        B[K].Calls = B[2 * K].Calls + B[2 * K + 1].Calls;
+        B[K].Iterations = B[2 * K].Iterations + B[2 * K + 1].Iterations;
+        B[K].Cycles = B[2 * K].Cycles + B[2 * K + 1].Cycles;
+      }
+      for (unsigned K = kBuckets / 2; K < kBuckets; ++K)
+        B[K] = Bucket();
+      Width *= 2;
+      I = (Call - 1) / Width;
+    }
+    B[I].Calls += 1;
+    B[I].Iterations += Trips;
+    B[I].Cycles += Cyc;
+  }
+};
+
+/// Count, min, max and sums of the calls past the raw records. Integer
+/// arithmetic only: the runtime must not raise FP flags in the program.
 struct OnlineStats {
   uint64_t Count = 0;
-  double Min = 0, Max = 0, Mean = 0, M2 = 0;
+  uint64_t Min = 0, Max = 0, Sum = 0;
   uint64_t TripsSum = 0;
 
-  void add(double X, uint64_t Trips) {
+  void add(uint64_t X, uint64_t Trips) {
     ++Count;
     if (Count == 1 || X < Min)
       Min = X;
     if (Count == 1 || X > Max)
       Max = X;
-    double D = X - Mean;
-    Mean += D / (double)Count;
-    M2 += D * (X - Mean);
+    Sum += X;
     TripsSum += Trips;
   }
-  /// Sample variance (n-1); 0 below two samples.
-  double variance() const { return Count > 1 ? M2 / (double)(Count - 1) : 0; }
 };
 
 class RecordBuffer {

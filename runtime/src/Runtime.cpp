@@ -17,7 +17,9 @@
 #include "Runtime.h"
 #include "Config.h"
 #include "Counters.h"
+#include "FpEnvGuard.h"
 #include "JsonOut.h"
+#include "Objects.h"
 #include "Records.h"
 #include "Schedule.h"
 #include "decan/runtime.h"
@@ -77,8 +79,16 @@ struct LoopState {
 };
 
 struct ThreadLoop {
-  RotationState Rot;
+  SamplerState Rot;
+  LoopTotals Tot;
   VariantData V[DECAN_NUM_VARIANTS];
+  /// The last "pre" REF call (Schedule.h), for the sample that follows it.
+  uint64_t PreCall = 0, PreCycles = 0, PreTrips = 0;
+  bool PreSwitched = false;
+  /// The last sample's raw record (null when it went online) and call, for
+  /// the original run and the "post" REF call that follow it.
+  uint64_t *Pending = nullptr;
+  uint64_t PendingCall = 0;
 };
 
 struct ThreadLoopPage {
@@ -100,10 +110,15 @@ struct ThreadState {
   // In flight between begin_call and end_call (also named by a crash).
   int32_t InFlightLoop = -1;
   int32_t InFlightVariant = -1;
-  bool InFlightMeasured = false;
+  /// The variant whose original run is in flight (-1: none): REF then runs
+  /// the program's loop after that variant.
+  int32_t InFlightRerunOf = -1;
+  Role InFlightRole = Role::Account;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
   uint64_t CtxStart = 0;
+  /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
+  uint64_t EntryTsc = 0;
   uint64_t EvStart[kMaxEvents] = {};
   unsigned RegionDepth = 0, RegionOverflow = 0;
   RegionFrame Regions[kMaxRegionDepth];
@@ -166,9 +181,18 @@ constinit double TscHz = 0;
 constinit const char *TscSource = "calibrated";
 constinit long LogicalCpus = 0;
 constinit uint64_t ProbeMin = 0, ProbeMedian = 0;
+/// TSC when measuring began (after the runtime's own start-up work).
+constinit uint64_t TscStart = 0;
+/// Fixed cost of a sampling slot beyond its calls: six context-switch reads.
+constinit uint64_t SlotFixedCycles = 0;
+/// Sampling budget: slots may cost at most 1/kSlotBudgetInverse of a loop's
+/// time once the run is past its first K*N slots (Schedule.h).
+constexpr uint64_t kSlotBudgetInverse = 50;
 constinit char Rank[24] = "";
 
 constinit std::atomic<int> WriterTid{0};
+/// With a crash in the original run after a variant: that variant, else -1.
+constinit int CrashRerunOf = -1;
 constinit std::atomic<bool> FinalDone{false};
 constinit bool HooksInstalled = false;
 constinit struct sigaction OldActions[65] = {};
@@ -313,6 +337,27 @@ void measureProbe() {
   ProbeMedian = S[kProbeSamples / 2];
 }
 
+/// The context-switch reads around a slot's three calls, timed once.
+void measureSlotCost() {
+  uint64_t S[9];
+  for (uint64_t &X : S) {
+    uint64_t A = decan_tsc_start();
+    (void)contextSwitches();
+    X = decan_tsc_stop() - A;
+  }
+  std::sort(S, S + 9);
+  SlotFixedCycles = 6 * S[4];
+}
+
+/// The mean gap between slots that keeps their cost within the budget: a
+/// slot adds one variant call (about a mean call) and its fixed cost.
+inline uint64_t slotGapCap(const ThreadLoop *TL) {
+  uint64_t Mean = TL->Tot.Calls ? TL->Tot.Cycles / TL->Tot.Calls : 0;
+  if (Mean == 0)
+    Mean = 1;
+  return (Mean + SlotFixedCycles) * kSlotBudgetInverse / Mean;
+}
+
 void setupEvents() {
   NumEvents = 0;
   NumUnavail = 0;
@@ -397,12 +442,10 @@ void emitVariant(JsonOut &J, const VariantData &VD) {
   J.u64(VD.Excluded.load(std::memory_order_acquire));
   J.key("fields");
   J.beginArray();
-  J.str("cycles");
-  J.str("trips");
-  J.str("flags");
+  for (const char *F : kFieldNames)
+    J.str(F);
   for (unsigned E = 0; E < NumEvents; ++E)
     J.str(Events[E].Name);
-  J.str("call");
   J.endArray();
   J.key("records");
   J.beginArray();
@@ -410,12 +453,8 @@ void emitVariant(JsonOut &J, const VariantData &VD) {
   for (uint64_t I = 0; I < N; ++I) {
     const uint64_t *R = VD.Raw.at(I);
     J.beginArray();
-    J.u64(R[kFieldCycles]);
-    J.u64(R[kFieldTrips]);
-    J.u64(R[kFieldFlags]);
-    for (unsigned E = 0; E < NumEvents; ++E)
-      J.u64(R[kFieldEvents + E]);
-    J.u64(R[kFieldCall]);
+    for (unsigned F = 0; F < kFieldEvents + NumEvents; ++F)
+      J.u64(R[F]);
     J.endArray();
   }
   J.endArray();
@@ -424,13 +463,11 @@ void emitVariant(JsonOut &J, const VariantData &VD) {
   J.key("count");
   J.u64(VD.Online.Count);
   J.key("min");
-  J.dbl(VD.Online.Min);
+  J.u64(VD.Online.Min);
   J.key("max");
-  J.dbl(VD.Online.Max);
-  J.key("mean");
-  J.dbl(VD.Online.Mean);
-  J.key("m2");
-  J.dbl(VD.Online.M2);
+  J.u64(VD.Online.Max);
+  J.key("sum");
+  J.u64(VD.Online.Sum);
   J.key("trips_sum");
   J.u64(VD.Online.TripsSum);
   J.endObject();
@@ -492,10 +529,7 @@ void emitLoop(JsonOut &J, const LoopState &L) {
     ThreadLoop *TL = peekThreadLoop(T, L.Index);
     if (!TL)
       continue;
-    bool Any = false;
-    for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-      Any |= TL->V[V].Calls.load(std::memory_order_relaxed) != 0;
-    if (!Any)
+    if (!TL->Rot.Calls)
       continue;
     J.beginObject();
     J.key("thread");
@@ -504,6 +538,42 @@ void emitLoop(JsonOut &J, const LoopState &L) {
     J.i64(T->Tid);
     J.key("calls_seen");
     J.u64(TL->Rot.Calls);
+    J.key("slots");
+    J.u64(TL->Rot.Slots);
+    const LoopTotals &Tot = TL->Tot;
+    J.key("totals");
+    J.beginObject();
+    J.key("calls");
+    J.u64(Tot.Calls);
+    J.key("iterations");
+    J.u64(Tot.Iterations);
+    J.key("trips_known");
+    J.u64(Tot.TripsKnown);
+    J.key("cycles");
+    J.u64(Tot.Cycles);
+    J.key("untimed");
+    J.u64(Tot.Untimed);
+    J.key("variant_calls");
+    J.u64(Tot.VariantCalls);
+    J.key("variant_cycles");
+    J.u64(Tot.VariantCycles);
+    J.key("inside_cycles");
+    J.u64(Tot.InsideCycles);
+    J.key("bucket_width");
+    J.u64(Tot.Width);
+    J.key("buckets");
+    J.beginArray();
+    for (const LoopTotals::Bucket &B : Tot.B) {
+      if (!B.Calls)
+        break;
+      J.beginArray();
+      J.u64(B.Calls);
+      J.u64(B.Iterations);
+      J.u64(B.Cycles);
+      J.endArray();
+    }
+    J.endArray();
+    J.endObject();
     J.key("variants");
     J.beginObject();
     for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {
@@ -523,7 +593,7 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
                 int CrashVariant) {
   J.beginObject();
   J.key("format");
-  J.str("decan-raw-1");
+  J.str("decan-raw-2");
   J.key("version");
   J.str(DECAN_VERSION);
   J.key("status");
@@ -546,6 +616,11 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.key("variant");
     if (L && CrashVariant >= 0 && CrashVariant < DECAN_NUM_VARIANTS)
       J.str(kVariantNames[CrashVariant]);
+    else
+      J.null();
+    J.key("rerun_after");
+    if (L && CrashRerunOf >= 0 && CrashRerunOf < DECAN_NUM_VARIANTS)
+      J.str(kVariantNames[CrashRerunOf]);
     else
       J.null();
     J.endObject();
@@ -578,6 +653,18 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.endArray();
   J.key("host");
   J.str(Host);
+  // The run's own time, for program shares: wall TSC cycles since the
+  // runtime started measuring, and the CPU time of all threads.
+  J.key("wall_cycles");
+  J.u64(TscStart ? decan_tsc_stop() - TscStart : 0);
+  struct rusage Ru;
+  if (getrusage(RUSAGE_SELF, &Ru) == 0) {
+    J.key("cpu_us");
+    J.u64((uint64_t)Ru.ru_utime.tv_sec * 1000000 + Ru.ru_utime.tv_usec +
+          (uint64_t)Ru.ru_stime.tv_sec * 1000000 + Ru.ru_stime.tv_usec);
+  }
+  J.key("threads");
+  J.u64(std::min<uint32_t>(NumThreads.load(), kMaxThreads));
   J.endObject();
 
   J.key("machine");
@@ -609,6 +696,9 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.u64(Cfg.Instance);
   J.key("warmup");
   J.u64(Cfg.Warmup);
+  J.key("sampling");
+  J.str("slots: pre REF, sample, post REF; the first reps*N slots back to "
+        "back, then a slot density of about reps*N/call (Schedule.h)");
   J.key("events");
   J.beginArray();
   for (unsigned I = 0; I < Cfg.NumEvents; ++I)
@@ -622,7 +712,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.str(Cfg.Fp == FpEnv::Keep
             ? "keep: MXCSR left as the program set it, for every variant"
             : "ftz: MXCSR: exceptions masked, FTZ, DAZ; set by begin_call, "
-              "restored by end_call, for every variant");
+              "restored by end_call, for every variant but REF (REF runs in "
+              "the program's MXCSR)");
   J.endObject();
 
   J.key("probe");
@@ -640,6 +731,10 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.str("lfence;rdtsc ... rdtscp;lfence");
   J.key("subtracted");
   J.boolean(false);
+  J.key("slot_fixed_cycles");
+  J.u64(SlotFixedCycles);
+  J.key("slot_budget");
+  J.str("1/50 of a loop's time once past the first reps*N slots");
   J.endObject();
 
   J.key("counters");
@@ -677,6 +772,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.str(Warnings[I]);
   J.endArray();
 
+  emitObjects(J);
+
   J.key("loops");
   J.beginArray();
   uint32_t NL =
@@ -693,6 +790,7 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
 bool writeReport(const char *Status, int Sig, int CrashLoop, int CrashVariant) {
   if (!Active)
     return true;
+  FpEnvGuard Fp; // numbers are formatted, statistics read
   int Me = gettidNow();
   for (int Spin = 0;; ++Spin) {
     int Expected = 0;
@@ -861,28 +959,40 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   return L;
 }
 
-inline void record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
-                   uint64_t Call, bool Switched, bool EvFail,
-                   const uint64_t *EvStart, const uint64_t *EvEnd) {
+/// Records one sample; returns its raw record (null when it went to the
+/// online statistics), whose pair fields the calls after it complete.
+inline uint64_t *record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
+                        uint64_t Call, uint64_t Flags, bool EvFail,
+                        const uint64_t *EvStart, const uint64_t *EvEnd) {
   VariantData &VD = TL->V[V];
-  uint64_t Flags =
-      (Switched ? kFlagContextSwitch : 0) | (EvFail ? kFlagCounterFailed : 0);
-  if (uint64_t *R = VD.Raw.next()) {
+  bool Switched = Flags & kFlagContextSwitch;
+  Flags |= EvFail ? kFlagCounterFailed : 0;
+  uint64_t *R = VD.Raw.next();
+  if (R) {
     R[kFieldCycles] = Cycles;
     R[kFieldTrips] = Trips;
-    R[kFieldFlags] = Flags;
     R[kFieldCall] = Call;
+    bool HasPre = TL->PreCall && TL->PreCall + 1 == Call;
+    R[kFieldPreCycles] = HasPre ? TL->PreCycles : 0;
+    R[kFieldPreTrips] = HasPre ? TL->PreTrips : 0;
+    R[kFieldPostCycles] = 0;
+    R[kFieldPostTrips] = 0;
+    R[kFieldRerunTrips] = 0;
+    Flags |= (HasPre ? (TL->PreSwitched ? kFlagPreSwitched : 0) : kFlagNoPre) |
+             kFlagNoPost | (V != DECAN_REF ? kFlagNoRerun : 0);
+    R[kFieldFlags] = Flags;
     for (unsigned E = 0; E < NumEvents; ++E)
       R[kFieldEvents + E] = EvEnd[E] - EvStart[E];
     VD.Raw.publish();
   } else if (!Switched) {
-    VD.Online.add((double)Cycles, Trips);
+    VD.Online.add(Cycles, Trips);
   }
   if (Switched)
     VD.Excluded.store(VD.Excluded.load(std::memory_order_relaxed) + 1,
                       std::memory_order_relaxed);
   VD.Calls.store(VD.Calls.load(std::memory_order_relaxed) + 1,
                  std::memory_order_release);
+  return R;
 }
 
 void finishInstanceIfDone() {
@@ -911,6 +1021,7 @@ void onSignal(int Sig, siginfo_t *, void *) {
     if (T->InFlightLoop >= 0) {
       CrashLoop = T->InFlightLoop;
       CrashVariant = T->InFlightVariant;
+      CrashRerunOf = T->InFlightRerunOf;
     } else if (T->RegionDepth && T->RegionDepth <= kMaxRegionDepth &&
                T->Regions[T->RegionDepth - 1].Loop < kMaxLoops) {
       CrashLoop = (int)T->Regions[T->RegionDepth - 1].Loop;
@@ -924,6 +1035,7 @@ void onSignal(int Sig, siginfo_t *, void *) {
       if (O && O->Gen == Generation && O->InFlightLoop >= 0) {
         CrashLoop = O->InFlightLoop;
         CrashVariant = O->InFlightVariant;
+        CrashRerunOf = O->InFlightRerunOf;
         break;
       }
     }
@@ -964,13 +1076,8 @@ void installHooks() {
   atexit(atExit);
 }
 
-int phdrCallback(struct dl_phdr_info *Info, size_t, void *Count) {
-  *static_cast<unsigned *>(Count) +=
-      scanSegments(Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum);
-  return 0;
-}
-
 void initialize(GetEnvFn GetEnv) {
+  FpEnvGuard Fp; // the TSC calibration computes in doubles before main
   parseConfig(Cfg, GetEnv);
   Active = Cfg.Active;
   if (!Active)
@@ -983,6 +1090,7 @@ void initialize(GetEnvFn GetEnv) {
   readMachineFacts();
   calibrateTsc();
   measureProbe();
+  measureSlotCost();
   setupEvents();
   buildPaths();
   if (access(Cfg.OutputDir, W_OK | X_OK) != 0) {
@@ -993,9 +1101,10 @@ void initialize(GetEnvFn GetEnv) {
             Cfg.OutputDir, strerror(errno));
   }
   installHooks();
+  TscStart = decan_tsc_start();
   currentThread(); // the initializing (main) thread is thread 0
-  unsigned Rewritten = 0;
-  dl_iterate_phdr(phdrCallback, &Rewritten);
+  loadLibraryMap(Cfg.LibMap);
+  scanLoadedObjects();
 }
 
 void ensureInit() {
@@ -1199,7 +1308,15 @@ DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
   registerLoops(Descs, Count);
 }
 
+/// Unserialized TSC read: cheap, for decan's own cost, not for loops.
+inline uint64_t rawTsc() {
+  uint32_t Lo, Hi;
+  __asm__ __volatile__("rdtsc" : "=a"(Lo), "=d"(Hi));
+  return ((uint64_t)Hi << 32) | Lo;
+}
+
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
+  uint64_t Entry = rawTsc();
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
   if (__builtin_expect(!L, 0))
     return -1;
@@ -1209,14 +1326,19 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
-  Decision D =
-      decide(L->Plan, TL->Rot, Sched, [TL](int V) { return TL->V[V].valid(); });
-  if (D.Variant < 0)
+  Decision D = decide(L->Plan, TL->Rot, Sched, L->Index + 1,
+                      [TL] { return slotGapCap(TL); });
+  if (D.Variant < 0) {
+    ++TL->Tot.Untimed;
     return -1;
+  }
   T->InFlightLoop = (int32_t)L->Index;
   T->InFlightVariant = D.Variant;
-  T->InFlightMeasured = D.Measured;
-  if (Cfg.Fp == FpEnv::Ftz) {
+  T->InFlightRerunOf = -1;
+  T->InFlightRole = D.What;
+  T->EntryTsc = Entry;
+  // REF is the program's loop: it runs in the program's FP environment.
+  if (D.Variant != DECAN_REF && Cfg.Fp == FpEnv::Ftz) {
     uint32_t Csr = getMxcsr();
     T->SavedMxcsr = Csr;
     setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
@@ -1228,39 +1350,98 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     for (uint32_t Off = 0; Off < Desc->scratch_size; Off += 64)
       P[Off] = P[Off];
   }
-  if (D.Measured) {
+  if (D.What != Role::Account) {
     // The context-switch window encloses the counter window.
     T->CtxStart = contextSwitches();
-    T->EvFail = NumEvents && !readCounters(T, T->EvStart);
+    T->EvFail =
+        D.What == Role::Sample && NumEvents && !readCounters(T, T->EvStart);
   }
   return D.Variant;
+}
+
+/// The original loop ran (timed, REF) after variant \p Of on the same input:
+/// the call's real work for the totals, and the trip count the variant's
+/// must equal.
+static void endRerun(ThreadState *T, ThreadLoop *TL, uint64_t Cycles,
+                     uint64_t Trips) {
+  TL->Tot.add(TL->Rot.Calls, Cycles, Trips);
+  if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
+    TL->Pending[kFieldRerunTrips] = Trips;
+    TL->Pending[kFieldFlags] &= ~(uint64_t)kFlagNoRerun;
+  }
+  T->InFlightLoop = -1;
+  T->InFlightVariant = -1;
+  T->InFlightRerunOf = -1;
+  TL->Tot.InsideCycles += rawTsc() - T->EntryTsc;
 }
 
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
                                uint64_t Cycles, uint64_t Trips) {
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
-  bool RunOriginal = Variant != DECAN_REF && Sched.RunMode != Mode::Replace;
+  bool Rerun = Variant >= 0 && (Variant & DECAN_RERUN);
+  int V = Variant >= 0 ? (Variant & ~DECAN_RERUN) : Variant;
+  bool RunOriginal = !Rerun && V != DECAN_REF && Sched.RunMode != Mode::Replace;
   ThreadState *T = TlsThread;
+  // A rerun follows the variant that begin_call chose; anything else (a
+  // stale or foreign call) changes nothing.
   if (__builtin_expect(!L || !T || T->Gen != Generation ||
                            T->InFlightLoop != (int32_t)L->Index ||
-                           T->InFlightVariant != Variant,
+                           T->InFlightVariant != (Rerun ? DECAN_REF : V) ||
+                           T->InFlightRerunOf != (Rerun ? V : -1),
                        0))
     return RunOriginal;
-  if (T->InFlightMeasured) {
-    uint64_t EvEnd[kMaxEvents];
-    bool EvFail = T->EvFail || (NumEvents && !readCounters(T, EvEnd));
-    uint64_t Ctx = contextSwitches();
-    ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
-    record(TL, Variant, Cycles, Trips, TL->Rot.Calls, Ctx != T->CtxStart,
-           EvFail, T->EvStart, EvEnd);
+  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
+  if (Rerun) {
+    endRerun(T, TL, Cycles, Trips);
+    return 0;
   }
-  if (Cfg.Fp == FpEnv::Ftz)
+  uint64_t Call = TL->Rot.Calls;
+  Role What = T->InFlightRole;
+  bool Switched = false;
+  if (What != Role::Account) {
+    uint64_t EvEnd[kMaxEvents];
+    bool EvFail = What == Role::Sample &&
+                  (T->EvFail || (NumEvents && !readCounters(T, EvEnd)));
+    Switched = contextSwitches() != T->CtxStart;
+    if (What == Role::Sample) {
+      TL->Pending =
+          record(TL, V, Cycles, Trips, Call, Switched ? kFlagContextSwitch : 0,
+                 EvFail, T->EvStart, EvEnd);
+      TL->PendingCall = Call;
+    }
+  }
+  if (What == Role::Pre) {
+    TL->PreCall = Call;
+    TL->PreCycles = Cycles;
+    TL->PreTrips = Trips;
+    TL->PreSwitched = Switched;
+  } else if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
+    uint64_t *R = TL->Pending;
+    R[kFieldPostCycles] = Cycles;
+    R[kFieldPostTrips] = Trips;
+    R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)kFlagNoPost) |
+                     (Switched ? kFlagPostSwitched : 0);
+  }
+  if (V == DECAN_REF || !RunOriginal) {
+    TL->Tot.add(Call, Cycles, Trips); // this run is the program's loop
+  } else {
+    ++TL->Tot.VariantCalls;
+    TL->Tot.VariantCycles += Cycles;
+  }
+  if (V != DECAN_REF && Cfg.Fp == FpEnv::Ftz)
     setMxcsr(T->SavedMxcsr);
-  T->InFlightLoop = -1;
-  T->InFlightVariant = -1;
+  if (RunOriginal) {
+    // The stub now runs the original, timed, and reports it with
+    // DECAN_RERUN: a crash there names the loop, REF, after V.
+    T->InFlightVariant = DECAN_REF;
+    T->InFlightRerunOf = V;
+  } else {
+    T->InFlightLoop = -1;
+    T->InFlightVariant = -1;
+    TL->Tot.InsideCycles += rawTsc() - T->EntryTsc;
+  }
   if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {
-    ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
-    if (TL->Rot.Calls >= Sched.Instance + L->Plan.N - 1 &&
+    if (Call >= Sched.Instance + L->Plan.N - 1 &&
         !L->InstanceDone.exchange(true))
       finishInstanceIfDone();
   }
@@ -1336,6 +1517,7 @@ DECAN_API void decan_region_end(void) {
   uint64_t Ctx = contextSwitches();
   LoopState *L = Loops[F.Loop].load(std::memory_order_relaxed);
   ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
-  record(TL, DECAN_REF, T1 - F.T0, 0, F.Call, Ctx != F.Ctx, EvFail, F.Ev,
-         EvEnd);
+  record(TL, DECAN_REF, T1 - F.T0, 0, F.Call,
+         Ctx != F.Ctx ? kFlagContextSwitch : 0, EvFail, F.Ev, EvEnd);
+  TL->Tot.add(F.Call, T1 - F.T0, 0);
 }

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <fenv.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -119,6 +121,8 @@ CallResult stubCall(decan_loop_desc &D, uint64_t Cycles, uint64_t Trips = 10,
   if (Body)
     Body();
   R.Original = __decan_end_call(&D, R.Variant, Cycles, Trips) != 0;
+  if (R.Original) // the original runs, timed, as the stubs do
+    EXPECT_EQ(__decan_end_call(&D, R.Variant | DECAN_RERUN, Cycles, Trips), 0);
   return R;
 }
 
@@ -143,7 +147,7 @@ const minijson::Value *findLoop(const minijson::Value &R, const char *Id) {
 
 /// Every format field docs/design.md promises.
 void expectDesignShape(const minijson::Value &R) {
-  EXPECT_EQ(R["format"].Str, "decan-raw-1");
+  EXPECT_EQ(R["format"].Str, "decan-raw-2");
   EXPECT_EQ(R["version"].Str, DECAN_VERSION);
   for (const char *K : {"status", "crash", "process", "machine", "config",
                         "probe", "counters", "warnings", "loops"})
@@ -197,30 +201,25 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   const uint32_t Csr = 0x1F80 | 0x2000; // masks + round down, no FTZ/DAZ
   writeMxcsr(Csr);
   std::vector<int> Seq;
-  for (int I = 0; I < 40; ++I) {
+  for (int I = 0; I < 1 + 3 * 12; ++I) {
     CallResult R = stubCall(Ds[0], 1000 + I);
     Seq.push_back(R.Variant);
     EXPECT_EQ(readMxcsr() & ~0x3Fu, Csr) << "MXCSR restored after the call";
-    if (R.Variant >= 0) {
-      EXPECT_EQ(R.CsrInside & ~0x3Fu, Csr | 0x8000 | 0x0040);
-      EXPECT_EQ(R.Original, R.Variant != DECAN_REF);
-    }
+    ASSERT_GE(R.Variant, 0) << "every call of an active loop is timed";
+    EXPECT_EQ(R.CsrInside & ~0x3Fu,
+              R.Variant == DECAN_REF ? Csr : Csr | 0x8000 | 0x0040)
+        << "REF runs in the program's MXCSR, variants with FTZ/DAZ";
+    EXPECT_EQ(R.Original, R.Variant != DECAN_REF);
   }
   writeMxcsr(0x1F80);
-  // Warmup, then three rounds; a round more only if a context switch
-  // (preemption) disturbed a call, then nothing.
-  std::vector<int> Want = {-1};
+  // The warmup call, then 3 x 4 slots back to back: REF before and after
+  // each sample, the samples in rotation order.
+  std::vector<int> Want = {DECAN_REF};
   for (int Round = 0; Round < 3; ++Round)
     for (int V : {DECAN_REF, DECAN_FP, DECAN_DL1, DECAN_CTRL})
-      Want.push_back(V);
-  ASSERT_TRUE(std::equal(Want.begin(), Want.end(), Seq.begin()));
-  size_t End = Want.size();
-  while (End < Seq.size() && Seq[End] >= 0)
-    ++End;
-  for (size_t I = Want.size(); I < End; ++I)
-    EXPECT_EQ(Seq[I], Want[1 + (I - 1) % 4]);
-  for (size_t I = End; I < Seq.size(); ++I)
-    EXPECT_EQ(Seq[I], -1) << "measuring stops after DECAN_REPS clean calls";
+      for (int Slot : {(int)DECAN_REF, V, (int)DECAN_REF})
+        Want.push_back(Slot);
+  EXPECT_EQ(Seq, Want);
 
   ASSERT_EQ(decan_flush(), 0);
   minijson::Value R;
@@ -239,19 +238,42 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   const auto &T0 = (*L0)["threads"][0];
   EXPECT_EQ(T0["thread"].Num, 0);
   EXPECT_EQ(T0["tid"].Num, (double)gettid());
+  EXPECT_EQ(T0["calls_seen"].Num, 37);
+  EXPECT_EQ(T0["slots"].Num, 12);
+  const auto &Tot = T0["totals"];
+  EXPECT_EQ(Tot["calls"].Num, 37) << "every call's REF run, reruns too";
+  EXPECT_EQ(Tot["iterations"].Num, 370);
+  EXPECT_EQ(Tot["variant_calls"].Num, 9);
+  double Cycles = 0, VarCycles = 0;
+  for (int I = 0; I < 37; ++I)
+    (Seq[I] == DECAN_REF ? Cycles : VarCycles) += 1000 + I;
+  // A rerun reports the same cycles as its variant call here (stubCall).
+  EXPECT_EQ(Tot["cycles"].Num, Cycles + VarCycles);
+  EXPECT_EQ(Tot["variant_cycles"].Num, VarCycles);
   const auto &Vs = T0["variants"];
   EXPECT_EQ(Vs.Obj.size(), 4u);
   for (const char *V : {"REF", "FP", "DL1", "CTRL"}) {
     const auto &VD = Vs[V];
-    EXPECT_GE(VD["calls"].Num - VD["excluded"].Num, 3) << V;
+    EXPECT_EQ(VD["calls"].Num, 3) << V;
     EXPECT_EQ(VD["records"].Arr.size(), VD["calls"].Num) << V;
-    ASSERT_EQ(VD["fields"].Arr.size(), 4u);
-    EXPECT_EQ(VD["fields"][0].Str, "cycles");
-    EXPECT_EQ(VD["fields"][3].Str, "call");
+    ASSERT_EQ(VD["fields"].Arr.size(), 9u);
+    const char *Names[] = {"cycles",      "trips",      "flags",
+                           "call",        "pre_cycles", "pre_trips",
+                           "post_cycles", "post_trips", "rerun_trips"};
+    for (int F = 0; F < 9; ++F)
+      EXPECT_EQ(VD["fields"][F].Str, Names[F]);
     for (auto &Rec : VD["records"].Arr) {
       // cycles = 1000 + index of the call in the loop above = 999 + call
       EXPECT_EQ(Rec[0].Num, 999 + Rec[3].Num);
       EXPECT_EQ(Rec[1].Num, 10);
+      EXPECT_EQ(Rec[4].Num, 998 + Rec[3].Num) << "the REF call before";
+      EXPECT_EQ(Rec[5].Num, 10);
+      EXPECT_EQ(Rec[6].Num, 1000 + Rec[3].Num) << "the REF call after";
+      EXPECT_EQ(Rec[7].Num, 10);
+      bool IsRef = std::string(V) == "REF";
+      EXPECT_EQ(Rec[8].Num, IsRef ? 0 : 10) << "trips of the same input";
+      // Only context switches (a busy machine) may set flags.
+      EXPECT_EQ((uint64_t)Rec[2].Num & ~(uint64_t)(1 | 4 | 8), 0u);
     }
   }
   const minijson::Value *L1 = findLoop(R, "t:L1");
@@ -280,31 +302,34 @@ TEST(Runtime, ReplaceModeRunsFirstVariantOnly) {
   EXPECT_EQ(Vs["FP"]["calls"].Num, 8) << "2 warmup calls unrecorded";
 }
 
-TEST(Runtime, ContextSwitchIsFlaggedExcludedAndReplaced) {
+TEST(Runtime, ContextSwitchIsFlaggedAndExcludedButCounted) {
   configure({{"DECAN_LOOPS", "all"},
              {"DECAN_VARIANTS", "REF"},
              {"DECAN_WARMUP", "0"},
              {"DECAN_REPS", "2"}});
   decan_loop_desc D = makeDesc("cs:L0");
   __decan_register_loops(&D, 1);
-  // Sleeping inside the call is a voluntary context switch.
-  stubCall(D, 1, 1, [] {
+  auto Sleep = [] {
     struct timespec Ts = {0, 2000000};
     nanosleep(&Ts, nullptr);
-  });
-  int Measured = 1;
-  for (int I = 0; I < 10; ++I)
-    Measured += stubCall(D, 2).Variant >= 0;
-  EXPECT_GE(Measured, 3) << "one more call replaces the excluded one";
+  };
+  // Sleeping inside a call is a voluntary context switch: in the first
+  // slot's pre call and its sample.
+  stubCall(D, 1, 1, Sleep);
+  stubCall(D, 1, 1, Sleep);
+  for (int I = 0; I < 7; ++I)
+    stubCall(D, 2);
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
-  const auto &Ref = (*findLoop(R, "cs:L0"))["threads"][0]["variants"]["REF"];
-  EXPECT_EQ(Ref["calls"].Num, Measured);
+  const auto &T0 = (*findLoop(R, "cs:L0"))["threads"][0];
+  EXPECT_EQ(T0["totals"]["calls"].Num, 9) << "switched calls still count";
+  const auto &Ref = T0["variants"]["REF"];
+  EXPECT_GE(Ref["calls"].Num, 2) << "two dense slots, then sparser ones";
   EXPECT_GE(Ref["excluded"].Num, 1);
-  EXPECT_EQ(Ref["calls"].Num - Ref["excluded"].Num, 2)
-      << "stops once DECAN_REPS calls are clean";
-  EXPECT_EQ(Ref["records"][0][2].Num, 1) << "flags bit 0 on the slept call";
+  uint64_t Flags = (uint64_t)Ref["records"][0][2].Num;
+  EXPECT_EQ(Flags & 1, 1u) << "flags bit 0 on the slept sample";
+  EXPECT_EQ(Flags & 4, 4u) << "flags bit 2: its pre REF call slept too";
 }
 
 TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
@@ -315,7 +340,8 @@ TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
              {"DECAN_MAX_RECORDS", "5"}});
   decan_loop_desc D = makeDesc("on:L0");
   __decan_register_loops(&D, 1);
-  for (int I = 1; I <= 20; ++I)
+  // Samples are calls 2, 5, ..., 59: 20 of them, 5 raw, 15 online.
+  for (int I = 1; I <= 60; ++I)
     stubCall(D, (uint64_t)I * 10, 3);
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
@@ -327,11 +353,9 @@ TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
   if (Ref["excluded"].Num != 0)
     GTEST_SKIP() << "a preemption disturbed a call; exact sums differ";
   EXPECT_EQ(On["count"].Num, 15);
-  EXPECT_EQ(On["min"].Num, 60);
-  EXPECT_EQ(On["max"].Num, 200);
-  EXPECT_DOUBLE_EQ(On["mean"].Num, 130);
-  // sum of (x - 130)^2 for x = 60..200 step 10 = 100 * 2 * (1+4+...+49)
-  EXPECT_NEAR(On["m2"].Num, 28000, 1e-6);
+  EXPECT_EQ(On["min"].Num, 170);
+  EXPECT_EQ(On["max"].Num, 590);
+  EXPECT_EQ(On["sum"].Num, 15 * (170 + 590) / 2);
   EXPECT_EQ(On["trips_sum"].Num, 45);
 }
 
@@ -354,8 +378,8 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
     Ts.emplace_back([] {
       for (uint64_t I = 1; I <= kCalls; ++I) {
         int V = __decan_begin_call(&D);
-        if (V >= 0)
-          __decan_end_call(&D, V, I, V);
+        if (V >= 0 && __decan_end_call(&D, V, I, V))
+          __decan_end_call(&D, V | DECAN_RERUN, I, V);
       }
     });
   for (auto &T : Ts)
@@ -368,9 +392,12 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
          unsigned) {
         auto &S = *static_cast<Seen *>(Ctx);
         S.Tids.insert(Tid);
-        // cycles carry the call index, trips the variant the runtime chose.
+        // cycles carry the call index, trips the variant the runtime chose;
+        // samples are calls 2, 5, 8... (slots of three, warmup 0).
         if (Thread > 8 || R[0] != R[3] || R[1] != (uint64_t)V || R[3] == 0 ||
-            R[3] > kCalls)
+            R[3] > kCalls || R[3] % 3 != 2 || R[4] != R[3] - 1 ||
+            (R[3] < kCalls && R[6] != R[3] + 1) ||
+            R[8] != (V == DECAN_REF ? 0u : (uint64_t)V))
           ++S.Bad;
         else
           ++S.Calls[Thread][R[3]];
@@ -385,7 +412,8 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
       Once += C[I] == 1;
     if (Once) {
       ++Threads;
-      EXPECT_EQ(Once, (uint64_t)kCalls) << "every call recorded exactly once";
+      EXPECT_EQ(Once, (uint64_t)(kCalls + 1) / 3)
+          << "every sample recorded exactly once";
     }
   }
   EXPECT_EQ(Threads, (uint64_t)kThreads);
@@ -415,6 +443,8 @@ TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
   std::set<double> Idx;
   for (auto &T : Threads) {
     Idx.insert(T["thread"].Num);
+    EXPECT_EQ(T["calls_seen"].Num, kCalls);
+    EXPECT_EQ(T["totals"]["calls"].Num, kCalls) << "every call accounted";
     double Calls = 0, Kept = 0;
     for (auto &V : T["variants"].Obj) {
       Calls += V["calls"].Num;
@@ -422,8 +452,8 @@ TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
               V["excluded"].Num;
       EXPECT_LE(V["records"].Arr.size(), 100u);
     }
-    EXPECT_EQ(Calls, kCalls);
-    EXPECT_GE(Kept, kCalls) << "records + online + excluded cover every call";
+    EXPECT_EQ(Calls, kCalls / 3) << "one sample per slot of three calls";
+    EXPECT_GE(Kept, Calls) << "records + online + excluded cover every call";
   }
   EXPECT_EQ(Idx.size(), (size_t)kThreads);
 }
@@ -466,13 +496,15 @@ TEST(Runtime, CountersFallBackWithoutPmu) {
               std::string::npos);
     EXPECT_NE(C["message"].Str.find("cycles"), std::string::npos);
   }
-  const auto &Ref = (*findLoop(R, "pmu:L0"))["threads"][0]["variants"]["REF"];
-  EXPECT_EQ(Ref["calls"].Num, 5) << "the run goes on with rdtsc";
+  const auto &T0 = (*findLoop(R, "pmu:L0"))["threads"][0];
+  EXPECT_EQ(T0["totals"]["calls"].Num, 5) << "the run goes on with rdtsc";
+  const auto &Ref = T0["variants"]["REF"];
+  EXPECT_EQ(Ref["calls"].Num, 2) << "samples at calls 2 and 5";
   const auto &Fields = Ref["fields"].Arr;
-  ASSERT_EQ(Fields.size(), HasPmu ? 6u : 5u);
-  EXPECT_EQ(Fields[Fields.size() - 2].Str, "task-clock");
+  ASSERT_EQ(Fields.size(), HasPmu ? 11u : 10u);
+  EXPECT_EQ(Fields.back().Str, "task-clock");
   for (auto &Rec : Ref["records"].Arr)
-    EXPECT_GT(Rec[Fields.size() - 2].Num, 0) << "task-clock delta";
+    EXPECT_GT(Rec[Fields.size() - 1].Num, 0) << "task-clock delta";
 }
 
 TEST(Runtime, RegionsAppearAsRefOnlyLoops) {
@@ -579,9 +611,8 @@ TEST(Runtime, RelocatesRewrittenSegments) {
   EXPECT_EQ(RW.D[1].active, 0u) << "not selected";
   EXPECT_EQ(scanSegments(0, P, 3), 0u) << "relocated only once";
   // The filled entry point works like the ABI's.
-  EXPECT_EQ(RW.H.begin_call(&RW.D[0]), -1) << "warmup call";
   int V = RW.H.begin_call(&RW.D[0]);
-  EXPECT_EQ(V, DECAN_REF) << "FP is unsupported per minfo";
+  EXPECT_EQ(V, DECAN_REF) << "a warmup call is timed as REF";
   EXPECT_EQ(RW.H.end_call(&RW.D[0], V, 10, 1), 0);
   FakeSegment Bad;
   buildSegment(Bad);
@@ -617,10 +648,13 @@ TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
                {"DECAN_WARMUP", "0"},
                {"DECAN_REPS", "0"}});
     __decan_register_loops(&D, 1);
-    for (int I = 0; I < 9; ++I)
+    // Slots of three calls (pre REF, sample, post REF), samples REF, LS,
+    // REF, LS...: the 11th call is the second LS sample.
+    for (int I = 0; I < 10; ++I)
       stubCall(D, 77);
-    int V = __decan_begin_call(&D); // 10th call: LS, which crashes below
-    (void)V;
+    int V = __decan_begin_call(&D);
+    if (V != DECAN_LS)
+      _exit(98);
     *static_cast<volatile int *>(nullptr) = 1; // SIGSEGV "inside the variant"
     _exit(99);
   }
@@ -634,9 +668,41 @@ TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
   EXPECT_EQ(R["crash"]["signal"].Str, "SIGSEGV");
   EXPECT_EQ(R["crash"]["loop"].Str, "crash:L0");
   EXPECT_EQ(R["crash"]["variant"].Str, "LS");
-  const auto &Vs = (*findLoop(R, "crash:L0"))["threads"][0]["variants"];
-  EXPECT_EQ(Vs["REF"]["records"].Arr.size(), 5u);
-  EXPECT_EQ(Vs["LS"]["records"].Arr.size(), 4u) << "the crashed call is not";
+  EXPECT_EQ(R["crash"]["rerun_after"].K, minijson::Value::Null);
+  const auto &T0 = (*findLoop(R, "crash:L0"))["threads"][0];
+  EXPECT_EQ(T0["totals"]["calls"].Num, 10) << "every call before the crash";
+  const auto &Vs = T0["variants"];
+  EXPECT_EQ(Vs["REF"]["records"].Arr.size(), 2u);
+  EXPECT_EQ(Vs["LS"]["records"].Arr.size(), 1u) << "the crashed call is not";
+}
+
+TEST(Runtime, CrashInTheOriginalAfterAVariantNamesBoth) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("crash2:L0");
+  pid_t Child = fork();
+  if (Child == 0) {
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_OUTPUT", Dir},
+               {"DECAN_VARIANTS", "REF,FP"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "0"}});
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 4; ++I)
+      stubCall(D, 77);
+    int V = __decan_begin_call(&D);
+    if (V != DECAN_FP || !__decan_end_call(&D, V, 50, 10))
+      _exit(98);
+    *static_cast<volatile int *>(nullptr) = 1; // in the original run
+    _exit(99);
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Child, &St, 0), Child);
+  ASSERT_TRUE(WIFSIGNALED(St)) << "status " << St;
+  minijson::Value R;
+  ASSERT_TRUE(readReport(childReport(Dir, Child), R));
+  EXPECT_EQ(R["crash"]["loop"].Str, "crash2:L0");
+  EXPECT_EQ(R["crash"]["variant"].Str, "REF");
+  EXPECT_EQ(R["crash"]["rerun_after"].Str, "FP");
 }
 
 TEST(Runtime, SigtermOutsideCallsIsInterrupted) {
@@ -660,7 +726,10 @@ TEST(Runtime, SigtermOutsideCallsIsInterrupted) {
   EXPECT_EQ(R["status"].Str, "interrupted");
   EXPECT_EQ(R["crash"]["signal"].Str, "SIGTERM");
   EXPECT_EQ(R["crash"]["loop"].K, minijson::Value::Null);
-  EXPECT_EQ((*findLoop(R, "term:L0"))["threads"][0]["variants"].Obj.size(), 3u);
+  const auto &T0 = (*findLoop(R, "term:L0"))["threads"][0];
+  EXPECT_EQ(T0["calls_seen"].Num, 4);
+  EXPECT_EQ(T0["totals"]["calls"].Num, 4);
+  EXPECT_EQ(T0["variants"].Obj.size(), 1u) << "call 2 is the one sample";
 }
 
 TEST(Runtime, NormalExitWritesCompleteReportAndRankFile) {
@@ -762,18 +831,22 @@ TEST(Runtime, LoopsPastCapacityStayInactiveAndReportStaysValid) {
   const minijson::Value *Last = findLoop(R, Ids[Cap - 1].c_str());
   ASSERT_NE(Last, nullptr);
   ASSERT_EQ((*Last)["threads"].Arr.size(), 1u);
-  EXPECT_GE((*Last)["threads"][0]["variants"]["REF"]["calls"].Num, 2);
+  EXPECT_EQ((*Last)["threads"][0]["totals"]["calls"].Num, 4);
+  EXPECT_EQ((*Last)["threads"][0]["variants"]["REF"]["calls"].Num, 1);
 }
 
 volatile double DenormIn = 1e-300, DenormScale = 1e-10, DenormOut = 0;
 void denormalBody() { DenormOut = DenormIn * DenormScale; }
 
-/// Runs denormalBody inside a measured REF call under DECAN_FP_ENV=`Env`
-/// ("" = unset); returns the result and the report's config.fp_env.
-std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
+/// Runs denormalBody inside a sampled call of `Variant` under
+/// DECAN_FP_ENV=`Env` ("" = unset); returns the result and the report's
+/// config.fp_env.
+std::pair<double, std::string> denormalUnder(const char *FpEnvValue,
+                                             const char *Variant) {
   std::map<std::string, std::string> E = {{"DECAN_LOOPS", "fp:L0"},
                                           {"DECAN_WARMUP", "0"},
-                                          {"DECAN_VARIANTS", "REF"}};
+                                          {"DECAN_REPS", "0"},
+                                          {"DECAN_VARIANTS", Variant}};
   if (*FpEnvValue)
     E["DECAN_FP_ENV"] = FpEnvValue;
   configure(E);
@@ -781,8 +854,9 @@ std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
   __decan_register_loops(&D, 1);
   writeMxcsr(0x1F80); // the program's own setting: no FTZ, no DAZ
   DenormOut = -1;
+  EXPECT_EQ(stubCall(D, 100).Variant, DECAN_REF) << "the slot's pre call";
   CallResult R = stubCall(D, 100, 1, denormalBody);
-  EXPECT_EQ(R.Variant, DECAN_REF);
+  EXPECT_EQ(R.Variant, variantIndex(Variant, strlen(Variant)));
   EXPECT_EQ(readMxcsr() & ~0x3Fu, 0x1F80u) << "the program's MXCSR after";
   double Out = DenormOut;
   EXPECT_TRUE(writeReportNow("flushed"));
@@ -791,17 +865,19 @@ std::pair<double, std::string> denormalUnder(const char *FpEnvValue) {
   return {Out, Rep["config"]["fp_env"].Str};
 }
 
-TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
+TEST(Runtime, FpEnvFtzFlushesDenormalsInVariantsOnly) {
   double Plain = DenormIn * DenormScale;
   ASSERT_GT(Plain, 0.0) << "1e-310 is a denormal, not zero, without FTZ";
 
   for (const char *Ftz : {"", "ftz"}) {
-    auto [Out, FpEnvText] = denormalUnder(Ftz);
-    EXPECT_EQ(Out, 0.0) << "default/ftz: REF's denormal result is flushed";
+    auto [Out, FpEnvText] = denormalUnder(Ftz, "FP");
+    EXPECT_EQ(Out, 0.0) << "default/ftz: a variant's denormal is flushed";
     EXPECT_EQ(FpEnvText.rfind("ftz:", 0), 0u) << FpEnvText;
+    auto [RefOut, Text] = denormalUnder(Ftz, "REF");
+    EXPECT_EQ(RefOut, Plain) << "REF is the program's loop: its environment";
   }
-  auto [Out, FpEnvText] = denormalUnder("keep");
-  EXPECT_EQ(Out, Plain) << "keep: the same result as without decan";
+  auto [Out, FpEnvText] = denormalUnder("keep", "FP");
+  EXPECT_EQ(Out, Plain) << "keep: variants too run in the program's MXCSR";
   EXPECT_EQ(FpEnvText.rfind("keep:", 0), 0u) << FpEnvText;
 
   configure({{"DECAN_LOOPS", "none"}, {"DECAN_FP_ENV", "daz"}});
@@ -811,4 +887,46 @@ TEST(Runtime, FpEnvDefaultFlushesDenormalsKeepLeavesThem) {
   EXPECT_EQ(Rep["config"]["fp_env"].Str.rfind("ftz:", 0), 0u);
   ASSERT_EQ(Rep["warnings"].Arr.size(), 1u);
   EXPECT_NE(Rep["warnings"][0].Str.find("DECAN_FP_ENV"), std::string::npos);
+}
+
+uint16_t readX87ControlWord() {
+  uint16_t W;
+  __asm__ __volatile__("fnstcw %0" : "=m"(W));
+  return W;
+}
+
+TEST(Runtime, OwnFpWorkLeavesTheProgramsFlagsAndModes) {
+  // The program's state: one flag raised, rounding upwards (x87 and SSE).
+  feclearexcept(FE_ALL_EXCEPT);
+  feraiseexcept(FE_DIVBYZERO);
+  ASSERT_EQ(fesetround(FE_UPWARD), 0);
+  const uint16_t Cw = readX87ControlWord();
+  const uint32_t Csr = readMxcsr();
+  auto Unchanged = [&](const char *After) {
+    EXPECT_EQ(fetestexcept(FE_ALL_EXCEPT), FE_DIVBYZERO) << After;
+    EXPECT_EQ(fegetround(), FE_UPWARD) << After;
+    EXPECT_EQ(readX87ControlWord(), Cw) << After;
+    EXPECT_EQ(readMxcsr(), Csr) << After;
+  };
+  for (const char *Fp : {"keep", "ftz"}) {
+    SCOPED_TRACE(Fp);
+    // Startup: TSC calibration in doubles.
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_VARIANTS", "REF,FP"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "0"},
+               {"DECAN_MAX_RECORDS", "2"},
+               {"DECAN_FP_ENV", Fp}});
+    Unchanged("initialization");
+    decan_loop_desc D = makeDesc("fpw:L0");
+    __decan_register_loops(&D, 1);
+    // Past DECAN_MAX_RECORDS: Welford statistics, inexact means.
+    for (int I = 1; I <= 12; ++I)
+      stubCall(D, (uint64_t)I * 7 + 1, 3);
+    Unchanged("measured calls with online statistics");
+    ASSERT_EQ(decan_flush(), 0);
+    Unchanged("writing the report");
+  }
+  fesetround(FE_TONEAREST);
+  feclearexcept(FE_ALL_EXCEPT);
 }

@@ -51,42 +51,50 @@ TEST(RecordBuffer, ZeroCapacityGoesOnline) {
 
 //===-- statistics --------------------------------------------------------===//
 
-TEST(OnlineStats, MatchesTwoPassMeanAndVariance) {
-  std::vector<double> Xs;
+TEST(OnlineStats, IntegerSumsMinMax) {
   OnlineStats S;
-  uint64_t Trips = 0;
-  for (int I = 0; I < 1000; ++I) {
-    double X = 1e9 + (I * 7919 % 1013); // large offset: naive sums lose digits
-    Xs.push_back(X);
+  uint64_t Sum = 0, Trips = 0;
+  for (uint64_t I = 0; I < 1000; ++I) {
+    uint64_t X = 1000000000ull + (I * 7919 % 1013);
     S.add(X, I);
+    Sum += X;
     Trips += I;
   }
-  double Mean = 0;
-  for (double X : Xs)
-    Mean += X;
-  Mean /= Xs.size();
-  double Var = 0;
-  for (double X : Xs)
-    Var += (X - Mean) * (X - Mean);
-  Var /= Xs.size() - 1;
   EXPECT_EQ(S.Count, 1000u);
-  EXPECT_NEAR(S.Mean, Mean, 1e-6);
-  EXPECT_NEAR(S.variance(), Var, Var * 1e-9);
-  EXPECT_EQ(S.Min, 1e9);
-  EXPECT_EQ(S.Max, 1e9 + 1012);
+  EXPECT_EQ(S.Sum, Sum);
+  EXPECT_EQ(S.Min, 1000000000ull);
+  EXPECT_EQ(S.Max, 1000000000ull + 1012);
   EXPECT_EQ(S.TripsSum, Trips);
 }
 
-TEST(OnlineStats, SingleSampleHasNoVariance) {
-  OnlineStats S;
-  S.add(42, 3);
-  EXPECT_EQ(S.Mean, 42);
-  EXPECT_EQ(S.variance(), 0);
-  EXPECT_EQ(S.Min, 42);
-  EXPECT_EQ(S.Max, 42);
+TEST(LoopTotals, BucketsMergeAndKeepTheSums) {
+  LoopTotals T;
+  uint64_t Cycles = 0;
+  for (uint64_t Call = 1; Call <= 1000; ++Call) {
+    // A phase change at call 500: twice the cycles per iteration.
+    uint64_t C = Call <= 500 ? 100 : 200;
+    T.add(Call, C, 10);
+    Cycles += C;
+  }
+  EXPECT_EQ(T.Calls, 1000u);
+  EXPECT_EQ(T.Iterations, 10000u);
+  EXPECT_EQ(T.TripsKnown, 1000u);
+  EXPECT_EQ(T.Cycles, Cycles);
+  // 1000 calls in 16 buckets: width 64 (the smallest power of two that fits).
+  EXPECT_EQ(T.Width, 64u);
+  uint64_t Calls = 0, BCycles = 0;
+  for (const auto &B : T.B) {
+    Calls += B.Calls;
+    BCycles += B.Cycles;
+  }
+  EXPECT_EQ(Calls, 1000u);
+  EXPECT_EQ(BCycles, Cycles);
+  EXPECT_EQ(T.B[0].Cycles, 64u * 100) << "first bucket: first phase only";
+  EXPECT_EQ(T.B[15].Calls, 1000u - 15 * 64);
+  EXPECT_EQ(T.B[15].Cycles, (1000u - 15 * 64) * 200);
 }
 
-//===-- rotation schedule -------------------------------------------------===//
+//===-- sampling schedule -------------------------------------------------===//
 
 LoopPlan plan(std::initializer_list<int> Vs) {
   LoopPlan P;
@@ -95,87 +103,133 @@ LoopPlan plan(std::initializer_list<int> Vs) {
   return P;
 }
 
-std::vector<int> run(const LoopPlan &P, const ScheduleParams &SP, int Calls,
-                     std::map<int, uint64_t> *Valid = nullptr) {
-  RotationState S;
-  std::map<int, uint64_t> Local;
-  std::map<int, uint64_t> &Counts = Valid ? *Valid : Local;
-  std::vector<int> Out;
+struct Step {
+  int Variant;
+  Role What;
+};
+
+std::vector<Step> run(const LoopPlan &P, const ScheduleParams &SP, int Calls,
+                      uint64_t Seed = 1, uint64_t Cap = ~0ull) {
+  SamplerState S;
+  std::vector<Step> Out;
   for (int I = 0; I < Calls; ++I) {
-    Decision D = decide(P, S, SP, [&](int V) { return Counts[V]; });
-    Out.push_back(D.Variant);
-    if (D.Variant >= 0 && D.Measured)
-      ++Counts[D.Variant];
+    Decision D = decide(P, S, SP, Seed, [Cap] { return Cap; });
+    Out.push_back({D.Variant, D.What});
   }
   return Out;
 }
 
-TEST(Schedule, RotateWarmsUpThenRoundRobinsThenStops) {
+TEST(Schedule, RotateWarmsUpThenSlotsPreSamplePost) {
   ScheduleParams SP{Mode::Rotate, /*Warmup=*/2, /*Reps=*/2, 1};
-  auto Seq = run(plan({DECAN_REF, DECAN_FP, DECAN_DL1}), SP, 12);
-  std::vector<int> Want = {-1, -1, 0, 2, 4, 0, 2, 4, -1, -1, -1, -1};
-  EXPECT_EQ(Seq, Want);
-}
-
-TEST(Schedule, RotateKeepsGoingUntilEnoughCleanCalls) {
-  ScheduleParams SP{Mode::Rotate, 0, 2, 1};
-  LoopPlan P = plan({DECAN_REF, DECAN_LS});
-  RotationState S;
-  uint64_t Valid[DECAN_NUM_VARIANTS] = {};
-  std::vector<int> Seq;
-  for (int I = 0; I < 10; ++I) {
-    Decision D = decide(P, S, SP, [&](int V) { return Valid[V]; });
-    Seq.push_back(D.Variant);
-    // Every LS call is disturbed by a context switch until the 3rd one.
-    if (D.Variant == DECAN_REF || (D.Variant == DECAN_LS && I >= 5))
-      ++Valid[D.Variant];
+  auto Seq = run(plan({DECAN_REF, DECAN_FP, DECAN_DL1}), SP, 2 + 3 * 6);
+  EXPECT_EQ(Seq[0].What, Role::Account);
+  EXPECT_EQ(Seq[1].What, Role::Account);
+  EXPECT_EQ(Seq[0].Variant, DECAN_REF) << "every call of an active loop is "
+                                          "timed, warmup calls too";
+  // Reps*N = 6 slots back to back, variants in order.
+  const int Want[] = {DECAN_REF, DECAN_FP, DECAN_DL1,
+                      DECAN_REF, DECAN_FP, DECAN_DL1};
+  for (int K = 0; K < 6; ++K) {
+    const Step *S = &Seq[2 + 3 * K];
+    EXPECT_EQ(S[0].What, Role::Pre) << K;
+    EXPECT_EQ(S[0].Variant, DECAN_REF) << K;
+    EXPECT_EQ(S[1].What, Role::Sample) << K;
+    EXPECT_EQ(S[1].Variant, Want[K]) << K;
+    EXPECT_EQ(S[2].What, Role::Post) << K;
+    EXPECT_EQ(S[2].Variant, DECAN_REF) << K;
   }
-  // LS gets clean calls at I=5 and I=7; rotation stops at the round after.
-  std::vector<int> Want = {0, 1, 0, 1, 0, 1, 0, 1, -1, -1};
-  EXPECT_EQ(Seq, Want);
 }
 
-TEST(Schedule, RotateGivesUpAfterBoundedRounds) {
-  ScheduleParams SP{Mode::Rotate, 0, 1, 1};
-  LoopPlan P = plan({DECAN_REF});
-  RotationState S;
-  int Measured = 0;
-  for (int I = 0; I < 100; ++I)
-    Measured += decide(P, S, SP, [](int) { return 0; }).Variant >= 0;
-  EXPECT_EQ(Measured, 4 * 1 + 4);
+struct Tenths {
+  int Per[10] = {};
+  int Samples = 0, Variants = 0;
+};
+Tenths sampleTenths(const std::vector<Step> &Seq) {
+  Tenths T;
+  int Calls = (int)Seq.size();
+  for (int I = 1; I + 1 < Calls; ++I) {
+    if (Seq[I].What != Role::Sample)
+      continue;
+    ++T.Samples;
+    ++T.Per[I * 10 / Calls];
+    T.Variants += Seq[I].Variant == DECAN_LS;
+    EXPECT_EQ(Seq[I - 1].What, Role::Pre) << I;
+    EXPECT_EQ(Seq[I + 1].What, Role::Post) << I;
+  }
+  return T;
 }
 
-TEST(Schedule, RotateWithoutRepsNeverStops) {
+TEST(Schedule, RotateSamplesDecayLogarithmicallyWithoutCap) {
+  ScheduleParams SP{Mode::Rotate, 1, 4, 1};
+  LoopPlan P = plan({DECAN_REF, DECAN_LS});
+  Tenths T = sampleTenths(run(P, SP, 200000));
+  // About K*N*(1 + ln(C/(3KN))) = 8 * (1 + ln(8333)) = 80 slots: bounded.
+  EXPECT_GT(T.Samples, 40);
+  EXPECT_LT(T.Samples, 160);
+  EXPECT_GT(T.Per[0], T.Per[9]);
+  EXPECT_NEAR(T.Variants, T.Samples / 2, 1) << "variants alternate";
+}
+
+TEST(Schedule, RotateSpreadsSamplesEvenlyOnceTheCapHolds) {
+  ScheduleParams SP{Mode::Rotate, 1, 4, 1};
+  LoopPlan P = plan({DECAN_REF, DECAN_LS});
+  // Mean gap at most 500 calls: from call 4000 on, one slot per ~503 calls.
+  Tenths T = sampleTenths(run(P, SP, 200000, 1, 500));
+  for (int K = 1; K < 10; ++K) {
+    EXPECT_GE(T.Per[K], 25) << "tenth " << K;
+    EXPECT_LE(T.Per[K], 60) << "tenth " << K;
+  }
+}
+
+TEST(Schedule, RotateIsReproducibleAndSeedDependent) {
+  ScheduleParams SP{Mode::Rotate, 1, 2, 1};
+  LoopPlan P = plan({DECAN_REF, DECAN_FP});
+  auto Calls = [](const std::vector<Step> &S) {
+    std::vector<int> C;
+    for (size_t I = 0; I < S.size(); ++I)
+      if (S[I].What == Role::Sample)
+        C.push_back((int)I);
+    return C;
+  };
+  auto A = Calls(run(P, SP, 20000, 7)), B = Calls(run(P, SP, 20000, 7)),
+       C = Calls(run(P, SP, 20000, 8));
+  EXPECT_EQ(A, B);
+  EXPECT_NE(A, C);
+}
+
+TEST(Schedule, RotateWithoutRepsSamplesEveryCall) {
   ScheduleParams SP{Mode::Rotate, 1, 0, 1};
-  auto Seq = run(plan({DECAN_REF, DECAN_CTRL}), SP, 1001);
-  EXPECT_EQ(Seq[0], -1);
-  for (int I = 1; I < 1001; ++I)
-    ASSERT_EQ(Seq[I], (I - 1) % 2 ? DECAN_CTRL : DECAN_REF);
+  auto Seq = run(plan({DECAN_REF, DECAN_CTRL}), SP, 1 + 3 * 100);
+  for (int K = 0; K < 100; ++K)
+    ASSERT_EQ(Seq[1 + 3 * K + 1].Variant, K % 2 ? DECAN_CTRL : DECAN_REF);
 }
 
 TEST(Schedule, ReplaceRunsFirstVariantAlwaysRecordsAfterWarmup) {
   ScheduleParams SP{Mode::Replace, 2, 3, 1};
   LoopPlan P = plan({DECAN_NO_DIV});
-  RotationState S;
+  SamplerState S;
   for (int I = 1; I <= 50; ++I) {
-    Decision D = decide(P, S, SP, [](int) { return 0; });
+    Decision D = decide(P, S, SP, 1, [] { return ~0ull; });
     EXPECT_EQ(D.Variant, DECAN_NO_DIV);
-    EXPECT_EQ(D.Measured, I > 2);
+    EXPECT_EQ(D.What == Role::Sample, I > 2);
   }
 }
 
 TEST(Schedule, InstanceMeasuresCallKOncePerVariant) {
   ScheduleParams SP{Mode::Instance, 5, 31, /*Instance=*/4};
   auto Seq = run(plan({DECAN_REF, DECAN_LS, DECAN_FP}), SP, 10);
-  std::vector<int> Want = {-1, -1, -1, 0, 1, 2, -1, -1, -1, -1};
-  EXPECT_EQ(Seq, Want);
+  std::vector<int> Want = {0, 0, 0, 0, 1, 2, 0, 0, 0, 0};
+  for (int I = 0; I < 10; ++I) {
+    EXPECT_EQ(Seq[I].Variant, Want[I]) << I;
+    EXPECT_EQ(Seq[I].What == Role::Sample, I >= 3 && I <= 5) << I;
+  }
 }
 
 TEST(Schedule, EmptyPlanNeverMeasures) {
   ScheduleParams SP{Mode::Rotate, 0, 0, 1};
   auto Seq = run(LoopPlan(), SP, 5);
-  for (int V : Seq)
-    EXPECT_EQ(V, -1);
+  for (const Step &S : Seq)
+    EXPECT_EQ(S.Variant, -1);
 }
 
 //===-- configuration -----------------------------------------------------===//

@@ -7,6 +7,7 @@
 #include "decan/Tool/Args.h"
 #include "decan/Tool/LoopTable.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -33,12 +34,45 @@ TEST(ArgParser, RepeatedOptionKeepsEveryValue) {
   EXPECT_EQ(P.positionals(), (std::vector<std::string>{"prog", "--lib"}));
 }
 
+TEST(ArgParser, ErrorsNameTheOptionAsSpelt) {
+  auto ErrorOf = [](std::vector<const char *> Argv) {
+    ArgParser P({"o", "loops"}, {"q"});
+    return toString(P.parse(Argv.size(), const_cast<char **>(Argv.data()), 2));
+  };
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "x", "-o"}),
+            "option '-o' needs a value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "--loops"}),
+            "option '--loops' needs a value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "-q=1"}),
+            "option '-q' takes no value");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "--frob=2"}),
+            "unknown option '--frob=2'");
+  EXPECT_EQ(ErrorOf({"decan", "rewrite", "x", "-o", "d", "--loops=f:L0"}), "");
+}
+
 TEST(SharedLibraryName, SonameOfALoadedLibrary) {
   Dl_info Info;
   ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&std::printf), &Info));
   auto Name = sharedLibraryName(Info.dli_fname);
   ASSERT_TRUE(bool(Name)) << toString(Name.takeError());
   EXPECT_EQ(*Name, "libc.so.6");
+}
+
+TEST(DynamicFacts, ProgramAndLibrary) {
+  auto Self = readDynamicFacts("/proc/self/exe");
+  ASSERT_TRUE(bool(Self)) << toString(Self.takeError());
+  EXPECT_TRUE(Self->Program);
+  EXPECT_TRUE(Self->Interpreter) << "a dynamically linked test program";
+  EXPECT_FALSE(Self->isStaticProgram());
+  EXPECT_TRUE(llvm::is_contained(Self->Needed, "libc.so.6"));
+
+  Dl_info Info;
+  ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&std::printf), &Info));
+  auto Libc = readDynamicFacts(Info.dli_fname);
+  ASSERT_TRUE(bool(Libc)) << toString(Libc.takeError());
+  EXPECT_FALSE(Libc->Program);
+  EXPECT_FALSE(Libc->isStaticProgram());
+  EXPECT_EQ(Libc->SoName, "libc.so.6");
 }
 
 TEST(SharedLibraryName, RejectsProgramsAndOtherFiles) {

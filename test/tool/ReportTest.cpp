@@ -119,7 +119,7 @@ TEST(RawMerger, RejectsOtherFormats) {
   auto V = json::parse(R"({"format":"something-else"})");
   Error E = M.add(*V, "x.json");
   ASSERT_TRUE(bool(E));
-  EXPECT_NE(toString(std::move(E)).find("not a decan-raw-1 report"),
+  EXPECT_NE(toString(std::move(E)).find("not a decan raw report"),
             std::string::npos);
 }
 

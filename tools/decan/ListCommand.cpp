@@ -23,15 +23,17 @@ int runListCommand(int argc, char **argv) {
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan list PROGRAM\n\n"
-              "Loops of PROGRAM's decan loop table: id, function, source, "
+    outs() << "USAGE: decan list PROGRAM|LIBRARY\n\n"
+              "Loops of a program's or shared library's decan loop table "
+              "(a prebuilt one is\nrewritten into a temporary copy): id, "
+              "function, source, "
               "variants available\nand why others are not, loop bytes, "
               "instruction subsets.\n";
     return 0;
   }
   if (P.positionals().size() != 1)
     return reportError("decan list wants one PROGRAM");
-  auto Prog = resolveProgram(P.positionals()[0]);
+  auto Prog = resolveInput(P.positionals()[0]);
   if (!Prog)
     return reportError(Prog.takeError());
   auto Loops = readLoopTable(*Prog);

@@ -17,6 +17,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -37,7 +38,11 @@ static void help() {
             "call\n"
             "  --hot PERCENT         measure REF first, keep the loops "
             "covering PERCENT of loop time\n"
-            "  --max-runs N          program runs at most (default 10)\n"
+            "  --max-runs N          program runs at most (default 1: the "
+            "program runs once;\n"
+            "                        more only for loops short of samples)\n"
+            "  -o, --output FILE     write the table to FILE (default: "
+            "standard error)\n"
             "  --json FILE           write the analysed report\n"
             "  --html FILE           write the HTML report\n"
             "  --remarks FILE        write LLVM optimization-record YAML "
@@ -46,20 +51,27 @@ static void help() {
             "  --lib PATH[,PATH...]  also measure these shared libraries the "
             "program loads\n"
             "                        (rewritten copies put first on "
-            "LD_LIBRARY_PATH; repeatable)\n"
+            "LD_LIBRARY_PATH, and opened\n"
+            "                        instead by dlopen; repeatable)\n"
+            "  --lib auto            the libraries a first run shows the "
+            "program loads\n"
             "  --fp-env ftz|keep     floating-point environment while "
             "measuring: ftz (default)\n"
             "                        masks FP exceptions and sets FTZ/DAZ "
-            "for every variant;\n"
+            "for every variant but REF;\n"
             "                        keep leaves MXCSR as the program set "
             "it\n"
-            "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n";
+            "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n"
+            "The program's standard input, output and error are its own; "
+            "decan prints to\n"
+            "standard error (or -o FILE) and exits with the program's "
+            "status, like time(1).\n";
 }
 
 int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
-               "fp-env"},
+               "fp-env", "o", "output"},
               {"help", "h"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
@@ -83,7 +95,7 @@ int runRunCommand(int argc, char **argv) {
   }
   auto Reps = P.getUnsigned("reps", 31);
   auto Inst = P.getUnsigned("instance", 1);
-  auto MaxRuns = P.getUnsigned("max-runs", 10);
+  auto MaxRuns = P.getUnsigned("max-runs", 1);
   if (!Reps)
     return reportError(Reps.takeError());
   if (!Inst)
@@ -119,6 +131,10 @@ int runRunCommand(int argc, char **argv) {
   }
   // Every output path is checked before the program runs: a typo must not
   // cost a long measurement.
+  std::string TableFile = P.get("output", P.get("o"));
+  if (!TableFile.empty())
+    if (Error E = checkWritable(TableFile))
+      return reportError(std::move(E));
   for (const char *Opt : {"json", "html", "remarks"})
     if (P.has(Opt))
       if (Error E = checkWritable(P.get(Opt)))
@@ -143,15 +159,26 @@ int runRunCommand(int argc, char **argv) {
     return reportError(Out.takeError());
   Report &R = Out->Merged;
   analyse(R);
-  printReportTable(outs(), R);
-  outs().flush();
+  // The program's standard output is the program's alone.
   int RC = 0;
+  if (TableFile.empty()) {
+    printReportTable(errs(), R);
+  } else {
+    std::string Table;
+    raw_string_ostream TS(Table);
+    printReportTable(TS, R);
+    if (Error E = writeFileAtomically(TableFile, Table))
+      RC = reportError(std::move(E));
+  }
   if (Error E = writeOutputs(R, {R}, nullptr, P.get("json"), P.get("html"),
                              P.get("remarks")))
     RC = reportError(std::move(E));
-  for (const std::string &Pb : Out->Problems) {
-    errs() << "decan: error: " << Pb << "\n";
-    RC = RC ? RC : 1;
-  }
-  return RC;
+  for (const std::string &Pb : Out->Problems)
+    errs() << "decan: " << Pb << "\n";
+  // The program's own status, like time(1): 3 stays 3, a signal 128+N.
+  int St = Out->WaitStatus;
+  int ProgramRC = WIFEXITED(St)     ? WEXITSTATUS(St)
+                  : WIFSIGNALED(St) ? 128 + WTERMSIG(St)
+                                    : 1;
+  return ProgramRC ? ProgramRC : RC;
 }

@@ -133,10 +133,7 @@ void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
                    "(need {2})",
                    N, S.Calls, T.MinCalls)
                .str());
-    else if (RepsWanted && S.Calls < RepsWanted)
-      Warn(formatv("{0}: {1} measured calls, fewer than the {2} asked", N,
-                   S.Calls, RepsWanted)
-               .str());
+
     if (S.Stability > T.Unstable)
       Warn(formatv("{0}: unstable samples, (median-min)/min = {1}", N,
                    pct(S.Stability))
@@ -172,9 +169,31 @@ void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
                    "call range from {1:F0} to {2:F0} over {3} rows",
                    N, Lo, Hi, Rows)
                .str());
+    uint64_t Differ = S.PairKinds[static_cast<unsigned>(PairKind::TripsDiffer)];
+    uint64_t NoWork = S.PairKinds[static_cast<unsigned>(PairKind::NoEqualWork)];
+    if (Differ)
+      Warn(formatv("{0}: {1} sample(s) excluded: the variant's trip count "
+                   "differs from the original run on the same input (the "
+                   "variant changed the control flow)",
+                   N, Differ)
+               .str());
+    if (NoWork)
+      Warn(formatv("{0}: {1} sample(s) excluded: no REF call of equal work "
+                   "next to them",
+                   N, NoWork)
+               .str());
     if (V == REF || !Ref)
       continue;
-    if (auto Sat = saturation(L, V)) {
+    if (L.SatInterval[V]) {
+      if (L.SatInterval[V]->Lo > 1 + T.NoiseFloor)
+        Warn(formatv("{0} is slower than REF (Sat {1:F2}, interval [{2:F2}, "
+                     "{3:F2}]): the variant adds cost (layout, a new "
+                     "dependence, see thesis 6.5); its saturation is no "
+                     "bound",
+                     N, L.SatInterval[V]->Value, L.SatInterval[V]->Lo,
+                     L.SatInterval[V]->Hi)
+                 .str());
+    } else if (auto Sat = saturation(L, V)) {
       double Noise = std::max(T.NoiseFloor, Ref->Stability + S.Stability);
       if (*Sat > 1 + Noise)
         Warn(formatv("{0} is slower than REF beyond noise (Sat {1:F2} > "
@@ -184,15 +203,111 @@ void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
                      N, *Sat, 1 + Noise)
                  .str());
     }
-    if (Ref->TripsKnown && S.TripsKnown &&
-        std::fabs(Ref->TripsMedian - S.TripsMedian) >
-            0.005 * std::max(Ref->TripsMedian, 1.0))
-      Warn(formatv("{0}: trip counts differ from REF (median {1} vs {2}): "
-                   "the variant changed the control flow",
-                   N, S.TripsMedian, Ref->TripsMedian)
-               .str());
   }
 }
+
+Classified
+classifyReplicates(const std::vector<double> &Point,
+                   const std::vector<std::vector<double>> &Replicates,
+                   const std::function<std::string(const double *)> &Classify) {
+  Classified C;
+  C.Label = Classify(Point.data());
+  size_t B = Replicates.empty() ? 0 : Replicates[0].size();
+  for (const auto &R : Replicates)
+    B = std::min(B, R.size());
+  if (!B) {
+    C.Agreement = 0;
+    return C;
+  }
+  std::map<std::string, unsigned> Count;
+  std::vector<double> X(Replicates.size());
+  for (size_t K = 0; K < B; ++K) {
+    for (size_t I = 0; I < Replicates.size(); ++I)
+      X[I] = Replicates[I][K];
+    ++Count[Classify(X.data())];
+  }
+  C.Agreement = double(Count[C.Label]) / double(B);
+  for (const auto &[Label, N] : Count)
+    C.Labels.emplace_back(Label, double(N) / double(B));
+  std::stable_sort(
+      C.Labels.begin(), C.Labels.end(),
+      [](const auto &A, const auto &B) { return A.second > B.second; });
+  return C;
+}
+
+namespace {
+/// "memory-bound in 60% of resamples, balanced in 40%".
+std::string describeSplit(const Classified &C) {
+  std::string Out;
+  for (const auto &[Label, Share] : C.Labels) {
+    if (Share < 0.05)
+      continue;
+    Out += (Out.empty() ? "" : ", ") + Label + " in " + pct(Share) +
+           (Out.empty() ? " of resamples" : "");
+  }
+  return Out;
+}
+
+std::string interval(const Interval &I) {
+  return formatv("{0:F2} [{1:F2}, {2:F2}]", I.Value, I.Lo, I.Hi).str();
+}
+
+/// Point saturations of the pairs whose run position is in [From, To).
+std::optional<double> partSaturation(const VariantStats &S, double From,
+                                     double To, unsigned MinPairs) {
+  std::vector<Pair> In;
+  for (const Pair &P : S.Pairs)
+    if (P.RunPos >= From && (P.RunPos < To || (To >= 1 && P.RunPos <= 1)))
+      In.push_back(P);
+  if (In.size() < MinPairs)
+    return std::nullopt;
+  return ratioOfSums(In);
+}
+
+/// What the loop's whole-run figures say about its run: phases, trip counts
+/// of the samples against the run's.
+void checkRun(LoopReport &L, const Thresholds &T) {
+  // REF's cost per iteration (per call without trip counts) per part.
+  std::vector<double> Cost;
+  std::string Costs;
+  for (const RunPart &Q : L.Parts) {
+    if (!Q.Calls)
+      continue;
+    double C =
+        Q.Iterations > 0 ? Q.Cycles / Q.Iterations : Q.Cycles / (double)Q.Calls;
+    Cost.push_back(C);
+    Costs += formatv("{0}{1:F1}", Costs.empty() ? "" : ", ", C).str();
+  }
+  if (Cost.size() >= 2) {
+    auto [Lo, Hi] = std::minmax_element(Cost.begin(), Cost.end());
+    if (*Lo > 0 && *Hi > *Lo * (1 + T.PhaseCost))
+      L.Diagnosis.push_back(
+          formatv("phases: REF's cost per {0} changes over the run (by "
+                  "quarter of its calls: {1} cycles): the verdict describes "
+                  "the whole run",
+                  L.RunTripsKnown ? "iteration" : "call", Costs)
+              .str());
+  }
+  std::string First, Last;
+  for (const RunPart &Q : L.Parts)
+    if (!Q.Streams.empty()) {
+      if (First.empty())
+        First = Q.Streams;
+      Last = Q.Streams;
+    }
+  if (!First.empty() && First != Last)
+    L.Diagnosis.push_back(
+        formatv("phases: {0} early in the run, {1} late", First, Last).str());
+  if (L.RunMeanTrips && L.SampleMeanTrips && *L.RunMeanTrips > 0 &&
+      std::fabs(*L.SampleMeanTrips - *L.RunMeanTrips) >
+          T.MaxTripsDrift * *L.RunMeanTrips)
+    L.Warnings.push_back(
+        formatv("samples average {0:F1} iterations per call, the whole run "
+                "{1:F1}: the samples may not represent the run",
+                *L.SampleMeanTrips, *L.RunMeanTrips)
+            .str());
+}
+} // namespace
 
 void analyse(Report &R, const Thresholds &T) {
   unsigned Reps = 0;
@@ -207,15 +322,64 @@ void analyse(Report &R, const Thresholds &T) {
   double Total = 0;
   for (const LoopReport &L : R.Loops)
     Total += L.TimeCycles;
-  for (LoopReport &L : R.Loops) {
+  // Replicates of each saturation, per loop, for the verdicts.
+  std::vector<std::array<std::vector<double>, NumVariants>> Boot(
+      R.Loops.size());
+  for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
+    LoopReport &L = R.Loops[LI];
     if (Total > 0)
       L.Share = L.TimeCycles / Total;
+    double W = 0, WT = 0;
+    bool Paired = R.Config.getBoolean("paired").value_or(false);
     for (unsigned V = 0; V < NumVariants; ++V)
-      L.Saturation[V] = saturation(L, V);
+      Paired |= L.Variants[V] && !L.Variants[V]->Pairs.empty();
+    for (unsigned V = 0; V < NumVariants; ++V) {
+      L.SatInterval[V].reset();
+      L.Saturation[V].reset();
+      if (!L.Variants[V])
+        continue;
+      // Disturbed pairs (one side hit by an interrupt or a fault) would
+      // swing a ratio of sums: they are left out, and counted.
+      std::vector<Pair> Ps = trimOutliers(L.Variants[V]->Pairs);
+      L.Variants[V]->Outliers = L.Variants[V]->Pairs.size() - Ps.size();
+      for (const Pair &P : Ps)
+        if (P.Work > 0) {
+          W += P.Weight;
+          WT += P.Weight * P.Work;
+        }
+      if (!Paired) {
+        L.Saturation[V] = saturation(L, V);
+        continue;
+      }
+      if (Ps.size() < TC.MinCalls)
+        continue;
+      double Value = ratioOfSums(Ps);
+      Boot[LI][V] =
+          bootstrapRatios(Ps, T.Bootstrap, stableHash(L.Id) + 7919 * V);
+      L.SatInterval[V] = percentileInterval(Value, Boot[LI][V],
+                                            static_cast<unsigned>(Ps.size()));
+      L.Saturation[V] = Value;
+    }
+    if (W > 0)
+      L.SampleMeanTrips = WT / W;
+    for (RunPart &Q : L.Parts) {
+      for (unsigned V = 0; V < NumVariants; ++V)
+        Q.Saturation[V] = L.Variants[V] ? partSaturation(*L.Variants[V], Q.From,
+                                                         Q.To, TC.MinCalls)
+                                        : std::nullopt;
+      Q.Streams = Q.Saturation[LS] && Q.Saturation[FP]
+                      ? streamsClassName(classifyStreams(*Q.Saturation[LS],
+                                                         *Q.Saturation[FP], T))
+                            .str()
+                      : "";
+    }
     L.Diagnosis.clear();
     L.Warnings.clear();
     L.Streams.clear();
     L.MemoryCpu.clear();
+    L.Verdict.clear();
+    L.Inconclusive.clear();
+    L.VerdictConfidence = 0;
     L.DL1Gain.reset();
     L.DivGain.reset();
     L.CtrlShare.reset();
@@ -241,60 +405,176 @@ void analyse(Report &R, const Thresholds &T) {
   for (unsigned I = 0; I < Order.size(); ++I)
     Order[I]->RankByGain = I + 1;
 
-  for (LoopReport &L : R.Loops) {
+  for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
+    LoopReport &L = R.Loops[LI];
     const auto &Sat = L.Saturation;
-    if (Sat[LS] && Sat[FP]) {
-      StreamsClass C = classifyStreams(*Sat[LS], *Sat[FP], T);
-      L.Streams = streamsClassName(C).str();
-      L.Diagnosis.push_back(explainStreams(C, *Sat[LS], *Sat[FP], T));
+    const auto &B = Boot[LI];
+    // A claim holds when its replicates agree; unpaired runs carry no
+    // replicates and state their claims without a confidence.
+    auto Confident = [&](const Classified &C, bool Paired) {
+      return !Paired || C.Agreement >= T.Confidence;
+    };
+    auto Conf = [&](const Classified &C, bool Paired) -> std::string {
+      return Paired ? formatv(", confidence {0}", pct(C.Agreement)).str() : "";
+    };
+    // Below the precision floor no verdict is drawn from the samples.
+    double MeanCall = L.RunCalls        ? L.RunCycles / (double)L.RunCalls
+                      : L.Variants[REF] ? L.Variants[REF]->MeanCycles
+                                        : 0;
+    bool TooShort = R.ProbeCycles > 0 && MeanCall > 0 &&
+                    MeanCall < T.PrecisionFactor * R.ProbeCycles;
+    std::string Missing;
+    for (unsigned V : {LS, FP})
+      if (L.Variants[V] && !Sat[V])
+        Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
+                           Missing.empty() ? "" : "; ", variantName(V),
+                           L.Variants[V]->Pairs.size(), TC.MinCalls)
+                       .str();
+    if (TooShort) {
+      L.Verdict = "inconclusive";
+      L.Inconclusive =
+          formatv("calls average {0:F0} cycles, below the precision floor "
+                  "({1:F0} x the probe's {2:F0} cycles): nothing is diagnosed "
+                  "from them; time a larger input",
+                  MeanCall, T.PrecisionFactor, R.ProbeCycles)
+              .str();
+    } else if (!Missing.empty()) {
+      L.Verdict = "inconclusive";
+      L.Inconclusive = Missing + ": a longer run (more calls of the loop), "
+                                 "or decan run --max-runs N";
     }
-    if (Sat[LS] && Sat[DL1]) {
-      StreamsClass C = classifyMemoryCpu(*Sat[LS], *Sat[DL1], T);
-      L.MemoryCpu = memoryCpuName(C).str();
-      static const char *Why[] = {
-          "both sides saturate: memory and CPU work overlap, both need work",
-          "the memory subsystem bounds the loop; CPU-side work is hidden",
-          "the CPU side (the loop with ideal memory) bounds it; memory "
-          "accesses are hidden",
-          "memory and CPU work overlap poorly: improving either side pays"};
-      L.Diagnosis.push_back(formatv("memory vs CPU (PAMDA, thesis 5.4.2): "
-                                    "{0} (Sat(LS)={1:F2}, Sat(DL1)={2:F2}): "
-                                    "{3}",
-                                    L.MemoryCpu, *Sat[LS], *Sat[DL1],
-                                    Why[static_cast<int>(C)])
-                                .str());
+    if (Sat[LS] && Sat[FP] && !TooShort) {
+      bool Paired = !B[LS].empty() && !B[FP].empty();
+      Classified C = classifyReplicates(
+          {*Sat[LS], *Sat[FP]}, {B[LS], B[FP]}, [&](const double *X) {
+            return streamsClassName(classifyStreams(X[0], X[1], T)).str();
+          });
+      if (Confident(C, Paired)) {
+        L.VerdictConfidence = Paired ? C.Agreement : 0;
+        L.Streams = C.Label;
+        L.Verdict = C.Label;
+        L.Diagnosis.push_back(
+            explainStreams(classifyStreams(*Sat[LS], *Sat[FP], T), *Sat[LS],
+                           *Sat[FP], T) +
+            Conf(C, Paired));
+      } else {
+        L.Verdict = "inconclusive";
+        L.Inconclusive =
+            formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
+                    "settle it (a longer run, or --max-runs N)",
+                    interval(*L.SatInterval[LS]), interval(*L.SatInterval[FP]),
+                    describeSplit(C))
+                .str();
+      }
     }
-    if (Sat[DL1]) {
-      std::string S = formatv("DL1: Sat(DL1)={0:F2}, data in {1}", *Sat[DL1],
-                              dataLocation(*Sat[DL1], T))
-                          .str();
-      if (*Sat[DL1] < T.DL1InL1)
+    bool AnyPairs = false;
+    for (unsigned V = 0; V < NumVariants; ++V)
+      AnyPairs |= L.Variants[V] && !L.Variants[V]->Pairs.empty();
+    if (L.RunCalls && !AnyPairs && L.Verdict.empty() &&
+        none_of(L.Saturation, [](const auto &X) { return X.has_value(); })) {
+      L.Verdict = "inconclusive";
+      L.Inconclusive =
+          formatv("called {0} time{1} while measured: too few calls for "
+                  "variant samples; its REF time above is its whole-run time",
+                  L.RunCalls, L.RunCalls == 1 ? "" : "s")
+              .str();
+    }
+    if (!L.Inconclusive.empty())
+      L.Diagnosis.push_back("inconclusive: " + L.Inconclusive);
+    if (TooShort)
+      L.Warnings.push_back("calls too short for the precision: see "
+                           "'inconclusive'");
+    if (Sat[LS] && Sat[DL1] && !TooShort) {
+      bool Paired = !B[LS].empty() && !B[DL1].empty();
+      Classified C = classifyReplicates(
+          {*Sat[LS], *Sat[DL1]}, {B[LS], B[DL1]}, [&](const double *X) {
+            return memoryCpuName(classifyMemoryCpu(X[0], X[1], T)).str();
+          });
+      if (Confident(C, Paired)) {
+        StreamsClass MC = classifyMemoryCpu(*Sat[LS], *Sat[DL1], T);
+        L.MemoryCpu = memoryCpuName(MC).str();
+        static const char *Why[] = {
+            "both sides saturate: memory and CPU work overlap, both need work",
+            "the memory subsystem bounds the loop; CPU-side work is hidden",
+            "the CPU side (the loop with ideal memory) bounds it; memory "
+            "accesses are hidden",
+            "memory and CPU work overlap poorly: improving either side pays"};
+        L.Diagnosis.push_back(
+            formatv("memory vs CPU (PAMDA, thesis 5.4.2): {0} (Sat(LS)={1:F2}, "
+                    "Sat(DL1)={2:F2}): {3}{4}",
+                    L.MemoryCpu, *Sat[LS], *Sat[DL1], Why[static_cast<int>(MC)],
+                    Conf(C, Paired))
+                .str());
+      }
+    }
+    if (Sat[DL1] && !TooShort) {
+      bool Paired = !B[DL1].empty();
+      Classified C =
+          classifyReplicates({*Sat[DL1]}, {B[DL1]}, [&](const double *X) {
+            return dataLocation(X[0], T).str();
+          });
+      std::string S =
+          Confident(C, Paired)
+              ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}", *Sat[DL1],
+                        C.Label, Conf(C, Paired))
+                    .str()
+              : formatv("DL1: Sat(DL1)={0}: where the data live is "
+                        "inconclusive ({1})",
+                        interval(*L.SatInterval[DL1]), describeSplit(C))
+                    .str();
+      if (*Sat[DL1] < T.DL1InL1) {
         S += formatv("; L1-resident data would save up to {0} of the loop, "
                      "{1} of measured loop time (rank {2} by potential gain, "
                      "{3} by share)",
                      pct(1 - *Sat[DL1]), pct(*L.DL1Gain), L.RankByGain,
                      L.RankByShare)
                  .str();
-      else
+        if (L.ProgramShare)
+          S += formatv("; the program would run {0:F2}x faster (Amdahl, "
+                       "program share {1})",
+                       1 / (1 - *L.ProgramShare * (1 - *Sat[DL1])),
+                       pct(*L.ProgramShare))
+                   .str();
+      } else {
         S += ": nothing to gain from data locality";
+      }
       L.Diagnosis.push_back(S);
     }
-    if (Sat[NO_DIV]) {
+    if (Sat[NO_DIV] && !TooShort) {
       L.DivGain = std::max(0.0, 1 - *Sat[NO_DIV]);
-      if (*L.DivGain >= T.DivCost)
+      bool Paired = !B[NO_DIV].empty();
+      Classified C =
+          classifyReplicates({*Sat[NO_DIV]}, {B[NO_DIV]}, [&](const double *X) {
+            return std::string(1 - X[0] >= T.DivCost ? "costly" : "cheap");
+          });
+      if (!Confident(C, Paired))
         L.Diagnosis.push_back(
-            formatv("expensive instructions: divisions/square roots cost {0} "
-                    "of the loop (Sat(NO_DIV)={1:F2}); use reciprocals, "
-                    "hoist or vectorise them",
-                    pct(*L.DivGain), *Sat[NO_DIV])
+            formatv("divisions/square roots: Sat(NO_DIV)={0}: whether they "
+                    "cost at least {1} is inconclusive ({2})",
+                    interval(*L.SatInterval[NO_DIV]), pct(T.DivCost),
+                    describeSplit(C))
                 .str());
-      else
+      else if (C.Label == "costly") {
+        std::string S =
+            formatv("expensive instructions: divisions/square roots cost {0} "
+                    "of the loop (Sat(NO_DIV)={1:F2}{2}); use reciprocals, "
+                    "hoist or vectorise them",
+                    pct(*L.DivGain), *Sat[NO_DIV], Conf(C, Paired))
+                .str();
+        if (L.ProgramShare)
+          S += formatv("; without them the program would run {0:F2}x faster "
+                       "(Amdahl, program share {1})",
+                       1 / (1 - *L.ProgramShare * *L.DivGain),
+                       pct(*L.ProgramShare))
+                   .str();
+        L.Diagnosis.push_back(S);
+      } else
         L.Diagnosis.push_back(
             formatv("divisions/square roots cost little (Sat(NO_DIV)={0:F2})",
                     *Sat[NO_DIV])
                 .str());
     }
-    if (Sat[CTRL]) {
+    if (Sat[CTRL] && !TooShort) {
       L.CtrlShare = *Sat[CTRL];
       std::string S = formatv("loop overhead: control instructions alone "
                               "take {0} of a call (Sat(CTRL)={1:F2})",
@@ -305,6 +585,7 @@ void analyse(Report &R, const Thresholds &T) {
              "vectorise";
       L.Diagnosis.push_back(S);
     }
+    checkRun(L, T);
     checkCoherence(L, R.ProbeCycles, Reps, TC);
     for (const auto &KV : L.Unavailable) {
       // "empty": the variant would equal REF (e.g. no division for
@@ -318,17 +599,38 @@ void analyse(Report &R, const Thresholds &T) {
             formatv("{0} not measured: {1}", KV.first, KV.second).str());
     }
     for (const ProcessInfo &P : R.Processes)
-      if (!P.CrashSignal.empty() && P.CrashLoop == L.Id)
+      if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&
+          P.Status != "interrupted")
         L.Warnings.push_back(
-            formatv("variant {0} crashed ({1}) in {2}: data stop at the "
-                    "crash",
-                    P.CrashVariant.empty() ? "?" : P.CrashVariant,
+            formatv("{0} crashed ({1}) in {2}: data stop at the crash",
+                    P.CrashRerunAfter.empty()
+                        ? "variant " +
+                              (P.CrashVariant.empty() ? "?" : P.CrashVariant)
+                        : "the original loop run after variant " +
+                              P.CrashRerunAfter,
                     P.CrashSignal,
                     P.Rank ? formatv("rank {0}", *P.Rank).str()
                            : formatv("pid {0}", P.Pid).str())
                 .str());
   }
   checkLoopStructure(R, T);
+  // More threads and ranks than logical CPUs: they take turns on cores.
+  int64_t Cpus = R.Machine.getInteger("logical_cpus").value_or(0);
+  // Runs follow each other: the threads of one run share the machine.
+  std::map<unsigned, unsigned> PerRun;
+  for (const ProcessInfo &P : R.Processes)
+    PerRun[P.Run] += std::max(1u, P.Threads);
+  unsigned Threads = 0;
+  for (const auto &KV : PerRun)
+    Threads = std::max(Threads, KV.second);
+  std::string W = formatv("{0} threads/ranks ran on {1} logical CPUs: they "
+                          "took turns on the cores, so calls include waiting "
+                          "(pairs are formed within each thread)",
+                          Threads, Cpus)
+                      .str();
+  if (Cpus > 0 && Threads > Cpus &&
+      std::find(R.Warnings.begin(), R.Warnings.end(), W) == R.Warnings.end())
+    R.Warnings.insert(R.Warnings.begin(), W);
 }
 
 void checkLoopStructure(Report &R, const Thresholds &T) {

@@ -37,9 +37,11 @@ Error ArgParser::parse(int Argc, char **Argv, int First,
       HasValue = true;
     }
     std::string N = Name.str();
+    // Errors name the option as it was spelt ("-o", "--loops").
+    std::string Spelt = A.split('=').first.str();
     if (Flags.count(N)) {
       if (HasValue)
-        return createStringError("option '--%s' takes no value", N.c_str());
+        return createStringError("option '%s' takes no value", Spelt.c_str());
       Seen.insert(N);
       continue;
     }
@@ -47,7 +49,7 @@ Error ArgParser::parse(int Argc, char **Argv, int First,
       return createStringError("unknown option '%s'", A.str().c_str());
     if (!HasValue) {
       if (I + 1 >= Argc)
-        return createStringError("option '--%s' needs a value", N.c_str());
+        return createStringError("option '%s' needs a value", Spelt.c_str());
       Value = Argv[++I];
     }
     Seen.insert(N);

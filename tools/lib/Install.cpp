@@ -10,6 +10,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstring>
+
 using namespace llvm;
 
 namespace decan::tool {
@@ -42,16 +44,18 @@ Expected<InstallLayout> findInstallLayout(const char *Argv0) {
 }
 
 std::string compileFlags(const InstallLayout &L) {
-  std::string F = "-fpass-plugin=" + L.Plugin + " -Xclang -load -Xclang " +
-                  L.Plugin + " -gline-tables-only";
+  // DECAN_PLUGIN_FLAGS: set once in the top-level CMakeLists.txt.
+  std::string F = DECAN_PLUGIN_FLAGS;
+  for (size_t At; (At = F.find("<plugin>")) != std::string::npos;)
+    F.replace(At, strlen("<plugin>"), L.Plugin);
   if (sys::fs::is_directory(L.IncludeDir + "/decan"))
     F += " -I" + L.IncludeDir;
-  return F + " -Wno-unused-command-line-argument";
+  return F;
 }
 
 std::string linkFlags(const InstallLayout &L) {
-  return "-L" + L.LibDir + " -Wl,-rpath," + L.LibDir +
-         " -ldecan_rt -lpfm -lstdc++ -lpthread -lm";
+  // DECAN_LINK_LIBS: set once in the top-level CMakeLists.txt.
+  return "-L" + L.LibDir + " -Wl,-rpath," + L.LibDir + " " DECAN_LINK_LIBS;
 }
 
 } // namespace decan::tool

@@ -40,51 +40,90 @@ static std::string percent(double X) {
 //===----------------------------------------------------------------------===//
 
 void printReportTable(raw_ostream &OS, const Report &R) {
+  for (const std::string &W : R.Warnings)
+    OS << "warning: " << W << "\n";
   if (R.Loops.empty()) {
     OS << "decan: no loop was measured\n";
     return;
   }
-  OS << "Loops by potential DL1 gain (share = part of measured loop time)\n";
+  unsigned Measured = 0;
+  for (const LoopReport &L : R.Loops)
+    Measured += L.RunCalls != 0 || L.Variants[REF].has_value();
+  if (R.Coverage)
+    OS << formatv(
+        "run: the {0} measured loop{1} {2} of the program's "
+        "time; decan's own work (variant calls, probes, sampling) "
+        "added {3}\n",
+        Measured, Measured == 1 ? " covers" : "s cover", percent(*R.Coverage),
+        percent(R.ProcessCycles > R.OverheadCycles
+                    ? R.OverheadCycles / (R.ProcessCycles - R.OverheadCycles)
+                    : 0));
+  OS << "Loops by potential DL1 gain (program = part of the program's time, "
+        "loops = part of measured loop time)\n";
   std::string Unmeasured;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
-    if (none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      // Selected but never measured (e.g. called once: the warm-up call).
+    if (!L.RunCalls &&
+        none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
       Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
       continue;
     }
     OS << "\n"
-       << formatv("#{0} {1}  {2} at {3}  share {4}", L.RankByGain, L.Id,
-                  demangleSymbol(L.Function), location(L.File, L.Line),
-                  percent(L.Share));
+       << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
+                  demangleSymbol(L.Function), location(L.File, L.Line));
+    if (L.ProgramShare)
+      OS << "  program " << percent(*L.ProgramShare);
+    OS << "  loops " << percent(L.Share);
     if (L.DL1Gain)
       OS << "  DL1 gain " << percent(*L.DL1Gain);
-    if (!L.Streams.empty())
-      OS << "  [" << L.Streams << "]";
+    if (!L.Verdict.empty())
+      OS << "  [" << L.Verdict
+         << (L.VerdictConfidence > 0
+                 ? formatv(", {0:F0}%", L.VerdictConfidence * 100).str()
+                 : "")
+         << "]";
     OS << "\n";
-    OS << formatv("  {0,-7} {1,7} {2,7} {3,12} {4,12} {5,10} {6,10} {7,7} "
-                  "{8,6}\n",
-                  "variant", "calls", "excl", "cyc/call", "min", "cyc/iter",
-                  "min", "stab", "sat");
+    if (L.RunCalls) {
+      OS << formatv("  whole run: {0} call{1}", L.RunCalls,
+                    L.RunCalls == 1 ? "" : "s");
+      if (L.Threads > 1)
+        OS << formatv(" in {0} threads/processes", L.Threads);
+      if (L.RunMeanTrips)
+        OS << formatv(", {0:F1} iterations/call", *L.RunMeanTrips);
+      if (L.SampleMeanTrips)
+        OS << formatv(" (samples {0:F1})", *L.SampleMeanTrips);
+      OS << formatv(", REF {0:F0} cycles/call", L.RunCycles / L.RunCalls);
+      if (L.RunIterations)
+        OS << formatv(", {0:F2} cycles/iteration",
+                      L.RunCycles / (double)L.RunIterations);
+      OS << "\n";
+    }
+    if (any_of(L.Variants, [](const auto &V) { return V.has_value(); }))
+      OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12} {5,10} {6,7} {7,6} "
+                    "{8,16}\n",
+                    "variant", "samples", "pairs", "excl", "cyc/call",
+                    "cyc/iter", "stab", "sat", "95% interval");
     for (unsigned V = 0; V < NumVariants; ++V) {
       if (!L.Variants[V])
         continue;
       const VariantStats &S = *L.Variants[V];
-      std::string PerIter = "-", PerIterMin = "-";
-      if (S.TripsKnown) {
+      std::string PerIter = "-";
+      if (S.TripsKnown)
         PerIter = formatv("{0:F2}", S.CyclesPerIter.Median).str();
-        PerIterMin = formatv("{0:F2}", S.CyclesPerIter.Min).str();
-      }
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
       // The variant dropped a chain through memory: a lower bound.
       if (L.Saturation[V] && L.Bound.count(variantName(V).str()))
         Sat += " bound";
-      OS << formatv("  {0,-7} {1,7} {2,7} {3,12:F0} {4,12:F0} {5,10} {6,10} "
-                    "{7,7} {8,6}\n",
-                    variantName(V), S.Calls, S.Excluded, S.Cycles.Median,
-                    S.Cycles.Min, PerIter, PerIterMin, percent(S.Stability),
-                    Sat);
+      std::string CI = L.SatInterval[V]
+                           ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
+                                     L.SatInterval[V]->Hi)
+                                 .str()
+                           : "-";
+      OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12:F0} {5,10} {6,7} {7,6} "
+                    "{8,16}\n",
+                    variantName(V), S.Calls, S.Pairs.size(), S.Excluded,
+                    S.Cycles.Median, PerIter, percent(S.Stability), Sat, CI);
     }
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.Variants[V] && !L.Variants[V]->Counters.empty()) {
@@ -99,11 +138,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       OS << "  warning: " << W << "\n";
   }
   if (!Unmeasured.empty())
-    OS << "\nnot measured (called too rarely; a loop's first call is a "
-          "warm-up): "
-       << Unmeasured << "\n";
-  for (const std::string &W : R.Warnings)
-    OS << "warning: " << W << "\n";
+    OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
 }
 
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
@@ -359,7 +394,8 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
   OS << "<table class=\"variants\"><tr><th>variant</th><th>calls</th>"
         "<th>excluded</th><th>cycles/call median</th><th>min</th>"
         "<th>cycles/iter median</th><th>min</th><th>iterations</th>"
-        "<th>stability</th><th>saturation</th><th>stores</th></tr>\n";
+        "<th>stability</th><th>saturation</th><th>95% interval</th>"
+        "<th>pairs</th><th>stores</th></tr>\n";
   for (unsigned V = 0; V < NumVariants; ++V) {
     if (!L.Variants[V])
       continue;
@@ -368,13 +404,18 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
     OS << formatv(
         "<tr><td>{0}</td><td>{1}</td><td>{2}</td><td>{3:F0}</td>"
         "<td>{4:F0}</td><td>{5}</td><td>{6}</td><td>{7}</td>"
-        "<td>{8}</td><td>{9}</td><td>{10}</td></tr>\n",
+        "<td>{8}</td><td>{9}</td><td>{10}</td><td>{11}</td><td>{12}</td>"
+        "</tr>\n",
         variantName(V), S.Calls, S.Excluded, S.Cycles.Median, S.Cycles.Min,
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Median).str() : "-",
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Min).str() : "-",
         S.Iterations, percent(S.Stability),
         L.Saturation[V] ? formatv("{0:F3}", *L.Saturation[V]).str() : "-",
-        SP == L.StorePolicy.end() ? "" : esc(SP->second));
+        L.SatInterval[V] ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
+                                   L.SatInterval[V]->Hi)
+                               .str()
+                         : "-",
+        S.Pairs.size(), SP == L.StorePolicy.end() ? "" : esc(SP->second));
   }
   OS << "</table>\n";
   // Per-rank/thread rows: imbalance between ranks or threads shows here.
@@ -421,27 +462,44 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
     OS << " &middot; sweep of " << Runs.size() << " runs over "
        << esc(S->Param);
   OS << "</p>\n";
+  if (R.Coverage)
+    OS << "<p class=\"coverage\">the measured loops cover "
+       << percent(*R.Coverage) << " of the program's time</p>\n";
   for (const std::string &W : R.Warnings)
     OS << "<p class=\"warn\">warning: " << esc(W) << "</p>\n";
   OS << "<h2>Loops by potential DL1 gain</h2>\n<table class=\"summary\">"
-        "<tr><th>loop</th><th>function</th><th>source</th><th>share</th>"
-        "<th>streams</th><th>DL1 gain</th><th>rank by share</th></tr>\n";
+        "<tr><th>loop</th><th>function</th><th>source</th>"
+        "<th>program share</th><th>share of loop time</th>"
+        "<th>verdict</th><th>DL1 gain</th><th>rank by share</th></tr>\n";
   std::vector<const LoopReport *> Order = rankedLoops(R);
+  auto Verdict = [](const LoopReport &L) {
+    if (L.Verdict.empty())
+      return std::string("-");
+    return L.VerdictConfidence > 0
+               ? formatv("{0} ({1:F0}%)", L.Verdict, L.VerdictConfidence * 100)
+                     .str()
+               : L.Verdict;
+  };
   for (const LoopReport *L : Order)
     OS << formatv("<tr><td><a href=\"#loop-{0}\">{1}</a></td><td>{2}</td>"
                   "<td>{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
-                  "<td>{7}</td></tr>\n",
+                  "<td>{7}</td><td>{8}</td></tr>\n",
                   L->RankByGain, esc(L->Id), esc(demangleSymbol(L->Function)),
-                  esc(location(L->File, L->Line)), percent(L->Share),
-                  esc(L->Streams), L->DL1Gain ? percent(*L->DL1Gain) : "-",
-                  L->RankByShare);
+                  esc(location(L->File, L->Line)),
+                  L->ProgramShare ? percent(*L->ProgramShare) : "-",
+                  percent(L->Share), esc(Verdict(*L)),
+                  L->DL1Gain ? percent(*L->DL1Gain) : "-", L->RankByShare);
   OS << "</table>\n";
   for (const LoopReport *LP : Order) {
     const LoopReport &L = *LP;
     OS << formatv("<section class=\"loop\" id=\"loop-{0}\"><h2>#{0} {1}</h2>"
-                  "<p>{2} at {3} &middot; share {4}</p>\n",
+                  "<p>{2} at {3} &middot; program share {4} &middot; share "
+                  "of loop time {5} &middot; verdict {6} &middot; {7} calls "
+                  "in the whole run</p>\n",
                   L.RankByGain, esc(L.Id), esc(demangleSymbol(L.Function)),
-                  esc(location(L.File, L.Line)), percent(L.Share));
+                  esc(location(L.File, L.Line)),
+                  L.ProgramShare ? percent(*L.ProgramShare) : "-",
+                  percent(L.Share), esc(Verdict(L)), L.RunCalls);
     OS << "<div class=\"charts\">\n";
     barChart(OS, L);
     if (S && Runs.size() > 1) {

@@ -120,13 +120,175 @@ static double num(const json::Object *O, StringRef Key, double Default = 0) {
   return Default;
 }
 
+/// Adds one thread of one loop: its whole-run totals and its samples.
+Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
+                           LoopPool &LP, StringRef Id, StringRef Source) {
+  uint64_t CallsSeen = static_cast<uint64_t>(num(&TO, "calls_seen"));
+  LP.CallsSeen += CallsSeen;
+  LP.Slots += static_cast<uint64_t>(num(&TO, "slots"));
+  ++LP.Threads;
+  if (const json::Object *T = TO.getObject("totals")) {
+    LP.RunCalls += static_cast<uint64_t>(num(T, "calls"));
+    LP.RunIterations += static_cast<uint64_t>(num(T, "iterations"));
+    LP.RunTripsKnown += static_cast<uint64_t>(num(T, "trips_known"));
+    LP.RunCycles += num(T, "cycles");
+    LP.Untimed += static_cast<uint64_t>(num(T, "untimed"));
+    LP.VariantCalls += static_cast<uint64_t>(num(T, "variant_calls"));
+    LP.VariantCycles += num(T, "variant_cycles");
+    LP.InsideCycles += num(T, "inside_cycles");
+    // Buckets of equal call ranges: into quarters of this thread's run.
+    double Width = num(T, "bucket_width", 1);
+    if (const json::Array *Bs = T->getArray("buckets"))
+      for (size_t I = 0; I < Bs->size(); ++I) {
+        const json::Array *B = (*Bs)[I].getAsArray();
+        if (!B || B->size() < 3 || !CallsSeen)
+          continue;
+        double Pos = std::min(0.999, ((double)I + 0.5) * Width / CallsSeen);
+        RunPart &Q = LP.Parts[static_cast<unsigned>(Pos * 4)];
+        Q.Calls += static_cast<uint64_t>((*B)[0].getAsNumber().value_or(0));
+        Q.Iterations += (*B)[1].getAsNumber().value_or(0);
+        Q.Cycles += (*B)[2].getAsNumber().value_or(0);
+      }
+  }
+  const json::Object *VO = TO.getObject("variants");
+  if (!VO)
+    return Error::success();
+  // Samples of every variant of this thread: their weights come from the
+  // whole thread's sampling positions.
+  struct Taken {
+    unsigned V;
+    Sample S;
+  };
+  std::vector<Taken> All;
+  for (const auto &KV : *VO) {
+    auto V = parseVariant(KV.first);
+    const json::Object *S = KV.second.getAsObject();
+    if (!V || !S)
+      continue;
+    if (!LP.Variants[*V])
+      LP.Variants[*V].emplace();
+    Pool &P = *LP.Variants[*V];
+    ThreadRow Row;
+    Row.Rank = PI.Rank;
+    Row.Pid = PI.Pid;
+    Row.Thread = static_cast<uint64_t>(num(&TO, "thread"));
+    Row.Tid = static_cast<uint64_t>(num(&TO, "tid"));
+    // Field positions come from "fields": the runtime appends counters.
+    std::map<std::string, int> Field{{"cycles", 0}, {"trips", 1}, {"flags", 2}};
+    std::vector<std::pair<int, std::string>> EventI; // counter fields
+    if (const json::Array *F = S->getArray("fields")) {
+      Field.clear();
+      static const char *const Known[] = {
+          "cycles",    "trips",       "flags",      "call",       "pre_cycles",
+          "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
+      for (unsigned I = 0; I < F->size(); ++I) {
+        auto Name = (*F)[I].getAsString();
+        if (!Name)
+          continue;
+        if (is_contained(Known, *Name))
+          Field[Name->str()] = I;
+        else
+          EventI.emplace_back(I, Name->str());
+      }
+      if (!Field.count("cycles"))
+        return createStringError("%s: loop %s variant %s has no "
+                                 "'cycles' field",
+                                 Source.str().c_str(), Id.str().c_str(),
+                                 KV.first.str().c_str());
+    }
+    std::vector<double> RowCycles;
+    uint64_t Flagged = 0;
+    if (const json::Array *Recs = S->getArray("records"))
+      for (const json::Value &RV : *Recs) {
+        const json::Array *R = RV.getAsArray();
+        if (!R || static_cast<int>(R->size()) <= Field["cycles"])
+          continue;
+        auto At = [&](const char *Name) -> double {
+          auto It = Field.find(Name);
+          if (It == Field.end() || It->second >= static_cast<int>(R->size()))
+            return 0;
+          return (*R)[It->second].getAsNumber().value_or(0);
+        };
+        Sample Smp;
+        Smp.Cycles = At("cycles");
+        Smp.Trips = At("trips");
+        Smp.Flags = static_cast<uint64_t>(At("flags"));
+        Smp.Call = static_cast<uint64_t>(At("call"));
+        Smp.PreCycles = At("pre_cycles");
+        Smp.PreTrips = At("pre_trips");
+        Smp.PostCycles = At("post_cycles");
+        Smp.PostTrips = At("post_trips");
+        Smp.RerunTrips = At("rerun_trips");
+        if (!Field.count("pre_cycles"))
+          Smp.Flags |= kSampleNoPre | kSampleNoPost; // decan-raw-1
+        All.push_back({*V, Smp});
+        if (Smp.Flags & kSampleSwitched) { // excluded from statistics
+          ++Flagged;
+          continue;
+        }
+        double Cyc = Smp.Cycles, Trips = Smp.Trips;
+        if (!(Smp.Flags & kSampleCounterFailed))
+          for (const auto &[I, Name] : EventI)
+            if (I < static_cast<int>(R->size()))
+              P.Counters[Name].push_back((*R)[I].getAsNumber().value_or(0));
+        P.Cycles.push_back(Cyc);
+        RowCycles.push_back(Cyc);
+        if (Trips > 0) {
+          P.PerIter.push_back(Cyc / Trips);
+          P.Trips.push_back(Trips);
+          P.Iterations += static_cast<uint64_t>(Trips);
+          ++P.TripsKnown;
+        }
+      }
+    uint64_t Online = 0;
+    if (const json::Object *On = S->getObject("online")) {
+      Online = static_cast<uint64_t>(num(On, "count"));
+      if (Online) {
+        double Mn = num(On, "min"), Mx = num(On, "max");
+        if (!P.OnlineCount || Mn < P.OnlineMin)
+          P.OnlineMin = Mn;
+        if (!P.OnlineCount || Mx > P.OnlineMax)
+          P.OnlineMax = Mx;
+        P.OnlineCount += Online;
+        P.OnlineSum +=
+            On->getNumber("sum") ? num(On, "sum") : num(On, "mean") * Online;
+        P.Iterations += static_cast<uint64_t>(num(On, "trips_sum"));
+      }
+    }
+    uint64_t Excl =
+        std::max<uint64_t>(static_cast<uint64_t>(num(S, "excluded")), Flagged);
+    Row.Calls = RowCycles.size() + Online;
+    Row.Excluded = Excl;
+    Row.Cycles = summarize(RowCycles);
+    P.Calls += Row.Calls;
+    P.Excluded += Excl;
+    P.Rows.push_back(Row);
+  }
+  std::vector<uint64_t> Calls;
+  for (const Taken &T : All)
+    Calls.push_back(T.S.Call);
+  std::vector<double> W = voronoiWeights(Calls, CallsSeen);
+  for (size_t I = 0; I < All.size(); ++I) {
+    Pool &P = *LP.Variants[All[I].V];
+    Pair Pr;
+    PairKind K = pairSample(All[I].S, All[I].V == REF, Pr);
+    ++P.PairKinds[static_cast<unsigned>(K)];
+    if (!pairUsable(K))
+      continue;
+    Pr.Weight = W[I];
+    Pr.RunPos = CallsSeen ? std::min(1.0, (double)Pr.Call / CallsSeen) : 0;
+    P.Pairs.push_back(Pr);
+  }
+  return Error::success();
+}
+
 Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   const json::Object *O = Raw.getAsObject();
   if (!O)
     return createStringError("%s: not a JSON object", Source.str().c_str());
   std::string Format = str(O, "format");
-  if (Format != "decan-raw-1")
-    return createStringError("%s: not a decan-raw-1 report (format '%s')",
+  if (Format != "decan-raw-1" && Format != "decan-raw-2")
+    return createStringError("%s: not a decan raw report (format '%s')",
                              Source.str().c_str(), Format.c_str());
   ++Count;
   if (Version.empty())
@@ -137,24 +299,36 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   if (Config.empty())
     if (const json::Object *C = O->getObject("config"))
       Config = *C;
+  // Rotate-mode raw-2 reports pair their samples with REF neighbours; an
+  // analysis of such a run never falls back to unpaired medians.
+  if (Format == "decan-raw-2" && Config.getString("mode") == "rotate")
+    Config["paired"] = true;
   if (const json::Object *P = O->getObject("probe"))
     if (const json::Object *E = P->getObject("empty_region_cycles"))
       if (auto Med = E->getNumber("median"))
         Probe.push_back(*Med);
+  if (const json::Object *P = O->getObject("probe"))
+    SlotFixed = std::max(SlotFixed, num(P, "slot_fixed_cycles"));
 
   ProcessInfo PI;
   PI.Source = sys::path::filename(Source).str();
   PI.Status = str(O, "status");
+  PI.Run = Run;
   const json::Object *Proc = O->getObject("process");
   PI.Pid = static_cast<int64_t>(num(Proc, "pid"));
   PI.Host = str(Proc, "host");
   if (Proc)
     if (auto R = Proc->getInteger("rank"))
       PI.Rank = *R;
+  double TscHz = num(O->getObject("machine"), "tsc_hz");
+  PI.WallCycles = num(Proc, "wall_cycles");
+  PI.CpuCycles = num(Proc, "cpu_us") * TscHz / 1e6;
+  PI.Threads = static_cast<unsigned>(num(Proc, "threads"));
   if (const json::Object *C = O->getObject("crash")) {
     PI.CrashSignal = str(C, "signal");
     PI.CrashLoop = str(C, "loop");
     PI.CrashVariant = str(C, "variant");
+    PI.CrashRerunAfter = str(C, "rerun_after");
   }
   Processes.push_back(PI);
 
@@ -163,6 +337,11 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       if (auto S = V.getAsString())
         if (!is_contained(Warnings, S->str()))
           Warnings.push_back(S->str());
+  if (const json::Array *Ob = O->getArray("objects"))
+    for (const json::Value &V : *Ob)
+      if (auto S = V.getAsString())
+        if (!is_contained(Objects, S->str()))
+          Objects.push_back(S->str());
   if (const json::Object *C = O->getObject("counters"))
     if (auto Avail = C->getBoolean("available"); Avail && !*Avail) {
       std::string Msg = str(C, "message");
@@ -208,100 +387,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       const json::Object *TO = TV.getAsObject();
       if (!TO)
         continue;
-      LP.CallsSeen += static_cast<uint64_t>(num(TO, "calls_seen"));
-      const json::Object *VO = TO->getObject("variants");
-      if (!VO)
-        continue;
-      for (const auto &KV : *VO) {
-        auto V = parseVariant(KV.first);
-        const json::Object *S = KV.second.getAsObject();
-        if (!V || !S)
-          continue;
-        if (!LP.Variants[*V])
-          LP.Variants[*V].emplace();
-        Pool &P = *LP.Variants[*V];
-        ThreadRow Row;
-        Row.Rank = PI.Rank;
-        Row.Pid = PI.Pid;
-        Row.Thread = static_cast<uint64_t>(num(TO, "thread"));
-        Row.Tid = static_cast<uint64_t>(num(TO, "tid"));
-        // Field positions come from "fields": the runtime appends counters.
-        int CycI = 0, TripI = 1, FlagI = 2;
-        std::vector<std::pair<int, std::string>> EventI; // counter fields
-        if (const json::Array *F = S->getArray("fields")) {
-          CycI = TripI = FlagI = -1;
-          for (unsigned I = 0; I < F->size(); ++I) {
-            auto Name = (*F)[I].getAsString();
-            if (!Name)
-              continue;
-            if (*Name == "cycles")
-              CycI = I;
-            else if (*Name == "trips")
-              TripI = I;
-            else if (*Name == "flags")
-              FlagI = I;
-            else if (*Name != "call")
-              EventI.emplace_back(I, Name->str());
-          }
-          if (CycI < 0)
-            return createStringError("%s: loop %s variant %s has no "
-                                     "'cycles' field",
-                                     Source.str().c_str(), Id.c_str(),
-                                     KV.first.str().c_str());
-        }
-        std::vector<double> RowCycles;
-        uint64_t Flagged = 0;
-        if (const json::Array *Recs = S->getArray("records"))
-          for (const json::Value &RV : *Recs) {
-            const json::Array *R = RV.getAsArray();
-            if (!R || static_cast<int>(R->size()) <= CycI)
-              continue;
-            auto At = [&](int I) -> double {
-              if (I < 0 || I >= static_cast<int>(R->size()))
-                return 0;
-              return (*R)[I].getAsNumber().value_or(0);
-            };
-            uint64_t Flags = static_cast<uint64_t>(At(FlagI));
-            if (Flags & 1) { // context switch: excluded from statistics
-              ++Flagged;
-              continue;
-            }
-            double Cyc = At(CycI), Trips = At(TripI);
-            if (!(Flags & 2))
-              for (const auto &[I, Name] : EventI)
-                P.Counters[Name].push_back(At(I));
-            P.Cycles.push_back(Cyc);
-            RowCycles.push_back(Cyc);
-            if (Trips > 0) {
-              P.PerIter.push_back(Cyc / Trips);
-              P.Trips.push_back(Trips);
-              P.Iterations += static_cast<uint64_t>(Trips);
-              ++P.TripsKnown;
-            }
-          }
-        uint64_t Online = 0;
-        if (const json::Object *On = S->getObject("online")) {
-          Online = static_cast<uint64_t>(num(On, "count"));
-          if (Online) {
-            double Mn = num(On, "min"), Mx = num(On, "max");
-            if (!P.OnlineCount || Mn < P.OnlineMin)
-              P.OnlineMin = Mn;
-            if (!P.OnlineCount || Mx > P.OnlineMax)
-              P.OnlineMax = Mx;
-            P.OnlineCount += Online;
-            P.OnlineSum += num(On, "mean") * Online;
-            P.Iterations += static_cast<uint64_t>(num(On, "trips_sum"));
-          }
-        }
-        uint64_t Excl = std::max<uint64_t>(
-            static_cast<uint64_t>(num(S, "excluded")), Flagged);
-        Row.Calls = RowCycles.size() + Online;
-        Row.Excluded = Excl;
-        Row.Cycles = summarize(RowCycles);
-        P.Calls += Row.Calls;
-        P.Excluded += Excl;
-        P.Rows.push_back(Row);
-      }
+      if (Error E = addThread(*TO, PI, LP, Id, Source))
+        return E;
     }
   }
   return Error::success();
@@ -342,6 +429,7 @@ Report RawMerger::finish() const {
   R.ProbeCycles = median(P);
   R.Processes = Processes;
   R.Warnings = Warnings;
+  R.Objects = Objects;
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;
@@ -383,25 +471,78 @@ Report RawMerger::finish() const {
         S.Counters[Name] = summarize(Copy);
       }
       S.Rows = Po.Rows;
+      S.Pairs = Po.Pairs;
+      S.PairKinds = Po.PairKinds;
       AllCalls += S.Calls + S.Excluded;
       L.Variants[V] = std::move(S);
     }
-    // Every call runs the loop at least once at about REF's cost (rotate
-    // mode reruns the original after a variant), so REF's mean times all
-    // calls seen estimates the loop's time. The runtime counts every call
-    // (calls_seen); older reports only the measured ones.
     L.CallsSeen = LP.CallsSeen;
-    if (LP.CallsSeen)
-      AllCalls = LP.CallsSeen;
-    if (L.Variants[REF])
+    L.RunCalls = LP.RunCalls;
+    L.RunIterations = LP.RunIterations;
+    L.RunTripsKnown = LP.RunTripsKnown;
+    L.RunCycles = LP.RunCycles;
+    L.UntimedCalls = LP.Untimed;
+    L.VariantCalls = LP.VariantCalls;
+    L.VariantCycles = LP.VariantCycles;
+    L.InsideCycles = LP.InsideCycles;
+    L.Slots = LP.Slots;
+    L.Threads = LP.Threads;
+    for (const RunPart &Q : LP.Parts)
+      L.Parts.push_back(Q);
+    for (unsigned K = 0; K < L.Parts.size(); ++K) {
+      L.Parts[K].From = K / 4.0;
+      L.Parts[K].To = (K + 1) / 4.0;
+    }
+    if (LP.RunCalls) {
+      // Every call's REF run was timed: the loop's own time, less the
+      // probes' cost that a run without decan does not pay.
+      L.TimeCycles =
+          std::max(0.0, LP.RunCycles - (double)LP.RunCalls * R.ProbeCycles);
+      if (LP.RunTripsKnown)
+        L.RunMeanTrips = (double)LP.RunIterations / (double)LP.RunTripsKnown;
+    } else if (L.Variants[REF]) {
+      // decan-raw-1: REF's mean times all calls seen estimates it.
+      if (LP.CallsSeen)
+        AllCalls = LP.CallsSeen;
       L.TimeCycles = L.Variants[REF]->MeanCycles * AllCalls;
+    }
     R.Loops.push_back(std::move(L));
   }
   double Total = 0;
-  for (const LoopReport &L : R.Loops)
+  R.SlotFixedCycles = SlotFixed;
+  R.OverheadCycles = 0;
+  for (const LoopReport &L : R.Loops) {
     Total += L.TimeCycles;
+    // Measured where the runtime timed itself (entry to exit of every
+    // call, less the loop's own time); estimated otherwise. The stub's own
+    // call into the runtime stays outside both (docs/tool.md).
+    if (L.InsideCycles > 0)
+      R.OverheadCycles += std::max(0.0, L.InsideCycles - L.TimeCycles);
+    else
+      R.OverheadCycles +=
+          L.VariantCycles +
+          (double)(L.RunCalls + L.VariantCalls) * R.ProbeCycles +
+          (double)L.Slots * SlotFixed;
+  }
   for (LoopReport &L : R.Loops)
     L.Share = Total > 0 ? L.TimeCycles / Total : 0;
+  R.ProcessCycles = 0;
+  for (const ProcessInfo &P : R.Processes)
+    R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
+  // The program's own time: the processes' less what decan added.
+  double Program = R.ProcessCycles - R.OverheadCycles;
+  if (R.ProcessCycles > 0 && Program > 0) {
+    double Cov = 0;
+    for (LoopReport &L : R.Loops) {
+      if (!L.RunCalls)
+        continue;
+      L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
+      // Regions enclose loops: their time is not added twice.
+      if (!StringRef(L.Id).starts_with("region:"))
+        Cov += *L.ProgramShare;
+    }
+    R.Coverage = std::min(1.0, Cov);
+  }
   return R;
 }
 
@@ -426,7 +567,7 @@ static json::Value stringsJSON(const std::vector<std::string> &V) {
 json::Value toJSON(const Report &R) {
   json::Array Loops;
   for (const LoopReport &L : R.Loops) {
-    json::Object Vars, Sat;
+    json::Object Vars, Sat, SatI;
     for (unsigned V = 0; V < NumVariants; ++V) {
       if (L.Variants[V]) {
         const VariantStats &S = *L.Variants[V];
@@ -459,9 +600,27 @@ json::Value toJSON(const Report &R) {
             {"stability", S.Stability},
             {"counters", std::move(Counters)},
             {"rows", std::move(Rows)}};
+        json::Object &VO = *Vars[variantName(V)].getAsObject();
+        json::Array Pairs;
+        for (const Pair &P : S.Pairs)
+          Pairs.push_back(json::Array{P.Var, P.Ref, P.Work, P.Weight,
+                                      static_cast<int64_t>(P.Call), P.RunPos});
+        VO["pairs"] = std::move(Pairs);
+        json::Object Kinds;
+        for (unsigned K = 0; K < S.PairKinds.size(); ++K)
+          Kinds[pairKindName(static_cast<PairKind>(K))] =
+              static_cast<int64_t>(S.PairKinds[K]);
+        VO["pair_kinds"] = std::move(Kinds);
+        VO["outliers"] = static_cast<int64_t>(S.Outliers);
       }
       if (V != REF && L.Saturation[V])
         Sat[variantName(V)] = *L.Saturation[V];
+      if (L.SatInterval[V])
+        SatI[variantName(V)] =
+            json::Object{{"value", L.SatInterval[V]->Value},
+                         {"lo", L.SatInterval[V]->Lo},
+                         {"hi", L.SatInterval[V]->Hi},
+                         {"pairs", static_cast<int64_t>(L.SatInterval[V]->N)}};
     }
     json::Object SP, Unavail, Bound;
     for (const auto &KV : L.StorePolicy)
@@ -495,6 +654,42 @@ json::Value toJSON(const Report &R) {
       LO["div_gain"] = *L.DivGain;
     if (L.CtrlShare)
       LO["ctrl_share"] = *L.CtrlShare;
+    LO["saturation_interval"] = std::move(SatI);
+    json::Object Run{{"calls", static_cast<int64_t>(L.RunCalls)},
+                     {"iterations", static_cast<int64_t>(L.RunIterations)},
+                     {"trips_known", static_cast<int64_t>(L.RunTripsKnown)},
+                     {"cycles", L.RunCycles},
+                     {"untimed_calls", static_cast<int64_t>(L.UntimedCalls)},
+                     {"variant_calls", static_cast<int64_t>(L.VariantCalls)},
+                     {"variant_cycles", L.VariantCycles},
+                     {"inside_cycles", L.InsideCycles},
+                     {"slots", static_cast<int64_t>(L.Slots)},
+                     {"threads", static_cast<int64_t>(L.Threads)}};
+    if (L.RunMeanTrips)
+      Run["mean_trips"] = *L.RunMeanTrips;
+    if (L.SampleMeanTrips)
+      Run["sample_mean_trips"] = *L.SampleMeanTrips;
+    LO["whole_run"] = std::move(Run);
+    LO["program_share"] =
+        L.ProgramShare ? json::Value(*L.ProgramShare) : json::Value(nullptr);
+    LO["verdict"] = json::Object{{"class", L.Verdict},
+                                 {"confidence", L.VerdictConfidence},
+                                 {"inconclusive", L.Inconclusive}};
+    json::Array Parts;
+    for (const RunPart &Q : L.Parts) {
+      json::Object QS;
+      for (unsigned V = 0; V < NumVariants; ++V)
+        if (Q.Saturation[V])
+          QS[variantName(V)] = *Q.Saturation[V];
+      Parts.push_back(json::Object{{"from", Q.From},
+                                   {"to", Q.To},
+                                   {"calls", static_cast<int64_t>(Q.Calls)},
+                                   {"iterations", Q.Iterations},
+                                   {"cycles", Q.Cycles},
+                                   {"saturation", std::move(QS)},
+                                   {"streams", Q.Streams}});
+    }
+    LO["parts"] = std::move(Parts);
     Loops.push_back(std::move(LO));
   }
   json::Array Procs;
@@ -507,7 +702,12 @@ json::Value toJSON(const Report &R) {
     if (!P.CrashSignal.empty())
       PO["crash"] = json::Object{{"signal", P.CrashSignal},
                                  {"loop", P.CrashLoop},
-                                 {"variant", P.CrashVariant}};
+                                 {"variant", P.CrashVariant},
+                                 {"rerun_after", P.CrashRerunAfter}};
+    PO["wall_cycles"] = P.WallCycles;
+    PO["cpu_cycles"] = P.CpuCycles;
+    PO["threads"] = static_cast<int64_t>(P.Threads);
+    PO["run"] = static_cast<int64_t>(P.Run);
     Procs.push_back(std::move(PO));
   }
   return json::Object{{"tool", "decan"},
@@ -517,6 +717,11 @@ json::Value toJSON(const Report &R) {
                       {"machine", json::Object(R.Machine)},
                       {"config", json::Object(R.Config)},
                       {"probe_cycles", R.ProbeCycles},
+                      {"slot_fixed_cycles", R.SlotFixedCycles},
+                      {"process_cycles", R.ProcessCycles},
+                      {"overhead_cycles", R.OverheadCycles},
+                      {"coverage", R.Coverage ? json::Value(*R.Coverage)
+                                              : json::Value(nullptr)},
                       {"processes", std::move(Procs)},
                       {"warnings", stringsJSON(R.Warnings)},
                       {"loops", std::move(Loops)}};
@@ -551,6 +756,11 @@ Expected<Report> reportFromJSON(const json::Value &V) {
   if (const json::Object *C = O->getObject("config"))
     R.Config = *C;
   R.ProbeCycles = num(O, "probe_cycles");
+  R.SlotFixedCycles = num(O, "slot_fixed_cycles");
+  R.ProcessCycles = num(O, "process_cycles");
+  R.OverheadCycles = num(O, "overhead_cycles");
+  if (auto C = O->getNumber("coverage"))
+    R.Coverage = *C;
   R.Warnings = stringsFrom(O->getArray("warnings"));
   if (const json::Array *Ps = O->getArray("processes"))
     for (const json::Value &PV : *Ps) {
@@ -568,7 +778,12 @@ Expected<Report> reportFromJSON(const json::Value &V) {
         P.CrashSignal = str(C, "signal");
         P.CrashLoop = str(C, "loop");
         P.CrashVariant = str(C, "variant");
+        P.CrashRerunAfter = str(C, "rerun_after");
       }
+      P.WallCycles = num(PO, "wall_cycles");
+      P.CpuCycles = num(PO, "cpu_cycles");
+      P.Threads = static_cast<unsigned>(num(PO, "threads"));
+      P.Run = static_cast<unsigned>(num(PO, "run"));
       R.Processes.push_back(P);
     }
   const json::Array *Loops = O->getArray("loops");
@@ -641,7 +856,57 @@ Expected<Report> reportFromJSON(const json::Value &V) {
             T.Cycles = summaryFrom(RO->getObject("cycles"));
             S.Rows.push_back(T);
           }
+        if (const json::Array *Ps = SO->getArray("pairs"))
+          for (const json::Value &PV : *Ps) {
+            const json::Array *A = PV.getAsArray();
+            if (!A || A->size() < 6)
+              continue;
+            auto At = [&](unsigned I) {
+              return (*A)[I].getAsNumber().value_or(0);
+            };
+            Pair P;
+            P.Var = At(0);
+            P.Ref = At(1);
+            P.Work = At(2);
+            P.Weight = At(3);
+            P.Call = static_cast<uint64_t>(At(4));
+            P.RunPos = At(5);
+            S.Pairs.push_back(P);
+          }
+        if (const json::Object *K = SO->getObject("pair_kinds"))
+          for (unsigned I = 0; I < S.PairKinds.size(); ++I)
+            S.PairKinds[I] = static_cast<uint64_t>(
+                num(K, pairKindName(static_cast<PairKind>(I))));
         L.Variants[*Var] = std::move(S);
+      }
+    if (const json::Object *Run = LO->getObject("whole_run")) {
+      L.RunCalls = static_cast<uint64_t>(num(Run, "calls"));
+      L.RunIterations = static_cast<uint64_t>(num(Run, "iterations"));
+      L.RunTripsKnown = static_cast<uint64_t>(num(Run, "trips_known"));
+      L.RunCycles = num(Run, "cycles");
+      L.UntimedCalls = static_cast<uint64_t>(num(Run, "untimed_calls"));
+      L.VariantCalls = static_cast<uint64_t>(num(Run, "variant_calls"));
+      L.VariantCycles = num(Run, "variant_cycles");
+      L.InsideCycles = num(Run, "inside_cycles");
+      L.Slots = static_cast<uint64_t>(num(Run, "slots"));
+      L.Threads = static_cast<unsigned>(num(Run, "threads"));
+      if (auto M = Run->getNumber("mean_trips"))
+        L.RunMeanTrips = *M;
+    }
+    if (auto PS = LO->getNumber("program_share"))
+      L.ProgramShare = *PS;
+    if (const json::Array *Ps = LO->getArray("parts"))
+      for (const json::Value &PV : *Ps) {
+        const json::Object *PO = PV.getAsObject();
+        if (!PO)
+          continue;
+        RunPart Q;
+        Q.From = num(PO, "from");
+        Q.To = num(PO, "to", 1);
+        Q.Calls = static_cast<uint64_t>(num(PO, "calls"));
+        Q.Iterations = num(PO, "iterations");
+        Q.Cycles = num(PO, "cycles");
+        L.Parts.push_back(Q);
       }
     if (const json::Object *Sat = LO->getObject("saturation"))
       for (const auto &KV : *Sat)
@@ -666,7 +931,8 @@ Expected<Report> readReportFile(StringRef Path, bool &WasRaw) {
     return createStringError("'%s' is not valid JSON: %s", Path.str().c_str(),
                              toString(V.takeError()).c_str());
   if (const json::Object *O = V->getAsObject())
-    if (O->getString("format") == "decan-raw-1") {
+    if (O->getString("format") == "decan-raw-1" ||
+        O->getString("format") == "decan-raw-2") {
       WasRaw = true;
       RawMerger M;
       if (Error E = M.add(*V, Path))

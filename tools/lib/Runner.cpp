@@ -23,6 +23,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -75,6 +76,18 @@ Expected<std::string> resolveProgram(StringRef Program) {
   return *P;
 }
 
+Expected<std::string> resolveInput(StringRef Name) {
+  if (!Name.contains('/') && !sys::fs::exists(Name))
+    return resolveProgram(Name);
+  if (!sys::fs::exists(Name))
+    return createStringError("'%s' not found", Name.str().c_str());
+  if (sys::fs::is_directory(Name))
+    return createStringError("'%s' is a directory", Name.str().c_str());
+  if (::access(Name.str().c_str(), R_OK) != 0)
+    return createStringError("'%s' is not readable", Name.str().c_str());
+  return Name.str();
+}
+
 static bool isLauncher(StringRef Path) {
   StringRef Base = sys::path::filename(Path);
   static const char *Names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
@@ -94,6 +107,33 @@ struct Target {
   bool Preload = false; ///< rewritten: the runtime must be preloaded
 };
 } // namespace
+
+/// The runtime runs in a program linked with it or, preloaded, in any
+/// program the dynamic loader starts: says before running why a static
+/// program would write no report.
+static Error checkRuntimeReaches(StringRef Bin, bool HasLoopTable) {
+  auto Facts = readDynamicFacts(Bin);
+  if (!Facts) {
+    consumeError(Facts.takeError()); // not for this check to say
+    return Error::success();
+  }
+  if (!Facts->isStaticProgram())
+    return Error::success();
+  if (!HasLoopTable)
+    return createStringError(
+        "'%s' is statically linked: a rewritten copy cannot be measured, "
+        "since decan brings its runtime into a prebuilt program through the "
+        "dynamic loader (LD_PRELOAD); rebuild it with $(decan flags) (-static "
+        "works: the runtime is linked in) or link it dynamically",
+        Bin.str().c_str());
+  if (Facts->DefinesRuntime == false)
+    return createStringError(
+        "'%s' is built with the plugin but statically linked without "
+        "decan's runtime (__decan_register_loops is undefined), so it "
+        "cannot write a report: link it with $(decan flags)",
+        Bin.str().c_str());
+  return Error::success();
+}
 
 /// \p PlainOk: a program without a loop table runs unmodified (`--lib`
 /// measures only the libraries) instead of being rewritten.
@@ -116,6 +156,8 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
   auto Loops = readLoopTable(Bin);
   if (!Loops)
     return Loops.takeError();
+  if (Error E = checkRuntimeReaches(Bin, Loops->has_value()))
+    return std::move(E);
   if (!*Loops && PlainOk) {
     T.Loops.emplace();
     T.Binary = Bin;
@@ -143,21 +185,41 @@ namespace {
 /// The `--lib` libraries as the program will load them.
 struct Libraries {
   std::string LoaderDir; ///< prepended to LD_LIBRARY_PATH ("" = none)
-  bool Preload = false;  ///< a rewritten copy: the runtime must be preloaded
+  /// DECAN_LIB_MAP: the copies a dlopen by path opens instead of the
+  /// originals ("" = none).
+  std::string MapFile;
+  bool Preload = false; ///< a rewritten copy: the runtime must be preloaded
   std::vector<MetaLoop> Loops;
-  /// Per library: the path given, the name loaded, its loop ids.
+  /// Per library: the path given, the file it resolves to (symlinks
+  /// followed), the name loaded, its loop ids, how many are measurable.
   struct Lib {
-    std::string Path, Name;
+    std::string Path, Real, Name;
     std::vector<std::string> Ids;
+    unsigned Measurable = 0;
   };
   std::vector<Lib> Each;
 };
 } // namespace
 
+/// Libraries `--lib auto` and the hints leave out: the C and C++ runtimes
+/// (rewriting what decan's own runtime runs on gains nothing) and decan's.
+static bool isSystemRuntime(StringRef Path) {
+  StringRef Name = sys::path::filename(Path);
+  static const char *const Prefixes[] = {
+      "ld-linux",       "libc.so",      "libm.so",      "libmvec.so",
+      "libpthread.so",  "libdl.so",     "librt.so",     "libresolv.so",
+      "libutil.so",     "libanl.so",    "libstdc++.so", "libgcc_s.so",
+      "libc++.so",      "libc++abi.so", "libunwind.so", "libatomic.so",
+      "libdecan_rt.so", "libpfm.so",    "linux-vdso",   "linux-gate"};
+  return any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); });
+}
+
 /// Makes each of \p Libs measurable: a plugin-built library as is, any
 /// other rewritten into \p TmpDir (never in place). Both go into one loader
-/// directory under the name the program asks for, so the dynamic loader
-/// picks exactly the file the user named.
+/// directory under the name the program asks for (its DT_SONAME, read
+/// through any symlink, as Debian's alternatives are), so the dynamic loader
+/// picks exactly the file the user named; a dlopen of the original by path
+/// is redirected to the copy by the runtime (DECAN_LIB_MAP).
 static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
                                             StringRef TmpDir) {
   Libraries Out;
@@ -168,6 +230,7 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
     return createStringError("cannot create '%s': %s", Out.LoaderDir.c_str(),
                              EC.message().c_str());
   std::map<std::string, std::string> ByName;
+  std::string Map;
   unsigned N = 0;
   for (const std::string &Lib : Libs) {
     if (!sys::fs::exists(Lib))
@@ -182,8 +245,12 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
       return createStringError("libraries '%s' and '%s' are both loaded as "
                                "'%s'",
                                It->second.c_str(), Lib.c_str(), Name->c_str());
+    SmallString<256> Real;
+    if (std::error_code EC = sys::fs::real_path(Lib, Real))
+      return createStringError("library '%s': %s", Lib.c_str(),
+                               EC.message().c_str());
     std::string Dir = (TmpDir + "/lib" + Twine(++N)).str();
-    auto Inst = rewriter::ensureInstrumented(Lib, Dir);
+    auto Inst = rewriter::ensureInstrumented(Real, Dir);
     if (!Inst)
       return createStringError("library '%s' has no decan loop table (build "
                                "it with $(decan flags)) and cannot be "
@@ -203,18 +270,42 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
         return createStringError("cannot move '%s' to '%s': %s", Inst->c_str(),
                                  To.c_str(), EC.message().c_str());
       Out.Preload = true;
+      sys::fs::file_status St;
+      if (std::error_code EC = sys::fs::status(Real, St))
+        return createStringError("library '%s': %s", Lib.c_str(),
+                                 EC.message().c_str());
+      Map += formatv("{0} {1} {2}\n", St.getUniqueID().getDevice(),
+                     St.getUniqueID().getFile(), To)
+                 .str();
     }
     auto Loops = readLoopTable(To);
     if (!Loops)
       return Loops.takeError();
     Libraries::Lib &L = Out.Each.emplace_back();
     L.Path = Lib;
+    L.Real = Real.str().str();
     L.Name = *Name;
     if (*Loops) {
-      for (const MetaLoop &ML : **Loops)
+      for (const MetaLoop &ML : **Loops) {
         L.Ids.push_back(ML.Id);
+        L.Measurable += ML.SkipReason.empty() && ML.VariantMask != 0;
+      }
       append_range(Out.Loops, **Loops);
     }
+  }
+  if (!Map.empty()) {
+    Out.MapFile = (TmpDir + "/lib-map").str();
+    std::error_code EC;
+    raw_fd_ostream OS(Out.MapFile, EC);
+    if (!EC) {
+      OS << Map;
+      OS.close();
+      EC = OS.error();
+      OS.clear_error();
+    }
+    if (EC)
+      return createStringError("cannot write '%s': %s", Out.MapFile.c_str(),
+                               EC.message().c_str());
   }
   return Out;
 }
@@ -276,9 +367,11 @@ static void forwardSignal(int Sig) {
     ::kill(ChildPid, Sig);
 }
 
-/// Runs \p Cmd once with \p Env; returns the wait status.
+/// Runs \p Cmd once with \p Env; returns the wait status. \p QuietStdout:
+/// the program's standard output goes to /dev/null.
 static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
-                                  const std::vector<std::string> &Env) {
+                                  const std::vector<std::string> &Env,
+                                  bool QuietStdout = false) {
   std::vector<char *> Argv, Envp;
   for (const std::string &A : Cmd)
     Argv.push_back(const_cast<char *>(A.c_str()));
@@ -287,8 +380,13 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
     Envp.push_back(const_cast<char *>(E.c_str()));
   Envp.push_back(nullptr);
   pid_t Pid;
-  int RC = posix_spawn(&Pid, Cmd[0].c_str(), nullptr, nullptr, Argv.data(),
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  if (QuietStdout)
+    posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
+  int RC = posix_spawn(&Pid, Cmd[0].c_str(), &Actions, nullptr, Argv.data(),
                        Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
   if (RC)
     return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
                              std::strerror(RC));
@@ -315,7 +413,8 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
 static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
                                         ArrayRef<unsigned> Variants,
                                         StringRef OutDir, bool Preload,
-                                        StringRef LoaderDir) {
+                                        const Libraries &Libs) {
+  StringRef LoaderDir = Libs.LoaderDir;
   std::vector<std::string> Env;
   std::string OldPreload, OldLibPath;
   for (char **E = environ; *E; ++E) {
@@ -331,7 +430,7 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     }
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
-                      "DECAN_OUTPUT", "DECAN_FP_ENV"},
+                      "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -347,6 +446,8 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
   Env.push_back("DECAN_EVENTS=" + join(O.Events, ","));
   Env.push_back("DECAN_OUTPUT=" + OutDir.str());
   Env.push_back("DECAN_FP_ENV=" + O.FpEnv);
+  if (!Libs.MapFile.empty())
+    Env.push_back("DECAN_LIB_MAP=" + Libs.MapFile);
   // An empty LD_LIBRARY_PATH entry means the current directory: never add
   // one the user did not have.
   if (!LoaderDir.empty())
@@ -391,6 +492,147 @@ static unsigned collect(StringRef Dir, RawMerger &M, raw_ostream &Log,
   return N;
 }
 
+static bool wasMeasured(const LoopReport &R) {
+  return any_of(R.Variants, [](const std::optional<VariantStats> &V) {
+    return V && V->Calls;
+  });
+}
+
+/// The first loaded object the loader knows as \p Name (its file name or
+/// DT_SONAME), "" when none.
+static std::string loadedAs(ArrayRef<std::string> Objects, StringRef Name) {
+  for (const std::string &P : Objects) {
+    if (sys::path::filename(P) == Name)
+      return P;
+    auto Facts = readDynamicFacts(P);
+    if (Facts && Facts->SoName == Name)
+      return P;
+    if (!Facts)
+      consumeError(Facts.takeError());
+  }
+  return "";
+}
+
+/// After the runs, says why a `--lib` library measured nothing (never
+/// loaded, loaded from elsewhere, a wrapper without loops of its own), and
+/// where the time of a program with no measured loop likely is.
+static void explainLibraries(const Report &R, const Libraries &Libs,
+                             StringRef ProgName, raw_ostream &Log) {
+  for (const Libraries::Lib &L : Libs.Each) {
+    std::string Shown = "'" + L.Path + "'";
+    if (L.Real != L.Path)
+      Shown += " (" + L.Real + ")";
+    if (!L.Measurable) {
+      // A wrapper (Debian's libblas.so.3 over OpenBLAS) forwards to the
+      // library that has the loops: name what it depends on.
+      std::vector<std::string> Deps;
+      if (auto Facts = readDynamicFacts(L.Real)) {
+        for (const std::string &N : Facts->Needed)
+          if (!isSystemRuntime(N)) {
+            std::string At = loadedAs(R.Objects, N);
+            Deps.push_back(At.empty() ? N : N + " (" + At + ")");
+          }
+      } else {
+        consumeError(Facts.takeError());
+      }
+      Log << "decan: warning: library " << Shown
+          << " has no loop decan can measure";
+      if (!Deps.empty())
+        Log << "; its work is likely in the libraries it loads: "
+            << join(Deps, ", ") << ": name them with --lib";
+      Log << "\n";
+      continue;
+    }
+    if (any_of(R.Loops, [&](const LoopReport &LR) {
+          return is_contained(L.Ids, LR.Id) && wasMeasured(LR);
+        }))
+      continue;
+    std::string Copy = Libs.LoaderDir + "/" + L.Name;
+    std::string Other = loadedAs(R.Objects, L.Name);
+    if (is_contained(R.Objects, Copy) ||
+        any_of(R.Loops, [&](const LoopReport &LR) {
+          return is_contained(L.Ids, LR.Id);
+        }))
+      Log << "decan: warning: no loop of library " << Shown
+          << " was measured: " << ProgName
+          << " loaded it but called none of its measurable loops twice (a "
+             "loop's first call is a warm-up)\n";
+    else if (!Other.empty())
+      Log << "decan: warning: no loop of library " << Shown
+          << " was measured: " << ProgName << " loaded '" << L.Name
+          << "' from '" << Other
+          << "', not decan's copy (a DT_RPATH takes precedence over "
+             "LD_LIBRARY_PATH): give that file to --lib\n";
+    else
+      Log << "decan: warning: no loop of library " << Shown
+          << " was measured: " << ProgName << " never loaded it as '" << L.Name
+          << "'\n";
+  }
+
+  // Where is the rest of the time? The part of the program's own time the
+  // measured loops cover (Report::Coverage, over every run): below half,
+  // most of it is elsewhere; very short runs (under 20 ms) say nothing.
+  bool None = none_of(R.Loops, wasMeasured);
+  auto Hz = R.Machine.getNumber("tsc_hz");
+  double Seconds = Hz && *Hz > 0 ? R.ProcessCycles / *Hz : 0;
+  if (!None && (!R.Coverage || *R.Coverage >= 0.5 || Seconds < 0.02))
+    return;
+  std::vector<std::string> Candidates;
+  for (const std::string &P : R.Objects)
+    if (!isSystemRuntime(P) &&
+        (Libs.LoaderDir.empty() ||
+         !StringRef(P).starts_with(Libs.LoaderDir + "/")) &&
+        none_of(Libs.Each,
+                [&](const Libraries::Lib &L) { return L.Real == P; }))
+      Candidates.push_back(sys::path::filename(P).str() + " (" + P + ")");
+  if (Candidates.empty())
+    return;
+  Log << "decan: warning: ";
+  if (None)
+    Log << "no loop of " << ProgName << " was measured; its time";
+  else
+    Log << formatv("the measured loops cover {0:F0}% of {1}'s time; the rest",
+                   *R.Coverage * 100, ProgName);
+  Log << " is likely in the libraries it loaded: " << join(Candidates, ", ")
+      << ": measure them with --lib PATH[,PATH...] or --lib auto\n";
+}
+
+/// `--lib auto`: one run with the runtime preloaded and no loop selected,
+/// which reports the shared objects the program loads; returns those worth
+/// measuring (not the C and C++ runtimes).
+static Expected<std::vector<std::string>>
+discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
+  std::string Dir = (TmpDir + "/discover").str();
+  if (std::error_code EC = sys::fs::create_directory(Dir))
+    return createStringError("cannot create '%s': %s", Dir.c_str(),
+                             EC.message().c_str());
+  // "none" names no loop: the runtime writes its report, measures nothing.
+  // The program's output is the measured run's: this one's is dropped.
+  auto Status = spawnAndWait(
+      O.Command, makeEnv(O, "none", {REF}, Dir, /*Preload=*/true, Libraries()),
+      /*QuietStdout=*/true);
+  if (!Status)
+    return Status.takeError();
+  RawMerger M;
+  std::string ProgName = sys::path::filename(O.Command[0]).str();
+  if (!collect(Dir, M, Log, "", 0))
+    return createStringError("--lib auto: %s wrote no decan report in its "
+                             "first run, which looks for the libraries it "
+                             "loads",
+                             ProgName.c_str());
+  std::vector<std::string> Libs;
+  for (const std::string &P : M.finish().Objects)
+    if (!isSystemRuntime(P))
+      Libs.push_back(P);
+  if (Libs.empty())
+    Log << "decan: --lib auto: " << ProgName
+        << " loads no library besides the C and C++ runtimes\n";
+  else
+    Log << "decan: --lib auto: measuring the libraries " << ProgName
+        << " loads: " << join(Libs, ", ") << "\n";
+  return Libs;
+}
+
 namespace {
 /// Removes the temporary directory tree at scope exit.
 struct TempDir {
@@ -429,7 +671,18 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                              EC.message().c_str());
   Tmp.Path = TmpPath.str().str();
 
-  auto T = prepareTarget(O.Command, Tmp.Path, !O.Libs.empty());
+  bool Auto = is_contained(O.Libs, "auto");
+  if (Auto) {
+    auto Found = discoverLibraries(O, Tmp.Path, Log);
+    if (!Found)
+      return Found.takeError();
+    llvm::erase(O.Libs, "auto");
+    for (std::string &L : *Found)
+      if (!is_contained(O.Libs, L))
+        O.Libs.push_back(std::move(L));
+  }
+  // --lib auto measures everything: the program's own loops too.
+  auto T = prepareTarget(O.Command, Tmp.Path, !O.Libs.empty() && !Auto);
   if (!T)
     return T.takeError();
   auto Libs = prepareLibraries(O.Libs, Tmp.Path);
@@ -471,42 +724,65 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                                EC.message().c_str());
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
-      return spawnAndWait(O.Command, makeEnv(O, Loops, Variants, Dir,
-                                             T->Preload || Libs->Preload,
-                                             Libs->LoaderDir));
+      return spawnAndWait(
+          O.Command,
+          makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs));
     }();
     if (!Status)
       return Status.takeError();
     unsigned Before = Into.size();
+    Into.setRun(Out.Runs);
     unsigned N = collect(Dir, Into, Log, O.KeepRawDir, Out.Runs);
+    if (Out.Runs == 1 || !Out.WaitStatus)
+      Out.WaitStatus = *Status;
+    std::string Run =
+        Out.Runs > 1 ? formatv(" (run {0})", Out.Runs).str() : std::string();
     std::string Problem;
-    if (WIFSIGNALED(*Status))
-      Problem = formatv("{0} was killed by {1} (run {2})", ProgName,
-                        signalName(WTERMSIG(*Status)), Out.Runs)
+    if (WIFSIGNALED(*Status)) {
+      int Sig = WTERMSIG(*Status);
+      Problem = Sig == SIGINT || Sig == SIGTERM || Sig == SIGHUP
+                    ? formatv("{0} was interrupted ({1}){2}; the data measured "
+                              "until then are kept",
+                              ProgName, signalName(Sig), Run)
+                          .str()
+                    : formatv("{0} was killed by {1}{2}", ProgName,
+                              signalName(Sig), Run)
+                          .str();
+    } else if (WIFEXITED(*Status) && WEXITSTATUS(*Status)) {
+      Problem = formatv("{0} exited with status {1}{2}", ProgName,
+                        WEXITSTATUS(*Status), Run)
                     .str();
-    else if (WIFEXITED(*Status) && WEXITSTATUS(*Status))
-      Problem = formatv("{0} exited with status {1} (run {2})", ProgName,
-                        WEXITSTATUS(*Status), Out.Runs)
-                    .str();
+    }
     Report Now = Into.finish();
+    bool Named = false;
     for (size_t I = Before; I < Now.Processes.size(); ++I) {
       const ProcessInfo &P = Now.Processes[I];
-      if (P.Status == "crashed" || !P.CrashSignal.empty()) {
-        Crashed = true;
-        Out.Problems.push_back(
-            formatv("{0} crashed ({1}) in loop {2}, variant {3}{4}; the data "
-                    "measured before the crash are kept",
-                    ProgName, P.CrashSignal.empty() ? "?" : P.CrashSignal,
-                    P.CrashLoop.empty() ? "?" : P.CrashLoop,
-                    P.CrashVariant.empty() ? "?" : P.CrashVariant,
-                    P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "")
-                .str());
-      }
+      if (P.Status != "crashed")
+        continue;
+      Crashed = Named = true;
+      std::string Where =
+          P.CrashLoop.empty() ? std::string("outside any measured loop")
+          : !P.CrashRerunAfter.empty()
+              ? formatv("in loop {0}, in the original loop run after "
+                        "variant {1}",
+                        P.CrashLoop, P.CrashRerunAfter)
+                    .str()
+              : formatv("in loop {0}, variant {1}", P.CrashLoop,
+                        P.CrashVariant.empty() ? "?" : P.CrashVariant)
+                    .str();
+      Out.Problems.push_back(
+          formatv("{0} crashed ({1}) {2}{3}{4}; the data measured before the "
+                  "crash are kept",
+                  ProgName, P.CrashSignal.empty() ? "?" : P.CrashSignal, Where,
+                  P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "", Run)
+              .str());
     }
     if (!Problem.empty()) {
       if (WIFSIGNALED(*Status))
         Crashed = true;
-      Out.Problems.push_back(Problem);
+      // The crash line already says what the signal did.
+      if (!Named)
+        Out.Problems.push_back(Problem);
     }
     if (!N && !Before)
       return createStringError(
@@ -557,7 +833,6 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   // instance mode measures one call: both take one run per variant (REF
   // first), so that every variant is measured on the same calls.
   bool PerVariant = O.Mode != "rotate";
-  unsigned Measured = 1;
   if (PerVariant) {
     Planned = Out.Runs + O.Variants.size();
     for (unsigned V : O.Variants) {
@@ -572,12 +847,12 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       return First.takeError();
   }
 
-  // Re-run while some loop got fewer calls than --reps for a variant it can
-  // run (one with a measured call): rotate mode spreads calls over variants.
+  // Only when asked (--max-runs): run again while a loop called more than
+  // once has fewer usable pairs than a verdict needs for a variant it runs.
+  constexpr uint64_t kMinPairs = 5;
   while (!PerVariant && !Crashed && Out.Runs < O.MaxRuns) {
     Report Now = M.finish();
     std::string Need;
-    uint64_t WorstPerRun = ~0ull, Missing = 0;
     for (const LoopReport &L : Now.Loops) {
       if (O.Loops != "all" || O.HotPercent) {
         SmallVector<StringRef, 8> Ids;
@@ -585,46 +860,29 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         if (!is_contained(Ids, StringRef(L.Id)))
           continue;
       }
+      if (L.RunCalls < 2)
+        continue; // an init loop called once: more runs change nothing
       bool Short = false;
-      for (unsigned V : O.Variants) {
-        if (!L.Variants[V] || !L.Variants[V]->Calls)
-          continue;
-        uint64_t C = L.Variants[V]->Calls;
-        if (C < O.Reps) {
+      for (unsigned V : O.Variants)
+        if (L.Variants[V] && L.Variants[V]->Pairs.size() < kMinPairs)
           Short = true;
-          WorstPerRun = std::min<uint64_t>(WorstPerRun, C / Measured);
-          Missing = std::max<uint64_t>(Missing, O.Reps - C);
-        }
-      }
       if (Short)
         Need += (Need.empty() ? "" : ",") + L.Id;
     }
     if (Need.empty())
       break;
-    uint64_t PerRun = std::max<uint64_t>(WorstPerRun, 1);
-    unsigned More = static_cast<unsigned>(std::min<uint64_t>(
-        (Missing + PerRun - 1) / PerRun, O.MaxRuns - Out.Runs));
-    Planned = Out.Runs + More;
-    Log << formatv("decan: loop(s) {0} called too few times for {1} measured "
-                   "calls per variant ({2} per run): re-running {3} (run {4} "
-                   "of at most {5})\n",
-                   Need, O.Reps, PerRun, ProgName, Out.Runs + 1, Planned);
+    Planned = O.MaxRuns;
+    Log << formatv("decan: loop(s) {0} have fewer than {1} paired samples "
+                   "per variant: running {2} again (run {3} of at most {4}, "
+                   "--max-runs)\n",
+                   Need, kMinPairs, ProgName, Out.Runs + 1, O.MaxRuns);
     auto N = RunOnce(Need, O.Variants, M, "more samples");
     if (!N)
       return N.takeError();
-    ++Measured;
   }
   Out.Merged = M.finish();
-  // A library the program never loaded (another name, DT_RPATH winning over
-  // LD_LIBRARY_PATH, dlopen with a full path) measures nothing: say why.
   if (O.Loops == "all" && !O.HotPercent)
-    for (const Libraries::Lib &L : Libs->Each)
-      if (!L.Ids.empty() && none_of(Out.Merged.Loops, [&](const LoopReport &R) {
-            return is_contained(L.Ids, R.Id);
-          }))
-        Log << "decan: warning: no loop of library '" << L.Path
-            << "' was measured: does the program load it as '" << L.Name
-            << "' and call its loops?\n";
+    explainLibraries(Out.Merged, *Libs, ProgName, Log);
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);
   Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);

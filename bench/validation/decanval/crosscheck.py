@@ -97,7 +97,7 @@ def run(build_dir, out, repeats=5, log=print):
     # 3. DL1 exists at a large footprint and shows the gain (rows 32 KiB
     #    apart, 8 MiB arrays), and stays ~1 when everything fits L1... the
     #    stencil needs 3 rows: 96 KiB at least, so only the large case.
-    a = m("decan", "stencil", [str(1 << 20), "60"], "stencil")
+    a = m("decan", "stencil", [str(1 << 20), "400"], "stencil")
     row = {"check": "DL1 exists at 16 MiB and shows a gain", "kernel": "stencil",
            "plugin": a}
     if a.get("sat") is not None:
@@ -110,7 +110,7 @@ def run(build_dir, out, repeats=5, log=print):
     #    absolute below 0.2: calls dominated by the probes).
     for kernel, args in (("divbound", ["1536", "1600"]), ("divrec", ["1024", "800"]),
                          ("divmem", ["1024", "800"]), ("crc", ["4096", "800"]),
-                         ("stencil", [str(1 << 20), "60"]),
+                         ("stencil", [str(1 << 20), "400"]),
                          ("gsum", [str(1 << 16), "300"])):
         a = m("decan", kernel, args, kernel + ".p")
         b = m("plain", kernel, args, kernel + ".rw")

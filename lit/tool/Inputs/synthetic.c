@@ -8,7 +8,7 @@
 // usage: synthetic CALLS [EXIT_STATUS]
 //   SYNTH_THREADS=<n>      run the loops in n threads at once
 //   SYNTH_CRASH=<variant>  raise SIGSEGV in that variant of divide:L0 (3rd
-//   call) SYNTH_STREAM_REF=<c>, SYNTH_STREAM_DL1=<c>  cycles per iteration of
+//   call) SYNTH_INTERRUPT=1 raise SIGINT at the end  SYNTH_STREAM_REF=<c>, SYNTH_STREAM_DL1=<c>  cycles per iteration of
 //                          stream:L0's REF / DL1 (a "sweep" or a "rebuild")
 #include "decan/abi.h"
 
@@ -100,6 +100,10 @@ static void loop(int l, long n) {
       variant(l, v, n, &c, &t);
       if (!__decan_end_call(d, v, c, t))
         return;
+      // The original after a variant, timed like every call (abi.h).
+      variant(l, DECAN_REF, n, &c, &t);
+      __decan_end_call(d, v | DECAN_RERUN, c, t);
+      return;
     }
   }
   for (long i = 0; i < n; ++i) // the "original" loop
@@ -132,5 +136,7 @@ int main(int argc, char **argv) {
   worker(0);
   for (int i = 1; i < threads && i < 16; ++i)
     pthread_join(t[i], 0);
+  if (getenv("SYNTH_INTERRUPT"))
+    raise(SIGINT); // as Ctrl-C would
   return argc > 2 ? atoi(argv[2]) : 0;
 }

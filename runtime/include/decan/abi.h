@@ -15,18 +15,25 @@
 /// * decan_meta_record (read-only, section ".decan.meta", no relocations):
 ///   what `decan list` reads from an ELF file without running it.
 ///
-/// A measured call, as the dispatch stub performs it:
+/// A call of an active loop, as the dispatch stub performs it:
 /// \code
 ///   if (desc.active) {                         // one predictable load+branch
 ///     int v = __decan_begin_call(&desc);        // picks variant, sets FP env
+///     uint64_t cycles, trips;
 ///     if (v >= 0) {
-///       uint64_t cycles, trips;
 ///       variant_fn[v](live-ins..., &live-outs..., &cycles, &trips);
 ///       if (!__decan_end_call(&desc, v, cycles, trips)) goto loop_exit;
 ///     }
+///     // the program's loop, timed: after a variant, or when v < 0
+///     variant_fn[DECAN_REF](live-ins..., &live-outs..., &cycles, &trips);
+///     __decan_end_call(&desc, v | DECAN_RERUN, cycles, trips);
+///     goto loop_exit;
 ///   }
-///   original inline loop ...                    // also runs after a variant
+///   original inline loop ...
 /// \endcode
+/// Every call of an active loop is timed (REF unless it is a sample), so the
+/// runtime keeps whole-run totals; the original run after a variant tells
+/// the trip count of the same input.
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_ABI_H
@@ -38,7 +45,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 1
+#define DECAN_ABI_VERSION 2
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 enum decan_variant {
@@ -50,6 +57,11 @@ enum decan_variant {
   DECAN_CTRL = 5,
   DECAN_NUM_VARIANTS = 6
 };
+
+/// Or-ed into the variant argument of __decan_end_call for the original
+/// loop run after variant `v` (rotate and instance mode): its cycles and trip
+/// count. A negative `v` stays negative and is ignored.
+#define DECAN_RERUN 0x100
 
 /// Why a variant of a loop is not available (decan_machine_info::status).
 enum decan_variant_status {
@@ -167,9 +179,10 @@ void __decan_register_loops(struct decan_loop_desc *descs, uint32_t count);
 /// FP environment for the timed call and touches DL1 scratch when needed.
 int __decan_begin_call(struct decan_loop_desc *desc);
 
-/// End of a measured call: records it, restores the FP environment. Returns
-/// nonzero when the original loop must still run (the variant's effects are
-/// not the program's), zero when the timed copy's results stand.
+/// End of a timed call: accounts or records it, restores the FP environment.
+/// Returns nonzero when the original loop must still run (the variant's
+/// effects are not the program's; the stub then runs REF and calls again
+/// with `variant | DECAN_RERUN`), zero when the timed copy's results stand.
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
 

@@ -15,7 +15,9 @@
 
 #include "decan/Tool/Report.h"
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace decan::tool {
 
@@ -48,6 +50,18 @@ struct Thresholds {
   /// body, peel, remainder: same function and line) where the loops other
   /// than the busiest take more than this part of the group's time.
   double MaxTailShare = 0.1;
+  /// A verdict needs this share of bootstrap replicates to agree with it.
+  double Confidence = 0.9;
+  /// Bootstrap replicates per saturation.
+  unsigned Bootstrap = 400;
+  /// Calls shorter than this many probe costs are below the precision
+  /// floor: their loop gets no verdict.
+  double PrecisionFactor = 10;
+  /// The samples' mean trip count may differ from the run's by this much.
+  double MaxTripsDrift = 0.25;
+  /// REF's cost per iteration varying by more than this between parts of
+  /// the run is a phase change.
+  double PhaseCost = 0.3;
 };
 
 /// Algorithm 2's outcome.
@@ -89,8 +103,24 @@ double dl1Gain(double Share, double SatDL1);
 llvm::StringRef dataLocation(double SatDL1, const Thresholds &T);
 
 /// Sat(V) = T(V)/T(REF) on median cycles per call, or nullopt when either is
-/// missing or REF is 0.
+/// missing or REF is 0: for unpaired runs (replace, instance mode).
 std::optional<double> saturation(const LoopReport &L, unsigned V);
+
+/// A classification re-derived on every bootstrap replicate: the label of
+/// the point estimate and the share of replicates that agree with it.
+struct Classified {
+  std::string Label;
+  double Agreement = 0;
+  /// The labels replicates gave, with their shares, most frequent first.
+  std::vector<std::pair<std::string, double>> Labels;
+};
+
+/// Applies \p Classify to the point values and to each replicate (arrays
+/// of equal length, one per input).
+Classified
+classifyReplicates(const std::vector<double> &Point,
+                   const std::vector<std::vector<double>> &Replicates,
+                   const std::function<std::string(const double *)> &Classify);
 
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
 /// every loop of \p R. Idempotent.

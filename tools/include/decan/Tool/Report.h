@@ -10,6 +10,8 @@
 #ifndef DECAN_TOOL_REPORT_H
 #define DECAN_TOOL_REPORT_H
 
+#include "decan/Tool/Statistics.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -73,6 +75,25 @@ struct VariantStats {
   /// flags, a failed read, drops the call's counters only).
   std::map<std::string, Summary> Counters;
   std::vector<ThreadRow> Rows;
+  /// Samples paired with REF on equal work (decan-raw-2): what the
+  /// saturation and its interval come from. Empty for unpaired runs
+  /// (replace and instance mode, older reports).
+  std::vector<Pair> Pairs;
+  /// How many samples each PairKind took, by its index.
+  std::array<uint64_t, 6> PairKinds{};
+  /// Pairs left out of the saturation as disturbed (trimOutliers).
+  uint64_t Outliers = 0;
+};
+
+/// Part of a run (by call index on each thread) and what REF did there.
+struct RunPart {
+  double From = 0, To = 1; ///< fraction of the run's calls
+  uint64_t Calls = 0;      ///< calls of the loop in this part
+  double Iterations = 0;   ///< their known iterations
+  double Cycles = 0;       ///< their REF cycles
+  /// Saturations from the pairs in this part (point estimates).
+  std::array<std::optional<double>, NumVariants> Saturation;
+  std::string Streams; ///< Algorithm 2 on this part's saturations
 };
 
 /// One loop: its measurements and what the analyses make of them.
@@ -88,8 +109,32 @@ struct LoopReport {
   /// memory that REF has), with why.
   std::map<std::string, std::string> Bound;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
-  double TimeCycles = 0;  ///< estimated cycles in the loop, all calls
+  double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops
+  /// Whole-run totals (every call while the loop was active, all threads).
+  uint64_t RunCalls = 0, RunIterations = 0, RunTripsKnown = 0;
+  uint64_t UntimedCalls = 0, VariantCalls = 0, Slots = 0;
+  double RunCycles = 0;     ///< as timed, probes included
+  double VariantCycles = 0; ///< decan's own variant calls
+  /// Runtime entry to exit over all calls (0: not measured): the loop runs
+  /// and what decan added around them.
+  double InsideCycles = 0;
+  unsigned Threads = 0;     ///< threads (all processes) that ran the loop
+  /// TimeCycles / the program's own time (decan's cost removed).
+  std::optional<double> ProgramShare;
+  /// Mean trips per call: of the whole run, and of the weighted samples.
+  std::optional<double> RunMeanTrips, SampleMeanTrips;
+  /// Saturation intervals (paired runs).
+  std::array<std::optional<Interval>, NumVariants> SatInterval;
+  /// The headline verdict: a streams class (Algorithm 2), "inconclusive",
+  /// or "" when LS/FP are not measured; its confidence (share of bootstrap
+  /// replicates agreeing, 0 when unknown) and, when inconclusive, why and
+  /// what would settle it.
+  std::string Verdict;
+  double VerdictConfidence = 0;
+  std::string Inconclusive;
+  /// The run in quarters (and what changed between them).
+  std::vector<RunPart> Parts;
   std::array<std::optional<VariantStats>, NumVariants> Variants;
   std::array<std::optional<double>, NumVariants> Saturation;
   /// Algorithm 2 class: "memory-bound", "fp-bound", "balanced",
@@ -112,6 +157,10 @@ struct ProcessInfo {
   int64_t Pid = 0;
   std::optional<int64_t> Rank;
   std::string Host, Status, CrashSignal, CrashLoop, CrashVariant;
+  std::string CrashRerunAfter; ///< crash in the original after this variant
+  unsigned Run = 0; ///< program run (decan run --max-runs, per-variant modes)
+  double WallCycles = 0, CpuCycles = 0; ///< the process's own time
+  unsigned Threads = 0;
 };
 
 /// A merged, analysed run.
@@ -119,9 +168,18 @@ struct Report {
   std::string Version; ///< of the runtime that measured (the tool's is in JSON)
   llvm::json::Object Machine;
   llvm::json::Object Config;
-  double ProbeCycles = 0; ///< median cycles of an empty probed region
+  double ProbeCycles = 0;     ///< median cycles of an empty probed region
+  double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
+  /// The processes' own time (max of wall and CPU time per process) and
+  /// what decan added to it (variant calls, probes, slots).
+  double ProcessCycles = 0, OverheadCycles = 0;
+  /// Part of the program's time in the measured loops (sum of shares).
+  std::optional<double> Coverage;
   std::vector<ProcessInfo> Processes;
   std::vector<std::string> Warnings;
+  /// Paths of the shared objects the processes loaded (the runtime's
+  /// "objects"), first seen first; not part of the analysed JSON.
+  std::vector<std::string> Objects;
   std::vector<LoopReport> Loops;
 
   const LoopReport *findLoop(llvm::StringRef Id) const;
@@ -136,6 +194,8 @@ public:
   llvm::Error addFile(llvm::StringRef Path);
   /// Number of reports added.
   unsigned size() const { return Count; }
+  /// Tags the processes added from now on with program run \p R.
+  void setRun(unsigned R) { Run = R; }
   /// Calls measured so far for (loop, variant), over all reports.
   uint64_t calls(llvm::StringRef Loop, unsigned V) const;
   /// Loop ids seen so far.
@@ -151,20 +211,31 @@ private:
     uint64_t OnlineCount = 0;
     double OnlineMin = 0, OnlineMax = 0, OnlineSum = 0;
     std::vector<ThreadRow> Rows;
+    std::vector<Pair> Pairs;
+    std::array<uint64_t, 6> PairKinds{};
   };
   struct LoopPool {
     LoopReport Info;        // identity fields only
     uint64_t CallsSeen = 0; // all calls, measured or not (runtime's count)
+    uint64_t RunCalls = 0, RunIterations = 0, RunTripsKnown = 0;
+    uint64_t Untimed = 0, VariantCalls = 0, Slots = 0;
+    double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
+    unsigned Threads = 0;
+    std::array<RunPart, 4> Parts;
     std::array<std::optional<Pool>, NumVariants> Variants;
   };
   std::vector<LoopPool> Loops;
   std::vector<ProcessInfo> Processes;
-  std::vector<std::string> Warnings;
+  std::vector<std::string> Warnings, Objects;
   llvm::json::Object Machine, Config;
   std::string Version;
   std::vector<double> Probe;
-  unsigned Count = 0;
+  double SlotFixed = 0;
+  unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id);
+  llvm::Error addThread(const llvm::json::Object &Thread, const ProcessInfo &PI,
+                        LoopPool &LP, llvm::StringRef Id,
+                        llvm::StringRef Source);
 };
 
 /// The analysed JSON (docs/tool.md): {"tool":"decan", "version", "machine",

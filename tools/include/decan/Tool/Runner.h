@@ -2,9 +2,9 @@
 //
 // Part of decan. `decan run`: sets the environment protocol of
 // docs/design.md, runs the program (or its launcher: mpirun, srun, a script)
-// in a fresh temporary output directory, re-runs it while loops were called
-// too few times, and merges every raw report (processes, ranks, threads,
-// runs) into one Report.
+// in a fresh temporary output directory, once (again only when asked with
+// --max-runs, for loops short of samples), and merges every raw report
+// (processes, ranks, threads, runs) into one Report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +30,9 @@ struct RunOptions {
   unsigned Instance = 1;
   std::vector<std::string> Events;
   std::optional<double> HotPercent;
-  unsigned MaxRuns = 10;            ///< program runs at most, --hot's included
+  /// Program runs at most, --hot's included: 1 by default (the run is the
+  /// user's); more only on request, for loops short of samples.
+  unsigned MaxRuns = 1;
   std::string KeepRawDir;           ///< copy raw reports here ("" = drop them)
   std::string LibDir;               ///< where libdecan_rt.so lives (preloading)
   bool Progress = false;            ///< draw a progress line on stderr
@@ -39,8 +41,10 @@ struct RunOptions {
   /// is when plugin-built, else rewritten into the run's temporary
   /// directory; the copy is put under the name the loader looks for
   /// (DT_SONAME, else the file name) in a directory prepended to
-  /// LD_LIBRARY_PATH. With libraries, a program without a loop table runs
-  /// unmodified (only the libraries are measured).
+  /// LD_LIBRARY_PATH; a dlopen of the original by path opens the copy. With
+  /// libraries, a program without a loop table runs unmodified (only the
+  /// libraries are measured). "auto": the libraries the program loads in a
+  /// first run (not the C and C++ runtimes), and the program itself.
   std::vector<std::string> Libs;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
@@ -52,6 +56,9 @@ struct RunOutcome {
   Report Merged;                     ///< merged, not yet analysed
   unsigned Runs = 0;                 ///< program runs
   std::vector<std::string> Problems; ///< exit status / crash, one line each
+  /// The program's wait status (its first run that failed, else its last):
+  /// decan exits with it, like time(1).
+  int WaitStatus = 0;
 };
 
 /// Checks perf/libpfm4 event names; the error names the unknown event.
@@ -59,6 +66,11 @@ llvm::Error validateEvents(const std::vector<std::string> &Events);
 
 /// Finds \p Program like execvp does; error "program 'x' not found".
 llvm::Expected<std::string> resolveProgram(llvm::StringRef Program);
+
+/// Finds a file decan reads without running it (`decan list`): \p Name as
+/// given when it exists (a readable file, executable or not: libraries are
+/// installed 0644), else a program of that name found through PATH.
+llvm::Expected<std::string> resolveInput(llvm::StringRef Name);
 
 /// Runs the measurements. Errors (bad input, no report written) are one
 /// line; a program that fails after writing reports is a Problem, not an
