@@ -20,10 +20,12 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
@@ -635,6 +637,54 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
   return std::nullopt;
 }
 
+/// What LoopAccessAnalysis sees of dependences \p L may carry through
+/// memory, for the machine pass ("decan-memdep"): "" none; "adjacent" only
+/// between accesses of one pointer one step apart (a[i] from a[i-1]), which
+/// the machine level sees itself and keeps or reports; "other" anything
+/// else -- a backward or unknown dependence at another distance, or a
+/// run-time check between two accesses of one object (a[i] and a[i - d]).
+/// Variants that drop stores then drop that chain and are reported as
+/// bounds. Distinct pointers LAA merely cannot tell apart do not count:
+/// every loop without `restrict` would be a bound.
+static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
+                               Function &F, ScalarEvolution &SE) {
+  const LoopAccessInfo &LAI = FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
+  if (!LAI.getNumStores() || !LAI.getNumLoads())
+    return "";
+  if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
+    for (const RuntimePointerCheck &C : RC->getChecks()) {
+      auto Object = [&](const RuntimeCheckingPtrGroup *G) {
+        return getUnderlyingObject(
+            RC->Pointers[G->Members.front()].PointerValue);
+      };
+      if (Object(C.first) == Object(C.second))
+        return "other";
+    }
+  const MemoryDepChecker &DC = LAI.getDepChecker();
+  const auto *Deps = DC.getDependences();
+  if (!Deps)
+    return "other"; // too many to record: assume the worst
+  StringRef Res = "";
+  for (const MemoryDepChecker::Dependence &D : *Deps) {
+    if (!D.isBackward() && D.Type != MemoryDepChecker::Dependence::Unknown &&
+        D.Type != MemoryDepChecker::Dependence::IndirectUnsafe)
+      continue;
+    // One step apart: the difference of the two addresses is the stride.
+    Value *PA = getLoadStorePointerOperand(D.getSource(DC));
+    Value *PB = getLoadStorePointerOperand(D.getDestination(DC));
+    auto *AR = PA ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PA)) : nullptr;
+    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(
+                                SE.getMinusSCEV(SE.getSCEV(PA), SE.getSCEV(PB)))
+                          : nullptr;
+    auto *Step =
+        AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
+    if (!Diff || !Step || Diff->getAPInt().abs() != Step->getAPInt().abs())
+      return "other";
+    Res = "adjacent";
+  }
+  return Res;
+}
+
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                             const LoopFilter &Filter, LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
@@ -656,6 +706,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       formLCSSA(*C.L, DT, &LI, &SE);
 
   SmallVector<LoopPlan, 8> Plans;
+  SmallVector<StringRef, 8> MemDep;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
       LoopPlan P;
@@ -664,6 +715,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       } else {
         C.Rec.VariantMask = (1u << NumVariants) - 1;
         P.Rec = C.Rec;
+        MemDep.push_back(carriedMemory(*C.L, FAM, F, SE));
         Plans.push_back(std::move(P));
       }
     }
@@ -692,6 +744,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       C->setComdat(F.getComdat());
       Fns.push_back(C);
     }
+    if (!MemDep[Copies.size()].empty())
+      for (Function *Fn : Fns)
+        Fn->addFnAttr("decan-memdep", MemDep[Copies.size()]);
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),

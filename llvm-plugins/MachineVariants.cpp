@@ -25,6 +25,7 @@
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -201,9 +202,14 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
           I.Ops.push_back(Operand::sym(J));
       }
       if (MI.hasOneMemOperand()) {
-        LocationSize LS = (*MI.memoperands_begin())->getSize();
+        const MachineMemOperand *MMO = *MI.memoperands_begin();
+        LocationSize LS = MMO->getSize();
         if (LS.hasValue() && !LS.isScalable())
           I.MemWidth = LS.getValue().getFixedValue();
+        // The IR object it points into: the rules see a[i] and a[i - d]
+        // as one array even through different base registers.
+        if (const Value *V = MMO->getValue())
+          I.Object = reinterpret_cast<uintptr_t>(getUnderlyingObject(V)) | 1;
       }
       Out.Body.Instrs.push_back(I);
       Out.MIs.push_back(&MI);
@@ -221,12 +227,7 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
   // loop or out of it.
   SmallVector<MachineBasicBlock *, 4> Exits;
   L.getExitBlocks(Exits);
-  std::vector<unsigned> Cands;
-  for (unsigned N = 0; N < (K.hasAVX512() ? 32u : 16u); ++N)
-    Cands.push_back(K.reg(("XMM" + Twine(N)).str()));
-  for (const char *G :
-       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
-    Cands.push_back(K.reg(G));
+  std::vector<unsigned> Cands = K.unusedRegs(Out.Body);
   for (unsigned R : Cands) {
     unsigned Wide = K.isVector(R) && K.hasAVX512()
                         ? K.reg(("ZMM" + Twine(K.regNumber(R))).str())
@@ -261,18 +262,7 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
 /// Dependency-breaking idioms and NOPs read registers whose value does not
 /// matter: mark those reads undef so liveness stays exact.
 static bool readsAreUndef(const X86Knowledge &K, const Instr &I) {
-  if (I.Padding)
-    return true;
-  StringRef N = K.opcodeName(I.Opcode);
-  if (!(N.contains("XOR") || N.starts_with("PCMPEQ") ||
-        N.starts_with("VPCMPEQ")))
-    return false;
-  if (I.Ops.empty() || !I.Ops[0].isReg())
-    return false;
-  for (const Operand &O : I.Ops)
-    if (!O.isReg() || O.Reg != I.Ops[0].Reg)
-      return false;
-  return true;
+  return I.Padding || K.isDependencyBreaking(I);
 }
 
 static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,
@@ -342,10 +332,53 @@ static void applyBody(const X86Knowledge &K, MachineLoopBody &ML,
           MO.setIsKill(false);
 }
 
-/// Rewrites element 8 (decan_machine_info) of the loop's meta record.
+/// \p Init with bit \p Bit set in its 32-bit element \p Elt (a
+/// bound_mask); null when it has no such element.
+static Constant *withBoundBit(Constant *Init, unsigned Elt, unsigned Bit) {
+  auto *S = dyn_cast_or_null<ConstantStruct>(Init);
+  if (!S || S->getNumOperands() <= Elt)
+    return nullptr;
+  auto *Old = dyn_cast<ConstantInt>(S->getOperand(Elt));
+  if (!Old || Old->getBitWidth() != 32)
+    return nullptr;
+  SmallVector<Constant *, 12> Ops;
+  for (unsigned J = 0; J < S->getNumOperands(); ++J)
+    Ops.push_back(S->getOperand(J));
+  Ops[Elt] =
+      ConstantInt::get(Old->getType(), Old->getZExtValue() | (1u << Bit));
+  return ConstantStruct::get(S->getType(), Ops);
+}
+
+/// Sets the bound bit of the loop's descriptor: an alias of one element of
+/// the module's descriptor array (IRLoopTable).
+static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
+  GlobalAlias *GA = M.getNamedAlias(DescName);
+  auto *GEP = GA ? dyn_cast<ConstantExpr>(GA->getAliasee()) : nullptr;
+  if (!GEP || GEP->getOpcode() != Instruction::GetElementPtr ||
+      GEP->getNumOperands() != 3)
+    return;
+  auto *Arr = dyn_cast<GlobalVariable>(GEP->getOperand(0));
+  auto *Idx = dyn_cast<ConstantInt>(GEP->getOperand(2));
+  auto *Init = Arr && Arr->hasInitializer()
+                   ? dyn_cast<ConstantArray>(Arr->getInitializer())
+                   : nullptr;
+  if (!Init || !Idx || Idx->getZExtValue() >= Init->getNumOperands())
+    return;
+  SmallVector<Constant *, 8> Elts;
+  for (unsigned J = 0; J < Init->getNumOperands(); ++J)
+    Elts.push_back(Init->getOperand(J));
+  Constant *New = withBoundBit(Elts[Idx->getZExtValue()], 9, Bit);
+  if (!New)
+    return;
+  Elts[Idx->getZExtValue()] = New;
+  Arr->setInitializer(ConstantArray::get(Init->getType(), Elts));
+}
+
+/// Rewrites element 8 (decan_machine_info) of the loop's meta record, and
+/// with \p Bound the bound_mask of the meta record and the descriptor.
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
-                      const LoopSubsets *Counts) {
+                      const LoopSubsets *Counts, bool Bound = false) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -381,6 +414,13 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
     Ops.push_back(Init->getOperand(J));
   Ops[8] = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Vals));
   GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
+  if (Bound) {
+    // bound_mask: element 7 of the meta record, 9 of the descriptor.
+    if (Constant *New = withBoundBit(GV->getInitializer(), 7, VI))
+      GV->setInitializer(New);
+    if (MetaName.consume_back(".meta"))
+      setDescBoundBit(M, (MetaName + ".desc").str(), VI);
+  }
   return true;
 }
 
@@ -526,14 +566,13 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   VariantOptions Opts;
   Opts.Layout = LayoutOpt;
-  GlobalVariable *Scratch = nullptr;
-  if (*V == Variant::DL1) {
-    Scratch = M.getNamedGlobal(Stem + ".scratch");
-    if (Scratch) {
-      if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
-        Opts.ScratchSize = AT->getNumElements();
-    }
-  }
+  // DL1's area; LS and NO_DIV use it too for a store the next iteration
+  // reloads (its cell keeps the chain through memory).
+  GlobalVariable *Scratch = M.getNamedGlobal(Stem + ".scratch");
+  if (Scratch)
+    if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
+      Opts.ScratchSize = AT->getNumElements();
+  Opts.ScratchInAllVariants = Scratch && Scratch->isDSOLocal();
   VariantResult R;
   if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
     R.V = *V;
@@ -543,6 +582,24 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
                        : "no scratch area " + Stem + ".scratch";
   } else {
     R = buildVariant(*K, ML.Body, S, *V, Opts);
+  }
+  // The IR saw a possible loop-carried memory dependence the machine
+  // level cannot (other base registers, aliasing pointers): a variant that
+  // stores less than REF, or into the scratch area, drops it.
+  // ("adjacent": only a[i] from a[i-1], which the rules see themselves.)
+  if (R.Status == VariantStatus::OK && !R.Bound &&
+      F.getFnAttribute("decan-memdep").getValueAsString() == "other" &&
+      *V != Variant::REF) {
+    unsigned Stores = 0;
+    for (const Instr &I : R.Body.Instrs)
+      if (!I.Padding && (K->classify(I.Opcode) & SubsetStore))
+        ++Stores;
+    if (Stores < S.NumStore || *V == Variant::DL1) {
+      R.Bound = true;
+      R.BoundReason = "drops a loop-carried memory dependence "
+                      "LoopAccessAnalysis sees (stores not kept): Sat is a "
+                      "lower bound";
+    }
   }
   MachineBasicBlock *H = L->getHeader();
   DebugLoc Loc = L->getStartLoc();
@@ -556,7 +613,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
     return Changed;
   }
-  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S);
+  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound);
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "
@@ -566,6 +623,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
         << ")";
     if (!R.Reason.empty())
       Rem << "; " << R.Reason;
+    if (R.Bound)
+      Rem << "; " << R.BoundReason;
     return Rem;
   });
   return Changed;

@@ -19,8 +19,10 @@ static _Atomic unsigned long LastTrips[MAXD][DECAN_NUM_VARIANTS];
 static int NDescs;
 
 static int beginCall(struct decan_loop_desc *d) {
-  unsigned long k = atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state,
-                                     1); // call counter
+  // runtime_state: the loop's index (high half), its call counter (low).
+  unsigned long k =
+      atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state, 1) &
+      0xffffffffu;
   for (int t = 0; t < DECAN_NUM_VARIANTS; ++t) {
     int v = (k + t) % DECAN_NUM_VARIANTS;
     if (d->variant_mask & (1u << v))
@@ -33,7 +35,7 @@ static int endCall(struct decan_loop_desc *d, int v, uint64_t c, uint64_t t) {
   (void)c;
   if (v >= 0 && (v & DECAN_RERUN))
     return 0; // the original loop ran after a variant: its results stand
-  int i = (int)d->reserved; // index stored at registration
+  int i = (int)((uintptr_t)d->runtime_state >> 32); // set at registration
   atomic_fetch_add(&Calls[i][v], 1);
   atomic_store(&LastTrips[i][v], t);
   return v != DECAN_REF;
@@ -54,8 +56,7 @@ static int scan(struct dl_phdr_info *info, size_t sz, void *data) {
     h->relocated = 1;
     for (unsigned k = 0; k < h->count && NDescs < MAXD; ++k) {
       d[k].id = (char *)h + (uintptr_t)d[k].id;
-      d[k].reserved = NDescs;
-      d[k].runtime_state = 0;
+      d[k].runtime_state = (void *)((uintptr_t)NDescs << 32);
       Descs[NDescs++] = &d[k];
       d[k].active = 1;
     }

@@ -7,10 +7,12 @@
 #include "Dataflow.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
+#include "decan/InstrKnowledge/Subsets.h"
 
 #include "llvm/MC/MCRegisterInfo.h"
 
 #include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace decan;
@@ -118,4 +120,92 @@ bool ReachingDefs::regWrittenInLoop(unsigned Reg) const {
     if (unitWrittenInLoop(static_cast<unsigned>(U)))
       return true;
   return false;
+}
+
+std::vector<bool> decan::affineDefs(const X86Knowledge &K, const LoopBody &L,
+                                    const ReachingDefs &RD) {
+  unsigned N = L.Instrs.size();
+  std::vector<bool> A(N, true);
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = K.classify(L.Instrs[I].Opcode);
+    if (B & (SubsetLoad | SubsetFP | SubsetDiv | SubsetUnsupported))
+      A[I] = false;
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 0; I < N; ++I) {
+      if (!A[I])
+        continue;
+      for (const RegRead *R : RD.readsOf(I))
+        for (auto [D, C] : R->Defs)
+          if (D != EntryDef && !A[D] && !K.regsOverlap(R->Reg, K.reg("EFLAGS")))
+            A[I] = false;
+      Changed |= !A[I];
+    }
+  }
+  return A;
+}
+
+bool decan::affineAt(const X86Knowledge &K, const ReachingDefs &RD,
+                     const std::vector<bool> &Affine, unsigned I,
+                     unsigned Reg) {
+  if (!Reg)
+    return true;
+  for (const RegRead *R : RD.readsOf(I))
+    if (K.regsOverlap(R->Reg, Reg))
+      for (auto [D, C] : R->Defs)
+        if (D != EntryDef && !Affine[D])
+          return false;
+  return true;
+}
+
+ArrayDistance decan::arrayDistance(const X86Knowledge &K, const LoopBody &L,
+                                   const ReachingDefs &RD, unsigned Store,
+                                   unsigned Load) {
+  ArrayDistance Out;
+  // Per-iteration step of a register: 0 when the loop never writes it, the
+  // constant of its one induction update, none otherwise.
+  auto StepOf = [&](unsigned Reg) -> std::optional<int64_t> {
+    if (!Reg || !RD.regWrittenInLoop(Reg))
+      return 0;
+    std::optional<int64_t> Step;
+    for (unsigned I = 0; I < L.Instrs.size(); ++I)
+      for (auto [R, U] : RD.writesOf(I))
+        if (K.regsOverlap(R, Reg)) {
+          int64_t St = K.inductionStep(L.Instrs[I], R);
+          if (Step || !St)
+            return std::nullopt;
+          Step = St;
+          break;
+        }
+    return Step;
+  };
+  // Updates of Reg that come before instruction I in the iteration.
+  auto UpdatesBefore = [&](unsigned Reg, unsigned I) {
+    int64_t N = 0;
+    for (unsigned J = 0; Reg && J < I; ++J)
+      for (auto [R, U] : RD.writesOf(J))
+        if (K.regsOverlap(R, Reg)) {
+          ++N;
+          break;
+        }
+    return N;
+  };
+  const Instr &S = L.Instrs[Store], &Ld = L.Instrs[Load];
+  int MS = K.memOperandIndex(S.Opcode), ML = K.memOperandIndex(Ld.Opcode);
+  if (MS < 0 || ML < 0)
+    return Out;
+  const Operand *A = &S.Ops[MS], *B = &Ld.Ops[ML];
+  unsigned Base = A[0].Reg, Index = A[2].Reg;
+  int64_t Scale = A[1].isImm() ? A[1].Imm : 1;
+  std::optional<int64_t> SB = StepOf(Base), SX = StepOf(Index);
+  if (!SB || !SX)
+    return Out;
+  Out.Known = true;
+  Out.Step = *SB + Scale * *SX;
+  Out.Delta =
+      (B[3].Imm - A[3].Imm) +
+      *SB * (UpdatesBefore(Base, Load) - UpdatesBefore(Base, Store)) +
+      Scale * *SX * (UpdatesBefore(Index, Load) - UpdatesBefore(Index, Store));
+  return Out;
 }

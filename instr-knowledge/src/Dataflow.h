@@ -58,6 +58,32 @@ private:
   const X86Knowledge &K;
 };
 
+/// Where a load reads relative to a store of the same array (same base,
+/// index, scale, segment, symbol): in iteration i+k the load's first byte is
+/// Delta + k * Step bytes from the first byte the store wrote in iteration
+/// i. Known only when the array's registers move by constant steps.
+struct ArrayDistance {
+  bool Known = false;
+  int64_t Delta = 0, Step = 0;
+};
+ArrayDistance arrayDistance(const X86Knowledge &K, const LoopBody &L,
+                            const ReachingDefs &RD, unsigned Store,
+                            unsigned Load);
+
+/// Per instruction: true when the GPR values it writes follow from loop
+/// entry values and constant steps alone (induction updates, address
+/// arithmetic on them), false when they depend on loaded data, vector
+/// values or anything else the loop computes from memory. An address built
+/// from affine values carries no data chain: where iteration i accesses is
+/// known before the loop runs.
+std::vector<bool> affineDefs(const X86Knowledge &K, const LoopBody &L,
+                             const ReachingDefs &RD);
+
+/// True when every definition of \p Reg reaching instruction \p I is from
+/// before the loop or affine (\p Affine from affineDefs).
+bool affineAt(const X86Knowledge &K, const ReachingDefs &RD,
+              const std::vector<bool> &Affine, unsigned I, unsigned Reg);
+
 } // namespace decan
 
 #endif // DECAN_INSTRKNOWLEDGE_DATAFLOW_H

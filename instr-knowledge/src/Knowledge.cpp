@@ -7,11 +7,13 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCFixup.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -24,6 +26,17 @@ using namespace llvm;
 using namespace decan;
 
 X86Knowledge::~X86Knowledge() = default;
+
+bool decan::mergesFlags(StringRef N) {
+  if (N.starts_with("INC") || N.starts_with("DEC"))
+    return true;
+  if (N.starts_with("RO") || N.starts_with("RC")) // rol ror rcl rcr
+    return true;
+  bool Shift = N.starts_with("SHL") || N.starts_with("SHR") ||
+               N.starts_with("SAR") || N.starts_with("SAL") ||
+               N.starts_with("SHLD") || N.starts_with("SHRD");
+  return Shift && N.ends_with("CL");
+}
 
 Expected<std::unique_ptr<X86Knowledge>>
 X86Knowledge::create(StringRef CPU, StringRef Features) {
@@ -52,6 +65,16 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   if (!K->CE)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create the x86-64 MC code emitter");
+  K->MCIA.reset(T->createMCInstrAnalysis(K->MII.get()));
+  // Idioms per scheduling model: the subtarget's own, plus two reference
+  // models whose tables cover the zero (x86-64-v4: legacy, VEX, EVEX) and
+  // ones (znver3: pcmpeqd) idioms every current x86-64 core breaks; some
+  // models (alderlake, sapphirerapids) carry no idiom table at all.
+  K->IdiomModels.push_back(K->STI->getSchedModel().getProcessorID());
+  for (const char *Ref : {"x86-64-v4", "znver3"})
+    if (std::unique_ptr<MCSubtargetInfo> R{
+            T->createMCSubtargetInfo(TT, Ref, "")})
+      K->IdiomModels.push_back(R->getSchedModel().getProcessorID());
   const MCInstrInfo &MII = *K->MII;
   for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op)
     K->OpcodeByName[MII.getName(Op)] = Op;
@@ -164,8 +187,50 @@ unsigned X86Knowledge::xmmOf(unsigned R) const {
     return 0;
   return reg(("XMM" + Twine(regNumber(R))).str());
 }
+std::vector<unsigned> X86Knowledge::unusedRegs(const LoopBody &L,
+                                               bool CalleeSaved) const {
+  std::vector<unsigned> Cands, Out;
+  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
+    Cands.push_back(reg(("XMM" + Twine(N)).str()));
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
+    Cands.push_back(reg(G));
+  if (CalleeSaved)
+    for (const char *G : {"RBX", "RBP", "R12", "R13", "R14", "R15"})
+      Cands.push_back(reg(G));
+  for (unsigned R : Cands) {
+    bool Used = false;
+    for (const Instr &I : L.Instrs) {
+      SmallVector<unsigned, 8> Rs;
+      regsRead(I, Rs);
+      regsWritten(I, Rs);
+      for (const Operand &O : I.Ops)
+        if (O.isReg())
+          Rs.push_back(O.Reg);
+      for (unsigned X : Rs)
+        Used |= regsOverlap(X, R);
+    }
+    if (!Used)
+      Out.push_back(R);
+  }
+  return Out;
+}
+
 bool X86Knowledge::regsOverlap(unsigned A, unsigned B) const {
   return A && B && MRI->regsOverlap(A, B);
+}
+
+unsigned X86Knowledge::memAlignment(const Instr &I) const {
+  if (memOperandIndex(I.Opcode) < 0)
+    return 1;
+  StringRef N = opcodeName(I.Opcode);
+  unsigned W = memWidth(I);
+  if (N.contains("MOVAP") || N.contains("MOVDQA") || N.contains("MOVNT"))
+    return std::max(W, 1u);
+  if (!N.starts_with("V") && W == 16 && !N.contains("MOVUP") &&
+      !N.contains("MOVDQU") && !N.contains("LDDQU"))
+    return 16;
+  return 1;
 }
 
 bool X86Knowledge::hasVectorIndex(const Instr &I) const {
@@ -173,33 +238,19 @@ bool X86Knowledge::hasVectorIndex(const Instr &I) const {
   return M >= 0 && (unsigned)M + 2 < I.Ops.size() && isVector(I.Ops[M + 2].Reg);
 }
 
-/// Zero/ones idioms read nothing: the CPU breaks the dependence on their
-/// (identical) sources.
-static bool isDepBreakingIdiom(const X86Knowledge &K, const Instr &I) {
-  StringRef N = K.opcodeName(I.Opcode);
-  static const char *const Names[] = {
-      "XORPSrr",      "XORPDrr",      "PXORrr",       "VXORPSrr",
-      "VXORPDrr",     "VXORPSYrr",    "VXORPDYrr",    "VPXORrr",
-      "VPXORYrr",     "VPXORDZ128rr", "VPXORDZ256rr", "VPXORDZrr",
-      "VPXORQZ128rr", "VPXORQZ256rr", "VPXORQZrr",    "PCMPEQDrr",
-      "VPCMPEQDrr",   "VPCMPEQDYrr",  "XOR32rr",      "XOR64rr",
-      "SUB32rr",      "SUB64rr"};
-  bool Known = false;
-  for (const char *C : Names)
-    Known |= N == C;
-  if (!Known)
+bool X86Knowledge::isDependencyBreaking(const Instr &I) const {
+  if (!MCIA || I.Ops.empty())
     return false;
-  // Every register source is the same register.
-  const MCInstrDesc &D = K.instrInfo().get(I.Opcode);
-  unsigned Src = 0;
-  for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J) {
-    if (!I.Ops[J].isReg())
+  for (const Operand &O : I.Ops)
+    if (!O.isReg())
       return false;
-    if (Src && Src != I.Ops[J].Reg)
-      return false;
-    Src = I.Ops[J].Reg;
+  MCInst MI = toMCInst(I);
+  for (unsigned Model : IdiomModels) {
+    APInt Mask;
+    if (MCIA->isDependencyBreaking(MI, Mask, Model))
+      return true;
   }
-  return Src != 0;
+  return false;
 }
 
 void X86Knowledge::regsRead(const Instr &I,
@@ -207,7 +258,7 @@ void X86Knowledge::regsRead(const Instr &I,
   if (I.Padding || (classify(I.Opcode) & SubsetNop))
     return;
   const MCInstrDesc &D = MII->get(I.Opcode);
-  if (!isDepBreakingIdiom(*this, I))
+  if (!isDependencyBreaking(I))
     for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J)
       if (I.Ops[J].isReg() && I.Ops[J].Reg &&
           StringRef(MRI->getName(I.Ops[J].Reg)) != "RIP")
@@ -229,6 +280,129 @@ void X86Knowledge::regsWritten(const Instr &I,
   for (MCPhysReg R : D.implicit_defs())
     if (StringRef(MRI->getName(R)) != "SSP")
       Regs.push_back(R);
+}
+
+PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
+  PassThrough P;
+  if (I.Padding || isDependencyBreaking(I))
+    return P;
+  const MCInstrDesc &D = MII->get(I.Opcode);
+  int M = memOperandIndex(I.Opcode);
+  SmallVector<unsigned, 4> Srcs;
+  for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J) {
+    if (M >= 0 && J >= (unsigned)M && J < (unsigned)M + 5)
+      continue; // address registers
+    if (I.Ops[J].isReg() && I.Ops[J].Reg && !isMask(I.Ops[J].Reg))
+      Srcs.push_back(I.Ops[J].Reg);
+  }
+  for (MCPhysReg R : D.implicit_uses())
+    if (isGPR(R))
+      Srcs.push_back(R);
+  if (mergesFlags(opcodeName(I.Opcode)))
+    Srcs.push_back(reg("EFLAGS"));
+  for (unsigned R : Srcs)
+    if (regsOverlap(R, Written)) {
+      P.Kind = PassThrough::Keep;
+      return P;
+    }
+  bool Vec = isVector(Written);
+  if (!Vec && !isGPR(Written))
+    return P;
+  // Unary scalar ops in three-operand form (vsqrtsd %xmm2, %xmm1, %xmm0):
+  // the first source only supplies the upper lanes; the value comes from
+  // the last one.
+  StringRef N = opcodeName(I.Opcode);
+  bool Unary = N.starts_with("VSQRTS") || N.starts_with("VRSQRT") ||
+               N.starts_with("VRCP");
+  for (unsigned K = 0; K < Srcs.size(); ++K) {
+    unsigned R = Srcs[Unary ? Srcs.size() - 1 - K : K];
+    if (Vec ? isVector(R) : isGPR(R)) {
+      P.Kind = PassThrough::Copy;
+      P.Src = R;
+      return P;
+    }
+  }
+  return P;
+}
+
+std::vector<Instr> X86Knowledge::copy(unsigned Dst, unsigned Src) const {
+  std::vector<Instr> Out;
+  auto Mk = [&](StringRef Name, unsigned D, unsigned S) {
+    Instr I;
+    I.Opcode = opcode(Name);
+    I.Ops = {Operand::reg(D), Operand::reg(S)};
+    I.Unchanged = false;
+    if (I.Opcode)
+      Out.push_back(I);
+  };
+  if (isVector(Dst) && isVector(Src)) {
+    unsigned Bits = regBits(Dst);
+    StringRef P = Bits == 128 ? "XMM" : Bits == 256 ? "YMM" : "ZMM";
+    unsigned S = reg((P + Twine(regNumber(Src))).str());
+    bool EVEX = Bits == 512 || regNumber(Dst) >= 16 || regNumber(S) >= 16;
+    if (EVEX && !HasAVX512)
+      return Out;
+    if (EVEX)
+      Mk(Bits == 128   ? "VMOVAPSZ128rr"
+         : Bits == 256 ? "VMOVAPSZ256rr"
+                       : "VMOVAPSZrr",
+         Dst, S);
+    else if (Bits == 256)
+      Mk("VMOVAPSYrr", Dst, S);
+    else
+      Mk(HasAVX ? "VMOVAPSrr" : "MOVAPSrr", Dst, S);
+    return Out;
+  }
+  if (isGPR(Dst) && isGPR(Src)) {
+    unsigned Bits = regBits(Dst);
+    // A 32-bit copy writes the whole register (zero extension).
+    unsigned CopyBits = Bits == 64 ? 64 : 32;
+    unsigned D = Dst, S = Src;
+    for (unsigned *R : {&D, &S}) {
+      unsigned Top = *R;
+      for (MCPhysReg Sup : MRI->superregs_inclusive(*R))
+        if (GR64->contains(Sup))
+          Top = Sup;
+      if (CopyBits == 64) {
+        *R = Top;
+        continue;
+      }
+      for (MCPhysReg Sub : MRI->subregs_inclusive(Top))
+        if (GR32->contains(Sub))
+          *R = Sub;
+    }
+    if (Bits < 32) // a partial write merges: copying 32 bits keeps more
+      return Out;
+    Mk(CopyBits == 64 ? "MOV64rr" : "MOV32rr", D, S);
+  }
+  return Out;
+}
+
+int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {
+  StringRef N = opcodeName(I.Opcode);
+  auto Imm = [&](unsigned O) -> const Operand * {
+    return O < I.Ops.size() && I.Ops[O].isImm() ? &I.Ops[O] : nullptr;
+  };
+  auto SelfSrc = [&](unsigned O) {
+    return O < I.Ops.size() && I.Ops[O].isReg() && I.Ops[O].Reg &&
+           regsOverlap(I.Ops[O].Reg, Def);
+  };
+  if (is_contained({"ADD64ri8", "ADD64ri32", "ADD32ri8", "ADD32ri"}, N) &&
+      SelfSrc(1) && Imm(2))
+    return Imm(2)->Imm;
+  if (is_contained({"SUB64ri8", "SUB64ri32", "SUB32ri8", "SUB32ri"}, N) &&
+      SelfSrc(1) && Imm(2))
+    return -Imm(2)->Imm;
+  if (is_contained({"INC64r", "INC32r"}, N) && SelfSrc(1))
+    return 1;
+  if (is_contained({"DEC64r", "DEC32r"}, N) && SelfSrc(1))
+    return -1;
+  // lea disp(base), dst: operands dst, base, scale, index, disp, segment.
+  if (is_contained({"LEA64r", "LEA64_32r"}, N) && I.Ops.size() == 6 &&
+      SelfSrc(1) && I.Ops[3].isReg() && !I.Ops[3].Reg && Imm(4) &&
+      I.Ops[5].isReg() && !I.Ops[5].Reg)
+    return Imm(4)->Imm;
+  return 0;
 }
 
 //===-- Memory width

@@ -173,29 +173,26 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   for (unsigned I = 0; I < N; ++I)
     if (S.Bits[I] & SubsetBranch)
       Branches.push_back(I);
-  // Induction variables live after the loop: a GPR updated from itself
-  // only (add/sub/inc/dec/lea with an immediate). Probes derive the trip
-  // count from them, so they belong with the control slice.
+  // Induction variables live after the loop: a GPR updated by a constant
+  // step (X86Knowledge::inductionStep: add/sub/inc/dec/lea). Probes derive
+  // the trip count from them, so they belong with the control slice; a
+  // value merely computed from itself (crc >>= 8) is not one.
   for (unsigned I = 0; I < N; ++I) {
     const Instr &In = L.Instrs[I];
     if (!(S.Bits[I] & SubsetOther) || (S.Bits[I] & (SubsetLoad | SubsetStore)))
       continue;
-    SmallVector<unsigned, 4> Rs, Ws;
-    K.regsRead(In, Rs);
+    SmallVector<unsigned, 4> Ws;
     K.regsWritten(In, Ws);
     unsigned Def = 0;
     for (unsigned W : Ws)
       if (K.isGPR(W))
         Def = W;
-    if (!Def)
+    if (!Def || !K.inductionStep(In, Def))
       continue;
-    bool SelfOnly = true;
-    for (unsigned R : Rs)
-      SelfOnly &= K.regsOverlap(R, Def) || !K.isGPR(R);
     bool LiveOut = false;
     for (unsigned R : L.LiveOuts)
       LiveOut |= K.regsOverlap(R, Def);
-    if (SelfOnly && LiveOut)
+    if (LiveOut)
       Branches.push_back(I);
   }
   Slice(Branches, SubsetCtrl);

@@ -10,6 +10,8 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Verifier.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -58,22 +60,69 @@ Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
 //===-- DL1 scratch layout
 //-------------------------------------------------===//
 
+/// Largest value of \p Reg at instruction \p I when every definition that
+/// reaches it bounds it (zero extension of a byte or word, and with a
+/// non-negative immediate); 0 when unknown.
+static int64_t indexBound(const X86Knowledge &K, const LoopBody &L,
+                          const ReachingDefs &RD, unsigned I, unsigned Reg) {
+  int64_t Max = 0;
+  bool Any = false;
+  for (const RegRead *R : RD.readsOf(I)) {
+    if (!K.regsOverlap(R->Reg, Reg))
+      continue;
+    for (auto [D, C] : R->Defs) {
+      if (D == EntryDef)
+        return 0;
+      const Instr &In = L.Instrs[D];
+      StringRef N = K.opcodeName(In.Opcode);
+      // The definition must write the whole register (32-bit writes zero
+      // the upper half).
+      if (In.Ops.empty() || !In.Ops[0].isReg() || K.regBits(In.Ops[0].Reg) < 32)
+        return 0;
+      int64_t B = 0;
+      if (N.starts_with("MOVZX") && N.ends_with("8"))
+        B = 0xff;
+      else if (N.starts_with("MOVZX") && N.ends_with("16"))
+        B = 0xffff;
+      else if (N.starts_with("AND") &&
+               (N.ends_with("ri") || N.ends_with("ri8") ||
+                N.ends_with("ri32")) &&
+               In.Ops.back().isImm() && In.Ops.back().Imm >= 0)
+        B = In.Ops.back().Imm;
+      else
+        return 0;
+      Max = std::max(Max, B);
+      Any = true;
+    }
+  }
+  return Any ? Max : 0;
+}
+
 Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
                                              const LoopBody &L,
                                              const LoopSubsets &S,
                                              unsigned Size) {
   ScratchLayout Out;
   Out.Offset.assign(L.Instrs.size(), -1);
+  Out.How.assign(L.Instrs.size(), ScratchLayout::InPlace);
+  Out.Mask.assign(L.Instrs.size(), 0);
   ReachingDefs RD(K, L);
+  std::vector<bool> Affine = affineDefs(K, L, RD);
   // Region key: the array (base, index, scale, segment) and, for arrays
   // whose address moves, whether it holds the loads or the stores.
-  struct Region {
-    int64_t Min = INT64_MAX, Max = INT64_MIN;
-    std::vector<unsigned> Members;
+  struct Member {
+    unsigned I;
+    int64_t Disp, End; ///< bytes [Disp, End) relative to the array
   };
-  std::map<std::string, Region> Regions;
+  std::map<std::string, std::vector<Member>> Regions;
   std::vector<std::string> Order;
   unsigned RIP = K.reg("RIP");
+  auto DispOf = [](const Operand *Mem) -> int64_t {
+    return Mem[3].Kind == Operand::Immediate ||
+                   (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
+               ? Mem[3].Imm
+               : 0;
+  };
   for (unsigned I = 0; I < L.Instrs.size(); ++I) {
     unsigned B = S.Bits[I];
     if (!(B & (SubsetLoad | SubsetStore)) || (B & (SubsetCtrl | SubsetGather)))
@@ -83,53 +132,96 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
     const Operand *Mem = &In.Ops[M];
     if (Mem[0].isReg() && Mem[0].Reg == RIP)
       continue; // constants: already one L1-resident location
-    std::string Key = (Twine(Mem[0].Reg) + "," + Twine(Mem[1].Imm) + "," +
-                       Twine(Mem[2].Reg) + "," + Twine(Mem[4].Reg))
+    unsigned Base = Mem[0].Reg, Index = Mem[2].Reg;
+    bool BaseAff = affineAt(K, RD, Affine, I, Base);
+    bool IdxAff = affineAt(K, RD, Affine, I, Index);
+    int64_t Bound = 0, Mask = 0;
+    if (!BaseAff)
+      continue; // the address chain through loaded data stays as it is
+    if (!IdxAff && !(Bound = indexBound(K, L, RD, I, Index))) {
+      // No bound: the index will be masked into a quarter of the area.
+      int64_t Scale = std::max<int64_t>(Mem[1].Imm, 1);
+      Mask = 1;
+      while (Scale * Mask * 2 <= (int64_t)Size / 4)
+        Mask *= 2;
+      Bound = --Mask;
+    }
+    std::string Key = (Twine(IdxAff ? "a"
+                             : Mask ? "m"
+                                    : "i") +
+                       Twine(Base) + "," + Twine(Mem[1].Imm) + "," +
+                       Twine(Index) + "," + Twine(Mem[4].Reg))
                           .str();
     if (Mem[3].Kind == Operand::Symbol)
       Key += Mem[3].SymKey ? ",key" + std::to_string(Mem[3].SymKey)
                            : ",sym" + std::to_string(I); // its own array
-    bool Invariant =
-        !RD.regWrittenInLoop(Mem[0].Reg) && !RD.regWrittenInLoop(Mem[2].Reg);
+    bool Invariant = !RD.regWrittenInLoop(Base) && !RD.regWrittenInLoop(Index);
     if (!Invariant)
       Key += (B & SubsetStore) ? ",stores" : ",loads";
     auto [It, New] = Regions.try_emplace(Key);
     if (New)
       Order.push_back(Key);
-    int64_t Disp = Mem[3].Kind == Operand::Immediate ||
-                           (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
-                       ? Mem[3].Imm
-                       : 0;
-    unsigned W = std::max(K.memWidth(In), 1u);
-    It->second.Min = std::min(It->second.Min, Disp);
-    It->second.Max = std::max(It->second.Max, Disp + (int64_t)W);
-    It->second.Members.push_back(I);
+    int64_t Disp = DispOf(Mem);
+    int64_t W = std::max(K.memWidth(In), 1u);
+    // An indexed access spans every index value up to the bound.
+    int64_t Span = IdxAff ? W : Mem[1].Imm * Bound + W;
+    It->second.push_back({I, Disp, Disp + Span});
+    Out.How[I] = IdxAff ? ScratchLayout::Redirect
+                 : Mask ? ScratchLayout::Masked
+                        : ScratchLayout::Indexed;
+    Out.Mask[I] = Mask;
   }
   int64_t Cursor = 0;
   for (const std::string &Key : Order) {
-    Region &R = Regions[Key];
-    for (unsigned I : R.Members) {
-      const Operand *Mem =
-          &L.Instrs[I].Ops[K.memOperandIndex(L.Instrs[I].Opcode)];
-      int64_t Disp = Mem[3].Kind == Operand::Immediate ||
-                             (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)
-                         ? Mem[3].Imm
-                         : 0;
-      Out.Offset[I] = Cursor + (Disp - R.Min);
+    std::vector<Member> &R = Regions[Key];
+    std::stable_sort(R.begin(), R.end(), [](const Member &A, const Member &B) {
+      return A.Disp < B.Disp;
+    });
+    // Clusters: accesses less than a line apart keep their relative offsets;
+    // farther ones (stencil rows, far unrolled offsets) fold together.
+    for (size_t C = 0; C < R.size();) {
+      size_t E = C + 1;
+      int64_t Lo = R[C].Disp, Hi = R[C].End;
+      while (E < R.size() && R[E].Disp < Hi + 64)
+        Hi = std::max(Hi, R[E++].End);
+      // The line phase: REF's (the scratch area is line aligned), or the
+      // one the strictest aligned access needs.
+      int64_t Phase = ((Lo % 64) + 64) % 64;
+      unsigned Align = 1;
+      for (size_t J = C; J < E; ++J) {
+        unsigned A = K.memAlignment(L.Instrs[R[J].I]);
+        if (A > Align) {
+          Align = A;
+          Phase = ((-(R[J].Disp - Lo)) % 64 + 64) % 64;
+        }
+      }
+      int64_t Start = (Cursor + 63 - Phase) / 64 * 64 + Phase;
+      if (Start < Cursor)
+        Start += 64;
+      if (Hi - Lo + Phase > (int64_t)Size)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "accesses " + Twine(Lo) + ".." + Twine(Hi) + " of one array need " +
+                Twine(Hi - Lo) + " bytes of scratch, more than " + Twine(Size));
+      if (Start + (Hi - Lo) > (int64_t)Size) {
+        // Past the window: fold back, lines may now be shared.
+        Start = Phase;
+        Out.Wrapped = true;
+      }
+      for (size_t J = C; J < E; ++J) {
+        unsigned I = R[J].I;
+        Out.Offset[I] = Out.How[I] == ScratchLayout::Redirect
+                            ? Start + (R[J].Disp - Lo)
+                            : Start - Lo; // the base register's offset
+      }
+      // The next cluster starts on a line of its own.
+      Cursor = std::max<int64_t>(Cursor, (Start + (Hi - Lo) + 63) / 64 * 64);
+      Out.BytesUsed = std::max<int64_t>(Out.BytesUsed, Start + (Hi - Lo));
+      C = E;
     }
-    Cursor += ((R.Max - R.Min) + 63) / 64 * 64;
-    if (Cursor > (int64_t)Size)
-      return createStringError(inconvertibleErrorCode(),
-                               "the loop's arrays need " + Twine(Cursor) +
-                                   " bytes of scratch, more than " +
-                                   Twine(Size));
   }
-  Out.BytesUsed = Cursor;
   return Out;
 }
-
-//===-- Rules
-//---------------------------------------------------------------===//
 
 namespace {
 /// Failure of a rule: the variant is unavailable for this reason.
@@ -147,9 +239,27 @@ public:
 
 private:
   enum class Act { Keep, Delete, Replace };
-  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  /// \p IntoFree: load into a free register even when \p I has a
+  /// destination (a deleted division keeps its destination's chain).
+  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
+              bool IntoFree = false);
   bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  /// Scratch cells (offsets) for store/load pairs one iteration apart.
+  std::map<unsigned, int64_t> forwardingCells() const;
+  /// Stores and loads of one object through other registers (a[i] and
+  /// a[i - d]) that no cell takes: they go through one masked window.
+  std::set<unsigned> maskedPairs(const std::map<unsigned, int64_t> &Cell) const;
+  /// `lea addr, %t ; and $Mask, %t ; lea scratch+Off(%rip), %b` + the
+  /// access at (%b,%t): the address folded into the window, so accesses
+  /// that meet in REF meet there too.
+  bool toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
+                       std::vector<Instr> &Out);
+  /// `lea scratch+Off(%rip), %free` + the access through that base, the
+  /// original index, scale and displacement: the address keeps its chain.
+  bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
+                        llvm::function_ref<bool(unsigned)> Gone,
+                        int64_t Mask = 0);
   Instr mk(unsigned I, unsigned Opcode) const {
     Instr N;
     N.Opcode = Opcode;
@@ -158,6 +268,14 @@ private:
     return N;
   }
   unsigned sized(unsigned Reg, unsigned Bytes) const;
+  /// A GPR the variant may overwrite at instruction \p I: the base register
+  /// of \p I's memory operand when the loop never writes it, it is not live
+  /// out and every instruction that reads it uses it only as the base of a
+  /// memory operand that \p Gone says the variant removes or redirects;
+  /// else a free register; 0 when none. Both front ends see the same base,
+  /// so they pick the same register even where the plugin has no free one.
+  unsigned clobberableGPR(unsigned I,
+                          llvm::function_ref<bool(unsigned)> Gone) const;
   /// True when the flags written at instruction \p I would be overwritten
   /// before any read, in its block (instructions with a memory operand do
   /// not count as writers: variants may delete them).
@@ -196,6 +314,38 @@ unsigned Builder::sized(unsigned Reg, unsigned Bytes) const {
   return 0;
 }
 
+unsigned Builder::clobberableGPR(unsigned I,
+                                 function_ref<bool(unsigned)> Gone) const {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  unsigned Base = M >= 0 && In.Ops[M].isReg() ? In.Ops[M].Reg : 0;
+  bool OK = Base && K.isGPR(Base) && K.regBits(Base) == 64 &&
+            !RD.regWrittenInLoop(Base);
+  for (unsigned R : Ref.LiveOuts)
+    OK &= !K.regsOverlap(R, Base);
+  for (unsigned J = 0; OK && J < Ref.Instrs.size(); ++J) {
+    const Instr &X = Ref.Instrs[J];
+    int MJ = K.memOperandIndex(X.Opcode);
+    bool Reads = false;
+    for (const RegRead *R : RD.readsOf(J))
+      Reads |= K.regsOverlap(R->Reg, Base);
+    if (!Reads)
+      continue;
+    // Only as a base, of an access the variant takes away.
+    OK = MJ >= 0 && (S.Bits[J] & (SubsetLoad | SubsetStore)) &&
+         X.Ops[MJ].isReg() && X.Ops[MJ].Reg == Base && Gone(J);
+    for (unsigned O = 0; OK && O < X.Ops.size(); ++O)
+      OK &= (int)O == MJ || !X.Ops[O].isReg() ||
+            !K.regsOverlap(X.Ops[O].Reg, Base);
+  }
+  if (OK)
+    return Base;
+  for (unsigned R : Ref.FreeRegs)
+    if (K.isGPR(R))
+      return sized(R, 8);
+  return 0;
+}
+
 bool Builder::flagsDeadAfter(unsigned I) const {
   unsigned Flags = K.reg("EFLAGS");
   for (const LoopBody::Block &B : Ref.Blocks) {
@@ -217,7 +367,8 @@ bool Builder::flagsDeadAfter(unsigned I) const {
 
 /// Pure load of the same address and width. Load-ops load into their
 /// destination; stores and read-modify-write ops into a free register.
-bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
+bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
+                     bool IntoFree) {
   const Instr &In = Ref.Instrs[I];
   const MCInstrDesc &D = K.instrInfo().get(In.Opcode);
   StringRef N = K.opcodeName(In.Opcode);
@@ -270,7 +421,19 @@ bool Builder::asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why) {
   bool HasDef = D.getNumDefs() > 0 && In.Ops[0].isReg() &&
                 (K.isVector(In.Ops[0].Reg) || K.isGPR(In.Ops[0].Reg)) &&
                 !(K.classify(In.Opcode) & SubsetStore);
-  if (HasDef) {
+  if (IntoFree) {
+    // A free register: the destination keeps its value (bridged).
+    bool VecDst = HasDef && K.isVector(In.Ops[0].Reg);
+    for (unsigned R : Ref.FreeRegs)
+      if (VecDst ? K.isVector(R) : K.isGPR(R))
+        if (unsigned Sz = sized(R, W))
+          Cands.push_back(Sz);
+    if (!Cands.empty())
+      HasDef = false;
+  }
+  if (!Cands.empty()) {
+    // IntoFree found one.
+  } else if (HasDef) {
     Cands.push_back(In.Ops[0].Reg);
   } else {
     // Data register of a store: a vector store loads into a free vector
@@ -465,6 +628,38 @@ bool Builder::regForm(unsigned I, std::vector<Instr> &Out, std::string &Why) {
     Why = "operand mismatch for the register form of " + N.str();
     return false;
   }
+  // `xor (mem), %edi` -> `xor %edi, %edi` would be a zero idiom, cutting
+  // the chain through EDI: read a free register set by an idiom instead.
+  if (K.isDependencyBreaking(R)) {
+    unsigned G = 0;
+    if (K.isGPR(Src)) {
+      // FP removes every access outside the CTRL slice.
+      if (unsigned C = clobberableGPR(
+              I, [&](unsigned J) { return !(S.Bits[J] & SubsetCtrl); }))
+        G = sized(C, K.regBits(Src) / 8);
+    } else {
+      for (unsigned F : Ref.FreeRegs)
+        if (!G && K.isVector(F))
+          G = sized(F, K.regBits(Src) / 8);
+    }
+    if (!G) {
+      Why = "no free register for the register form of " + N.str();
+      return false;
+    }
+    bool FlagsDead = flagsDeadAfter(I);
+    for (const RegRead *RR : RD.readsOf(I))
+      FlagsDead &= !K.regsOverlap(RR->Reg, K.reg("EFLAGS"));
+    Pre.clear();
+    for (Instr Y :
+         K.idiom(G,
+                 Div ? (K.isGPR(G) ? IdiomValue::NonZero : IdiomValue::Normal)
+                     : IdiomValue::Zero,
+                 FlagsDead)) {
+      Y.Id = I;
+      Pre.push_back(Y);
+    }
+    R.Ops[M] = Operand::reg(G);
+  }
   Out = std::move(Pre);
   Out.push_back(R);
   return true;
@@ -483,6 +678,177 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
   R.Ops[M + 3] = Operand::scratch(Off);
   R.Ops[M + 4] = Operand::reg(0);
   Out = {R};
+  return true;
+}
+
+bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
+                               function_ref<bool(unsigned)> Gone,
+                               int64_t Mask) {
+  unsigned Base = clobberableGPR(I, Gone);
+  if (!Base)
+    return false;
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  std::vector<Instr> Pre;
+  if (Mask) {
+    // idx & Mask into a free register: `and` writes the flags, so they must
+    // be dead here (I neither reads them nor leaves them to a reader).
+    unsigned Flags = K.reg("EFLAGS");
+    bool Reads = false, Writes = false;
+    for (const RegRead *R : RD.readsOf(I))
+      Reads |= K.regsOverlap(R->Reg, Flags);
+    for (auto [W, U] : RD.writesOf(I))
+      Writes |= K.regsOverlap(W, Flags);
+    unsigned T = 0;
+    for (unsigned R : Ref.FreeRegs)
+      if (!T && K.isGPR(R) && !K.regsOverlap(R, Base))
+        T = sized(R, 8);
+    unsigned Idx = In.Ops[M + 2].isReg() ? In.Ops[M + 2].Reg : 0;
+    if (!T || !Idx || K.regBits(Idx) != 64 || Reads ||
+        !(Writes || flagsDeadAfter(I)))
+      return false;
+    Instr Mov = mk(I, K.opcode("MOV64rr"));
+    Mov.Ops = {Operand::reg(T), Operand::reg(Idx)};
+    Instr And = mk(I, K.opcode("AND32ri"));
+    unsigned T32 = sized(T, 4);
+    And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
+    Pre = {Mov, And};
+  }
+  Instr Lea = mk(I, K.opcode("LEA64r"));
+  Lea.Ops = {Operand::reg(Base), Operand::reg(K.reg("RIP")), Operand::imm(1),
+             Operand::reg(0),    Operand::scratch(Off),      Operand::reg(0)};
+  Instr R = In;
+  R.Unchanged = false;
+  R.Size = 0;
+  R.MemWidth = K.memWidth(In);
+  const Operand &D = In.Ops[M + 3];
+  R.Ops[M] = Operand::reg(Base);
+  R.Ops[M + 3] = Operand::imm(D.Kind == Operand::Immediate ||
+                                      (D.Kind == Operand::Symbol && D.SymKey)
+                                  ? D.Imm
+                                  : 0);
+  if (Mask)
+    R.Ops[M + 2] = Pre[0].Ops[0];
+  Out = std::move(Pre);
+  Out.push_back(Lea);
+  Out.push_back(R);
+  return true;
+}
+
+/// LS and NO_DIV turn stores into loads. A store that the next iteration
+/// reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
+/// instead, the pair goes to one scratch cell, stored in iteration i and
+/// loaded in i+1, as in REF (distance 1, same bytes: the values are even the
+/// same). Longer distances stay a bound (reported by the verifier).
+std::map<unsigned, int64_t> Builder::forwardingCells() const {
+  std::map<unsigned, int64_t> Cell;
+  unsigned N = Ref.Instrs.size();
+  int64_t Next = 0;
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
+          K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
+        continue;
+      int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
+      int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
+      const Operand *A = &Ref.Instrs[St].Ops[MS], *B = &Ref.Instrs[Ld].Ops[ML];
+      bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == Operand::Immediate &&
+                      B[3].Kind == Operand::Immediate;
+      if (!OneArray)
+        continue;
+      ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
+      if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
+        continue;
+      Cell[St] = Cell[Ld] = Next;
+      Next += 64;
+      break;
+    }
+  }
+  return Cell;
+}
+
+std::set<unsigned>
+Builder::maskedPairs(const std::map<unsigned, int64_t> &Cell) const {
+  std::set<unsigned> Out;
+  unsigned N = Ref.Instrs.size();
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather)) &&
+           !Cell.count(I) && Ref.Instrs[I].Object;
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) ||
+          Ref.Instrs[Ld].Object != Ref.Instrs[St].Object)
+        continue;
+      // Same registers and known steps: the exact analysis knows whether
+      // they meet (a cell took them if they do).
+      const Operand
+          *A = &Ref.Instrs[St].Ops[K.memOperandIndex(Ref.Instrs[St].Opcode)],
+          *B = &Ref.Instrs[Ld].Ops[K.memOperandIndex(Ref.Instrs[Ld].Opcode)];
+      bool SameRegs = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == B[3].Kind;
+      if (SameRegs && arrayDistance(K, Ref, RD, St, Ld).Known)
+        continue;
+      Out.insert(St);
+      Out.insert(Ld);
+    }
+  }
+  return Out;
+}
+
+bool Builder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
+                              std::vector<Instr> &Out) {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  const Operand *Mem = &In.Ops[M];
+  unsigned Flags = K.reg("EFLAGS");
+  bool Reads = false, Writes = false;
+  for (const RegRead *R : RD.readsOf(I))
+    Reads |= K.regsOverlap(R->Reg, Flags);
+  for (auto [W, U] : RD.writesOf(I))
+    Writes |= K.regsOverlap(W, Flags);
+  unsigned T = 0, B = 0;
+  for (unsigned R : Ref.FreeRegs)
+    if (K.isGPR(R)) {
+      if (!T)
+        T = sized(R, 8);
+      else if (!B)
+        B = sized(R, 8);
+    }
+  if (!T || !B || Reads || !(Writes || flagsDeadAfter(I)) ||
+      Mem[3].Kind != Operand::Immediate || (Mem[4].isReg() && Mem[4].Reg) ||
+      (Mem[0].isReg() && Mem[0].Reg == K.reg("RIP")))
+    return false;
+  Instr Addr = mk(I, K.opcode("LEA64r"));
+  Addr.Ops = {Operand::reg(T), Mem[0], Mem[1], Mem[2], Mem[3], Operand::reg(0)};
+  Instr And = mk(I, K.opcode("AND32ri"));
+  unsigned T32 = sized(T, 4);
+  And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
+  Instr Base = mk(I, K.opcode("LEA64r"));
+  Base.Ops = {Operand::reg(B), Operand::reg(K.reg("RIP")), Operand::imm(1),
+              Operand::reg(0), Operand::scratch(Off),      Operand::reg(0)};
+  Instr R = In;
+  R.Unchanged = false;
+  R.Size = 0;
+  R.MemWidth = K.memWidth(In);
+  R.Object = 0;
+  R.Ops[M] = Operand::reg(B);
+  R.Ops[M + 1] = Operand::imm(1);
+  R.Ops[M + 2] = Operand::reg(T);
+  R.Ops[M + 3] = Operand::imm(0);
+  Out = {Addr, And, Base, R};
   return true;
 }
 
@@ -564,6 +930,13 @@ VariantResult Builder::run() {
     SL = std::move(*L);
   }
 
+  unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
+  std::map<unsigned, int64_t> Cell;
+  std::set<unsigned> Window;
+  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants) {
+    Cell = forwardingCells();
+    Window = maskedPairs(Cell);
+  }
   // Phase 1: what each instruction becomes.
   std::vector<Act> Acts(N, Act::Keep);
   std::vector<std::vector<Instr>> Repl(N);
@@ -574,6 +947,18 @@ VariantResult Builder::run() {
     bool Mem = B & (SubsetLoad | SubsetStore);
     std::string Why;
     bool OK = true;
+    if (Cell.count(I)) {
+      Acts[I] = Act::Replace;
+      toScratch(I, Cell[I], Repl[I]);
+      continue;
+    }
+    // The window: a quarter of the area, in its second half (cells use
+    // the first lines).
+    if (Window.count(I) && toScratchWindow(I, Opts.ScratchSize / 2,
+                                           Opts.ScratchSize / 4 - 1, Repl[I])) {
+      Acts[I] = Act::Replace;
+      continue;
+    }
     switch (V) {
     case Variant::REF:
       break;
@@ -585,6 +970,9 @@ VariantResult Builder::run() {
                         "scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
                             " has no load form");
         } else if ((B & SubsetPureMem) && !(B & SubsetStore)) {
+        } else if ((B & SubsetAddr) && !(B & SubsetStore)) {
+          // Its arithmetic computes an address (crc = t[crc ^ p[i]] ^ ...):
+          // part of the address slice, which LS keeps.
         } else {
           Acts[I] = Act::Replace;
           OK = asLoad(I, Repl[I], Why);
@@ -606,8 +994,10 @@ VariantResult Builder::run() {
     case Variant::NO_DIV:
       if (B & SubsetDiv) {
         if (Mem) {
+          // The load stays (same address and width, into a free register);
+          // the division's result is bridged like a deleted one's.
           Acts[I] = Act::Replace;
-          OK = asLoad(I, Repl[I], Why);
+          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
         } else {
           Acts[I] = Act::Delete;
         }
@@ -625,9 +1015,26 @@ VariantResult Builder::run() {
                       "gather/scatter " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() +
                           ": a vector index cannot address the scratch area");
-        if (SL.Offset[I] >= 0) {
+        if (SL.How[I] == ScratchLayout::Redirect) {
           Acts[I] = Act::Replace;
           OK = toScratch(I, SL.Offset[I], Repl[I]);
+        } else if ((SL.How[I] == ScratchLayout::Indexed ||
+                    SL.How[I] == ScratchLayout::Masked) &&
+                   toScratchIndexed(
+                       I, SL.Offset[I], Repl[I],
+                       [&](unsigned J) {
+                         return SL.How[J] == ScratchLayout::Indexed ||
+                                SL.How[J] == ScratchLayout::Masked;
+                       },
+                       SL.Mask[I])) {
+          Acts[I] = Act::Replace;
+        } else if (B & SubsetStore) {
+          return Fail(VariantStatus::Unsupported,
+                      "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                          " to an address computed from loaded data cannot "
+                          "be redirected to the scratch area");
+        } else {
+          ++InPlace; // its address chain stays, and so does its access
         }
       }
       break;
@@ -639,8 +1046,9 @@ VariantResult Builder::run() {
       return Fail(VariantStatus::Unsupported, Why);
   }
 
-  // Phase 2: values of deleted instructions that kept ones still read get
-  // a dependency-free idiom (a normal number when it feeds div/sqrt).
+  // Phase 2: values of deleted instructions that kept ones still read are
+  // bridged (below); those that feed a div/sqrt and come from nowhere get a
+  // normal number (thesis 6.5.3).
   std::set<unsigned> DivFeed;
   {
     std::vector<unsigned> Work;
@@ -663,20 +1071,38 @@ VariantResult Builder::run() {
             Work.push_back(D);
     }
   }
-  std::vector<std::vector<unsigned>> NeedIdiom(N);
+  // Registers of deleted instructions that the variant still reads get a
+  // bridge: the deleted instruction's pass-through input (nothing to do when
+  // it reads the register itself, else a register copy), or, when it has
+  // none (a load, a conversion from another register file), a
+  // dependency-free idiom: what it read is the variant's target.
+  std::map<unsigned, std::vector<unsigned>> IdiomRegs;
+  std::map<unsigned, std::vector<std::pair<unsigned, unsigned>>> Copies;
+  std::set<std::pair<unsigned, unsigned>> Bridged;
+  struct Reader {
+    unsigned I;
+    SmallVector<unsigned, 8> Reads; ///< registers its variant form reads
+    bool Bridge;                    ///< reads for a bridge of I
+  };
+  std::vector<Reader> Work;
   for (unsigned I = 0; I < N; ++I) {
     if (Acts[I] == Act::Delete)
       continue;
-    // Registers the variant's form of I reads.
-    SmallVector<unsigned, 8> Reads;
+    Reader R{I, {}, false};
     if (Acts[I] == Act::Keep)
-      K.regsRead(Ref.Instrs[I], Reads);
+      K.regsRead(Ref.Instrs[I], R.Reads);
     else
       for (const Instr &X : Repl[I])
-        K.regsRead(X, Reads);
+        K.regsRead(X, R.Reads);
+    Work.push_back(std::move(R));
+  }
+  while (!Work.empty()) {
+    Reader Rd = Work.back();
+    Work.pop_back();
+    unsigned I = Rd.I;
     for (const RegRead *R : RD.readsOf(I)) {
       bool StillRead = false;
-      for (unsigned X : Reads)
+      for (unsigned X : Rd.Reads)
         StillRead |= K.regsOverlap(X, R->Reg);
       if (!StillRead)
         continue;
@@ -697,8 +1123,15 @@ VariantResult Builder::run() {
         for (auto [WR, U] : RD.writesOf(D))
           if (U == R->Unit)
             Reg = WR;
-        if (!Reg)
+        if (!Reg || !Bridged.insert({D, Reg}).second)
           continue;
+        PassThrough P = K.passThrough(Ref.Instrs[D], Reg);
+        if (P.Kind == PassThrough::Keep) {
+          // D reads what it writes (tied, merged flags): its deletion
+          // leaves the previous value, for any kind of register.
+          Work.push_back({D, {Reg}, true});
+          continue;
+        }
         if (!K.isVector(Reg) && !K.isGPR(Reg))
           return Fail(VariantStatus::Unsupported,
                       K.regName(Reg).str() + " written by " +
@@ -706,20 +1139,27 @@ VariantResult Builder::run() {
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
                           std::to_string(I) + ")");
-        auto &L = NeedIdiom[D];
-        if (std::find(L.begin(), L.end(), Reg) == L.end())
-          L.push_back(Reg);
+        // A bridge into a div/sqrt passes the div-operand rule on.
+        if (Rd.Bridge && DivFeed.count(I))
+          DivFeed.insert(D);
+        if (P.Kind == PassThrough::Copy) {
+          Copies[D].push_back({Reg, P.Src});
+          Work.push_back({D, {P.Src}, true});
+        } else {
+          IdiomRegs[D].push_back(Reg);
+        }
       }
     }
   }
   for (unsigned D = 0; D < N; ++D) {
-    if (NeedIdiom[D].empty())
+    if (!IdiomRegs.count(D) && !Copies.count(D))
       continue;
-    std::vector<Instr> Idioms;
-    for (unsigned Reg : NeedIdiom[D]) {
+    std::vector<Instr> Bridges;
+    const std::vector<unsigned> &Regs = IdiomRegs[D];
+    for (unsigned Reg : Regs) {
       // One idiom per register: drop a narrower alias of a wider one.
       bool Covered = false;
-      for (unsigned Other : NeedIdiom[D])
+      for (unsigned Other : Regs)
         if (Other != Reg && K.regsOverlap(Other, Reg) &&
             K.regBits(Other) > K.regBits(Reg))
           Covered = true;
@@ -733,17 +1173,25 @@ VariantResult Builder::run() {
       if (X.empty())
         return Fail(VariantStatus::Unsupported,
                     "no dependency-free idiom for " + K.regName(Reg).str());
-      for (Instr &Y : X) {
-        Y.Id = D;
-        Idioms.push_back(Y);
-      }
+      Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
-    if (Acts[D] == Act::Delete) {
+    for (auto [Reg, Src] : Copies[D]) {
+      std::vector<Instr> X = K.copy(Reg, Src);
+      if (X.empty())
+        return Fail(VariantStatus::Unsupported,
+                    "no register copy " + K.regName(Src).str() + " -> " +
+                        K.regName(Reg).str() + " to bridge " +
+                        K.opcodeName(Ref.Instrs[D].Opcode).str());
+      Bridges.insert(Bridges.end(), X.begin(), X.end());
+    }
+    for (Instr &Y : Bridges) {
+      Y.Id = D;
+      Y.Stand = true;
+    }
+    if (Acts[D] == Act::Delete)
       Acts[D] = Act::Replace;
-      Repl[D] = std::move(Idioms);
-    } else {
-      Repl[D].insert(Repl[D].begin(), Idioms.begin(), Idioms.end());
-    }
+    // After the replacement: it reads the registers as REF left them.
+    Repl[D].insert(Repl[D].end(), Bridges.begin(), Bridges.end());
   }
 
   // Phase 3: lengths. Aware layout pads each changed instruction to its REF
@@ -832,12 +1280,28 @@ VariantResult Builder::run() {
     return Fail(VariantStatus::Unsupported, toString(VB.takeError()));
   if (Error E = verifyNoNewDependences(K, Ref, Out))
     return Fail(VariantStatus::Verifier, toString(std::move(E)));
+  std::vector<DepEdge> LostMem;
+  if (Error E = verifyKeptDependences(K, Ref, Out, &LostMem))
+    return Fail(VariantStatus::Verifier, toString(std::move(E)));
+  if (!LostMem.empty()) {
+    Res.Bound = true;
+    Res.BoundReason = "drops the " + describeEdge(K, LostMem.front()) +
+                      " (stores are not kept): Sat is a lower bound";
+  }
   Res.Body = std::move(Out);
   Res.Bytes = *VB;
   Res.Status = VariantStatus::OK;
   if (Growth > 0)
     Res.Reason = "loop grew by " + std::to_string(Growth) +
                  " bytes: replacements longer than what they replace";
+  if (InPlace)
+    Res.Reason += (Res.Reason.empty() ? "" : "; ") + std::to_string(InPlace) +
+                  " access(es) at addresses computed from loaded data left in "
+                  "place";
+  if (SL.Wrapped)
+    Res.Reason += (Res.Reason.empty() ? "" : "; ") +
+                  std::string("more lines than the scratch area holds: some "
+                              "share a line");
   return Res;
 }
 

@@ -1,9 +1,10 @@
-// No new dependence (thesis 6.5.2, Table 6.1). In FP the vmovhpd loads go:
-// their results are still read, so each becomes a dependency-free zero
-// idiom of its own destination -- never `vxorps %dst, %src, %dst`, which
-// would read the register the deleted vmovsd wrote (Table 6.1's V1, which
-// the verifier rejects: test/InstrKnowledge/VerifierTest.cpp). Every
-// variant passes the dependence verifier (a failure would be a remark).
+// No new dependence, none lost (thesis 6.5.2, Table 6.1). In FP the loads
+// go. vmovhpd merges into the register it writes, so deleting it bridges
+// its readers to that register's previous value: the vmovsd's, a pure load
+// that passes nothing on and becomes a zero idiom of its destination --
+// never `vxorps %dst, %src, %dst` at the vmovhpd (Table 6.1's V1, which the
+// verifier rejects: test/InstrKnowledge/VerifierTest.cpp). Every variant
+// passes the dependence verifier (a failure would be a remark).
 //
 // RUN: %clang %kflags -march=x86-64-v3 %s -o %t.ll
 // RUN: %mkvariants %t.ll polaris > %tv.ll
@@ -39,9 +40,10 @@ void polaris(const double *p, long n, __m128d *out) {
 // CHECK-NEXT: vmovhpd -8(%rdi), %xmm[[Z]], %xmm[[Z]]
 // CHECK-LABEL: polaris.decan.L0.FP:
 // CHECK:      Inner Loop Header
-// CHECK-NEXT: nopl
 // CHECK-NEXT: vxorps %xmm[[X]], %xmm[[X]], %xmm[[X]]
+// CHECK-NEXT: nop
 // CHECK-NEXT: nopl
 // CHECK-NEXT: vxorps %xmm[[Z]], %xmm[[Z]], %xmm[[Z]]
 // CHECK-NEXT: nop
+// CHECK-NEXT: nopl
 // CHECK-NEXT: vmulpd %xmm[[Z]], %xmm[[X]], %xmm[[Z]]

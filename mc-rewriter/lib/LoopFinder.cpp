@@ -6,6 +6,8 @@
 
 #include "decan/Rewriter/LoopFinder.h"
 
+#include "decan/InstrKnowledge/Knowledge.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -511,9 +513,8 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
     for (MCPhysReg R : D.implicit_uses())
       if (R == X86.EFLAGS)
         return true;
-    // INC/DEC keep CF: a partial write, treated as a read.
-    StringRef N = X86.opcodeName(I.Inst.getOpcode());
-    return N.starts_with("INC") || N.starts_with("DEC");
+    // A partial write (inc/dec keep CF) merges: a read.
+    return decan::mergesFlags(X86.opcodeName(I.Inst.getOpcode()));
   };
   auto WritesFlags = [&](const Instr &I) {
     const MCInstrDesc &D = MII.get(I.Inst.getOpcode());

@@ -896,8 +896,10 @@ void LoopEmitter::emit() {
 //===----------------------------------------------------------------------===//
 
 void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
-                const decan_machine_info &MI, const std::string &Reason) {
+                const decan_machine_info &MI, const std::string &Reason,
+                unsigned BoundMask = 0) {
   decan_meta_record R{};
+  R.bound_mask = BoundMask;
   memcpy(R.magic, "DCN1", 4);
   R.abi_version = DECAN_ABI_VERSION;
   R.variant_mask = Mask;
@@ -971,7 +973,7 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.
     appendMeta(Meta, L, O.Rewritten ? (Opts.VariantMask | 1) : 0, V.MInfo,
-               Reason);
+               Reason, V.BoundMask);
     Result.Loops.push_back(O);
     if (O.Rewritten) {
       PlannedLoop P;
@@ -1079,6 +1081,7 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
       D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
       D.scratch = reinterpret_cast<void *>(P.ScratchOff);
       D.scratch_size = std::max(P.V.ScratchSize, 64u);
+      D.bound_mask = P.V.BoundMask;
       D.minfo = reinterpret_cast<const decan_machine_info *>(
           DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info));
       put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);

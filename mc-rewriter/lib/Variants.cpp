@@ -157,63 +157,6 @@ static Expected<LoopCopy> fromBody(const X86Context &X86,
   return C;
 }
 
-/// A DL1 body whose scratch operand would fault: aligned moves and legacy
-/// SSE 16-byte memory operands need an aligned address, and the scratch
-/// layout keeps an array's relative offsets, not its alignment. (A guard
-/// until layoutScratch aligns such operands; the scratch area is
-/// page-aligned, so the offset decides.)
-static std::string misalignedScratch(const decan::X86Knowledge &K,
-                                     const decan::LoopBody &Body) {
-  for (const decan::Instr &I : Body.Instrs) {
-    int M = K.memOperandIndex(I.Opcode);
-    if (M < 0 || unsigned(M + 3) >= I.Ops.size() ||
-        I.Ops[M + 3].Kind != decan::Operand::Scratch)
-      continue;
-    StringRef N = K.opcodeName(I.Opcode);
-    unsigned W = K.memWidth(I), Align = 1;
-    if (N.contains("MOVAP") || N.contains("MOVDQA") || N.contains("MOVNT"))
-      Align = W;
-    else if (!N.starts_with("V") && W == 16 && !N.contains("MOVUP") &&
-             !N.contains("MOVDQU") && !N.contains("LDDQU"))
-      Align = 16;
-    if (Align > 1 && I.Ops[M + 3].Imm % Align)
-      return ("scratch offset " + Twine(I.Ops[M + 3].Imm) + " of " + N +
-              " is not " + Twine(Align) + "-byte aligned")
-          .str();
-  }
-  return "";
-}
-
-/// Step of \p I when it is `r += constant` in one of the forms an
-/// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when not.
-static int64_t inductionStep(const decan::X86Knowledge &K,
-                             const decan::Instr &I, unsigned Def) {
-  StringRef N = K.opcodeName(I.Opcode);
-  auto Imm = [&](unsigned O) -> const decan::Operand * {
-    return O < I.Ops.size() && I.Ops[O].isImm() ? &I.Ops[O] : nullptr;
-  };
-  auto SelfSrc = [&](unsigned O) {
-    return O < I.Ops.size() && I.Ops[O].isReg() && I.Ops[O].Reg &&
-           K.regsOverlap(I.Ops[O].Reg, Def);
-  };
-  if (is_contained({"ADD64ri8", "ADD64ri32", "ADD32ri8", "ADD32ri"}, N) &&
-      SelfSrc(1) && Imm(2))
-    return Imm(2)->Imm;
-  if (is_contained({"SUB64ri8", "SUB64ri32", "SUB32ri8", "SUB32ri"}, N) &&
-      SelfSrc(1) && Imm(2))
-    return -Imm(2)->Imm;
-  if (is_contained({"INC64r", "INC32r"}, N) && SelfSrc(1))
-    return 1;
-  if (is_contained({"DEC64r", "DEC32r"}, N) && SelfSrc(1))
-    return -1;
-  // lea disp(base), dst: operands dst, base, scale, index, disp, segment.
-  if (is_contained({"LEA64r", "LEA64_32r"}, N) && I.Ops.size() == 6 &&
-      SelfSrc(1) && I.Ops[3].isReg() && !I.Ops[3].Reg && Imm(4) &&
-      I.Ops[5].isReg() && !I.Ops[5].Reg)
-    return Imm(4)->Imm;
-  return 0;
-}
-
 /// Index of an induction update of \p Body (see LoopVariants::IndReg), or
 /// -1. It must be in the CTRL slice (so every variant keeps it), be the
 /// only writer of its register in the loop, and lie on every path from the
@@ -236,7 +179,7 @@ static int findInduction(const decan::X86Knowledge &K,
         D = W;
     if (!D || (K.regBits(D) != 64 && K.regBits(D) != 32))
       continue;
-    int64_t St = inductionStep(K, In, D);
+    int64_t St = K.inductionStep(In, D);
     if (!St)
       continue;
     bool Only = true;
@@ -309,6 +252,13 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
 
   std::vector<const CopyInst *> ById;
   decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);
+  // The same inputs the plugin gives the rules. A variant runs between a
+  // save and a restore of the whole register state (LoopEmitter): no value
+  // it leaves behind is read, so registers the loop never touches are free
+  // (callee-saved ones too, after the others),
+  // and no register is live out of a variant (REF, whose results stand, is
+  // never changed).
+  Ref.FreeRegs = K.unusedRegs(Ref, /*CalleeSaved=*/true);
   decan::LoopSubsets S = decan::computeSubsets(K, Ref);
   V.MInfo.n_instrs = S.NumInstrs;
   V.MInfo.n_load = S.NumLoad;
@@ -334,14 +284,6 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
       V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
       continue;
     }
-    if (N == DECAN_DL1) {
-      std::string Why = misalignedScratch(K, R.Body);
-      if (!Why.empty()) {
-        V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
-        V.Notes[N] = Why;
-        continue;
-      }
-    }
     Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
     if (!C) {
       V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
@@ -350,6 +292,10 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
     }
     V.Copies[N] = std::move(*C);
     V.Mask |= 1u << N;
+    if (R.Bound) {
+      V.BoundMask |= 1u << N;
+      V.Notes[N] = R.BoundReason;
+    }
     // The trip count is read from every variant's exit state: each one must
     // run the update unchanged.
     if (IndAt >= 0 && none_of(R.Body.Instrs, [&](const decan::Instr &I) {

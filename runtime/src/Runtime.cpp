@@ -68,7 +68,7 @@ struct LoopState {
   // Copies: a module that registered loops may be unloaded before the
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
-  uint32_t Line = 0, VariantMask = 0;
+  uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t Index = 0;
   LoopPlan Plan;
   bool Selected = false;
@@ -510,6 +510,14 @@ void emitLoop(JsonOut &J, const LoopState &L) {
       J.str(L.Unavailable[V]);
     }
   J.endObject();
+  J.key("bound");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.BoundMask & (1u << V)) {
+      J.key(kVariantNames[V]);
+      J.str("drops a dependence through memory");
+    }
+  J.endObject();
   J.key("threads");
   J.beginArray();
   uint32_t NT = std::min<uint32_t>(NumThreads.load(std::memory_order_acquire),
@@ -923,6 +931,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->File = Copy(D->file);
   L->Line = D->line;
   L->VariantMask = D->variant_mask;
+  L->BoundMask = D->bound_mask;
   L->Index = I;
   L->IsRegion = IsRegion;
   L->Selected = D->id && Cfg.selects(D->id);

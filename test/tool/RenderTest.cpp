@@ -121,3 +121,19 @@ TEST(Table, ShowsEveryVariantAndDiagnosis) {
 }
 
 } // namespace
+
+TEST(Table, BoundSaturationsSayBound) {
+  // A variant that drops a chain through memory (runtime "bound" map): its
+  // saturation is a lower bound, and the table says so.
+  Report R = sample(0.4);
+  R.Loops[0].Bound["NO_DIV"] = "drops a dependence through memory";
+  std::string S;
+  raw_string_ostream OS(S);
+  printReportTable(OS, R);
+  EXPECT_EQ(S.find("0 bound"), S.rfind("0 bound")) << "one bound: " << S;
+  size_t Row = S.find("  NO_DIV");
+  ASSERT_NE(Row, std::string::npos);
+  EXPECT_NE(S.substr(Row, S.find('\n', Row) - Row).find("1.00 bound"),
+            std::string::npos)
+      << S;
+}

@@ -113,6 +113,9 @@ void printReportTable(raw_ostream &OS, const Report &R) {
         PerIter = formatv("{0:F2}", S.CyclesPerIter.Median).str();
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
+      // The variant dropped a chain through memory: a lower bound.
+      if (L.Saturation[V] && L.Bound.count(variantName(V).str()))
+        Sat += " bound";
       std::string CI = L.SatInterval[V]
                            ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
                                      L.SatInterval[V]->Hi)

@@ -380,6 +380,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
+    readStringMap(LO, "bound", Info.Bound);
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -624,11 +625,13 @@ json::Value toJSON(const Report &R) {
                          {"hi", L.SatInterval[V]->Hi},
                          {"pairs", static_cast<int64_t>(L.SatInterval[V]->N)}};
     }
-    json::Object SP, Unavail;
+    json::Object SP, Unavail, Bound;
     for (const auto &KV : L.StorePolicy)
       SP[KV.first] = KV.second;
     for (const auto &KV : L.Unavailable)
       Unavail[KV.first] = KV.second;
+    for (const auto &KV : L.Bound)
+      Bound[KV.first] = KV.second;
     json::Object LO{{"id", L.Id},
                     {"function", L.Function},
                     {"file", L.File},
@@ -636,6 +639,7 @@ json::Value toJSON(const Report &R) {
                     {"variant_mask", static_cast<int64_t>(L.VariantMask)},
                     {"store_policy", std::move(SP)},
                     {"unavailable", std::move(Unavail)},
+                    {"bound", std::move(Bound)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},
@@ -801,6 +805,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
+    readStringMap(LO, "bound", L.Bound);
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");

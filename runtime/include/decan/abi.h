@@ -140,7 +140,11 @@ struct decan_loop_desc {
   const char *file;         ///< source file, "" when unknown
   void *scratch;            ///< DL1 scratch area (64-byte aligned), or null
   uint32_t scratch_size;    ///< bytes
-  uint32_t reserved;
+  /// Bit per decan_variant: the variant drops a dependence through memory
+  /// that REF has (iteration i+k loads what iteration i stored, and the
+  /// variant's stores became loads or vanished), so its saturation is a
+  /// lower bound, not an estimate. Same value as the meta record's.
+  uint32_t bound_mask;
   const struct decan_machine_info *minfo; ///< may be null
   void *runtime_state; ///< owned by the runtime; null at load time
 };
@@ -157,7 +161,7 @@ struct decan_meta_record {
   uint32_t line;
   uint32_t column;
   uint32_t strings_size;
-  uint32_t reserved;
+  uint32_t bound_mask; ///< as decan_loop_desc::bound_mask
   struct decan_machine_info minfo;
   /* char strings[strings_size]; */
 };

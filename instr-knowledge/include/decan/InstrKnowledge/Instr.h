@@ -72,10 +72,19 @@ struct Instr {
   /// Encoded length when the front end knows it (decoded bytes); 0: ask the
   /// size oracle.
   unsigned Size = 0;
+  /// The object the memory operand points into, when the front end knows it
+  /// (the plugin: the underlying IR object of the MachineMemOperand), as a
+  /// key; 0: unknown. Two accesses of one object may depend on each other
+  /// through memory whatever their base registers (a[i] and a[i - d]).
+  uint64_t Object = 0;
   /// True when the instruction is the original one, unchanged.
   bool Unchanged = true;
   /// True for NOP padding (no dependences at all).
   bool Padding = false;
+  /// True for an instruction that only stands in for the result of a
+  /// deleted one (a bridge copy or an idiom): the verifier treats its id as
+  /// deleted, so dependences may pass through it but not start or end there.
+  bool Stand = false;
 };
 
 /// A natural innermost loop: its instructions in layout order, cut into

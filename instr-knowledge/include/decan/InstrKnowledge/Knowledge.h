@@ -23,6 +23,7 @@ namespace llvm {
 class MCAsmInfo;
 class MCCodeEmitter;
 class MCContext;
+class MCInstrAnalysis;
 class MCInstrInfo;
 class MCRegisterClass;
 class MCRegisterInfo;
@@ -40,6 +41,29 @@ enum class IdiomValue {
   Normal,  ///< a normal FP number in every lane (about 2.0): div/sqrt input
   NonZero, ///< a GPR value that is a safe integer divisor (mov $3)
 };
+
+/// How deleting an instruction keeps the dependence of a register it wrote
+/// (a "bridge"): consumers of the deleted result still wait for the input
+/// that flows through it.
+struct PassThrough {
+  enum KindTy : uint8_t {
+    None, ///< no input in the same register file (a load, a conversion)
+    Keep, ///< the instruction reads the register it writes (tied, merge,
+          ///< div's EDX:EAX): deleting it leaves the previous value
+    Copy, ///< a copy of register Src stands for the result
+  };
+  KindTy Kind = None;
+  unsigned Src = 0; ///< Copy: the source register, as the instruction names it
+};
+
+/// True for opcodes that write only part of EFLAGS and keep the rest (inc
+/// and dec keep CF; rotates touch only CF and OF; shifts by CL leave the
+/// flags alone when the count is 0). For liveness (the rewriter: may its
+/// stub clobber the flags?) such a write merges, so it reads the flags; for
+/// dependences it does not -- cores rename CF apart from the other flags,
+/// so regsRead leaves it out, and deleting one keeps the previous flags
+/// (passThrough: Keep).
+bool mergesFlags(llvm::StringRef OpcodeName);
 
 /// Facts about x86-64 instructions for one subtarget (CPU + features).
 class X86Knowledge {
@@ -67,6 +91,10 @@ public:
   int memOperandIndex(unsigned Opcode) const;
   /// Bytes the memory operand of \p I accesses (I.MemWidth when set).
   unsigned memWidth(const Instr &I) const;
+  /// Alignment the memory operand of \p I must have, or it faults: aligned
+  /// moves (movaps, movdqa, movnt*) and legacy-SSE 16-byte operands other
+  /// than the unaligned moves; 1 for everything else.
+  unsigned memAlignment(const Instr &I) const;
   /// True when \p I's memory operand uses a vector index (gather/scatter).
   bool hasVectorIndex(const Instr &I) const;
 
@@ -74,6 +102,34 @@ public:
   /// RAX/RDX of div...). Memory base/index registers count as reads.
   void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
   void regsWritten(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
+  /// True for zero idioms and other dependency-breaking forms (xorps x,x;
+  /// pcmpeqd x,x; sub r,r), as MCInstrAnalysis reports them: they read
+  /// nothing.
+  bool isDependencyBreaking(const Instr &I) const;
+  /// The input whose value a deletion of \p I passes on to the readers of
+  /// \p Written (a register \p I writes): the register itself when \p I
+  /// reads it too, else the first register source of the same file (the
+  /// dividend of `vdivsd %xmm2, %xmm1, %xmm0`, the source of a unary op),
+  /// never an address register or a mask.
+  PassThrough passThrough(const Instr &I, unsigned Written) const;
+  /// A register-to-register copy of \p Src into \p Dst, at \p Dst's width
+  /// (movaps/vmovaps/vmovaps EVEX; mov for GPRs). Empty when none exists.
+  std::vector<Instr> copy(unsigned Dst, unsigned Src) const;
+
+  /// Step of \p I when it is `Def += constant` in one of the forms an
+  /// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when
+  /// not.
+  int64_t inductionStep(const Instr &I, unsigned Def) const;
+
+  /// Registers a variant may use as scratch (caller-saved vector registers
+  /// and GPRs, in the order both front ends try them) that \p L does not
+  /// touch in any width. A front end that knows liveness also drops those
+  /// live into or out of the loop (LoopBody::FreeRegs). \p CalleeSaved
+  /// adds RBX, RBP and R12-R15 after them (the rewriter restores every
+  /// register after a variant).
+  std::vector<unsigned> unusedRegs(const LoopBody &L,
+                                   bool CalleeSaved = false) const;
+
   /// True when \p A and \p B share a register unit (alias).
   bool regsOverlap(unsigned A, unsigned B) const;
 
@@ -130,6 +186,8 @@ private:
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCCodeEmitter> CE;
+  std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
+  std::vector<unsigned> IdiomModels; ///< scheduling models MCIA is asked for
   std::unique_ptr<llvm::MCTargetOptions> MCOpts;
   llvm::StringMap<unsigned> OpcodeByName, RegByName;
   std::vector<unsigned> Classes; ///< per opcode, classifyOpcode

@@ -10,19 +10,26 @@
 //   FP     memory accesses deleted; load-op -> register form with the other
 //          source:   vaddpd (%rdi), %ymm1, %ymm2  ->  vaddpd %ymm1, %ymm1,
 //          %ymm2
-//   NO_DIV div/sqrt deleted; stores -> loads (as LS)
-//   DL1    memory operands -> RIP-relative scratch:
+//   NO_DIV div/sqrt deleted (bridged); stores -> loads (as LS)
+//   DL1    memory operands -> RIP-relative scratch (folded into the area
+//          whatever the footprint); a lookup keeps its index chain:
 //          vmovupd (%rdi,%rcx,8), %ymm0 -> vmovupd f.decan.L0.scratch+64(%rip),
 //          %ymm0
+//          xorl (%rdx,%r8,4), %eax -> leaq f.decan.L0.scratch(%rip), %rdx ;
+//          xorl (%rdx,%r8,4), %eax
 //   CTRL   everything but the CTRL slice deleted
 //
 // CTRL-slice instructions are never touched. A deleted instruction whose
-// result is still read becomes a dependency-free idiom for that register
-//          vmovhpd (%r15), %xmm6, %xmm2  ->  vxorps %xmm2, %xmm2, %xmm2
-// (never `vxorps %xmm2, %xmm6, %xmm2`, thesis Table 6.1). Each deleted or
-// replaced instruction is padded with multi-byte NOPs to its REF length
-// (layout "aware", default), or to one 1-byte NOP (layout "nop1"), or not at
-// all (layout "unaware").
+// result is still read is bridged: its readers wait for its input,
+//          divsd %xmm2, %xmm0             ->  (nothing: XMM0 keeps its chain)
+//          vdivsd %xmm2, %xmm1, %xmm0     ->  vmovaps %xmm1, %xmm0
+//          vmovhpd (%r15), %xmm6, %xmm2   ->  vmovaps %xmm6, %xmm2
+// and only one without such an input (a load) becomes a dependency-free
+// idiom (never `vxorps %xmm2, %xmm6, %xmm2`, thesis Table 6.1). A store the
+// next iteration reloads stays, in a scratch cell, in LS and NO_DIV. Each
+// deleted or replaced instruction is padded with multi-byte NOPs to its REF
+// length (layout "aware", default), or to one 1-byte NOP (layout "nop1"), or
+// not at all (layout "unaware").
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,20 +69,44 @@ enum class LayoutMode {
 struct VariantOptions {
   LayoutMode Layout = LayoutMode::Aware;
   unsigned ScratchSize = 8192; ///< bytes of the DL1 scratch area
+  /// The loop's scratch area is addressable from every variant: LS and
+  /// NO_DIV then keep a store the next iteration reloads (a[i] from a[i-1])
+  /// as a store into a scratch cell the load reads too, so the chain
+  /// through memory stays.
+  bool ScratchInAllVariants = true;
 };
 
-/// Where DL1 put each memory operand: offset into the scratch area per
-/// instruction (-1: operand left alone, e.g. RIP-relative constants).
+/// Where DL1 puts each memory operand.
 struct ScratchLayout {
+  enum Form : uint8_t {
+    InPlace,  ///< left alone: RIP-relative constant, CTRL slice, or an
+              ///< address that depends on loaded data without a known bound
+    Redirect, ///< RIP-relative scratch operand at Offset
+    Indexed,  ///< a data-dependent index with a known bound (movzbl, and
+              ///< $imm): a scratch base register (scratch + Offset) + the
+              ///< original index, scale and displacement; the address chain
+              ///< stays
+    Masked,   ///< a data-dependent index without a bound: as Indexed, the
+              ///< index first masked into the window (copy + and $Mask: one
+              ///< more cycle on its chain)
+  };
+  std::vector<Form> How;
   std::vector<int64_t> Offset;
+  std::vector<int64_t> Mask; ///< Masked: the index mask (2^k - 1)
   unsigned BytesUsed = 0;
+  bool Wrapped = false; ///< more lines than fit: some lines are shared
 };
 
-/// Places every memory operand of \p Loop into a scratch area of \p Size
-/// bytes: operands of one array (same base, index, scale, segment, symbol)
-/// keep their relative offsets; each array starts on its own 64-byte line;
-/// stores of arrays whose address changes across iterations go to lines no
-/// load touches, so no store-to-load forwarding appears that REF lacks.
+/// Places the memory operands of \p Loop into a scratch area of \p Size
+/// bytes (an L1-sized window), whatever the loop's footprint. Accesses of
+/// one array (same base, index, scale, segment, symbol) that lie within a
+/// line of each other form a cluster that keeps its relative offsets; each
+/// cluster gets its own lines, at its original offset within a line (or at
+/// the phase its aligned accesses need), so a stencil whose rows are 32 KiB
+/// apart folds into a few lines with the alignment REF had. Stores of
+/// arrays whose address changes across iterations go to lines no load
+/// touches, so no store-to-load forwarding appears that REF lacks. Fails
+/// only when one cluster is larger than the area.
 llvm::Expected<ScratchLayout> layoutScratch(const X86Knowledge &K,
                                             const LoopBody &Loop,
                                             const LoopSubsets &Subsets,
@@ -88,6 +119,11 @@ struct VariantResult {
   std::string Reason; ///< why not OK (remark text)
   LoopBody Body;      ///< same blocks as REF, instructions rewritten
   unsigned RefBytes = 0, Bytes = 0; ///< encoded loop sizes
+  /// The variant drops a dependence through memory that REF has (a store
+  /// iteration i+k loads became a load or vanished): its time lacks that
+  /// chain, so its saturation is a lower bound, not an estimate.
+  bool Bound = false;
+  std::string BoundReason;
 };
 
 /// Builds variant \p V of \p Ref and verifies it (verifyNoNewDependences).

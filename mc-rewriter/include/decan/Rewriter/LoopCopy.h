@@ -53,7 +53,8 @@ struct LoopCopy {
 struct LoopVariants {
   std::array<LoopCopy, DECAN_NUM_VARIANTS> Copies;
   decan_machine_info MInfo{};
-  unsigned Mask = 0; ///< variants built (REF always)
+  unsigned Mask = 0;      ///< variants built (REF always)
+  unsigned BoundMask = 0; ///< variants whose saturation is a bound
   std::array<std::string, DECAN_NUM_VARIANTS> Notes;
   unsigned ScratchSize = 0;
   /// Induction register for the trip count (0: none): a GPR in the CTRL

@@ -105,6 +105,9 @@ struct LoopReport {
   /// Requested variants the runtime could not run, with the reason
   /// ("verifier", "unsupported", ...).
   std::map<std::string, std::string> Unavailable;
+  /// Variants whose saturation is a bound (they drop a dependence through
+  /// memory that REF has), with why.
+  std::map<std::string, std::string> Bound;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops

@@ -1,0 +1,53 @@
+// Kernels the cross-front-end test builds with the plugin, then rewrites
+// the plugin's REF copies with the MC rewriter: both front ends must give
+// the rules the same loop and get the same variants back.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NOINLINE __attribute__((noinline))
+
+// A recurrence through a division, in registers.
+NOINLINE double divrec(const double *a, long n, double y) {
+  double x = 1.0;
+  for (long i = 0; i < n; ++i)
+    x = x / y + a[i];
+  return x;
+}
+
+// The same recurrence through memory (a[i] from a[i-1]).
+NOINLINE void divmem(double *a, long n, double y) {
+  for (long i = 1; i < n; ++i)
+    a[i] = a[i - 1] / y + 1.0;
+}
+
+// A CRC-style lookup chain: each load's address depends on the last result.
+NOINLINE uint32_t crc(const unsigned char *p, long n, const uint32_t *t,
+                      uint32_t c) {
+  for (long i = 0; i < n; ++i)
+    c = t[(c ^ p[i]) & 0xff] ^ (c >> 8);
+  return c;
+}
+
+// A 5-point stencil whose rows are 32 KiB apart.
+#define ROW 4096
+NOINLINE void stencil(const double *restrict a, double *restrict b, long n) {
+  for (long i = ROW; i < n - ROW; ++i)
+    b[i] = 0.2 * (a[i - ROW] + a[i - 1] + a[i] + a[i + 1] + a[i + ROW]);
+}
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 3 * ROW;
+  double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
+  unsigned char *p = calloc(n, 1);
+  uint32_t t[256];
+  for (long i = 0; i < n; ++i)
+    a[i] = 1.0 + (i % 7), p[i] = (unsigned char)(i * 13);
+  for (int i = 0; i < 256; ++i)
+    t[i] = i * 2654435761u;
+  double s = divrec(a, n, 1.5);
+  stencil(a, b, n);
+  divmem(a, n, 1.5);
+  printf("%.6f %.6f %u\n", s, a[n - 1] + b[n / 2], crc(p, n, t, 0));
+  return 0;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Compares the plugin's variant loops with the rewriter's, built from the
+same REF loop (the plugin's f.decan.L0.REF, rewritten by `decan rewrite`).
+
+usage: crossfe.py PLUGIN_OBJDUMP REWRITER_DISASM PLUGIN_LIST REWRITER_LIST FN...
+
+Instructions are compared one by one after renaming registers consistently
+(by first appearance, per loop), dropping NOP padding (the rewriter's
+listing leaves it out), branch targets and RIP-relative displacements (the
+two place code differently). Statuses come from `decan list` (VARIANTS)."""
+import re
+import sys
+
+VARIANTS = ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]
+
+
+def norm(ins):
+    ins = ins.strip()
+    if not ins or ins.startswith("nop") or ins.startswith("data16") or \
+            ins.startswith("cs nop") or ins.startswith("int3"):
+        return None
+    ins = re.sub(r"\s*#.*$", "", ins)
+    parts = ins.split(None, 1)
+    op = parts[0]
+    args = parts[1] if len(parts) > 1 else ""
+    if op.startswith("j"):
+        return op
+    args = re.sub(r"-?(0x)?[0-9a-f]*\(%rip\)", "RIP", args)
+    # llvm-objdump prints hex, the rewriter's listing decimal.
+    args = re.sub(r"(-?)0x([0-9a-f]+)",
+                  lambda m: m.group(1) + str(int(m.group(2), 16)), args)
+    return op + " " + re.sub(r"\s+", "", args)
+
+
+def rename(body):
+    names = {}
+
+    def sub(m):
+        return names.setdefault(m.group(0), "%%r%d" % len(names))
+    return [re.sub(r"%[a-z0-9]+", sub, i) for i in body]
+
+
+def unread_steps(body):
+    """body without induction updates whose register nothing else reads."""
+    out = []
+    for i, ins in enumerate(body):
+        m = re.match(r"(inc|dec|add|sub)\w*\s+(?:\$-?\d+,)?(%r\d+)$", ins)
+        if m and not any(m.group(2) in o for k, o in enumerate(body) if k != i):
+            continue
+        out.append(ins)
+    return out
+
+
+def plugin_loops(text):
+    """{function: [instr]}: the loop of each decan variant function (from
+    the target of its backward conditional branch to that branch)."""
+    out, fn, rows = {}, None, []
+
+    def close():
+        if fn is None:
+            return
+        for k in range(len(rows) - 1, -1, -1):
+            addr, ins = rows[k]
+            m = re.match(r"j(?!mp)\w+\s+(?:0x)?([0-9a-f]+)", ins)
+            if m and int(m.group(1), 16) < addr:
+                start = int(m.group(1), 16)
+                out[fn] = [i for a, i in rows if start <= a <= addr]
+                return
+    for line in text.splitlines():
+        m = re.match(r"[0-9a-f]+ <(.+)>:", line)
+        if m:
+            close()
+            fn, rows = m.group(1), []
+            continue
+        m = re.match(r"\s*([0-9a-f]+):\s+(.*)", line)
+        if m and fn:
+            rows.append((int(m.group(1), 16), m.group(2)))
+    close()
+    return out
+
+
+def rewriter_loops(text):
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"(\S+)\.(\w+) @0x", line)
+        if m:
+            cur = (m.group(1), m.group(2))
+            out[cur] = []
+        elif cur and line.startswith(" "):
+            out[cur].append(line.strip())
+    # The copy ends with the jump to the exit: not part of the loop.
+    for k, v in out.items():
+        if v and v[-1].startswith("jmp"):
+            v.pop()
+    return out
+
+
+def listed(text):
+    rows = {}
+    for line in text.splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 4:
+            rows[f[0]] = set(f[3].split(",")) if f[3] != "-" else set()
+    return rows
+
+
+def main():
+    pobj, rdis, plist, rlist = (open(a).read() for a in sys.argv[1:5])
+    fns = sys.argv[5:]
+    P, R = plugin_loops(pobj), rewriter_loops(rdis)
+    PL, RL = listed(plist), listed(rlist)
+    bad = 0
+    for fn in fns:
+        ps, rs = PL.get(fn + ":L0"), RL.get(fn + ".decan.L0.REF:L0")
+        if ps != rs:
+            print("%s: statuses differ: plugin %s, rewriter %s" %
+                  (fn, sorted(ps or []), sorted(rs or [])))
+            bad += 1
+        for v in VARIANTS:
+            if v not in (ps or set()):
+                continue
+            a = [x for x in map(norm, P.get("%s.decan.L0.%s" % (fn, v), [])) if x]
+            b = [x for x in map(norm, R.get(("%s.decan.L0.REF:L0" % fn, v), [])) if x]
+            a, b = rename(a), rename(b)
+            if v == "CTRL" and a != b:
+                # Live-outs are unknown in a binary: the plugin keeps an
+                # induction variable its probes read after the loop, the
+                # rewriter (which restores the entry state) need not.
+                a, b = unread_steps(a), unread_steps(b)
+            if a != b:
+                bad += 1
+                print("%s %s differs:\n  plugin:   %s\n  rewriter: %s" %
+                      (fn, v, " ; ".join(a), " ; ".join(b)))
+            else:
+                print("%s %s: %d instructions agree" % (fn, v, len(a)))
+    print("cross-front-end: %d difference(s)" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
