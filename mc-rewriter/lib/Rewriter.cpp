@@ -743,14 +743,19 @@ void LoopEmitter::emit() {
   A.load(A.RBX, A.RSP, OffXP);
   A.xsaveLike(A.XRSTOR, A.RBX);
   A.mxcsr(A.LDMXCSR, A.RSP, OffMx);
-  A.simple(A.LFENCE);
-  A.simple(A.RDTSC);
-  A.store(A.RSP, OffT0, A.EAX, true);
-  A.store(A.RSP, OffT0 + 4, A.EDX, true);
-  restoreGPRs(OffG0);
-  A.pushMem(A.RSP, OffF0);
-  A.simple(A.POPF);
-  A.jmpMem(A.RSP, OffTgt);
+  // Start the clock, restore the entry registers and flags, enter the copy
+  // whose address is at OffTgt (the measured path and the rerun share it).
+  auto StartTimedCopy = [&] {
+    A.simple(A.LFENCE);
+    A.simple(A.RDTSC);
+    A.store(A.RSP, OffT0, A.EAX, true);
+    A.store(A.RSP, OffT0 + 4, A.EDX, true);
+    restoreGPRs(OffG0);
+    A.pushMem(A.RSP, OffF0);
+    A.simple(A.POPF);
+    A.jmpMem(A.RSP, OffTgt);
+  };
+  StartTimedCopy();
 
   // --- Variant copies; their exits stop the clock and join Common.
   std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
@@ -870,14 +875,7 @@ void LoopEmitter::emit() {
   A.store(A.RSP, OffV, A.RAX);
   A.leaRip(A.RCX, Target::label(VariantLabel[DECAN_REF]));
   A.store(A.RSP, OffTgt, A.RCX);
-  A.simple(A.LFENCE);
-  A.simple(A.RDTSC);
-  A.store(A.RSP, OffT0, A.EAX, true);
-  A.store(A.RSP, OffT0 + 4, A.EDX, true);
-  restoreGPRs(OffG0);
-  A.pushMem(A.RSP, OffF0);
-  A.simple(A.POPF);
-  A.jmpMem(A.RSP, OffTgt);
+  StartTimedCopy();
 
   // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);
