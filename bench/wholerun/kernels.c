@@ -43,9 +43,8 @@ static double moving(void) {
   return S;
 }
 
-__attribute__((noinline)) static void rowDot(const double *Row,
-                                             const double *X, double *Y,
-                                             long N) {
+__attribute__((noinline)) static void rowDot(const double *Row, const double *X,
+                                             double *Y, long N) {
   double S = 0;
   for (long J = 0; J < N; ++J)
     S += Row[J] * X[J];
@@ -101,8 +100,7 @@ static double divide(void) {
 }
 
 __attribute__((noinline)) static void triad(double *A, const double *B,
-                                            const double *C, double K,
-                                            long N) {
+                                            const double *C, double K, long N) {
   for (long I = 0; I < N; ++I)
     A[I] = B[I] + K * C[I];
 }
@@ -154,7 +152,8 @@ static double tiny(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: kernels moving|triangle|divide|stream|tiny [SKIP]\n");
+    fprintf(stderr,
+            "usage: kernels moving|triangle|divide|stream|tiny [SKIP]\n");
     return 2;
   }
   Skip = argc > 2 && atoi(argv[2]);

@@ -280,6 +280,9 @@ private:
   /// before any read, in its block (instructions with a memory operand do
   /// not count as writers: variants may delete them).
   bool flagsDeadAfter(unsigned I) const;
+  bool flagsFreeBefore(unsigned I) const;
+  Instr maskInto(unsigned I, unsigned T, int64_t Mask) const;
+  Instr scratchBase(unsigned I, unsigned Reg, int64_t Off) const;
 
   const X86Knowledge &K;
   const LoopBody &Ref;
@@ -681,6 +684,34 @@ bool Builder::toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out) {
   return true;
 }
 
+/// True when instruction I may be preceded by an `and`: the flags it would
+/// write are dead there (I neither reads them nor leaves them to a reader).
+bool Builder::flagsFreeBefore(unsigned I) const {
+  unsigned Flags = K.reg("EFLAGS");
+  bool Reads = false, Writes = false;
+  for (const RegRead *R : RD.readsOf(I))
+    Reads |= K.regsOverlap(R->Reg, Flags);
+  for (auto [W, U] : RD.writesOf(I))
+    Writes |= K.regsOverlap(W, Flags);
+  return !Reads && (Writes || flagsDeadAfter(I));
+}
+
+/// `and $Mask, T` (32-bit: zero-extends), for instruction I's place.
+Instr Builder::maskInto(unsigned I, unsigned T, int64_t Mask) const {
+  Instr And = mk(I, K.opcode("AND32ri"));
+  unsigned T32 = sized(T, 4);
+  And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
+  return And;
+}
+
+/// `lea Off(%rip), Reg` into the loop's scratch area.
+Instr Builder::scratchBase(unsigned I, unsigned Reg, int64_t Off) const {
+  Instr Lea = mk(I, K.opcode("LEA64r"));
+  Lea.Ops = {Operand::reg(Reg), Operand::reg(K.reg("RIP")), Operand::imm(1),
+             Operand::reg(0),   Operand::scratch(Off),      Operand::reg(0)};
+  return Lea;
+}
+
 bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
                                function_ref<bool(unsigned)> Gone,
                                int64_t Mask) {
@@ -691,32 +722,19 @@ bool Builder::toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
   int M = K.memOperandIndex(In.Opcode);
   std::vector<Instr> Pre;
   if (Mask) {
-    // idx & Mask into a free register: `and` writes the flags, so they must
-    // be dead here (I neither reads them nor leaves them to a reader).
-    unsigned Flags = K.reg("EFLAGS");
-    bool Reads = false, Writes = false;
-    for (const RegRead *R : RD.readsOf(I))
-      Reads |= K.regsOverlap(R->Reg, Flags);
-    for (auto [W, U] : RD.writesOf(I))
-      Writes |= K.regsOverlap(W, Flags);
+    // idx & Mask into a free register: `and` writes the flags.
     unsigned T = 0;
     for (unsigned R : Ref.FreeRegs)
       if (!T && K.isGPR(R) && !K.regsOverlap(R, Base))
         T = sized(R, 8);
     unsigned Idx = In.Ops[M + 2].isReg() ? In.Ops[M + 2].Reg : 0;
-    if (!T || !Idx || K.regBits(Idx) != 64 || Reads ||
-        !(Writes || flagsDeadAfter(I)))
+    if (!T || !Idx || K.regBits(Idx) != 64 || !flagsFreeBefore(I))
       return false;
     Instr Mov = mk(I, K.opcode("MOV64rr"));
     Mov.Ops = {Operand::reg(T), Operand::reg(Idx)};
-    Instr And = mk(I, K.opcode("AND32ri"));
-    unsigned T32 = sized(T, 4);
-    And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
-    Pre = {Mov, And};
+    Pre = {Mov, maskInto(I, T, Mask)};
   }
-  Instr Lea = mk(I, K.opcode("LEA64r"));
-  Lea.Ops = {Operand::reg(Base), Operand::reg(K.reg("RIP")), Operand::imm(1),
-             Operand::reg(0),    Operand::scratch(Off),      Operand::reg(0)};
+  Instr Lea = scratchBase(I, Base, Off);
   Instr R = In;
   R.Unchanged = false;
   R.Size = 0;
@@ -813,12 +831,6 @@ bool Builder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
   const Instr &In = Ref.Instrs[I];
   int M = K.memOperandIndex(In.Opcode);
   const Operand *Mem = &In.Ops[M];
-  unsigned Flags = K.reg("EFLAGS");
-  bool Reads = false, Writes = false;
-  for (const RegRead *R : RD.readsOf(I))
-    Reads |= K.regsOverlap(R->Reg, Flags);
-  for (auto [W, U] : RD.writesOf(I))
-    Writes |= K.regsOverlap(W, Flags);
   unsigned T = 0, B = 0;
   for (unsigned R : Ref.FreeRegs)
     if (K.isGPR(R)) {
@@ -827,18 +839,14 @@ bool Builder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
       else if (!B)
         B = sized(R, 8);
     }
-  if (!T || !B || Reads || !(Writes || flagsDeadAfter(I)) ||
-      Mem[3].Kind != Operand::Immediate || (Mem[4].isReg() && Mem[4].Reg) ||
+  if (!T || !B || !flagsFreeBefore(I) || Mem[3].Kind != Operand::Immediate ||
+      (Mem[4].isReg() && Mem[4].Reg) ||
       (Mem[0].isReg() && Mem[0].Reg == K.reg("RIP")))
     return false;
   Instr Addr = mk(I, K.opcode("LEA64r"));
   Addr.Ops = {Operand::reg(T), Mem[0], Mem[1], Mem[2], Mem[3], Operand::reg(0)};
-  Instr And = mk(I, K.opcode("AND32ri"));
-  unsigned T32 = sized(T, 4);
-  And.Ops = {Operand::reg(T32), Operand::reg(T32), Operand::imm(Mask)};
-  Instr Base = mk(I, K.opcode("LEA64r"));
-  Base.Ops = {Operand::reg(B), Operand::reg(K.reg("RIP")), Operand::imm(1),
-              Operand::reg(0), Operand::scratch(Off),      Operand::reg(0)};
+  Instr And = maskInto(I, T, Mask);
+  Instr Base = scratchBase(I, B, Off);
   Instr R = In;
   R.Unchanged = false;
   R.Size = 0;

@@ -119,7 +119,7 @@ struct LoopReport {
   /// Runtime entry to exit over all calls (0: not measured): the loop runs
   /// and what decan added around them.
   double InsideCycles = 0;
-  unsigned Threads = 0;     ///< threads (all processes) that ran the loop
+  unsigned Threads = 0; ///< threads (all processes) that ran the loop
   /// TimeCycles / the program's own time (decan's cost removed).
   std::optional<double> ProgramShare;
   /// True when decan's cost per call of this loop exceeds the loop's own:
