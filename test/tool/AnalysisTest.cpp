@@ -179,14 +179,14 @@ TEST(Analyse, MissingVariantsGiveNoClass) {
 TEST(Coherence, SlowerThanRefBeyondNoise) {
   Thresholds T;
   LoopReport L = makeLoop("s:L0", {100, 104, 130, -1, -1, -1});
-  checkCoherence(L, 0, 31, T);
+  checkCoherence(L, 0, T);
   EXPECT_TRUE(hasWarning(L, "FP is slower than REF"));
   EXPECT_FALSE(hasWarning(L, "LS is slower")); // 4% is within noise
   // Unstable REF widens the noise band: 30% is no longer beyond it.
   LoopReport U = makeLoop("s:L0", {100, 104, 130, -1, -1, -1});
   U.Variants[REF]->Cycles.Min = 75;
   U.Variants[REF]->Stability = stability(U.Variants[REF]->Cycles);
-  checkCoherence(U, 0, 31, T);
+  checkCoherence(U, 0, T);
   EXPECT_FALSE(hasWarning(U, "FP is slower than REF"));
   EXPECT_TRUE(hasWarning(U, "REF: unstable samples"));
 }
@@ -200,19 +200,19 @@ TEST(Coherence, RankImbalance) {
     Row.Cycles = {90, R == 3 ? 200.0 : 100.0, 210};
     L.Variants[REF]->Rows.push_back(Row);
   }
-  checkCoherence(L, 0, 31, Thresholds());
+  checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "REF: imbalance between ranks/threads: median "
                             "cycles per call range from 100 to 200 over 4"));
   L.Warnings.clear();
   L.Variants[REF]->Rows[3].Cycles.Median = 110;
-  checkCoherence(L, 0, 31, Thresholds());
+  checkCoherence(L, 0, Thresholds());
   EXPECT_FALSE(hasWarning(L, "imbalance"));
 }
 
 TEST(Coherence, TripCountsDifferOnTheSameInputAreExcludedAndSaid) {
   LoopReport L = makeLoop("t:L0", {100, 50, 50, -1, -1, -1});
   L.Variants[LS]->PairKinds[static_cast<unsigned>(PairKind::TripsDiffer)] = 4;
-  checkCoherence(L, 0, 31, Thresholds());
+  checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: 4 sample(s) excluded: the variant's trip "
                             "count differs from the original run"));
   EXPECT_FALSE(hasWarning(L, "FP: 4"));
@@ -222,18 +222,18 @@ TEST(Coherence, TooFewCallsAndPrecision) {
   LoopReport L = makeLoop("p:L0", {100, 50, -1, -1, -1, -1});
   L.Variants[LS]->Calls = 3;
   L.Variants[REF]->Calls = 20;
-  checkCoherence(L, /*ProbeCycles=*/20, /*RepsWanted=*/31, Thresholds());
+  checkCoherence(L, /*ProbeCycles=*/20, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: only 3 measured calls"));
   EXPECT_TRUE(hasWarning(L, "too short for the precision"));
   LoopReport Long = makeLoop("p:L0", {10000, 5000, -1, -1, -1, -1});
-  checkCoherence(Long, 20, 31, Thresholds());
+  checkCoherence(Long, 20, Thresholds());
   EXPECT_TRUE(Long.Warnings.empty());
 }
 
 TEST(Coherence, ExcludedCallsAreFlagged) {
   LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
   L.Variants[LS]->Excluded = 10;
-  checkCoherence(L, 0, 31, Thresholds());
+  checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: 10 of 41 calls excluded"));
   EXPECT_TRUE(hasWarning(L, "the machine is busy"));
 }

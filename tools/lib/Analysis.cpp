@@ -112,8 +112,7 @@ std::optional<double> saturation(const LoopReport &L, unsigned V) {
   return L.Variants[V]->Cycles.Median / Ref;
 }
 
-void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
-                    const Thresholds &T) {
+void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
   auto Warn = [&](std::string S) {
     if (std::find(L.Warnings.begin(), L.Warnings.end(), S) == L.Warnings.end())
       L.Warnings.push_back(std::move(S));
@@ -310,15 +309,9 @@ void checkRun(LoopReport &L, const Thresholds &T) {
 } // namespace
 
 void analyse(Report &R, const Thresholds &T) {
-  unsigned Reps = 0;
-  if (auto N = R.Config.getInteger("reps"))
-    Reps = static_cast<unsigned>(*N);
   Thresholds TC = T;
-  if (R.Config.getString("mode") == "instance") {
-    // One call per variant is what instance mode measures, by design.
-    Reps = 0;
+  if (R.Config.getString("mode") == "instance") // one call per variant
     TC.MinCalls = 1;
-  }
   double Total = 0;
   for (const LoopReport &L : R.Loops)
     Total += L.TimeCycles;
@@ -596,7 +589,7 @@ void analyse(Report &R, const Thresholds &T) {
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());
     checkRun(L, T);
-    checkCoherence(L, R.ProbeCycles, Reps, TC);
+    checkCoherence(L, R.ProbeCycles, TC);
     for (const auto &KV : L.Unavailable) {
       // "empty": the variant would equal REF (e.g. no division for
       // NO_DIV); a fact about the loop, not a measurement problem.

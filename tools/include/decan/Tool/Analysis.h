@@ -132,8 +132,7 @@ void analyse(Report &R, const Thresholds &T = Thresholds());
 void checkLoopStructure(Report &R, const Thresholds &T);
 
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
-void checkCoherence(LoopReport &L, double ProbeCycles, unsigned RepsWanted,
-                    const Thresholds &T);
+void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T);
 
 /// Loops of \p R ordered by potential DL1 gain (highest first), then share;
 /// the thesis's re-ranking of the hot-loop list.
