@@ -65,6 +65,7 @@ struct LoopTotals {
   /// the calls: the loop runs and what the runtime added around them.
   uint64_t InsideCycles = 0;
   uint64_t Width = 1;
+  unsigned WidthLog2 = 0; ///< Width is a power of two: no division per call
   struct Bucket {
     uint64_t Calls = 0, Iterations = 0, Cycles = 0;
   } B[kBuckets];
@@ -75,7 +76,7 @@ struct LoopTotals {
     Cycles += Cyc;
     Iterations += Trips;
     TripsKnown += Trips != 0;
-    uint64_t I = (Call ? Call - 1 : 0) / Width;
+    uint64_t I = (Call ? Call - 1 : 0) >> WidthLog2;
     while (I >= kBuckets) {
       for (unsigned K = 0; K < kBuckets / 2; ++K) {
         B[K].Calls = B[2 * K].Calls + B[2 * K + 1].Calls;
@@ -85,7 +86,8 @@ struct LoopTotals {
       for (unsigned K = kBuckets / 2; K < kBuckets; ++K)
         B[K] = Bucket();
       Width *= 2;
-      I = (Call - 1) / Width;
+      ++WidthLog2;
+      I = (Call - 1) >> WidthLog2;
     }
     B[I].Calls += 1;
     B[I].Iterations += Trips;
