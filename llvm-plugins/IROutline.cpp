@@ -17,6 +17,7 @@
 #include "IRLoopTable.h"
 #include "IRSelection.h"
 #include "decan/abi.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -50,8 +51,6 @@ using namespace decan;
 namespace {
 
 constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
-constexpr const char *VariantNames[NumVariants] = {"REF",    "LS",  "FP",
-                                                   "NO_DIV", "DL1", "CTRL"};
 /// Beyond this many live values the call itself would dominate the timing.
 constexpr unsigned MaxLiveValues = 64;
 
@@ -738,8 +737,8 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     for (unsigned V = 1; V < NumVariants; ++V) {
       ValueToValueMapTy VMap;
       Function *C = CloneFunction(Ref, VMap);
-      C->setName(P.Rec.symbol(VariantNames[V]));
-      C->addFnAttr("decan-variant", VariantNames[V]);
+      C->setName(P.Rec.symbol(decan_variant_name(V)));
+      C->addFnAttr("decan-variant", decan_variant_name(V));
       C->setLinkage(GlobalValue::InternalLinkage);
       C->setComdat(F.getComdat());
       Fns.push_back(C);

@@ -9,6 +9,7 @@
 #include "Dataflow.h"
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Verifier.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,9 +25,25 @@ using namespace llvm;
 using namespace decan;
 
 const char *decan::variantName(Variant V) {
-  static const char *const Names[] = {"REF",    "LS",  "FP",
-                                      "NO_DIV", "DL1", "CTRL"};
-  return Names[static_cast<unsigned>(V)];
+  return decan_variant_name(static_cast<unsigned>(V));
+}
+
+decan_store_policy decan::storePolicy(Variant V) {
+  switch (V) {
+  case Variant::REF:
+    return DECAN_STORE_KEPT; // the real loop
+  case Variant::LS:
+  case Variant::NO_DIV:
+    // A store the next iteration reloads goes to a scratch cell; the policy
+    // names what happens to the others.
+    return DECAN_STORE_AS_LOAD;
+  case Variant::DL1:
+    return DECAN_STORE_TO_SCRATCH;
+  case Variant::FP:
+  case Variant::CTRL:
+    return DECAN_STORE_DELETED;
+  }
+  return DECAN_STORE_KEPT;
 }
 
 Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {

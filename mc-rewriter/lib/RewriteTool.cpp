@@ -9,6 +9,7 @@
 #include "decan/Rewriter/LoopFinder.h"
 #include "decan/Rewriter/Rewriter.h"
 #include "decan/Rewriter/X86Context.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,8 +17,6 @@
 
 using namespace llvm;
 using namespace decan::rewriter;
-
-static const char *const Names[] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
 
 std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
   if (OutDir.empty())
@@ -29,9 +28,9 @@ std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
 
 static std::string maskNames(unsigned Mask) {
   std::string S;
-  for (unsigned K = 0; K < 6; ++K)
+  for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
     if (Mask & (1u << K))
-      S += (S.empty() ? "" : ",") + std::string(Names[K]);
+      S += (S.empty() ? "" : ",") + std::string(decan_variant_name(K));
   return S;
 }
 
@@ -85,7 +84,7 @@ static Error disassembleCopies(StringRef Output, const X86Context &X86,
     Dump(O.Id + ".orig", O.OrigCopy);
     for (unsigned V = 0; V < 6; ++V)
       if (O.VariantMask & (1u << V))
-        Dump(O.Id + "." + Names[V], O.Copies[V]);
+        Dump(O.Id + "." + decan_variant_name(V), O.Copies[V]);
   }
   return Error::success();
 }

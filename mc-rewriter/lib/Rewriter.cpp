@@ -8,6 +8,7 @@
 #include "decan/Rewriter/LoopCopy.h"
 
 #include "decan/abi.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -32,8 +33,6 @@ std::string decan::rewriter::loopWhere(const LoopCandidate &L) {
 }
 
 namespace {
-
-const char *const VariantNames[] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
 
 //===----------------------------------------------------------------------===//
 // A tiny assembler over MCInst: labels, rel32 branches, RIP-relative
@@ -966,7 +965,7 @@ decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
     O.VariantMask = O.Rewritten ? V.Mask : 0;
     for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
       if (!V.Notes[K].empty())
-        O.VariantNotes.push_back(std::string(VariantNames[K]) + ": " +
+        O.VariantNotes.push_back(std::string(decan_variant_name(K)) + ": " +
                                  V.Notes[K]);
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.

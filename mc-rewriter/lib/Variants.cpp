@@ -245,6 +245,8 @@ Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
   V.MInfo.status[DECAN_REF] = DECAN_VARIANT_OK;
   V.MInfo.n_instrs = L.numInstrs();
   V.MInfo.loop_bytes[DECAN_REF] = L.bytes();
+  for (unsigned N = 0; N < DECAN_NUM_VARIANTS; ++N)
+    V.MInfo.store_policy[N] = decan::storePolicy(decan::Variant(N));
   Expected<const decan::X86Knowledge *> KOr = knowledge();
   if (!KOr)
     return KOr.takeError();
