@@ -8,7 +8,6 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
 #include "decan/Rewriter/Rewriter.h"
-#include "decan/Rewriter/X86Context.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -56,7 +55,7 @@ static void printLoop(raw_ostream &OS, const LoopCandidate &L,
 
 /// Prints the emitted copies of every rewritten loop, decoded from the
 /// written file.
-static Error disassembleCopies(StringRef Output, const X86Context &X86,
+static Error disassembleCopies(StringRef Output, const decan::X86Target &X86,
                                const RewriteResult &R, raw_ostream &OS) {
   auto Out = BinaryImage::open(Output);
   if (!Out)
@@ -92,7 +91,7 @@ static Error disassembleCopies(StringRef Output, const X86Context &X86,
 Error decan::rewriter::rewriteFile(StringRef Input, StringRef Output,
                                    raw_ostream &OS, bool Verbose,
                                    const RewriteOptions &RW, bool Disasm) {
-  auto X86 = X86Context::create();
+  auto X86 = decan::X86Knowledge::createForHost();
   if (!X86)
     return X86.takeError();
   auto Bin = BinaryImage::open(Input);
@@ -126,7 +125,7 @@ Error decan::rewriter::rewriteFile(StringRef Input, StringRef Output,
 }
 
 Error decan::rewriter::listLoops(StringRef Input, raw_ostream &OS) {
-  auto X86 = X86Context::create();
+  auto X86 = decan::X86Knowledge::createForHost();
   if (!X86)
     return X86.takeError();
   auto Bin = BinaryImage::open(Input);

@@ -12,6 +12,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
@@ -62,7 +65,7 @@ struct Item {
 
 class CodeBuffer {
 public:
-  explicit CodeBuffer(const X86Context &X86) : X86(X86) {}
+  explicit CodeBuffer(const decan::X86Knowledge &X86) : X86(X86) {}
 
   unsigned newLabel() {
     LabelAddr.push_back(0);
@@ -91,18 +94,16 @@ public:
     Item I;
     I.MI = MI;
     I.Fix = Item::RipMem;
-    I.MemIdx = X86.memOperandIndex(MI);
+    I.MemIdx = X86.addressOperandIndex(MI);
     I.T = T;
     Items.push_back(I);
   }
   void jmp(Target T) { branch(X86.JMP_4, -1, T); }
   void jcc(unsigned CC, Target T) { branch(X86.JCC_4, CC, T); }
+  /// jmp/jcc rel32 (\p Opc is JMP_4 or JCC_4) to \p T.
   void branch(unsigned Opc, int CC, Target T) {
     Item I;
-    I.MI.setOpcode(Opc);
-    I.MI.addOperand(MCOperand::createImm(0));
-    if (CC >= 0)
-      I.MI.addOperand(MCOperand::createImm(CC));
+    I.MI = X86.createBranch32(Opc == X86.JMP_4 ? -1 : CC);
     I.Fix = Item::Branch;
     I.T = T;
     Items.push_back(I);
@@ -221,60 +222,37 @@ private:
     return 0;
   }
 
-  const X86Context &X86;
+  const decan::X86Knowledge &X86;
   std::vector<Item> Items;
   std::vector<uint64_t> LabelAddr;
   uint64_t Base = 0;
 };
 
-/// MCInst builders for the few forms the dispatcher uses (names looked up
-/// once; X86 opcode enums are not installed).
+/// Appends the dispatcher's instructions, made by X86Target's create*()
+/// helpers, to a CodeBuffer. The opcode and register fields are what the
+/// loop emitter still builds by hand.
 class Asm {
 public:
-  Asm(const X86Context &X86, CodeBuffer &CB) : X86(X86), CB(CB) {
-    auto Op = [&](const char *N) {
-      unsigned O = X86.opcode(N);
-      if (!O)
-        Missing = N;
-      return O;
-    };
-    LEA = Op("LEA64r");
-    PUSHF = Op("PUSHF64");
-    POPF = Op("POPF64");
-    POPm = Op("POP64rmm");
-    PUSHm = Op("PUSH64rmm");
-    MOVmr = Op("MOV64mr");
-    MOVrm = Op("MOV64rm");
-    MOV32mr = Op("MOV32mr");
-    MOV32mi = Op("MOV32mi");
-    MOVmi = Op("MOV64mi32");
-    AND = Op("AND64ri32");
-    ADDri = Op("ADD64ri32");
-    MOV32ri = Op("MOV32ri");
-    XOR32 = Op("XOR32rr");
-    XSAVE = Op("XSAVE64");
-    XRSTOR = Op("XRSTOR64");
-    CALLm = Op("CALL64m");
-    JMPm = Op("JMP64m");
-    LFENCE = Op("LFENCE");
-    RDTSC = Op("RDTSC");
-    RDTSCP = Op("RDTSCP");
-    CMPmi = Op("CMP32mi");
-    CMPri = Op("CMP32ri");
-    TEST = Op("TEST32rr");
-    MOVSXrr = Op("MOVSX64rr32");
-    MOVSXrm = Op("MOVSX64rm32");
-    ADDrr = Op("ADD64rr");
-    SUBrm = Op("SUB64rm");
-    STMXCSR = Op("STMXCSR");
-    LDMXCSR = Op("LDMXCSR");
-    MOVrr = Op("MOV64rr");
-    TEST64 = Op("TEST64rr");
-    CQO = Op("CQO");
-    IDIV = Op("IDIV64r");
-    NEG = Op("NEG64r");
-    MOVri = Op("MOV64ri32");
-    ORrr = Op("OR64rr");
+  Asm(const decan::X86Knowledge &X86, CodeBuffer &CB) : X86(X86), CB(CB) {
+    const decan::X86Target::DispatchOpcodes &O = X86.ops();
+    PUSHF = O.PUSHF64;
+    POPF = O.POPF64;
+    XSAVE = O.XSAVE64;
+    XRSTOR = O.XRSTOR64;
+    LFENCE = O.LFENCE;
+    RDTSC = O.RDTSC;
+    RDTSCP = O.RDTSCP;
+    MOVSXrr = O.MOVSX64rr32;
+    MOVSXrm = O.MOVSX64rm32;
+    SUBrm = O.SUB64rm;
+    STMXCSR = O.STMXCSR;
+    LDMXCSR = O.LDMXCSR;
+    XOR32 = O.XOR32rr;
+    TEST64 = O.TEST64rr;
+    CQO = O.CQO;
+    IDIV = O.IDIV64r;
+    NEG = O.NEG64r;
+    MOVri = O.MOV64ri32;
     for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
                           "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
       GPRs.push_back(X86.reg(R));
@@ -292,6 +270,7 @@ public:
     RIP = X86.RIP;
   }
 
+  /// Set when an opcode is missing (X86Target::create() checks them all).
   const char *Missing = nullptr;
 
   static MCOperand R(unsigned Reg) { return MCOperand::createReg(Reg); }
@@ -299,154 +278,67 @@ public:
   /// Appends the 5 memory operands.
   static void mem(MCInst &MI, unsigned Base, int64_t Disp, unsigned Index = 0,
                   unsigned Scale = 1) {
-    MI.addOperand(R(Base));
-    MI.addOperand(I(Scale));
-    MI.addOperand(R(Index));
-    MI.addOperand(I(Disp));
-    MI.addOperand(R(0));
+    decan::X86Target::addMem(MI, Base, Disp, Index, Scale);
   }
-  MCInst make(unsigned Opc) {
-    MCInst MI;
-    MI.setOpcode(Opc);
-    return MI;
-  }
+  static MCInst make(unsigned Opc) { return decan::X86Target::createInst(Opc); }
 
   // reg <- [base + disp]
   void load(unsigned Dst, unsigned Base, int64_t Disp) {
-    MCInst MI = make(MOVrm);
-    MI.addOperand(R(Dst));
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createLoad(Dst, Base, Disp));
   }
   void store(unsigned Base, int64_t Disp, unsigned Src, bool Is32 = false) {
-    MCInst MI = make(Is32 ? MOV32mr : MOVmr);
-    mem(MI, Base, Disp);
-    MI.addOperand(R(Src));
-    CB.inst(MI);
+    CB.inst(X86.createStore(Base, Disp, Src, Is32));
   }
   void storeImm(unsigned Base, int64_t Disp, int64_t V, bool Is32) {
-    MCInst MI = make(Is32 ? MOV32mi : MOVmi);
-    mem(MI, Base, Disp);
-    MI.addOperand(I(V));
-    CB.inst(MI);
+    CB.inst(X86.createStoreImm(Base, Disp, V, Is32));
   }
   void lea(unsigned Dst, unsigned Base, int64_t Disp) {
-    MCInst MI = make(LEA);
-    MI.addOperand(R(Dst));
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createLea(Dst, Base, Disp));
   }
   void leaRip(unsigned Dst, Target T) {
-    MCInst MI = make(LEA);
-    MI.addOperand(R(Dst));
-    mem(MI, RIP, 0);
-    CB.instRip(MI, T);
+    CB.instRip(X86.createLea(Dst, RIP, 0), T);
   }
-  void movrr(unsigned Dst, unsigned Src) {
-    MCInst MI = make(MOVrr);
-    MI.addOperand(R(Dst));
-    MI.addOperand(R(Src));
-    CB.inst(MI);
-  }
-  void andImm(unsigned Reg, int64_t V) {
-    MCInst MI = make(AND);
-    MI.addOperand(R(Reg));
-    MI.addOperand(R(Reg));
-    MI.addOperand(I(V));
-    CB.inst(MI);
-  }
-  void orrr(unsigned Dst, unsigned Src) {
-    MCInst MI = make(ORrr);
-    MI.addOperand(R(Dst));
-    MI.addOperand(R(Dst));
-    MI.addOperand(R(Src));
-    CB.inst(MI);
-  }
-  void addImm(unsigned Reg, int64_t V) {
-    MCInst MI = make(ADDri);
-    MI.addOperand(R(Reg));
-    MI.addOperand(R(Reg));
-    MI.addOperand(I(V));
-    CB.inst(MI);
-  }
+  void movrr(unsigned Dst, unsigned Src) { CB.inst(X86.createMove(Dst, Src)); }
+  void andImm(unsigned Reg, int64_t V) { CB.inst(X86.createAndImm(Reg, V)); }
+  void orrr(unsigned Dst, unsigned Src) { CB.inst(X86.createOr(Dst, Src)); }
+  void addImm(unsigned Reg, int64_t V) { CB.inst(X86.createAddImm(Reg, V)); }
   void simple(unsigned Opc) { CB.inst(make(Opc)); }
   void pushMem(unsigned Base, int64_t Disp) {
-    MCInst MI = make(PUSHm);
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createPushMem(Base, Disp));
   }
   void popMem(unsigned Base, int64_t Disp) {
-    MCInst MI = make(POPm);
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createPopMem(Base, Disp));
   }
   /// xsave64/xrstor64 (%Base) of x87, SSE, AVX and AVX-512 state.
   void xsaveLike(unsigned Opc, unsigned Base) {
-    MCInst M1 = make(MOV32ri);
-    M1.addOperand(R(EAX));
-    M1.addOperand(I(0xe7));
-    CB.inst(M1);
-    MCInst M2 = make(XOR32);
-    M2.addOperand(R(EDX));
-    M2.addOperand(R(EDX));
-    M2.addOperand(R(EDX));
-    CB.inst(M2);
-    MCInst MI = make(Opc);
-    mem(MI, Base, 0);
-    CB.inst(MI);
+    CB.inst(X86.createMoveImm32(EAX, 0xe7));
+    CB.inst(X86.createXor32(EDX, EDX));
+    CB.inst(X86.createMemOnly(Opc, Base, 0));
   }
-  void callRip(Target T) {
-    MCInst MI = make(CALLm);
-    mem(MI, RIP, 0);
-    CB.instRip(MI, T);
-  }
+  void callRip(Target T) { CB.instRip(X86.createCallMem(RIP, 0), T); }
   void jmpMem(unsigned Base, int64_t Disp) {
-    MCInst MI = make(JMPm);
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createJmpMem(Base, Disp));
   }
   void cmpRipImm(Target T, int64_t V) {
-    MCInst MI = make(CMPmi);
-    mem(MI, RIP, 0);
-    MI.addOperand(I(V));
-    CB.instRip(MI, T);
+    CB.instRip(X86.createCmpMemImm32(RIP, 0, V), T);
   }
   void cmpImm(unsigned Reg32, int64_t V) {
-    MCInst MI = make(CMPri);
-    MI.addOperand(R(Reg32));
-    MI.addOperand(I(V));
-    CB.inst(MI);
+    CB.inst(X86.createCmpImm32(Reg32, V));
   }
-  void testSelf(unsigned Reg32) {
-    MCInst MI = make(TEST);
-    MI.addOperand(R(Reg32));
-    MI.addOperand(R(Reg32));
-    CB.inst(MI);
-  }
+  void testSelf(unsigned Reg32) { CB.inst(X86.createTestSelf32(Reg32)); }
   void mxcsr(unsigned Opc, unsigned Base, int64_t Disp) {
-    MCInst MI = make(Opc);
-    mem(MI, Base, Disp);
-    CB.inst(MI);
+    CB.inst(X86.createMemOnly(Opc, Base, Disp));
   }
   /// Dst <- Base + sext(int32 at [Base + Idx*4]).
   void tableTarget(unsigned Dst, unsigned Base, unsigned Idx) {
-    MCInst MI = make(MOVSXrm);
-    MI.addOperand(R(Dst));
-    mem(MI, Base, 0, Idx, 4);
-    CB.inst(MI);
-    MCInst A = make(ADDrr);
-    A.addOperand(R(Dst));
-    A.addOperand(R(Dst));
-    A.addOperand(R(Base));
-    CB.inst(A);
+    CB.inst(X86.createSignExtendLoad32(Dst, Base, 0, Idx, 4));
+    CB.inst(X86.createAdd(Dst, Base));
   }
 
-  const X86Context &X86;
+  const decan::X86Knowledge &X86;
   CodeBuffer &CB;
-  unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi, MOVmi,
-      AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE, RDTSC,
-      RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
-      LDMXCSR, MOVrr, TEST64, CQO, IDIV, NEG, MOVri, ORrr;
+  unsigned PUSHF, POPF, XSAVE, XRSTOR, LFENCE, RDTSC, RDTSCP, MOVSXrr, MOVSXrm,
+      SUBrm, STMXCSR, LDMXCSR, XOR32, TEST64, CQO, IDIV, NEG, MOVri;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
@@ -507,8 +399,8 @@ struct PlannedLoop {
 
 class LoopEmitter {
 public:
-  LoopEmitter(const X86Context &X86, CodeBuffer &CB, Asm &A, PlannedLoop &P,
-              uint64_t DescOff)
+  LoopEmitter(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
+              PlannedLoop &P, uint64_t DescOff)
       : X86(X86), CB(CB), A(A), P(P), L(*P.L), DescOff(DescOff) {}
 
   void emit();
@@ -525,7 +417,7 @@ private:
   void callRuntime(uint64_t HeaderFieldOff);
   void emitTrips();
 
-  const X86Context &X86;
+  const decan::X86Knowledge &X86;
   CodeBuffer &CB;
   Asm &A;
   PlannedLoop &P;
@@ -639,7 +531,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
         continue;
       }
       MCInst MI = CI.MI;
-      int Mem = X86.memOperandIndex(MI);
+      int Mem = X86.addressOperandIndex(MI);
       if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&
           MI.getOperand(Mem).getReg() == X86.RSP)
         MI.getOperand(Mem + 3) =
@@ -922,7 +814,8 @@ template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
 } // namespace
 
 Expected<RewriteResult>
-decan::rewriter::rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
+decan::rewriter::rewriteBinary(const BinaryImage &Bin,
+                               const decan::X86Knowledge &X86,
                                const std::vector<LoopCandidate> &Loops,
                                StringRef OutPath, const RewriteOptions &Opts) {
   using namespace llvm::ELF;
