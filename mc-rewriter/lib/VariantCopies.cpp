@@ -1,4 +1,4 @@
-//===- Variants.cpp - Variant copies through the instruction knowledge ----===//
+//===- VariantCopies.cpp - Variant copies via the instruction knowledge -===//
 //
 // Part of decan. Translates a loop's REF copy into the instruction
 // knowledge's LoopBody, asks it for each variant (rules, dependence
