@@ -65,7 +65,7 @@ struct Candidate {
 };
 
 /// Everything the outliner and the stub need about one selected loop.
-struct LoopPlan {
+struct OutlinePlan {
   Loop *L;
   LoopRecord Rec;
   BasicBlock *Preheader, *Header;
@@ -173,7 +173,7 @@ static AttributeList outlinedAttrs(const Function &F) {
 /// Step 4: the REF copy. Signature (docs/design.md): live-ins, one pointer
 /// per live-out (then one for the exit index when the loop has several
 /// exits), cycles, trips.
-static Function *buildOutlined(Function &F, LoopPlan &P) {
+static Function *buildOutlined(Function &F, OutlinePlan &P) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
@@ -329,7 +329,7 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
 /// The real loop after a variant (or on a call the runtime does not
 /// measure) is the REF copy, the same IR as the inline loop, so that the
 /// caller's values need not survive the cold call.
-static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
+static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
                               ArrayRef<Function *> Variants) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
@@ -432,7 +432,7 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
 }
 
 /// Step 5: the dispatch stub in the preheader of the original loop.
-static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
+static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
                        StructType *DescTy, ArrayRef<Function *> Variants) {
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -555,7 +555,8 @@ static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
 /// and LCSSA form. Returns a skip reason when the loop is not in that form.
 static std::optional<std::string> planLoop(Function &F, Loop *L,
                                            DominatorTree &DT, LoopInfo &LI,
-                                           ScalarEvolution &SE, LoopPlan &P) {
+                                           ScalarEvolution &SE,
+                                           OutlinePlan &P) {
   if (!L->getLoopPreheader())
     return std::string("no preheader");
   if (!L->hasDedicatedExits())
@@ -704,11 +705,11 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     if (C.Rec.SkipReason.empty())
       formLCSSA(*C.L, DT, &LI, &SE);
 
-  SmallVector<LoopPlan, 8> Plans;
+  SmallVector<OutlinePlan, 8> Plans;
   SmallVector<StringRef, 8> MemDep;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
-      LoopPlan P;
+      OutlinePlan P;
       if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
@@ -731,7 +732,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
 
   // Build every copy before any stub changes the function's CFG.
   SmallVector<SmallVector<Function *, NumVariants>, 8> Copies;
-  for (LoopPlan &P : Plans) {
+  for (OutlinePlan &P : Plans) {
     Function *Ref = buildOutlined(F, P);
     SmallVector<Function *, NumVariants> Fns{Ref};
     for (unsigned V = 1; V < NumVariants; ++V) {

@@ -192,11 +192,6 @@ unsigned X86Knowledge::memAlignment(const Instr &I) const {
   return 1;
 }
 
-bool X86Knowledge::hasVectorIndex(const Instr &I) const {
-  int M = memOperandIndex(I.Opcode);
-  return M >= 0 && (unsigned)M + 2 < I.Ops.size() && isVector(I.Ops[M + 2].Reg);
-}
-
 bool X86Knowledge::isDependencyBreaking(const Instr &I) const {
   if (!MCIA || I.Ops.empty())
     return false;
@@ -364,8 +359,7 @@ int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {
   return 0;
 }
 
-//===-- Memory width
-//-------------------------------------------------------===//
+//===-- Memory width ------------------------------------------------------===//
 
 static unsigned firstNumber(StringRef S) {
   size_t P = S.find_first_of("0123456789");
@@ -475,8 +469,7 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
   return 0;
 }
 
-//===-- Encoding
-//-----------------------------------------------------------===//
+//===-- Encoding ----------------------------------------------------------===//
 
 MCInst X86Knowledge::toMCInst(const Instr &I) const {
   MCInst MI;
@@ -597,8 +590,7 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
   return Best;
 }
 
-//===-- NOPs and idioms
-//----------------------------------------------------===//
+//===-- NOPs and idioms ---------------------------------------------------===//
 
 std::vector<Instr> X86Knowledge::nop(unsigned Bytes) const {
   std::vector<Instr> Out;

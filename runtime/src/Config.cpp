@@ -24,8 +24,6 @@ const char *modeName(Mode M) {
   return "rotate";
 }
 
-const char *fpEnvName(FpEnv E) { return E == FpEnv::Keep ? "keep" : "ftz"; }
-
 int variantIndex(const char *Name, unsigned Len) {
   return decan_variant_parse(Name, Len);
 }

@@ -36,8 +36,6 @@ constexpr unsigned kMaxConfigWarnings = 8;
 /// Names of the variants, indexed by enum decan_variant (abi_names.h).
 static constexpr auto &kVariantNames = decan_variant_names;
 const char *modeName(Mode M);
-/// "ftz" or "keep".
-const char *fpEnvName(FpEnv E);
 /// Index of a variant name ("REF".."CTRL", case-sensitive), or -1.
 int variantIndex(const char *Name, unsigned Len);
 

@@ -76,8 +76,6 @@ public:
   /// moves (movaps, movdqa, movnt*) and legacy-SSE 16-byte operands other
   /// than the unaligned moves; 1 for everything else.
   unsigned memAlignment(const Instr &I) const;
-  /// True when \p I's memory operand uses a vector index (gather/scatter).
-  bool hasVectorIndex(const Instr &I) const;
 
   /// Registers \p I reads and writes, explicit and implicit (flags, MXCSR,
   /// RAX/RDX of div...). Memory base/index registers count as reads.
