@@ -1,6 +1,9 @@
 //===- Knowledge.cpp - Facts about x86-64 instructions (MC level) ---------===//
 //
 // Part of decan. See decan/InstrKnowledge/Knowledge.h.
+// Over 600 lines on purpose: one class's facts (operand roles, registers,
+// memory width, encoding, NOPs and idioms), each section short and using
+// the register classes X86Knowledge::create() looks up once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,8 @@
 //===- Report.cpp - Merge raw reports, analysed JSON in and out -----------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: one data model, read from raw reports and
+// written and read back as analysed JSON (both directions of one format).
 //
 //===----------------------------------------------------------------------===//
 
