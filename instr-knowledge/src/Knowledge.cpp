@@ -335,6 +335,16 @@ std::vector<Instr> X86Knowledge::copy(unsigned Dst, unsigned Src) const {
   return Out;
 }
 
+unsigned X86Knowledge::gprWritten(const Instr &I) const {
+  SmallVector<unsigned, 4> Ws;
+  regsWritten(I, Ws);
+  unsigned Def = 0;
+  for (unsigned W : Ws)
+    if (isGPR(W))
+      Def = W;
+  return Def;
+}
+
 int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {
   StringRef N = opcodeName(I.Opcode);
   auto Imm = [&](unsigned O) -> const Operand * {
