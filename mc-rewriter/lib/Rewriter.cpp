@@ -261,6 +261,7 @@ public:
     RDTSC = Op("RDTSC");
     RDTSCP = Op("RDTSCP");
     CMPmi = Op("CMP32mi");
+    DECm = Op("DEC32m");
     CMPri = Op("CMP32ri");
     TEST = Op("TEST32rr");
     MOVSXrr = Op("MOVSX64rr32");
@@ -412,6 +413,11 @@ public:
     MI.addOperand(I(V));
     CB.instRip(MI, T);
   }
+  void decRip(Target T) {
+    MCInst MI = make(DECm);
+    mem(MI, RIP, 0);
+    CB.instRip(MI, T);
+  }
   void cmpImm(unsigned Reg32, int64_t V) {
     MCInst MI = make(CMPri);
     MI.addOperand(R(Reg32));
@@ -446,14 +452,15 @@ public:
   CodeBuffer &CB;
   unsigned LEA, PUSHF, POPF, POPm, PUSHm, MOVmr, MOVrm, MOV32mr, MOV32mi, MOVmi,
       AND, ADDri, MOV32ri, XOR32, XSAVE, XRSTOR, CALLm, JMPm, LFENCE, RDTSC,
-      RDTSCP, CMPmi, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
+      RDTSCP, CMPmi, DECm, CMPri, TEST, MOVSXrr, MOVSXrm, ADDrr, SUBrm, STMXCSR,
       LDMXCSR, MOVrr, TEST64, CQO, IDIV, NEG, MOVri, ORrr;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
 
 // X86 condition codes (X86::CondCode order).
-constexpr unsigned CC_NE = 5, CC_S = 8, CC_NS = 9, CC_A = 7;
+constexpr unsigned CC_E = 4, CC_NE = 5, CC_S = 8, CC_NS = 9, CC_A = 7,
+                   CC_G = 15;
 
 //===----------------------------------------------------------------------===//
 // The measured-call frame, below the red zone of the interrupted code:
@@ -517,6 +524,9 @@ public:
 private:
   uint64_t activeOff() const {
     return DescOff + offsetof(decan_loop_desc, active);
+  }
+  uint64_t countdownOff() const {
+    return DescOff + offsetof(decan_loop_desc, countdown);
   }
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
@@ -670,26 +680,36 @@ void LoopEmitter::emit() {
       if (!L.contains(S) && !is_contained(Exits, S))
         Exits.push_back(S);
 
-  // --- Stub: one load and branch when the descriptor is inactive.
+  // --- Stub: one load and branch when the descriptor is inactive; an
+  // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
   CB.bind(P.StubLabel);
   if (L.FlagsLiveIn) {
-    unsigned MFlags = CB.newLabel();
+    unsigned Inline = CB.newLabel(), MFlags = CB.newLabel();
     A.lea(A.RSP, A.RSP, -128);
     A.simple(A.PUSHF);
     A.cmpRipImm(Target::data(activeOff()), 0);
+    CB.jcc(CC_E, Target::label(Inline));
+    A.cmpRipImm(Target::data(activeOff()), 2);
     CB.jcc(CC_NE, Target::label(MFlags));
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
-    CB.jmp(Target::label(OrigLabel));
+    A.decRip(Target::data(countdownOff()));
+    CB.jcc(CC_G, Target::label(Inline));
     CB.bind(MFlags);
     A.simple(A.POPF);
     A.lea(A.RSP, A.RSP, 128);
     CB.jmp(Target::label(Measured));
+    CB.bind(Inline);
+    A.simple(A.POPF);
+    A.lea(A.RSP, A.RSP, 128);
+    CB.jmp(Target::label(OrigLabel));
   } else {
     A.cmpRipImm(Target::data(activeOff()), 0);
+    CB.jcc(CC_E, Target::label(OrigLabel));
+    A.cmpRipImm(Target::data(activeOff()), 2);
     CB.jcc(CC_NE, Target::label(Measured));
-    CB.jmp(Target::label(OrigLabel));
+    A.decRip(Target::data(countdownOff()));
+    CB.jcc(CC_G, Target::label(OrigLabel));
+    CB.jmp(Target::label(Measured));
   }
 
   // --- The relocated original loop: exits return to the original code.

@@ -99,14 +99,15 @@ static inline uint64_t slotGap(SamplerState &S, const ScheduleParams &SP,
   return X % (2 * meanGap(SP, NumVariants, N, Cap()) + 1);
 }
 
-/// Decides call number S.Calls+1 of a loop whose plan is \p P; \p Seed
-/// (nonzero) seeds the gaps on first use; \p Cap() bounds the mean gap
-/// (asked once per slot).
+/// Decides call number S.Calls+Skipped+1 of a loop whose plan is \p P,
+/// \p Skipped calls after the last one decided (they ran inline at an
+/// accounting stride, abi.h); \p Seed (nonzero) seeds the gaps on first use;
+/// \p Cap() bounds the mean gap (asked once per slot).
 template <typename CapFn>
 static inline __attribute__((always_inline)) Decision
 decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
-       uint64_t Seed, CapFn Cap) {
-  uint64_t N = ++S.Calls;
+       uint64_t Seed, CapFn Cap, uint64_t Skipped = 0) {
+  uint64_t N = S.Calls += Skipped + 1;
   if (__builtin_expect(P.N == 0, 0))
     return {-1, Role::Account};
   switch (SP.RunMode) {
@@ -142,6 +143,31 @@ decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
     return {DECAN_REF, Role::Account};
   }
   return {-1, Role::Account};
+}
+
+/// The accounting stride after call \p N (rotate mode): how many calls the
+/// next decided call stands for. Calls of a slot, and the call that starts
+/// the next one, are never skipped; in between, up to \p Max calls.
+static inline uint64_t strideAfter(const SamplerState &S, Role What, uint64_t N,
+                                   uint64_t Max) {
+  if (What == Role::Pre || What == Role::Sample || S.NextSlot <= N)
+    return 1;
+  uint64_t ToSlot = S.NextSlot - N;
+  return ToSlot < Max ? ToSlot : Max;
+}
+
+/// The stride whose untimed calls pay for the timed one: a timed call costs
+/// \p Overhead cycles beyond the loop's own \p MeanCall, and the
+/// accounting may cost \p BudgetPercent % of the loop's time (0: no
+/// stride, every call timed).
+static inline uint64_t accountingStride(uint64_t Overhead, uint64_t MeanCall,
+                                        uint64_t BudgetPercent, uint64_t Cap) {
+  if (BudgetPercent == 0)
+    return 1;
+  if (MeanCall == 0)
+    MeanCall = 1;
+  uint64_t K = 1 + Overhead * 100 / (BudgetPercent * MeanCall);
+  return K < Cap ? K : Cap;
 }
 
 } // namespace decan::rt

@@ -112,7 +112,7 @@ struct CallResult {
 CallResult stubCall(decan_loop_desc &D, uint64_t Cycles, uint64_t Trips = 10,
                     void (*Body)() = nullptr) {
   CallResult R{-1, true, 0};
-  if (!D.active)
+  if (!D.active || (D.active == 2 && --D.countdown > 0))
     return R;
   R.Variant = __decan_begin_call(&D);
   if (R.Variant < 0)
@@ -417,6 +417,51 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
     }
   }
   EXPECT_EQ(Threads, (uint64_t)kThreads);
+}
+
+TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("stride:L0");
+  __decan_register_loops(&D, 1);
+  // 3-cycle calls: the runtime's own work per timed call is far more.
+  constexpr uint64_t kCalls = 200000;
+  uint64_t Timed = 0;
+  for (uint64_t I = 0; I < kCalls; ++I)
+    Timed += stubCall(D, 3, 4).Variant >= 0;
+  EXPECT_EQ(D.active, 2u) << "the stub counts down";
+  EXPECT_LT(Timed, kCalls / 20);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &T0 = (*findLoop(R, "stride:L0"))["threads"][0];
+  EXPECT_EQ(T0["calls_seen"].Num, kCalls) << "tail included";
+  const auto &Tot = T0["totals"];
+  EXPECT_EQ(Tot["calls"].Num, kCalls);
+  EXPECT_EQ(Tot["iterations"].Num, 4 * kCalls);
+  EXPECT_EQ(Tot["timed_calls"].Num, Timed) << "REF calls and reruns";
+  EXPECT_GT(Tot["max_stride"].Num, 20);
+  EXPECT_GT(T0["variants"]["LS"]["calls"].Num, 2) << "samples still come";
+
+  // A second thread: once one of its calls reaches the runtime (within a
+  // stride), every call of every thread does again.
+  std::thread([&] {
+    for (uint64_t I = 0; I < 70000; ++I)
+      stubCall(D, 3, 4);
+  }).join();
+  EXPECT_EQ(D.active, 1u);
+}
+
+TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_ACCOUNT_BUDGET", "0"}});
+  decan_loop_desc D = makeDesc("nostride:L0");
+  __decan_register_loops(&D, 1);
+  for (int I = 0; I < 5000; ++I)
+    ASSERT_GE(stubCall(D, 3, 4).Variant, 0);
+  EXPECT_EQ(D.active, 1u);
 }
 
 TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
