@@ -1583,17 +1583,19 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
       TL->PendingCall = Call;
     }
   }
-  if (What == Role::Pre) {
-    TL->PreCall = Call;
-    TL->PreCycles = Cycles;
-    TL->PreTrips = Trips;
-    TL->PreSwitched = Switched;
-  } else if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
+  if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
     uint64_t *R = TL->Pending;
     R[kFieldPostCycles] = Cycles;
     R[kFieldPostTrips] = Trips;
     R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)DECAN_SAMPLE_NO_POST) |
                      (Switched ? DECAN_SAMPLE_POST_SWITCHED : 0);
+  }
+  // A post call is also the pre call of a slot that follows at once.
+  if (What == Role::Pre || What == Role::Post) {
+    TL->PreCall = Call;
+    TL->PreCycles = Cycles;
+    TL->PreTrips = Trips;
+    TL->PreSwitched = Switched;
   }
   if (V == DECAN_REF || !RunOriginal) {
     TL->Tot.add(Call, Cycles, Trips, TL->Weight); // the program's loop

@@ -18,15 +18,17 @@
 ///   for an equal-work comparison. Slot k samples Order[k mod N] (N
 ///   eligible variants, REF included: REF-in-the-middle slots measure the
 ///   noise of the pairing itself). The first K*N slots (K = DECAN_REPS)
-///   follow each other back to back; after that, at call n the next slot
-///   starts after a gap drawn uniformly from [0, 2g], g = min(n/(K*N), G):
-///   a slot density of about K*N/n (about K*N*(1 + ln(C/(3*K*N))) slots in
-///   C calls), until that would fall below the density whose cost is the
-///   sampling budget (G: the caller's cap, from the loop's mean call and
-///   the slot's fixed cost), from where on slots are spread evenly to the
-///   end of the run. So samples come from the whole run, the overhead stays
-///   bounded, and each sample stands for about 3 + g calls of the run (its
-///   weight). K = 0: every call is in a slot. The pseudo-random gaps are
+///   follow each other back to back, each slot's post call being the next
+///   one's pre call (so every other call is a sample); after that, at call n
+///   the next slot starts after a gap drawn uniformly from [0, 2g], g =
+///   min(n/(K*N), G): a slot density of about K*N/n (about K*N*(1 +
+///   ln(C/(3*K*N))) slots in C calls), until that would fall below the density
+///   whose cost is the sampling budget (G: the caller's cap, from the loop's
+///   mean call and the slot's fixed cost), from where on slots are spread
+///   evenly to the end of the run (a gap of 0 overlaps the slots as above). So
+///   samples come from the whole run, the overhead stays bounded, and each
+///   sample stands for about 3 + g calls of the run (its weight). K = 0: every
+///   other call is a sample. The pseudo-random gaps are
 ///   seeded by the loop's index: identical runs sample identical calls.
 /// * replace: every call runs Order[0]; calls 1..W are not recorded.
 /// * instance: call K+j (K = DECAN_INSTANCE) runs Order[j], j < N; every
@@ -129,10 +131,13 @@ decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
         S.Pos = 0;
       return {V, Role::Sample};
     }
-    default:
+    default: {
       ++S.Slots;
-      S.NextSlot = N + 1 + slotGap(S, SP, P.N, N, Cap);
+      // No gap: this post call is also the next slot's pre call.
+      uint64_t Gap = slotGap(S, SP, P.N, N, Cap);
+      S.NextSlot = Gap ? N + 1 + Gap : N;
       return {DECAN_REF, Role::Post};
+    }
     }
   }
   case Mode::Replace:
