@@ -35,11 +35,12 @@ static_assert(sizeof(decan_machine_info) == abi_ir::MInfoWords * 4 &&
                   offsetof(decan_machine_info, n_other) / 4 + 1 ==
                       abi_ir::MInfoCounts + abi_ir::MInfoNumCounts,
               "machine info layout");
-static_assert(sizeof(decan_loop_desc) == 72, "descriptor layout");
+static_assert(sizeof(decan_loop_desc) == 80, "descriptor layout");
 static_assert(offsetof(decan_loop_desc, active) == 4, "active field");
-static_assert(offsetof(decan_loop_desc, bound_mask) == 52 &&
-                  abi_ir::DescBoundMask == 9,
-              "descriptor bound_mask element (element 9 of DescTy)");
+static_assert(offsetof(decan_loop_desc, countdown) == 8, "countdown field");
+static_assert(offsetof(decan_loop_desc, bound_mask) == 60 &&
+                  abi_ir::DescBoundMask == 11,
+              "descriptor bound_mask element (element 11 of DescTy)");
 
 LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
   LLVMContext &Ctx = M.getContext();
@@ -48,7 +49,8 @@ LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
   DescTy = StructType::getTypeByName(Ctx, "decan.loop_desc");
   if (!DescTy)
     DescTy = StructType::create(
-        Ctx, {I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr},
+        Ctx,
+        {I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr},
         "decan.loop_desc");
 }
 
@@ -123,9 +125,10 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
       MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(abi_ir::MetaMInfo)});
   Constant *Null = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
   Constant *Init = ConstantStruct::get(
-      DescTy, {C32(DECAN_ABI_VERSION), C32(0), C32(R.VariantMask), C32(R.Line),
-               StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
-               C32(ScratchBytes), C32(0), Minfo, Null});
+      DescTy,
+      {C32(DECAN_ABI_VERSION), C32(0), C32(0), C32(R.VariantMask), C32(R.Line),
+       C32(0), StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
+       C32(ScratchBytes), C32(0), Minfo, Null});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =
       new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,

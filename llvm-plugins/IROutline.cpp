@@ -441,18 +441,38 @@ static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
   Type *I32 = Type::getInt32Ty(Ctx);
   Function *Measure = buildMeasure(F, P, Desc, Variants);
 
-  // The preheader keeps its single successor for the unmeasured path.
+  // The unmeasured path enters the loop through a new preheader, so the
+  // loop keeps a single one.
   BasicBlock *PH = P.Preheader;
   PH->getTerminator()->eraseFromParent();
+  BasicBlock *ModeBB = BasicBlock::Create(Ctx, "decan.mode", &F, P.Header);
+  BasicBlock *CountBB = BasicBlock::Create(Ctx, "decan.count", &F, P.Header);
   BasicBlock *MeasureBB =
       BasicBlock::Create(Ctx, "decan.measure", &F, P.Header);
+  BasicBlock *InlineBB = BasicBlock::Create(Ctx, "decan.inline", &F, P.Header);
+  for (PHINode &PN : P.Header->phis())
+    PN.replaceIncomingBlockWith(PH, InlineBB);
+  BranchInst::Create(P.Header, InlineBB);
 
   IRBuilder<> B(PH);
   Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
   LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
                                          /*isVolatile=*/true, "decan.active");
-  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), MeasureBB, P.Header,
+  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), ModeBB, InlineBB,
                  MDBuilder(Ctx).createUnlikelyBranchWeights());
+
+  // At active == 2 only every countdown-th call goes to the runtime (abi.h):
+  // the accounting stride of loops with very short calls.
+  B.SetInsertPoint(ModeBB);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(2)), CountBB, MeasureBB);
+  B.SetInsertPoint(CountBB);
+  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, 2, "decan.countdown.ptr");
+  Value *Count =
+      B.CreateSub(B.CreateAlignedLoad(I32, CountPtr, Align(4),
+                                      /*isVolatile=*/true, "decan.countdown"),
+                  B.getInt32(1), "decan.countdown.next");
+  B.CreateAlignedStore(Count, CountPtr, Align(4), /*isVolatile=*/true);
+  B.CreateCondBr(B.CreateICmpSGT(Count, B.getInt32(0)), InlineBB, MeasureBB);
 
   B.SetInsertPoint(MeasureBB);
   CallInst *R = B.CreateCall(Measure, P.LiveIns, "decan.result");

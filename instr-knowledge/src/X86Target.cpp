@@ -130,6 +130,7 @@ Error X86Target::init(StringRef CPU, StringRef Features) {
   DECAN_DISPATCH_OPCODE(RDTSC)
   DECAN_DISPATCH_OPCODE(RDTSCP)
   DECAN_DISPATCH_OPCODE(CMP32mi)
+  DECAN_DISPATCH_OPCODE(DEC32m)
   DECAN_DISPATCH_OPCODE(CMP32ri)
   DECAN_DISPATCH_OPCODE(TEST32rr)
   DECAN_DISPATCH_OPCODE(MOVSX64rr32)
@@ -335,6 +336,10 @@ MCInst X86Target::createJmpMem(unsigned Base, int64_t Disp) const {
 MCInst X86Target::createCmpMemImm32(unsigned Base, int64_t Disp,
                                     int64_t Imm) const {
   return memForm(Ops.CMP32mi, {}, Base, Disp, {I(Imm)});
+}
+
+MCInst X86Target::createDecMem32(unsigned Base, int64_t Disp) const {
+  return memForm(Ops.DEC32m, {}, Base, Disp);
 }
 
 MCInst X86Target::createCmpImm32(unsigned Reg32, int64_t Imm) const {

@@ -56,13 +56,14 @@ exit:
 }
 
 ;; The stub: one volatile load of desc.active and an unlikely branch in the
-;; old preheader; the original loop is still reached from the split block.
-; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [26 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 152, i32 3, i32 63, i32 0, i32 0, i32 15, i32 0, [26 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3], [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
+;; old preheader; at active == 2 the countdown decides whether this call goes
+;; to the runtime. The original loop is entered through a new preheader.
+; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [26 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 152, i32 4, i32 63, i32 0, i32 0, i32 15, i32 0, [26 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3], [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
 ; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
 ; CHECK: @find.decan.L0.variants = internal constant [6 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.NO_DIV, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL]
 ;; Descriptors: abi 1, inactive, all six variants, strings and minfo in the
 ;; meta record, the scratch area.
-; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 3, i32 0, i32 63, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 8), ptr null }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
+; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 4, i32 0, i32 0, i32 63, i32 0, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 8), ptr null }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
 ; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @decan.module_ctor, ptr null }]
 ; CHECK: @llvm.used = {{.*}}[ptr @find.decan.L0.meta, ptr @find.decan.L0.scratch, ptr @sum.decan.L0.meta, ptr @sum.decan.L0.scratch, ptr @decan.descs]
 ; CHECK: @find.decan.L0.desc = internal alias %decan.loop_desc, ptr @decan.descs
@@ -73,7 +74,16 @@ exit:
 ; CHECK-NEXT:    %wide = zext nneg i32 %n to i64
 ; CHECK-NEXT:    %decan.active = load volatile i32, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @find.decan.L0.desc, i32 0, i32 1), align 4
 ; CHECK-NEXT:    [[ON:%.*]] = icmp ne i32 %decan.active, 0
-; CHECK-NEXT:    br i1 [[ON]], label %decan.measure, label %loop, !prof ![[UNLIKELY:[0-9]+]]
+; CHECK-NEXT:    br i1 [[ON]], label %decan.mode, label %decan.inline, !prof ![[UNLIKELY:[0-9]+]]
+; CHECK:       decan.mode:
+; CHECK-NEXT:    [[STRIDED:%.*]] = icmp eq i32 %decan.active, 2
+; CHECK-NEXT:    br i1 [[STRIDED]], label %decan.count, label %decan.measure
+; CHECK:       decan.count:
+; CHECK-NEXT:    %decan.countdown = load volatile i32, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @find.decan.L0.desc, i32 0, i32 2), align 4
+; CHECK-NEXT:    %decan.countdown.next = sub i32 %decan.countdown, 1
+; CHECK-NEXT:    store volatile i32 %decan.countdown.next, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @find.decan.L0.desc, i32 0, i32 2), align 4
+; CHECK-NEXT:    [[SKIP:%.*]] = icmp sgt i32 %decan.countdown.next, 0
+; CHECK-NEXT:    br i1 [[SKIP]], label %decan.inline, label %decan.measure
 ;; Measured: one cold call that preserves every register; the loop ran out
 ;; of line, through exit 0 or 1.
 ; CHECK:       decan.measure:
@@ -81,6 +91,8 @@ exit:
 ; CHECK-NEXT:    %decan.exit = extractvalue { i32, i64 } %decan.result, 0
 ; CHECK-NEXT:    switch i32 %decan.exit, label %decan.take.1 [
 ; CHECK-NEXT:      i32 0, label %decan.take.0
+; CHECK:       decan.inline:
+; CHECK-NEXT:    br label %loop
 ; CHECK:       decan.take.0:
 ; CHECK-NEXT:    %i.lcssa.decan = extractvalue { i32, i64 } %decan.result, 1
 ; CHECK-NEXT:    br label %found
@@ -88,7 +100,7 @@ exit:
 ; CHECK-NEXT:    br label %done.loopexit
 ;; The original loop is untouched.
 ; CHECK:       loop:
-; CHECK-NEXT:    %i = phi i64 [ 0, %ph ], [ %i.next, %latch ]
+; CHECK-NEXT:    %i = phi i64 [ 0, %decan.inline ], [ %i.next, %latch ]
 ; CHECK-NEXT:    %p = getelementptr inbounds i32, ptr %k, i64 %i
 ; CHECK-NEXT:    %v = load i32, ptr %p, align 4
 ; CHECK-NEXT:    %hit = icmp eq i32 %v, %key

@@ -120,6 +120,7 @@ public:
   void cmpRipImm(CodeTarget T, int64_t V) {
     CB.instRip(X86.createCmpMemImm32(RIP, 0, V), T);
   }
+  void decRip(CodeTarget T) { CB.instRip(X86.createDecMem32(RIP, 0), T); }
   void cmpImm(unsigned Reg32, int64_t V) {
     CB.inst(X86.createCmpImm32(Reg32, V));
   }

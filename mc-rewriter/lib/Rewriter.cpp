@@ -34,10 +34,11 @@ namespace {
 using Target = CodeTarget;
 
 // X86 condition codes (X86::CondCode order).
-constexpr unsigned CC_NE = decan::X86Target::CC_NE,
+constexpr unsigned CC_E = decan::X86Target::CC_E,
+                   CC_NE = decan::X86Target::CC_NE,
                    CC_S = decan::X86Target::CC_S,
                    CC_NS = decan::X86Target::CC_NS,
-                   CC_A = decan::X86Target::CC_A;
+                   CC_A = decan::X86Target::CC_A, CC_G = decan::X86Target::CC_G;
 
 //===----------------------------------------------------------------------===//
 // The measured-call frame, below the red zone of the interrupted code:
@@ -72,6 +73,9 @@ public:
 private:
   uint64_t activeOff() const {
     return DescOff + offsetof(decan_loop_desc, active);
+  }
+  uint64_t countdownOff() const {
+    return DescOff + offsetof(decan_loop_desc, countdown);
   }
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
@@ -225,26 +229,36 @@ void LoopEmitter::emit() {
       if (!L.contains(S) && !is_contained(Exits, S))
         Exits.push_back(S);
 
-  // --- Stub: one load and branch when the descriptor is inactive.
+  // --- Stub: one load and branch when the descriptor is inactive; an
+  // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
   CB.bind(P.StubLabel);
   if (L.FlagsLiveIn) {
-    unsigned MFlags = CB.newLabel();
+    unsigned Inline = CB.newLabel(), MFlags = CB.newLabel();
     A.lea(A.RSP, A.RSP, -128);
     A.simple(A.PUSHF);
     A.cmpRipImm(Target::data(activeOff()), 0);
+    CB.jcc(CC_E, Target::label(Inline));
+    A.cmpRipImm(Target::data(activeOff()), 2);
     CB.jcc(CC_NE, Target::label(MFlags));
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
-    CB.jmp(Target::label(OrigLabel));
+    A.decRip(Target::data(countdownOff()));
+    CB.jcc(CC_G, Target::label(Inline));
     CB.bind(MFlags);
     A.simple(A.POPF);
     A.lea(A.RSP, A.RSP, 128);
     CB.jmp(Target::label(Measured));
+    CB.bind(Inline);
+    A.simple(A.POPF);
+    A.lea(A.RSP, A.RSP, 128);
+    CB.jmp(Target::label(OrigLabel));
   } else {
     A.cmpRipImm(Target::data(activeOff()), 0);
+    CB.jcc(CC_E, Target::label(OrigLabel));
+    A.cmpRipImm(Target::data(activeOff()), 2);
     CB.jcc(CC_NE, Target::label(Measured));
-    CB.jmp(Target::label(OrigLabel));
+    A.decRip(Target::data(countdownOff()));
+    CB.jcc(CC_G, Target::label(OrigLabel));
+    CB.jmp(Target::label(Measured));
   }
 
   // --- The relocated original loop: exits return to the original code.

@@ -124,6 +124,7 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
   parseCount(C, GetEnv, "DECAN_INSTANCE", C.Instance);
   parseCount(C, GetEnv, "DECAN_WARMUP", C.Warmup);
   parseCount(C, GetEnv, "DECAN_MAX_RECORDS", C.MaxRecords);
+  parseCount(C, GetEnv, "DECAN_ACCOUNT_BUDGET", C.AccountBudget);
   if (C.Instance == 0) {
     addWarning(C, "DECAN_INSTANCE counts from 1; 1 used%s%s", "");
     C.Instance = 1;

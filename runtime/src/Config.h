@@ -55,6 +55,10 @@ struct Config {
   uint64_t Instance = 1;
   uint64_t Warmup = 1;
   uint64_t MaxRecords = 100000;
+  /// Percent of a loop's time its whole-run accounting may cost
+  /// (DECAN_ACCOUNT_BUDGET); loops with shorter calls get a stride. 0 times
+  /// every call.
+  uint64_t AccountBudget = 5;
   FpEnv Fp = FpEnv::Ftz;
   char Events[kMaxEvents][128] = {};
   unsigned NumEvents = 0;

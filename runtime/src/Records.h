@@ -54,10 +54,15 @@ inline constexpr const char *kFieldNames[kFieldEvents] = {
 /// the run's course is kept at a fixed resolution (phases).
 struct LoopTotals {
   static constexpr unsigned kBuckets = 16;
-  uint64_t Calls = 0;         ///< calls timed by REF (the program's loop)
-  uint64_t Iterations = 0;    ///< sum of their known trip counts
+  // Weighted: a timed call at accounting stride k stands for itself and the
+  // k-1 calls before it that ran inline, untimed (abi.h, countdown).
+  uint64_t Calls = 0;         ///< calls of the program's loop (weighted)
+  uint64_t Iterations = 0;    ///< sum of their known trip counts (weighted)
   uint64_t TripsKnown = 0;    ///< of those calls, how many had a trip count
   uint64_t Cycles = 0;        ///< sum of their TSC cycles (probes included)
+  uint64_t TimedCalls = 0;    ///< calls actually timed (unweighted)
+  uint64_t TimedCycles = 0;   ///< their cycles (unweighted)
+  uint64_t MaxStride = 1;     ///< the largest weight used
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
@@ -70,12 +75,19 @@ struct LoopTotals {
     uint64_t Calls = 0, Iterations = 0, Cycles = 0;
   } B[kBuckets];
 
-  /// Adds one call of the loop (its REF run): call number \p Call.
-  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips) {
-    ++Calls;
+  /// Adds one timed call of the loop (its REF run), call number \p Call,
+  /// standing for \p Weight calls (itself and the untimed ones before it).
+  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1) {
+    ++TimedCalls;
+    TimedCycles += Cyc;
+    if (Weight > MaxStride)
+      MaxStride = Weight;
+    Cyc *= Weight;
+    Trips *= Weight;
+    Calls += Weight;
     Cycles += Cyc;
     Iterations += Trips;
-    TripsKnown += Trips != 0;
+    TripsKnown += Trips != 0 ? Weight : 0;
     uint64_t I = (Call ? Call - 1 : 0) >> WidthLog2;
     while (I >= kBuckets) {
       for (unsigned K = 0; K < kBuckets / 2; ++K) {
@@ -89,7 +101,7 @@ struct LoopTotals {
       ++WidthLog2;
       I = (Call - 1) >> WidthLog2;
     }
-    B[I].Calls += 1;
+    B[I].Calls += Weight;
     B[I].Iterations += Trips;
     B[I].Cycles += Cyc;
   }

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -77,6 +78,11 @@ struct LoopState {
   /// Why a requested variant is not measured; null when it is eligible.
   const char *Unavailable[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
+  /// Threads that called the loop. The stub's countdown is one per loop,
+  /// so only a loop of one thread gets an accounting stride.
+  mutable std::atomic<uint32_t> Threads{0};
+  /// The runtime set a stride once: the stub counts calls down.
+  std::atomic<bool> Strided{false};
 };
 
 struct ThreadLoop {
@@ -90,6 +96,9 @@ struct ThreadLoop {
   /// the original run and the "post" REF call that follow it.
   uint64_t *Pending = nullptr;
   uint64_t PendingCall = 0;
+  /// The accounting stride last set (the next decided call's weight), the
+  /// weight of the call in flight, and the largest stride worth its cost.
+  uint64_t Stride = 1, Weight = 1, StrideCap = 1;
 };
 
 struct ThreadLoopPage {
@@ -184,11 +193,20 @@ constinit long LogicalCpus = 0;
 constinit uint64_t ProbeMin = 0, ProbeMedian = 0;
 /// TSC when measuring began (after the runtime's own start-up work).
 constinit uint64_t TscStart = 0;
+/// Process CPU time (us) at TscStart: the runtime's start-up is not the run.
+constinit uint64_t CpuStartUs = 0;
 /// Fixed cost of a sampling slot beyond its calls: six context-switch reads.
 constinit uint64_t SlotFixedCycles = 0;
+/// Cost of the stub's countdown on a call that does not reach the runtime,
+/// in 1/100 cycle (measureCountdownCost).
+constinit uint64_t CountdownCentiCycles = 0;
 /// Sampling budget: slots may cost at most 1/kSlotBudgetInverse of a loop's
 /// time once the run is past its first K*N slots (Schedule.h).
 constexpr uint64_t kSlotBudgetInverse = 50;
+/// The largest accounting stride (abi.h, countdown; Config::AccountBudget).
+constexpr uint64_t kMaxStride = 1u << 16;
+/// Timed calls before a stride is first considered, and between updates.
+constexpr uint64_t kStrideMinCalls = 16, kStrideUpdateMask = 63;
 constinit char Rank[24] = "";
 
 constinit std::atomic<int> WriterTid{0};
@@ -338,6 +356,88 @@ void measureProbe() {
   ProbeMedian = S[kProbeSamples / 2];
 }
 
+/// A descriptor's two stub fields, for measureCountdownCost().
+struct CountdownProbe {
+  volatile uint32_t Active;
+  volatile int32_t Countdown;
+};
+
+/// A 4-iteration call behind the stub's test of \p D, shaped as the
+/// plugin emits it (abi.h): the active path out of line, counting down, and
+/// back to the loop; the countdown never reaches 0 here.
+__attribute__((noinline)) uint64_t countdownWork(CountdownProbe *D,
+                                                 const uint64_t *A, long N) {
+  __asm__ __volatile__("movl (%0), %%eax\n\t"
+                       "testl %%eax, %%eax\n\t"
+                       "jne 2f\n"
+                       "1:\n\t"
+                       "jmp 3f\n"
+                       "2:\n\t"
+                       "cmpl $2, %%eax\n\t"
+                       "jne 1b\n\t"
+                       "movl 4(%0), %%eax\n\t"
+                       "decl %%eax\n\t"
+                       "movl %%eax, 4(%0)\n\t"
+                       "testl %%eax, %%eax\n\t"
+                       "jg 1b\n\t"
+                       "jmp 1b\n"
+                       "3:"
+                       :
+                       : "r"(D)
+                       : "eax", "cc", "memory");
+  uint64_t S = 0;
+  for (long I = 0; I < N; ++I)
+    S += A[I] * A[I];
+  return S;
+}
+
+/// \p Calls back-to-back calls of countdownWork.
+__attribute__((noinline)) uint64_t countdownRun(CountdownProbe *D,
+                                                const uint64_t *A, long Calls,
+                                                volatile long *Trips,
+                                                uint64_t *Sink) {
+  uint64_t S = 0;
+  uint64_t T0 = decan_tsc_start();
+  for (long C = 0; C < Calls; ++C)
+    S += countdownWork(D, A + (C & 31), *Trips);
+  uint64_t T1 = decan_tsc_stop();
+  *Sink += S;
+  return T1 - T0;
+}
+
+/// What the countdown adds to a call that does not go to the runtime, in
+/// 1/100 cycle: the same short calls with the stub counting down and with
+/// it inactive, run alternately; the median of the differences. The tool
+/// adds it per untimed call of a strided loop to decan's cost.
+void measureCountdownCost() {
+  constexpr long kCalls = 20000;
+  constexpr unsigned kReps = 9;
+  uint64_t A[64];
+  for (unsigned I = 0; I < 64; ++I)
+    A[I] = I;
+  volatile long Trips = 4;
+  uint64_t Sink = 0;
+  int64_t Diff[kReps];
+  for (unsigned Rep = 0; Rep < kReps; ++Rep) {
+    CountdownProbe Inactive{0, 0}, Counting{2, 1 << 30};
+    uint64_t Off = countdownRun(&Inactive, A, kCalls, &Trips, &Sink);
+    uint64_t On = countdownRun(&Counting, A, kCalls, &Trips, &Sink);
+    Diff[Rep] = (int64_t)On - (int64_t)Off;
+  }
+  std::sort(Diff, Diff + kReps);
+  int64_t Median = Diff[kReps / 2];
+  CountdownCentiCycles = Median > 0 ? (uint64_t)Median * 100 / kCalls : 0;
+}
+
+/// CPU time of all the process's threads (us), 0 when unknown.
+uint64_t processCpuUs() {
+  struct rusage Ru;
+  if (getrusage(RUSAGE_SELF, &Ru) != 0)
+    return 0;
+  return (uint64_t)Ru.ru_utime.tv_sec * 1000000 + Ru.ru_utime.tv_usec +
+         (uint64_t)Ru.ru_stime.tv_sec * 1000000 + Ru.ru_stime.tv_usec;
+}
+
 /// The context-switch reads around a slot's three calls, timed once.
 void measureSlotCost() {
   uint64_t S[9];
@@ -357,6 +457,17 @@ inline uint64_t slotGapCap(const ThreadLoop *TL) {
   if (Mean == 0)
     Mean = 1;
   return (Mean + SlotFixedCycles) * kSlotBudgetInverse / Mean;
+}
+
+/// The largest accounting stride worth its cost (Schedule.h): the runtime's
+/// measured cost per timed call, plus the stub's two probes around it.
+inline uint64_t strideCap(const ThreadLoop *TL) {
+  const LoopTotals &Tot = TL->Tot;
+  uint64_t Own = Tot.TimedCycles + Tot.VariantCycles;
+  uint64_t Inside = Tot.InsideCycles > Own ? Tot.InsideCycles - Own : 0;
+  return accountingStride(Inside / Tot.TimedCalls + 2 * ProbeMedian,
+                          Tot.Cycles / Tot.Calls, Cfg.AccountBudget,
+                          kMaxStride);
 }
 
 void setupEvents() {
@@ -475,6 +586,24 @@ void emitVariant(JsonOut &J, const VariantData &VD) {
   J.endObject();
 }
 
+/// Calls that counted down after the thread's last timed call of a strided
+/// loop (abi.h): the stub left them in the descriptor only. Read only while
+/// the descriptor's page is mapped (its module may be unloaded by now).
+uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
+  if (!L.Strided.load(std::memory_order_relaxed) ||
+      L.Threads.load(std::memory_order_relaxed) != 1 || !L.Desc)
+    return 0;
+  long Page = sysconf(_SC_PAGESIZE);
+  uintptr_t At = reinterpret_cast<uintptr_t>(&L.Desc->countdown);
+  unsigned char InCore;
+  if (mincore(reinterpret_cast<void *>(At & ~(uintptr_t)(Page - 1)),
+              (size_t)Page, &InCore) != 0)
+    return 0;
+  int64_t Left = L.Desc->countdown;
+  int64_t Stride = (int64_t)TL->Stride;
+  return (uint64_t)(Stride - std::clamp<int64_t>(Left, 0, Stride));
+}
+
 void emitLoop(JsonOut &J, const LoopState &L) {
   J.beginObject();
   J.key("id");
@@ -538,21 +667,35 @@ void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(T->Index);
     J.key("tid");
     J.i64(T->Tid);
+    // The tail of a strided loop counts at the mean of its timed calls.
+    const LoopTotals &Tot = TL->Tot;
+    uint64_t Tail = Tot.Calls ? tailCalls(L, TL) : 0;
+    auto WithTail = [&](uint64_t Sum) {
+      return Tail ? Sum + (uint64_t)((unsigned __int128)Sum * Tail / Tot.Calls)
+                  : Sum;
+    };
     J.key("calls_seen");
-    J.u64(TL->Rot.Calls);
+    J.u64(TL->Rot.Calls + Tail);
     J.key("slots");
     J.u64(TL->Rot.Slots);
-    const LoopTotals &Tot = TL->Tot;
     J.key("totals");
     J.beginObject();
     J.key("calls");
-    J.u64(Tot.Calls);
+    J.u64(Tot.Calls + Tail);
     J.key("iterations");
-    J.u64(Tot.Iterations);
+    J.u64(WithTail(Tot.Iterations));
     J.key("trips_known");
-    J.u64(Tot.TripsKnown);
+    J.u64(WithTail(Tot.TripsKnown));
     J.key("cycles");
-    J.u64(Tot.Cycles);
+    J.u64(WithTail(Tot.Cycles));
+    J.key("tail_calls");
+    J.u64(Tail);
+    J.key("timed_calls");
+    J.u64(Tot.TimedCalls);
+    J.key("timed_cycles");
+    J.u64(Tot.TimedCycles);
+    J.key("max_stride");
+    J.u64(Tot.MaxStride);
     J.key("untimed");
     J.u64(Tot.Untimed);
     J.key("variant_calls");
@@ -655,15 +798,13 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.endArray();
   J.key("host");
   J.str(Host);
-  // The run's own time, for program shares: wall TSC cycles since the
-  // runtime started measuring, and the CPU time of all threads.
+  // The run's own time, for program shares: wall TSC cycles and the CPU
+  // time of all threads, both since the runtime started measuring.
   J.key("wall_cycles");
   J.u64(TscStart ? decan_tsc_stop() - TscStart : 0);
-  struct rusage Ru;
-  if (getrusage(RUSAGE_SELF, &Ru) == 0) {
+  if (uint64_t Cpu = processCpuUs()) {
     J.key("cpu_us");
-    J.u64((uint64_t)Ru.ru_utime.tv_sec * 1000000 + Ru.ru_utime.tv_usec +
-          (uint64_t)Ru.ru_stime.tv_sec * 1000000 + Ru.ru_stime.tv_usec);
+    J.u64(Cpu > CpuStartUs ? Cpu - CpuStartUs : 0);
   }
   J.key("threads");
   J.u64(std::min<uint32_t>(NumThreads.load(), kMaxThreads));
@@ -735,6 +876,8 @@ void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.boolean(false);
   J.key("slot_fixed_cycles");
   J.u64(SlotFixedCycles);
+  J.key("countdown_centicycles");
+  J.u64(CountdownCentiCycles);
   J.key("slot_budget");
   J.str("1/50 of a loop's time once past the first reps*N slots");
   J.endObject();
@@ -891,6 +1034,11 @@ __attribute__((noinline)) ThreadLoop *initThreadLoop(ThreadState *T,
   if (!M)
     return nullptr;
   ThreadLoop *TL = new (M) ThreadLoop();
+  // A second thread: every call of the loop reaches the runtime again, so
+  // each thread's totals count its own calls.
+  if (L->Threads.fetch_add(1, std::memory_order_relaxed) == 1 && L->Desc &&
+      L->Desc->active == 2)
+    L->Desc->active = 1;
   for (unsigned I = 0; I < L->Plan.N; ++I)
     if (!TL->V[L->Plan.Order[I]].Raw.init(kFieldEvents + NumEvents,
                                           Cfg.MaxRecords))
@@ -1099,6 +1247,7 @@ void initialize(GetEnvFn GetEnv) {
   calibrateTsc();
   measureProbe();
   measureSlotCost();
+  measureCountdownCost();
   setupEvents();
   buildPaths();
   if (access(Cfg.OutputDir, W_OK | X_OK) != 0) {
@@ -1109,6 +1258,7 @@ void initialize(GetEnvFn GetEnv) {
             Cfg.OutputDir, strerror(errno));
   }
   installHooks();
+  CpuStartUs = processCpuUs();
   TscStart = decan_tsc_start();
   currentThread(); // the initializing (main) thread is thread 0
   loadLibraryMap(Cfg.LibMap);
@@ -1334,11 +1484,32 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
-  Decision D = decide(L->Plan, TL->Rot, Sched, L->Index + 1,
-                      [TL] { return slotGapCap(TL); });
+  // At a stride k (Desc->active == 2), this call stands for the k-1 calls
+  // before it that only counted down.
+  bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
+  uint64_t Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
+  TL->Weight = Weight;
+  Decision D = decide(
+      L->Plan, TL->Rot, Sched, L->Index + 1, [TL] { return slotGapCap(TL); },
+      Weight - 1);
   if (D.Variant < 0) {
-    ++TL->Tot.Untimed;
+    TL->Tot.Untimed += Weight;
     return -1;
+  }
+  if (Sched.RunMode == Mode::Rotate && OneThread) {
+    uint64_t Timed = TL->Tot.TimedCalls;
+    if (Timed >= kStrideMinCalls &&
+        (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
+      TL->StrideCap = strideCap(TL);
+    uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);
+    if (Next > 1 || TL->Stride > 1) {
+      Desc->countdown = (int32_t)Next;
+      if (Desc->active == 1) {
+        L->Strided.store(true, std::memory_order_relaxed);
+        Desc->active = 2;
+      }
+    }
+    TL->Stride = Next;
   }
   T->InFlightLoop = (int32_t)L->Index;
   T->InFlightVariant = D.Variant;
@@ -1372,7 +1543,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
 /// must equal.
 static void endRerun(ThreadState *T, ThreadLoop *TL, uint64_t Cycles,
                      uint64_t Trips) {
-  TL->Tot.add(TL->Rot.Calls, Cycles, Trips);
+  TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight);
   if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
     TL->Pending[kFieldRerunTrips] = Trips;
     TL->Pending[kFieldFlags] &= ~(uint64_t)DECAN_SAMPLE_NO_RERUN;
@@ -1418,20 +1589,22 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
       TL->PendingCall = Call;
     }
   }
-  if (What == Role::Pre) {
-    TL->PreCall = Call;
-    TL->PreCycles = Cycles;
-    TL->PreTrips = Trips;
-    TL->PreSwitched = Switched;
-  } else if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
+  if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
     uint64_t *R = TL->Pending;
     R[kFieldPostCycles] = Cycles;
     R[kFieldPostTrips] = Trips;
     R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)DECAN_SAMPLE_NO_POST) |
                      (Switched ? DECAN_SAMPLE_POST_SWITCHED : 0);
   }
+  // A post call is also the pre call of a slot that follows at once.
+  if (What == Role::Pre || What == Role::Post) {
+    TL->PreCall = Call;
+    TL->PreCycles = Cycles;
+    TL->PreTrips = Trips;
+    TL->PreSwitched = Switched;
+  }
   if (V == DECAN_REF || !RunOriginal) {
-    TL->Tot.add(Call, Cycles, Trips); // this run is the program's loop
+    TL->Tot.add(Call, Cycles, Trips, TL->Weight); // the program's loop
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;

@@ -18,15 +18,17 @@
 ///   for an equal-work comparison. Slot k samples Order[k mod N] (N
 ///   eligible variants, REF included: REF-in-the-middle slots measure the
 ///   noise of the pairing itself). The first K*N slots (K = DECAN_REPS)
-///   follow each other back to back; after that, at call n the next slot
-///   starts after a gap drawn uniformly from [0, 2g], g = min(n/(K*N), G):
-///   a slot density of about K*N/n (about K*N*(1 + ln(C/(3*K*N))) slots in
-///   C calls), until that would fall below the density whose cost is the
-///   sampling budget (G: the caller's cap, from the loop's mean call and
-///   the slot's fixed cost), from where on slots are spread evenly to the
-///   end of the run. So samples come from the whole run, the overhead stays
-///   bounded, and each sample stands for about 3 + g calls of the run (its
-///   weight). K = 0: every call is in a slot. The pseudo-random gaps are
+///   follow each other back to back, each slot's post call being the next
+///   one's pre call (so every other call is a sample); after that, at call n
+///   the next slot starts after a gap drawn uniformly from [0, 2g], g =
+///   min(n/(K*N), G): a slot density of about K*N/n (about K*N*(1 +
+///   ln(C/(3*K*N))) slots in C calls), until that would fall below the density
+///   whose cost is the sampling budget (G: the caller's cap, from the loop's
+///   mean call and the slot's fixed cost), from where on slots are spread
+///   evenly to the end of the run (a gap of 0 overlaps the slots as above). So
+///   samples come from the whole run, the overhead stays bounded, and each
+///   sample stands for about 3 + g calls of the run (its weight). K = 0: every
+///   other call is a sample. The pseudo-random gaps are
 ///   seeded by the loop's index: identical runs sample identical calls.
 /// * replace: every call runs Order[0]; calls 1..W are not recorded.
 /// * instance: call K+j (K = DECAN_INSTANCE) runs Order[j], j < N; every
@@ -99,14 +101,15 @@ static inline uint64_t slotGap(SamplerState &S, const ScheduleParams &SP,
   return X % (2 * meanGap(SP, NumVariants, N, Cap()) + 1);
 }
 
-/// Decides call number S.Calls+1 of a loop whose plan is \p P; \p Seed
-/// (nonzero) seeds the gaps on first use; \p Cap() bounds the mean gap
-/// (asked once per slot).
+/// Decides call number S.Calls+Skipped+1 of a loop whose plan is \p P,
+/// \p Skipped calls after the last one decided (they ran inline at an
+/// accounting stride, abi.h); \p Seed (nonzero) seeds the gaps on first use;
+/// \p Cap() bounds the mean gap (asked once per slot).
 template <typename CapFn>
 static inline __attribute__((always_inline)) Decision
 decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
-       uint64_t Seed, CapFn Cap) {
-  uint64_t N = ++S.Calls;
+       uint64_t Seed, CapFn Cap, uint64_t Skipped = 0) {
+  uint64_t N = S.Calls += Skipped + 1;
   if (__builtin_expect(P.N == 0, 0))
     return {-1, Role::Account};
   switch (SP.RunMode) {
@@ -128,10 +131,13 @@ decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
         S.Pos = 0;
       return {V, Role::Sample};
     }
-    default:
+    default: {
       ++S.Slots;
-      S.NextSlot = N + 1 + slotGap(S, SP, P.N, N, Cap);
+      // No gap: this post call is also the next slot's pre call.
+      uint64_t Gap = slotGap(S, SP, P.N, N, Cap);
+      S.NextSlot = Gap ? N + 1 + Gap : N;
       return {DECAN_REF, Role::Post};
+    }
     }
   }
   case Mode::Replace:
@@ -142,6 +148,31 @@ decide(const LoopPlan &P, SamplerState &S, const ScheduleParams &SP,
     return {DECAN_REF, Role::Account};
   }
   return {-1, Role::Account};
+}
+
+/// The accounting stride after call \p N (rotate mode): how many calls the
+/// next decided call stands for. Calls of a slot, and the call that starts
+/// the next one, are never skipped; in between, up to \p Max calls.
+static inline uint64_t strideAfter(const SamplerState &S, Role What, uint64_t N,
+                                   uint64_t Max) {
+  if (What == Role::Pre || What == Role::Sample || S.NextSlot <= N)
+    return 1;
+  uint64_t ToSlot = S.NextSlot - N;
+  return ToSlot < Max ? ToSlot : Max;
+}
+
+/// The stride whose untimed calls pay for the timed one: a timed call costs
+/// \p Overhead cycles beyond the loop's own \p MeanCall, and the
+/// accounting may cost \p BudgetPercent % of the loop's time (0: no
+/// stride, every call timed).
+static inline uint64_t accountingStride(uint64_t Overhead, uint64_t MeanCall,
+                                        uint64_t BudgetPercent, uint64_t Cap) {
+  if (BudgetPercent == 0)
+    return 1;
+  if (MeanCall == 0)
+    MeanCall = 1;
+  uint64_t K = 1 + Overhead * 100 / (BudgetPercent * MeanCall);
+  return K < Cap ? K : Cap;
 }
 
 } // namespace decan::rt

@@ -113,7 +113,7 @@ struct CallResult {
 CallResult stubCall(decan_loop_desc &D, uint64_t Cycles, uint64_t Trips = 10,
                     void (*Body)() = nullptr) {
   CallResult R{-1, true, 0};
-  if (!D.active)
+  if (!D.active || (D.active == 2 && --D.countdown > 0))
     return R;
   R.Variant = __decan_begin_call(&D);
   if (R.Variant < 0)
@@ -206,7 +206,7 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   const uint32_t Csr = 0x1F80 | 0x2000; // masks + round down, no FTZ/DAZ
   writeMxcsr(Csr);
   std::vector<int> Seq;
-  for (int I = 0; I < 1 + 3 * 12; ++I) {
+  for (int I = 0; I < 2 + 2 * 12; ++I) {
     CallResult R = stubCall(Ds[0], 1000 + I);
     Seq.push_back(R.Variant);
     EXPECT_EQ(readMxcsr() & ~0x3Fu, Csr) << "MXCSR restored after the call";
@@ -218,11 +218,12 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   }
   writeMxcsr(0x1F80);
   // The warmup call, then 3 x 4 slots back to back: REF before and after
-  // each sample, the samples in rotation order.
-  std::vector<int> Want = {DECAN_REF};
+  // each sample (a slot's post call is the next one's pre call), the
+  // samples in rotation order.
+  std::vector<int> Want = {DECAN_REF, DECAN_REF};
   for (int Round = 0; Round < 3; ++Round)
     for (int V : {DECAN_REF, DECAN_FP, DECAN_DL1, DECAN_CTRL})
-      for (int Slot : {(int)DECAN_REF, V, (int)DECAN_REF})
+      for (int Slot : {V, (int)DECAN_REF})
         Want.push_back(Slot);
   EXPECT_EQ(Seq, Want);
 
@@ -250,14 +251,14 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   const auto &T0 = (*L0)["threads"][0];
   EXPECT_EQ(T0["thread"].Num, 0);
   EXPECT_EQ(T0["tid"].Num, (double)gettid());
-  EXPECT_EQ(T0["calls_seen"].Num, 37);
+  EXPECT_EQ(T0["calls_seen"].Num, 26);
   EXPECT_EQ(T0["slots"].Num, 12);
   const auto &Tot = T0["totals"];
-  EXPECT_EQ(Tot["calls"].Num, 37) << "every call's REF run, reruns too";
-  EXPECT_EQ(Tot["iterations"].Num, 370);
+  EXPECT_EQ(Tot["calls"].Num, 26) << "every call's REF run, reruns too";
+  EXPECT_EQ(Tot["iterations"].Num, 260);
   EXPECT_EQ(Tot["variant_calls"].Num, 9);
   double Cycles = 0, VarCycles = 0;
-  for (int I = 0; I < 37; ++I)
+  for (int I = 0; I < 26; ++I)
     (Seq[I] == DECAN_REF ? Cycles : VarCycles) += 1000 + I;
   // A rerun reports the same cycles as its variant call here (stubCall).
   EXPECT_EQ(Tot["cycles"].Num, Cycles + VarCycles);
@@ -352,23 +353,23 @@ TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
              {"DECAN_MAX_RECORDS", "5"}});
   decan_loop_desc D = makeDesc("on:L0");
   __decan_register_loops(&D, 1);
-  // Samples are calls 2, 5, ..., 59: 20 of them, 5 raw, 15 online.
+  // Samples are calls 2, 4, ..., 60: 30 of them, 5 raw, 25 online.
   for (int I = 1; I <= 60; ++I)
     stubCall(D, (uint64_t)I * 10, 3);
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
   const auto &Ref = (*findLoop(R, "on:L0"))["threads"][0]["variants"]["REF"];
-  EXPECT_EQ(Ref["calls"].Num, 20);
+  EXPECT_EQ(Ref["calls"].Num, 30);
   EXPECT_EQ(Ref["records"].Arr.size(), 5u);
   const auto &On = Ref["online"];
   if (Ref["excluded"].Num != 0)
     GTEST_SKIP() << "a preemption disturbed a call; exact sums differ";
-  EXPECT_EQ(On["count"].Num, 15);
-  EXPECT_EQ(On["min"].Num, 170);
-  EXPECT_EQ(On["max"].Num, 590);
-  EXPECT_EQ(On["sum"].Num, 15 * (170 + 590) / 2);
-  EXPECT_EQ(On["trips_sum"].Num, 45);
+  EXPECT_EQ(On["count"].Num, 25);
+  EXPECT_EQ(On["min"].Num, 120);
+  EXPECT_EQ(On["max"].Num, 600);
+  EXPECT_EQ(On["sum"].Num, 25 * (120 + 600) / 2);
+  EXPECT_EQ(On["trips_sum"].Num, 75);
 }
 
 struct Seen {
@@ -405,9 +406,10 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
         auto &S = *static_cast<Seen *>(Ctx);
         S.Tids.insert(Tid);
         // cycles carry the call index, trips the variant the runtime chose;
-        // samples are calls 2, 5, 8... (slots of three, warmup 0).
+        // samples are calls 2, 4, 6... (back-to-back slots share their REF
+        // calls, warmup 0).
         if (Thread > 8 || R[0] != R[3] || R[1] != (uint64_t)V || R[3] == 0 ||
-            R[3] > kCalls || R[3] % 3 != 2 || R[4] != R[3] - 1 ||
+            R[3] > kCalls || R[3] % 2 != 0 || R[4] != R[3] - 1 ||
             (R[3] < kCalls && R[6] != R[3] + 1) ||
             R[8] != (V == DECAN_REF ? 0u : (uint64_t)V))
           ++S.Bad;
@@ -424,11 +426,56 @@ TEST(Runtime, EightThreadsLoseNoRecord) {
       Once += C[I] == 1;
     if (Once) {
       ++Threads;
-      EXPECT_EQ(Once, (uint64_t)(kCalls + 1) / 3)
+      EXPECT_EQ(Once, (uint64_t)kCalls / 2)
           << "every sample recorded exactly once";
     }
   }
   EXPECT_EQ(Threads, (uint64_t)kThreads);
+}
+
+TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("stride:L0");
+  __decan_register_loops(&D, 1);
+  // 3-cycle calls: the runtime's own work per timed call is far more.
+  constexpr uint64_t kCalls = 200000;
+  uint64_t Timed = 0;
+  for (uint64_t I = 0; I < kCalls; ++I)
+    Timed += stubCall(D, 3, 4).Variant >= 0;
+  EXPECT_EQ(D.active, 2u) << "the stub counts down";
+  EXPECT_LT(Timed, kCalls / 20);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &T0 = (*findLoop(R, "stride:L0"))["threads"][0];
+  EXPECT_EQ(T0["calls_seen"].Num, kCalls) << "tail included";
+  const auto &Tot = T0["totals"];
+  EXPECT_EQ(Tot["calls"].Num, kCalls);
+  EXPECT_EQ(Tot["iterations"].Num, 4 * kCalls);
+  EXPECT_EQ(Tot["timed_calls"].Num, Timed) << "REF calls and reruns";
+  EXPECT_GT(Tot["max_stride"].Num, 20);
+  EXPECT_GT(T0["variants"]["LS"]["calls"].Num, 2) << "samples still come";
+
+  // A second thread: once one of its calls reaches the runtime (within a
+  // stride), every call of every thread does again.
+  std::thread([&] {
+    for (uint64_t I = 0; I < 70000; ++I)
+      stubCall(D, 3, 4);
+  }).join();
+  EXPECT_EQ(D.active, 1u);
+}
+
+TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_ACCOUNT_BUDGET", "0"}});
+  decan_loop_desc D = makeDesc("nostride:L0");
+  __decan_register_loops(&D, 1);
+  for (int I = 0; I < 5000; ++I)
+    ASSERT_GE(stubCall(D, 3, 4).Variant, 0);
+  EXPECT_EQ(D.active, 1u);
 }
 
 TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
@@ -464,7 +511,7 @@ TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
               V["excluded"].Num;
       EXPECT_LE(V["records"].Arr.size(), 100u);
     }
-    EXPECT_EQ(Calls, kCalls / 3) << "one sample per slot of three calls";
+    EXPECT_EQ(Calls, kCalls / 2) << "back-to-back slots: every other call";
     EXPECT_GE(Kept, Calls) << "records + online + excluded cover every call";
   }
   EXPECT_EQ(Idx.size(), (size_t)kThreads);
@@ -660,9 +707,10 @@ TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
                {"DECAN_WARMUP", "0"},
                {"DECAN_REPS", "0"}});
     __decan_register_loops(&D, 1);
-    // Slots of three calls (pre REF, sample, post REF), samples REF, LS,
-    // REF, LS...: the 11th call is the second LS sample.
-    for (int I = 0; I < 10; ++I)
+    // Back-to-back slots (pre REF, sample, post REF = next pre), samples
+    // REF, LS, REF, LS... at calls 2, 4, 6, 8: the 8th call is the second LS
+    // sample.
+    for (int I = 0; I < 7; ++I)
       stubCall(D, 77);
     int V = __decan_begin_call(&D);
     if (V != DECAN_LS)
@@ -682,7 +730,7 @@ TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
   EXPECT_EQ(R["crash"]["variant"].Str, "LS");
   EXPECT_EQ(R["crash"]["rerun_after"].K, minijson::Value::Null);
   const auto &T0 = (*findLoop(R, "crash:L0"))["threads"][0];
-  EXPECT_EQ(T0["totals"]["calls"].Num, 10) << "every call before the crash";
+  EXPECT_EQ(T0["totals"]["calls"].Num, 7) << "every call before the crash";
   const auto &Vs = T0["variants"];
   EXPECT_EQ(Vs["REF"]["records"].Arr.size(), 2u);
   EXPECT_EQ(Vs["LS"]["records"].Arr.size(), 1u) << "the crashed call is not";
@@ -699,7 +747,7 @@ TEST(Runtime, CrashInTheOriginalAfterAVariantNamesBoth) {
                {"DECAN_WARMUP", "0"},
                {"DECAN_REPS", "0"}});
     __decan_register_loops(&D, 1);
-    for (int I = 0; I < 4; ++I)
+    for (int I = 0; I < 3; ++I) // samples: call 2 REF, call 4 FP
       stubCall(D, 77);
     int V = __decan_begin_call(&D);
     if (V != DECAN_FP || !__decan_end_call(&D, V, 50, 10))

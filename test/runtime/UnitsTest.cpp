@@ -94,6 +94,26 @@ TEST(LoopTotals, BucketsMergeAndKeepTheSums) {
   EXPECT_EQ(T.B[15].Cycles, (1000u - 15 * 64) * 200);
 }
 
+TEST(LoopTotals, WeightedCallsStandForTheCallsTheyStrideOver) {
+  LoopTotals T;
+  // Calls 1..10 timed one by one, then one call in 100 (weight 100).
+  for (uint64_t Call = 1; Call <= 10; ++Call)
+    T.add(Call, 50, 4);
+  for (uint64_t Call = 110; Call <= 1010; Call += 100)
+    T.add(Call, 60, 4, 100);
+  EXPECT_EQ(T.Calls, 1010u);
+  EXPECT_EQ(T.Iterations, 4040u);
+  EXPECT_EQ(T.TripsKnown, 1010u);
+  EXPECT_EQ(T.Cycles, 10u * 50 + 1000u * 60);
+  EXPECT_EQ(T.TimedCalls, 20u);
+  EXPECT_EQ(T.TimedCycles, 10u * 50 + 10u * 60);
+  EXPECT_EQ(T.MaxStride, 100u);
+  uint64_t Calls = 0;
+  for (const auto &B : T.B)
+    Calls += B.Calls;
+  EXPECT_EQ(Calls, 1010u) << "buckets hold the weighted calls";
+}
+
 //===-- sampling schedule -------------------------------------------------===//
 
 LoopPlan plan(std::initializer_list<int> Vs) {
@@ -121,22 +141,23 @@ std::vector<Step> run(const LoopPlan &P, const ScheduleParams &SP, int Calls,
 
 TEST(Schedule, RotateWarmsUpThenSlotsPreSamplePost) {
   ScheduleParams SP{Mode::Rotate, /*Warmup=*/2, /*Reps=*/2, 1};
-  auto Seq = run(plan({DECAN_REF, DECAN_FP, DECAN_DL1}), SP, 2 + 3 * 6);
+  auto Seq = run(plan({DECAN_REF, DECAN_FP, DECAN_DL1}), SP, 3 + 2 * 6);
   EXPECT_EQ(Seq[0].What, Role::Account);
   EXPECT_EQ(Seq[1].What, Role::Account);
   EXPECT_EQ(Seq[0].Variant, DECAN_REF) << "every call of an active loop is "
                                           "timed, warmup calls too";
-  // Reps*N = 6 slots back to back, variants in order.
+  // Reps*N = 6 slots back to back, variants in order; each post call is
+  // the next slot's pre call.
+  EXPECT_EQ(Seq[2].What, Role::Pre);
+  EXPECT_EQ(Seq[2].Variant, DECAN_REF);
   const int Want[] = {DECAN_REF, DECAN_FP, DECAN_DL1,
                       DECAN_REF, DECAN_FP, DECAN_DL1};
   for (int K = 0; K < 6; ++K) {
-    const Step *S = &Seq[2 + 3 * K];
-    EXPECT_EQ(S[0].What, Role::Pre) << K;
-    EXPECT_EQ(S[0].Variant, DECAN_REF) << K;
-    EXPECT_EQ(S[1].What, Role::Sample) << K;
-    EXPECT_EQ(S[1].Variant, Want[K]) << K;
-    EXPECT_EQ(S[2].What, Role::Post) << K;
-    EXPECT_EQ(S[2].Variant, DECAN_REF) << K;
+    const Step *S = &Seq[3 + 2 * K];
+    EXPECT_EQ(S[0].What, Role::Sample) << K;
+    EXPECT_EQ(S[0].Variant, Want[K]) << K;
+    EXPECT_EQ(S[1].What, Role::Post) << K;
+    EXPECT_EQ(S[1].Variant, DECAN_REF) << K;
   }
 }
 
@@ -153,7 +174,8 @@ Tenths sampleTenths(const std::vector<Step> &Seq) {
     ++T.Samples;
     ++T.Per[I * 10 / Calls];
     T.Variants += Seq[I].Variant == DECAN_LS;
-    EXPECT_EQ(Seq[I - 1].What, Role::Pre) << I;
+    EXPECT_TRUE(Seq[I - 1].What == Role::Pre || Seq[I - 1].What == Role::Post)
+        << I;
     EXPECT_EQ(Seq[I + 1].What, Role::Post) << I;
   }
   return T;
@@ -199,9 +221,11 @@ TEST(Schedule, RotateIsReproducibleAndSeedDependent) {
 
 TEST(Schedule, RotateWithoutRepsSamplesEveryCall) {
   ScheduleParams SP{Mode::Rotate, 1, 0, 1};
-  auto Seq = run(plan({DECAN_REF, DECAN_CTRL}), SP, 1 + 3 * 100);
-  for (int K = 0; K < 100; ++K)
-    ASSERT_EQ(Seq[1 + 3 * K + 1].Variant, K % 2 ? DECAN_CTRL : DECAN_REF);
+  auto Seq = run(plan({DECAN_REF, DECAN_CTRL}), SP, 2 + 2 * 100);
+  for (int K = 0; K < 100; ++K) {
+    ASSERT_EQ(Seq[2 + 2 * K].What, Role::Sample) << "every other call";
+    ASSERT_EQ(Seq[2 + 2 * K].Variant, K % 2 ? DECAN_CTRL : DECAN_REF);
+  }
 }
 
 TEST(Schedule, ReplaceRunsFirstVariantAlwaysRecordsAfterWarmup) {
@@ -223,6 +247,78 @@ TEST(Schedule, InstanceMeasuresCallKOncePerVariant) {
     EXPECT_EQ(Seq[I].Variant, Want[I]) << I;
     EXPECT_EQ(Seq[I].What == Role::Sample, I >= 3 && I <= 5) << I;
   }
+}
+
+TEST(Schedule, AccountingStrideKeepsTimingWithinTheBudget) {
+  // 300 cycles of overhead per timed call on 15-cycle calls, 5%: one call in
+  // 401 timed costs 300/401 = 0.75 cycles a call, 5% of 15.
+  EXPECT_EQ(accountingStride(300, 15, 5, 1u << 16), 401u);
+  EXPECT_EQ(accountingStride(300, 100000, 5, 1u << 16), 1u) << "long calls";
+  EXPECT_EQ(accountingStride(300, 15, 0, 1u << 16), 1u) << "0: every call";
+  EXPECT_EQ(accountingStride(300, 0, 5, 64), 64u) << "capped";
+}
+
+/// Runs \p Calls calls as the stub and runtime do with an accounting stride
+/// of at most \p Max: only decided calls are returned, with their call
+/// number and weight.
+struct Decided {
+  uint64_t Call, Weight;
+  Step S;
+};
+std::vector<Decided> runStrided(const LoopPlan &P, const ScheduleParams &SP,
+                                uint64_t Calls, uint64_t Max,
+                                uint64_t Cap = ~0ull) {
+  SamplerState S;
+  std::vector<Decided> Out;
+  uint64_t Stride = 1, Countdown = 0;
+  for (uint64_t C = 1; C <= Calls; ++C) {
+    if (Countdown > 1) { // the stub: count down, run inline
+      --Countdown;
+      continue;
+    }
+    Decision D = decide(P, S, SP, 1, [Cap] { return Cap; }, Stride - 1);
+    EXPECT_EQ(S.Calls, C) << "decided calls keep the true call number";
+    Out.push_back({C, Stride, {D.Variant, D.What}});
+    Stride = strideAfter(S, D.What, S.Calls, Max);
+    Countdown = Stride;
+  }
+  return Out;
+}
+
+TEST(Schedule, StrideSkipsOnlyAccountingCallsAndKeepsTheSlots) {
+  ScheduleParams SP{Mode::Rotate, 1, 4, 1};
+  LoopPlan P = plan({DECAN_REF, DECAN_LS, DECAN_FP});
+  const uint64_t Calls = 300000;
+  std::vector<Step> Plain = run(P, SP, (int)Calls, 1, 2000);
+  std::vector<Decided> Strided = runStrided(P, SP, Calls, 500, 2000);
+  EXPECT_LT(Strided.size(), Calls / 50) << "most calls only counted down";
+  uint64_t Weights = 0;
+  std::vector<uint64_t> PlainSamples, StridedSamples;
+  for (uint64_t I = 0; I < Calls; ++I)
+    if (Plain[I].What == Role::Sample)
+      PlainSamples.push_back(I + 1);
+  for (size_t I = 0; I < Strided.size(); ++I) {
+    const Decided &D = Strided[I];
+    Weights += D.Weight;
+    if (D.S.What == Role::Sample) {
+      StridedSamples.push_back(D.Call);
+      EXPECT_EQ(D.Weight, 1u) << "a sample stands for itself";
+      ASSERT_GT(I, 0u);
+      EXPECT_TRUE(Strided[I - 1].S.What == Role::Pre ||
+                  Strided[I - 1].S.What == Role::Post);
+      EXPECT_EQ(Strided[I - 1].Call + 1, D.Call) << "pre pair adjacent";
+      if (I + 1 < Strided.size()) {
+        EXPECT_EQ(Strided[I + 1].S.What, Role::Post);
+        EXPECT_EQ(Strided[I + 1].Call, D.Call + 1) << "post pair adjacent";
+      }
+    }
+    EXPECT_LE(D.Weight, 500u);
+  }
+  // The calls after the last decided one are the runtime's "tail".
+  EXPECT_LE(Calls - Strided.back().Call, 500u);
+  EXPECT_EQ(Weights, Strided.back().Call) << "weights count every call";
+  EXPECT_EQ(StridedSamples, PlainSamples)
+      << "the stride changes which calls are timed, not which are sampled";
 }
 
 TEST(Schedule, EmptyPlanNeverMeasures) {
@@ -261,6 +357,7 @@ TEST(Config, DefaultsFollowDesign) {
   EXPECT_EQ(C.Instance, 1u);
   EXPECT_EQ(C.Warmup, 1u);
   EXPECT_EQ(C.MaxRecords, 100000u);
+  EXPECT_EQ(C.AccountBudget, 5u) << "percent of a loop's time";
   EXPECT_STREQ(C.OutputDir, ".");
   EXPECT_EQ(C.NumEvents, 0u);
   EXPECT_EQ(C.NumWarnings, 0u);

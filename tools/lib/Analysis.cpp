@@ -586,7 +586,8 @@ void analyse(Report &R, const Thresholds &T) {
                   "the loop's own {1:F0}: the part it cannot time weighs on "
                   "the program's time, and the program share ({2}) is a lower "
                   "bound",
-                  (L.InsideCycles - L.TimeCycles) / (double)L.RunCalls,
+                  L.overheadCycles(R.ProbeCycles, R.CountdownCycles) /
+                      (double)L.RunCalls,
                   L.TimeCycles / (double)L.RunCalls,
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());

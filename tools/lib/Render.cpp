@@ -91,6 +91,9 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                     L.RunCalls == 1 ? "" : "s");
       if (L.Threads > 1)
         OS << formatv(" in {0} threads/processes", L.Threads);
+      if (L.MaxStride > 1 && L.TimedCalls)
+        OS << formatv(" ({0} timed, up to 1 in {1}: short calls)", L.TimedCalls,
+                      L.MaxStride);
       if (L.RunMeanTrips)
         OS << formatv(", {0:F1} iterations/call", *L.RunMeanTrips);
       if (L.SampleMeanTrips)

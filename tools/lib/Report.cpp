@@ -140,6 +140,12 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     LP.VariantCalls += static_cast<uint64_t>(num(T, "variant_calls"));
     LP.VariantCycles += num(T, "variant_cycles");
     LP.InsideCycles += num(T, "inside_cycles");
+    // Older reports time every call: timed = all.
+    LP.TimedCalls +=
+        static_cast<uint64_t>(num(T, "timed_calls", num(T, "calls")));
+    LP.TimedCycles += num(T, "timed_cycles", num(T, "cycles"));
+    LP.MaxStride =
+        std::max(LP.MaxStride, static_cast<uint64_t>(num(T, "max_stride", 1)));
     // Buckets of equal call ranges: into quarters of this thread's run.
     double Width = num(T, "bucket_width", 1);
     if (const json::Array *Bs = T->getArray("buckets"))
@@ -312,8 +318,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     if (const json::Object *E = P->getObject("empty_region_cycles"))
       if (auto Med = E->getNumber("median"))
         Probe.push_back(*Med);
-  if (const json::Object *P = O->getObject("probe"))
+  if (const json::Object *P = O->getObject("probe")) {
     SlotFixed = std::max(SlotFixed, num(P, "slot_fixed_cycles"));
+    Countdown = std::max(Countdown, num(P, "countdown_centicycles") / 100);
+  }
 
   ProcessInfo PI;
   PI.Source = sys::path::filename(Source).str();
@@ -490,6 +498,9 @@ Report RawMerger::finish() const {
     L.VariantCalls = LP.VariantCalls;
     L.VariantCycles = LP.VariantCycles;
     L.InsideCycles = LP.InsideCycles;
+    L.TimedCalls = LP.TimedCalls;
+    L.TimedCycles = LP.TimedCycles;
+    L.MaxStride = LP.MaxStride;
     L.Slots = LP.Slots;
     L.Threads = LP.Threads;
     for (const RunPart &Q : LP.Parts)
@@ -515,6 +526,7 @@ Report RawMerger::finish() const {
   }
   double Total = 0;
   R.SlotFixedCycles = SlotFixed;
+  R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
     Total += L.TimeCycles;
@@ -522,7 +534,7 @@ Report RawMerger::finish() const {
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
     if (L.InsideCycles > 0)
-      R.OverheadCycles += std::max(0.0, L.InsideCycles - L.TimeCycles);
+      R.OverheadCycles += L.overheadCycles(R.ProbeCycles, R.CountdownCycles);
     else
       R.OverheadCycles +=
           L.VariantCycles +
@@ -543,7 +555,8 @@ Report RawMerger::finish() const {
         continue;
       L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
       L.ProgramShareLowerBound =
-          L.InsideCycles > 0 && L.InsideCycles - L.TimeCycles > L.TimeCycles;
+          L.InsideCycles > 0 &&
+          L.overheadCycles(R.ProbeCycles, R.CountdownCycles) > L.TimeCycles;
       // Regions enclose loops: their time is not added twice.
       if (!StringRef(L.Id).starts_with("region:"))
         Cov += *L.ProgramShare;
@@ -670,6 +683,9 @@ json::Value toJSON(const Report &R) {
                      {"variant_calls", static_cast<int64_t>(L.VariantCalls)},
                      {"variant_cycles", L.VariantCycles},
                      {"inside_cycles", L.InsideCycles},
+                     {"timed_calls", static_cast<int64_t>(L.TimedCalls)},
+                     {"timed_cycles", L.TimedCycles},
+                     {"max_stride", static_cast<int64_t>(L.MaxStride)},
                      {"slots", static_cast<int64_t>(L.Slots)},
                      {"threads", static_cast<int64_t>(L.Threads)}};
     if (L.RunMeanTrips)
@@ -726,6 +742,7 @@ json::Value toJSON(const Report &R) {
                       {"config", json::Object(R.Config)},
                       {"probe_cycles", R.ProbeCycles},
                       {"slot_fixed_cycles", R.SlotFixedCycles},
+                      {"countdown_cycles", R.CountdownCycles},
                       {"process_cycles", R.ProcessCycles},
                       {"overhead_cycles", R.OverheadCycles},
                       {"coverage", R.Coverage ? json::Value(*R.Coverage)
@@ -765,6 +782,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     R.Config = *C;
   R.ProbeCycles = num(O, "probe_cycles");
   R.SlotFixedCycles = num(O, "slot_fixed_cycles");
+  R.CountdownCycles = num(O, "countdown_cycles");
   R.ProcessCycles = num(O, "process_cycles");
   R.OverheadCycles = num(O, "overhead_cycles");
   if (auto C = O->getNumber("coverage"))
@@ -896,6 +914,10 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       L.VariantCalls = static_cast<uint64_t>(num(Run, "variant_calls"));
       L.VariantCycles = num(Run, "variant_cycles");
       L.InsideCycles = num(Run, "inside_cycles");
+      L.TimedCalls =
+          static_cast<uint64_t>(num(Run, "timed_calls", num(Run, "calls")));
+      L.TimedCycles = num(Run, "timed_cycles", num(Run, "cycles"));
+      L.MaxStride = static_cast<uint64_t>(num(Run, "max_stride", 1));
       L.Slots = static_cast<uint64_t>(num(Run, "slots"));
       L.Threads = static_cast<unsigned>(num(Run, "threads"));
       if (auto M = Run->getNumber("mean_trips"))

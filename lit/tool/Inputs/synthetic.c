@@ -67,10 +67,12 @@ __attribute__((section(".decan.meta"), used,
 static char Scratch[2][4096] __attribute__((aligned(64)));
 
 static struct decan_loop_desc Descs[2] = {
-    {DECAN_ABI_VERSION, 0, 55, 20, "stream:L0", "stream", "synthetic.c",
-     Scratch[0], 4096, 0, &Meta[0].h.minfo, 0},
-    {DECAN_ABI_VERSION, 0, 63, 30, "divide:L0", "divide", "synthetic.c",
-     Scratch[1], 4096, 0, &Meta[1].h.minfo, 0},
+    {.abi_version = DECAN_ABI_VERSION, .variant_mask = 55, .line = 20,
+     .id = "stream:L0", .function = "stream", .file = "synthetic.c",
+     .scratch = Scratch[0], .scratch_size = 4096, .minfo = &Meta[0].h.minfo},
+    {.abi_version = DECAN_ABI_VERSION, .variant_mask = 63, .line = 30,
+     .id = "divide:L0", .function = "divide", .file = "synthetic.c",
+     .scratch = Scratch[1], .scratch_size = 4096, .minfo = &Meta[1].h.minfo},
 };
 
 __attribute__((constructor)) static void registerLoops(void) {
@@ -99,7 +101,7 @@ static volatile _Thread_local double Sink;
 
 static void loop(int l, long n) {
   struct decan_loop_desc *d = &Descs[l];
-  if (d->active) {
+  if (d->active && (d->active != 2 || --d->countdown <= 0)) {
     int v = __decan_begin_call(d);
     if (v >= 0) {
       uint64_t c, t;

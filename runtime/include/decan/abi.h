@@ -17,7 +17,9 @@
 ///
 /// A call of an active loop, as the dispatch stub performs it:
 /// \code
-///   if (desc.active) {                         // one predictable load+branch
+///   if (desc.active &&                         // one predictable load+branch
+///       (desc.active != 2 ||                    // 2: an accounting stride,
+///        --desc.countdown <= 0)) {              //    every countdown-th call
 ///     int v = __decan_begin_call(&desc);        // picks variant, sets FP env
 ///     uint64_t cycles, trips;
 ///     if (v >= 0) {
@@ -31,9 +33,13 @@
 ///   }
 ///   original inline loop ...
 /// \endcode
-/// Every call of an active loop is timed (REF unless it is a sample), so the
-/// runtime keeps whole-run totals; the original run after a variant tells
-/// the trip count of the same input.
+/// Every call of an active loop that reaches the runtime is timed (REF
+/// unless it is a sample), so the runtime keeps whole-run totals; the
+/// original run after a variant tells the trip count of the same input. For
+/// loops whose calls are too short to time each one at a bounded cost, the
+/// runtime sets `active` to 2 and `countdown` to a stride k: the k-1 calls
+/// in between only decrement it and run the original loop inline, and the
+/// timed call stands for all k (docs/runtime.md, "Accounting stride").
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_ABI_H
@@ -45,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 3
+#define DECAN_ABI_VERSION 4
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -116,17 +122,23 @@ enum decan_store_policy {
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
-/// the producer; `active` and `runtime_state` by the runtime.
+/// the producer; `active`, `countdown` and `runtime_state` by the runtime.
 struct decan_loop_desc {
-  uint32_t abi_version;     ///< DECAN_ABI_VERSION
-  volatile uint32_t active; ///< nonzero: stub takes the measured path
-  uint32_t variant_mask;    ///< bit per decan_variant the producer emitted
-  uint32_t line;            ///< 0 when unknown
-  const char *id;           ///< stable id "function:L<index>" (see design.md)
-  const char *function;     ///< symbol of the enclosing function
-  const char *file;         ///< source file, "" when unknown
-  void *scratch;            ///< DL1 scratch area (64-byte aligned), or null
-  uint32_t scratch_size;    ///< bytes
+  uint32_t abi_version; ///< DECAN_ABI_VERSION
+  /// 0: the original loop runs inline; 1: every call goes to the runtime;
+  /// 2: every call decrements `countdown` first and goes to the runtime
+  /// only when the result is <= 0 (otherwise the original loop runs inline,
+  /// untimed).
+  volatile uint32_t active;
+  volatile int32_t countdown; ///< see `active`; producers write 0
+  uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
+  uint32_t line;              ///< 0 when unknown
+  uint32_t reserved;          ///< 0
+  const char *id;             ///< stable id "function:L<index>" (see design.md)
+  const char *function;       ///< symbol of the enclosing function
+  const char *file;           ///< source file, "" when unknown
+  void *scratch;              ///< DL1 scratch area (64-byte aligned), or null
+  uint32_t scratch_size;      ///< bytes
   /// Bit per decan_variant: the variant drops a dependence through memory
   /// that REF has (iteration i+k loads what iteration i stored, and the
   /// variant's stores became loads or vanished), so its saturation is a

@@ -16,9 +16,14 @@
 #include <decan/tsc.h>
 
 static char Scratch[256] __attribute__((aligned(64)));
-static struct decan_loop_desc Descs[1] = {{DECAN_ABI_VERSION, 0, 63, 12,
-                                           "prog:L0", "prog", "prog.c", Scratch,
-                                           sizeof(Scratch), 0, 0, 0}};
+static struct decan_loop_desc Descs[1] = {{.abi_version = DECAN_ABI_VERSION,
+                                           .variant_mask = 63,
+                                           .line = 12,
+                                           .id = "prog:L0",
+                                           .function = "prog",
+                                           .file = "prog.c",
+                                           .scratch = Scratch,
+                                           .scratch_size = sizeof(Scratch)}};
 __attribute__((constructor)) static void registerLoops(void) {
   __decan_register_loops(Descs, 1);
 }
@@ -50,7 +55,8 @@ int main(void) {
   for (C = 0; C < 200; ++C) {
     double S = 0;
 #ifndef DECAN_PLAIN
-    if (Descs[0].active) {
+    if (Descs[0].active &&
+        (Descs[0].active != 2 || --Descs[0].countdown <= 0)) {
       int V = __decan_begin_call(&Descs[0]);
       if (V >= 0) {
         uint64_t Cycles, Trips;

@@ -92,7 +92,14 @@ public:
   unsigned JMP_4 = 0, JCC_4 = 0, JMP_1 = 0, JCC_1 = 0;
 
   /// X86 condition codes (X86::CondCode order).
-  enum CondCode : unsigned { CC_A = 7, CC_NE = 5, CC_S = 8, CC_NS = 9 };
+  enum CondCode : unsigned {
+    CC_E = 4,
+    CC_NE = 5,
+    CC_A = 7,
+    CC_S = 8,
+    CC_NS = 9,
+    CC_G = 15
+  };
 
   /// Opcodes of the forms the rewriter's dispatcher emits, resolved and
   /// checked once at create(); the create*() helpers below use them.
@@ -100,8 +107,9 @@ public:
     unsigned LEA64r, PUSHF64, POPF64, POP64rmm, PUSH64rmm, MOV64mr, MOV64rm,
         MOV32mr, MOV32mi, MOV64mi32, AND64ri32, ADD64ri32, MOV32ri, XOR32rr,
         XSAVE64, XRSTOR64, CALL64m, JMP64m, LFENCE, RDTSC, RDTSCP, CMP32mi,
-        CMP32ri, TEST32rr, MOVSX64rr32, MOVSX64rm32, ADD64rr, SUB64rm, STMXCSR,
-        LDMXCSR, MOV64rr, TEST64rr, CQO, IDIV64r, NEG64r, MOV64ri32, OR64rr;
+        DEC32m, CMP32ri, TEST32rr, MOVSX64rr32, MOVSX64rm32, ADD64rr, SUB64rm,
+        STMXCSR, LDMXCSR, MOV64rr, TEST64rr, CQO, IDIV64r, NEG64r, MOV64ri32,
+        OR64rr;
   };
   const DispatchOpcodes &ops() const { return Ops; }
 
@@ -132,6 +140,8 @@ public:
   llvm::MCInst createCmpMemImm32(unsigned Base, int64_t Disp,
                                  int64_t Imm) const;
   llvm::MCInst createCmpImm32(unsigned Reg32, int64_t Imm) const;
+  /// decl (Base + Disp).
+  llvm::MCInst createDecMem32(unsigned Base, int64_t Disp) const;
   llvm::MCInst createTestSelf32(unsigned Reg32) const;
   /// movslq (Base + Index*Scale + Disp), Dst.
   llvm::MCInst createSignExtendLoad32(unsigned Dst, unsigned Base, int64_t Disp,

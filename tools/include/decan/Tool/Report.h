@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -119,7 +120,21 @@ struct LoopReport {
   /// Runtime entry to exit over all calls (0: not measured): the loop runs
   /// and what decan added around them.
   double InsideCycles = 0;
+  /// Calls actually timed and their cycles (probes included): fewer than
+  /// RunCalls when short calls were timed at an accounting stride (each
+  /// timed call stands for MaxStride calls at most; docs/runtime.md).
+  uint64_t TimedCalls = 0, MaxStride = 1;
+  double TimedCycles = 0;
   unsigned Threads = 0; ///< threads (all processes) that ran the loop
+  /// What decan added: inside the runtime around the timed calls, probes
+  /// (\p ProbeCycles each) included, and the stub's countdown
+  /// (\p CountdownCycles) on the calls of a stride that were not timed; 0
+  /// when not measured.
+  double overheadCycles(double ProbeCycles, double CountdownCycles) const {
+    double Own = std::max(0.0, TimedCycles - (double)TimedCalls * ProbeCycles);
+    double Skipped = RunCalls > TimedCalls ? double(RunCalls - TimedCalls) : 0;
+    return std::max(0.0, InsideCycles - Own) + Skipped * CountdownCycles;
+  }
   /// TimeCycles / the program's own time (decan's cost removed).
   std::optional<double> ProgramShare;
   /// True when decan's cost per call of this loop exceeds the loop's own:
@@ -174,6 +189,8 @@ struct Report {
   llvm::json::Object Config;
   double ProbeCycles = 0;     ///< median cycles of an empty probed region
   double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
+  /// The stub's countdown on a call that does not reach the runtime.
+  double CountdownCycles = 0;
   /// The processes' own time (max of wall and CPU time per process) and
   /// what decan added to it (variant calls, probes, slots).
   double ProcessCycles = 0, OverheadCycles = 0;
@@ -224,6 +241,8 @@ private:
     uint64_t RunCalls = 0, RunIterations = 0, RunTripsKnown = 0;
     uint64_t Untimed = 0, VariantCalls = 0, Slots = 0;
     double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
+    uint64_t TimedCalls = 0, MaxStride = 1;
+    double TimedCycles = 0;
     unsigned Threads = 0;
     std::array<RunPart, 4> Parts;
     std::array<std::optional<Pool>, NumVariants> Variants;
@@ -234,7 +253,7 @@ private:
   llvm::json::Object Machine, Config;
   std::string Version;
   std::vector<double> Probe;
-  double SlotFixed = 0;
+  double SlotFixed = 0, Countdown = 0;
   unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id);
   llvm::Error addThread(const llvm::json::Object &Thread, const ProcessInfo &PI,
