@@ -312,6 +312,31 @@ MCInst X86Target::createXor32(unsigned Dst32, unsigned Src32) const {
   return form(Ops.XOR32rr, {R(Dst32), R(Dst32), R(Src32)});
 }
 
+MCInst X86Target::createSubMem(unsigned Dst, unsigned Base,
+                               int64_t Disp) const {
+  return memForm(Ops.SUB64rm, {R(Dst), R(Dst)}, Base, Disp);
+}
+
+MCInst X86Target::createSignExtend32(unsigned Dst, unsigned Src32) const {
+  return form(Ops.MOVSX64rr32, {R(Dst), R(Src32)});
+}
+
+MCInst X86Target::createNeg(unsigned Reg) const {
+  return form(Ops.NEG64r, {R(Reg), R(Reg)});
+}
+
+MCInst X86Target::createMoveImm(unsigned Dst, int64_t Imm) const {
+  return form(Ops.MOV64ri32, {R(Dst), I(Imm)});
+}
+
+MCInst X86Target::createIDiv(unsigned Reg) const {
+  return form(Ops.IDIV64r, {R(Reg)});
+}
+
+MCInst X86Target::createTestSelf(unsigned Reg) const {
+  return form(Ops.TEST64rr, {R(Reg), R(Reg)});
+}
+
 MCInst X86Target::createMemOnly(unsigned Opcode, unsigned Base,
                                 int64_t Disp) const {
   return memForm(Opcode, {}, Base, Disp);
