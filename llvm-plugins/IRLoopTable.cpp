@@ -6,6 +6,7 @@
 
 #include "IRLoopTable.h"
 
+#include "decan/InstrKnowledge/Variants.h"
 #include "decan/abi.h"
 
 #include "llvm/IR/DerivedTypes.h"
@@ -16,17 +17,33 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <array>
 #include <cstddef>
 
 using namespace llvm;
 using namespace decan;
 
 // The IR types below mirror abi.h; keep them in step.
-static_assert(sizeof(decan_meta_record) == 112, "meta header layout");
-static_assert(sizeof(decan_machine_info) == 20 * 4, "machine info layout");
+static_assert(sizeof(decan_meta_record) == 8 * 4 + abi_ir::MInfoWords * 4,
+              "meta header layout");
+static_assert(offsetof(decan_meta_record, bound_mask) ==
+                  abi_ir::MetaBoundMask * 4,
+              "meta bound_mask element");
+static_assert(offsetof(decan_meta_record, minfo) == abi_ir::MetaMInfo * 4,
+              "meta minfo element");
+static_assert(sizeof(decan_machine_info) == abi_ir::MInfoWords * 4 &&
+                  offsetof(decan_machine_info, n_other) / 4 + 1 ==
+                      abi_ir::MInfoCounts + abi_ir::MInfoNumCounts,
+              "machine info layout");
 static_assert(sizeof(decan_loop_desc) == 80, "descriptor layout");
-static_assert(offsetof(decan_loop_desc, active) == 4, "active field");
-static_assert(offsetof(decan_loop_desc, countdown) == 8, "countdown field");
+static_assert(offsetof(decan_loop_desc, active) == 4 && abi_ir::DescActive == 1,
+              "active field (element 1 of DescTy)");
+static_assert(offsetof(decan_loop_desc, countdown) == 8 &&
+                  abi_ir::DescCountdown == 2,
+              "countdown field (element 2 of DescTy)");
+static_assert(offsetof(decan_loop_desc, bound_mask) == 60 &&
+                  abi_ir::DescBoundMask == 11,
+              "descriptor bound_mask element (element 11 of DescTy)");
 
 LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
   LLVMContext &Ctx = M.getContext();
@@ -65,17 +82,22 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   Strings.resize(alignTo(Strings.size(), 8), '\0');
   unsigned RecordSize = sizeof(decan_meta_record) + Strings.size();
 
-  ArrayType *MinfoTy = ArrayType::get(I32, 20);
+  // The producer's record of what each variant does to stores; the machine
+  // pass fills the rest of decan_machine_info.
+  std::array<uint32_t, abi_ir::MInfoWords> MInfo{};
+  for (unsigned V = 0; V < NumVariants; ++V)
+    MInfo[abi_ir::MInfoStorePolicy + V] = storePolicy(static_cast<Variant>(V));
+  ArrayType *MinfoTy = ArrayType::get(I32, abi_ir::MInfoWords);
   ArrayType *StrTy = ArrayType::get(I8, Strings.size());
   StructType *MetaTy =
       StructType::get(Ctx, {ArrayType::get(I8, 4), I32, I32, I32, I32, I32, I32,
                             I32, MinfoTy, StrTy});
   Constant *MetaInit = ConstantStruct::get(
-      MetaTy,
-      {ConstantDataArray::getString(Ctx, "DCN1", /*AddNull=*/false),
-       C32(RecordSize), C32(DECAN_ABI_VERSION), C32(R.VariantMask), C32(R.Line),
-       C32(R.Column), C32(StringsSize), C32(0), Constant::getNullValue(MinfoTy),
-       ConstantDataArray::getString(Ctx, Strings, /*AddNull=*/false)});
+      MetaTy, {ConstantDataArray::getString(Ctx, "DCN1", /*AddNull=*/false),
+               C32(RecordSize), C32(DECAN_ABI_VERSION), C32(R.VariantMask),
+               C32(R.Line), C32(R.Column), C32(StringsSize), C32(0),
+               ConstantDataArray::get(Ctx, ArrayRef<uint32_t>(MInfo)),
+               ConstantDataArray::getString(Ctx, Strings, /*AddNull=*/false)});
   auto *Meta = new GlobalVariable(M, MetaTy, /*isConstant=*/true,
                                   GlobalValue::InternalLinkage, MetaInit,
                                   R.symbol("meta"));
@@ -99,10 +121,11 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   // The descriptor's strings point into the meta record: no duplicates.
   auto StrPtr = [&](unsigned Off) {
     return ConstantExpr::getInBoundsGetElementPtr(
-        MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(9), C32(Off)});
+        MetaTy, Meta,
+        ArrayRef<Constant *>{C32(0), C32(abi_ir::MetaStrings), C32(Off)});
   };
   Constant *Minfo = ConstantExpr::getInBoundsGetElementPtr(
-      MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(8)});
+      MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(abi_ir::MetaMInfo)});
   Constant *Null = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
   Constant *Init = ConstantStruct::get(
       DescTy,

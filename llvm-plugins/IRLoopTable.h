@@ -5,15 +5,17 @@
 //
 //   @f.decan.L0.meta    = internal constant { [4 x i8] c"DCN1", i32 size,
 //                         i32 abi, i32 mask, i32 line, i32 col, i32 strsz,
-//                         i32 0, [20 x i32] minfo, [N x i8] strings }
+//                         i32 0, [26 x i32] minfo, [N x i8] strings }
 //                         section ".decan.meta", align 8, in llvm.used
 //   @f.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
 //   @decan.descs        = internal global [K x desc], section "decan_loops"
 //   @f.decan.L0.desc    = internal alias to @decan.descs[i]
 //   decan.module_ctor   -> __decan_register_loops(@decan.descs, K)
 //
-// The machine pass rewrites element 8 (decan_machine_info) of each meta
-// initializer; everything else is final here.
+// The machine pass rewrites element MetaMInfo (decan_machine_info) of each
+// meta initializer, and the bound_mask elements; everything else is final
+// here. The element indices below are checked against abi.h in
+// IRLoopTable.cpp.
 //
 // Loops of a function in a comdat (C++ inline functions, templates) get
 // their globals in that comdat, and their own descriptor array and
@@ -28,8 +30,11 @@
 #ifndef DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
 #define DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
 
+#include "decan/abi.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
+#include <cstddef>
 #include <string>
 
 namespace llvm {
@@ -41,6 +46,21 @@ class StructType;
 } // namespace llvm
 
 namespace decan {
+
+/// Element indices of the IR structs that mirror decan_meta_record and
+/// decan_loop_desc, and 32-bit word indices into decan_machine_info.
+namespace abi_ir {
+constexpr unsigned MetaBoundMask = 7, MetaMInfo = 8, MetaStrings = 9;
+constexpr unsigned DescActive = 1, DescCountdown = 2, DescBoundMask = 11;
+constexpr unsigned MInfoWords = sizeof(decan_machine_info) / 4;
+constexpr unsigned MInfoStatus = offsetof(decan_machine_info, status) / 4;
+constexpr unsigned MInfoLoopBytes =
+    offsetof(decan_machine_info, loop_bytes) / 4;
+constexpr unsigned MInfoCounts = offsetof(decan_machine_info, n_instrs) / 4;
+constexpr unsigned MInfoNumCounts = 8; ///< n_instrs .. n_other
+constexpr unsigned MInfoStorePolicy =
+    offsetof(decan_machine_info, store_policy) / 4;
+} // namespace abi_ir
 
 /// What decan knows about one innermost loop at the IR level.
 struct LoopRecord {

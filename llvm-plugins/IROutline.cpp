@@ -17,6 +17,7 @@
 #include "IRLoopTable.h"
 #include "IRSelection.h"
 #include "decan/abi.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -50,8 +51,6 @@ using namespace decan;
 namespace {
 
 constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
-constexpr const char *VariantNames[NumVariants] = {"REF",    "LS",  "FP",
-                                                   "NO_DIV", "DL1", "CTRL"};
 /// Beyond this many live values the call itself would dominate the timing.
 constexpr unsigned MaxLiveValues = 64;
 
@@ -66,7 +65,7 @@ struct Candidate {
 };
 
 /// Everything the outliner and the stub need about one selected loop.
-struct LoopPlan {
+struct OutlinePlan {
   Loop *L;
   LoopRecord Rec;
   BasicBlock *Preheader, *Header;
@@ -174,7 +173,7 @@ static AttributeList outlinedAttrs(const Function &F) {
 /// Step 4: the REF copy. Signature (docs/design.md): live-ins, one pointer
 /// per live-out (then one for the exit index when the loop has several
 /// exits), cycles, trips.
-static Function *buildOutlined(Function &F, LoopPlan &P) {
+static Function *buildOutlined(Function &F, OutlinePlan &P) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
@@ -330,7 +329,7 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
 /// The real loop after a variant (or on a call the runtime does not
 /// measure) is the REF copy, the same IR as the inline loop, so that the
 /// caller's values need not survive the cold call.
-static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
+static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
                               ArrayRef<Function *> Variants) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
@@ -433,7 +432,7 @@ static Function *buildMeasure(Function &F, LoopPlan &P, Constant *Desc,
 }
 
 /// Step 5: the dispatch stub in the preheader of the original loop.
-static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
+static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
                        StructType *DescTy, ArrayRef<Function *> Variants) {
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -453,7 +452,8 @@ static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
   BranchInst::Create(P.Header, InlineBB);
 
   IRBuilder<> B(PH);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
+  Value *ActivePtr =
+      B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive, "decan.active.ptr");
   LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
                                          /*isVolatile=*/true, "decan.active");
   B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), ModeBB, InlineBB,
@@ -464,7 +464,8 @@ static void insertStub(Function &F, LoopPlan &P, Constant *Desc,
   B.SetInsertPoint(ModeBB);
   B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(2)), CountBB, MeasureBB);
   B.SetInsertPoint(CountBB);
-  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, 2, "decan.countdown.ptr");
+  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown,
+                                      "decan.countdown.ptr");
   Value *Count =
       B.CreateSub(B.CreateAlignedLoad(I32, CountPtr, Align(4),
                                       /*isVolatile=*/true, "decan.countdown"),
@@ -576,7 +577,8 @@ static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
 /// and LCSSA form. Returns a skip reason when the loop is not in that form.
 static std::optional<std::string> planLoop(Function &F, Loop *L,
                                            DominatorTree &DT, LoopInfo &LI,
-                                           ScalarEvolution &SE, LoopPlan &P) {
+                                           ScalarEvolution &SE,
+                                           OutlinePlan &P) {
   if (!L->getLoopPreheader())
     return std::string("no preheader");
   if (!L->hasDedicatedExits())
@@ -725,11 +727,11 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     if (C.Rec.SkipReason.empty())
       formLCSSA(*C.L, DT, &LI, &SE);
 
-  SmallVector<LoopPlan, 8> Plans;
+  SmallVector<OutlinePlan, 8> Plans;
   SmallVector<StringRef, 8> MemDep;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
-      LoopPlan P;
+      OutlinePlan P;
       if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
@@ -752,14 +754,14 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
 
   // Build every copy before any stub changes the function's CFG.
   SmallVector<SmallVector<Function *, NumVariants>, 8> Copies;
-  for (LoopPlan &P : Plans) {
+  for (OutlinePlan &P : Plans) {
     Function *Ref = buildOutlined(F, P);
     SmallVector<Function *, NumVariants> Fns{Ref};
     for (unsigned V = 1; V < NumVariants; ++V) {
       ValueToValueMapTy VMap;
       Function *C = CloneFunction(Ref, VMap);
-      C->setName(P.Rec.symbol(VariantNames[V]));
-      C->addFnAttr("decan-variant", VariantNames[V]);
+      C->setName(P.Rec.symbol(decan_variant_name(V)));
+      C->addFnAttr("decan-variant", decan_variant_name(V));
       C->setLinkage(GlobalValue::InternalLinkage);
       C->setComdat(F.getComdat());
       Fns.push_back(C);

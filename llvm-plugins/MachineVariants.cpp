@@ -19,10 +19,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "MachineVariants.h"
+#include "IRLoopTable.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
 #include "decan/InstrKnowledge/Variants.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -41,6 +43,7 @@
 #include "llvm/InitializePasses.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -142,10 +145,8 @@ X86Knowledge *MachineVariants::knowledge(const MachineFunction &MF) {
 }
 
 static std::optional<Variant> parseVariant(StringRef S) {
-  for (unsigned V = 0; V < NumVariants; ++V)
-    if (S == variantName(static_cast<Variant>(V)))
-      return static_cast<Variant>(V);
-  return std::nullopt;
+  int V = decan_variant_parse(S.data(), S.size());
+  return V < 0 ? std::nullopt : std::optional<Variant>(static_cast<Variant>(V));
 }
 
 static MachineLoop *theLoop(MachineLoopInfo &MLI, unsigned &Count) {
@@ -367,15 +368,16 @@ static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
   SmallVector<Constant *, 8> Elts;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Elts.push_back(Init->getOperand(J));
-  Constant *New = withBoundBit(Elts[Idx->getZExtValue()], 9, Bit);
+  Constant *New =
+      withBoundBit(Elts[Idx->getZExtValue()], abi_ir::DescBoundMask, Bit);
   if (!New)
     return;
   Elts[Idx->getZExtValue()] = New;
   Arr->setInitializer(ConstantArray::get(Init->getType(), Elts));
 }
 
-/// Rewrites element 8 (decan_machine_info) of the loop's meta record, and
-/// with \p Bound the bound_mask of the meta record and the descriptor.
+/// Rewrites the decan_machine_info of the loop's meta record (IRLoopTable.h),
+/// and with \p Bound the bound_mask of the meta record and the descriptor.
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
                       const LoopSubsets *Counts, bool Bound = false) {
@@ -383,40 +385,38 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   if (!GV || !GV->hasInitializer())
     return false;
   auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
-  if (!Init || Init->getNumOperands() < 9)
+  if (!Init || Init->getNumOperands() <= abi_ir::MetaMInfo)
     return false;
-  Constant *Old = Init->getOperand(8);
+  Constant *Old = Init->getOperand(abi_ir::MetaMInfo);
   auto *ArrTy = dyn_cast<ArrayType>(Old->getType());
-  if (!ArrTy || ArrTy->getNumElements() != 20)
+  if (!ArrTy || ArrTy->getNumElements() != abi_ir::MInfoWords)
     return false;
-  std::array<uint32_t, 20> Vals{};
-  for (unsigned J = 0; J < 20; ++J)
+  std::array<uint32_t, abi_ir::MInfoWords> Vals{};
+  for (unsigned J = 0; J < abi_ir::MInfoWords; ++J)
     if (auto *CI = dyn_cast_or_null<ConstantInt>(Old->getAggregateElement(J)))
       Vals[J] = CI->getZExtValue();
   unsigned VI = static_cast<unsigned>(V);
-  Vals[VI] = static_cast<uint32_t>(St);
-  Vals[6 + VI] = Bytes;
-  bool CountsUnset = true;
-  for (unsigned J = 12; J < 20; ++J)
-    CountsUnset &= Vals[J] == 0;
+  Vals[abi_ir::MInfoStatus + VI] = static_cast<uint32_t>(St);
+  Vals[abi_ir::MInfoLoopBytes + VI] = Bytes;
+  uint32_t *Count = &Vals[abi_ir::MInfoCounts];
+  bool CountsUnset = std::all_of(Count, Count + abi_ir::MInfoNumCounts,
+                                 [](uint32_t C) { return C == 0; });
   if (Counts && (V == Variant::REF || CountsUnset)) {
-    Vals[12] = Counts->NumInstrs;
-    Vals[13] = Counts->NumLoad;
-    Vals[14] = Counts->NumStore;
-    Vals[15] = Counts->NumFP;
-    Vals[16] = Counts->NumDiv;
-    Vals[17] = Counts->NumCtrl;
-    Vals[18] = Counts->NumAddr;
-    Vals[19] = Counts->NumOther;
+    // In decan_machine_info order: n_instrs, n_load, ..., n_other.
+    for (uint32_t N :
+         {Counts->NumInstrs, Counts->NumLoad, Counts->NumStore, Counts->NumFP,
+          Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
+      *Count++ = N;
   }
   SmallVector<Constant *, 10> Ops;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Ops.push_back(Init->getOperand(J));
-  Ops[8] = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Vals));
+  Ops[abi_ir::MetaMInfo] =
+      ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Vals));
   GV->setInitializer(ConstantStruct::get(Init->getType(), Ops));
   if (Bound) {
-    // bound_mask: element 7 of the meta record, 9 of the descriptor.
-    if (Constant *New = withBoundBit(GV->getInitializer(), 7, VI))
+    if (Constant *New =
+            withBoundBit(GV->getInitializer(), abi_ir::MetaBoundMask, VI))
       GV->setInitializer(New);
     if (MetaName.consume_back(".meta"))
       setDescBoundBit(M, (MetaName + ".desc").str(), VI);
@@ -424,22 +424,9 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   return true;
 }
 
+/// The status in words, as remarks write it (decan/abi_names.h).
 static const char *statusName(VariantStatus S) {
-  switch (S) {
-  case VariantStatus::NotBuilt:
-    return "not built";
-  case VariantStatus::OK:
-    return "ok";
-  case VariantStatus::Unsupported:
-    return "unsupported";
-  case VariantStatus::Verifier:
-    return "rejected by the dependence verifier";
-  case VariantStatus::NoLoop:
-    return "no loop";
-  case VariantStatus::Empty:
-    return "empty";
-  }
-  return "?";
+  return decan_variant_status_text(static_cast<uint32_t>(S));
 }
 
 /// -decan-check-all-loops: every rule on every loop, nothing changed.

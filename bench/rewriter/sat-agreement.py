@@ -10,6 +10,10 @@ usage: sat-agreement.py BUILD_DIR SOURCE.c [ARGS...]   (DECAN_RT overrides
 """
 import glob, json, os, statistics, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, "scripts"))
+from decan_abi import SAT_VARIANTS  # noqa: E402
+
 build, src, args = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
 decan = os.path.join(build, "bin", "decan")
 rt = os.environ.get("DECAN_RT", os.path.join(build, "lib", "libdecan_rt.so"))
@@ -54,7 +58,7 @@ sr = run(work + "/rw/plain", {"LD_PRELOAD": rt}, work + "/rep-rw")
 diffs = []
 print(f"{'loop':16} {'variant':7} {'plugin':>8} {'rewriter':>9} {'diff':>7}")
 for lid in sorted(set(sp) & set(sr)):
-    for v in ["LS", "FP", "NO_DIV", "DL1", "CTRL"]:
+    for v in SAT_VARIANTS:
         if v in sp[lid] and v in sr[lid]:
             a, b = sp[lid][v], sr[lid][v]
             d = abs(b - a) / a

@@ -40,32 +40,15 @@ bool decan::mergesFlags(StringRef N) {
 
 Expected<std::unique_ptr<X86Knowledge>>
 X86Knowledge::create(StringRef CPU, StringRef Features) {
-  // Registering twice is harmless: the registry keeps the first.
-  LLVMInitializeX86TargetInfo();
-  LLVMInitializeX86TargetMC();
+  std::unique_ptr<X86Knowledge> K(new X86Knowledge());
+  if (Error E = K->init(CPU, Features))
+    return std::move(E);
   Triple TT("x86_64-unknown-linux-gnu");
   std::string Err;
   const Target *T = TargetRegistry::lookupTarget(TT, Err);
   if (!T)
     return createStringError(inconvertibleErrorCode(),
                              "x86-64 target unavailable: " + Err);
-  std::unique_ptr<X86Knowledge> K(new X86Knowledge());
-  K->MRI.reset(T->createMCRegInfo(TT));
-  K->MCOpts = std::make_unique<MCTargetOptions>();
-  K->MAI.reset(T->createMCAsmInfo(*K->MRI, TT, *K->MCOpts));
-  K->MII.reset(T->createMCInstrInfo());
-  K->STI.reset(
-      T->createMCSubtargetInfo(TT, CPU.empty() ? "x86-64" : CPU, Features));
-  if (!K->MRI || !K->MAI || !K->MII || !K->STI)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot create x86-64 MC objects");
-  K->Ctx =
-      std::make_unique<MCContext>(TT, K->MAI.get(), K->MRI.get(), K->STI.get());
-  K->CE.reset(T->createMCCodeEmitter(*K->MII, *K->Ctx));
-  if (!K->CE)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot create the x86-64 MC code emitter");
-  K->MCIA.reset(T->createMCInstrAnalysis(K->MII.get()));
   // Idioms per scheduling model: the subtarget's own, plus two reference
   // models whose tables cover the zero (x86-64-v4: legacy, VEX, EVEX) and
   // ones (znver3: pcmpeqd) idioms every current x86-64 core breaks; some
@@ -76,10 +59,6 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
             T->createMCSubtargetInfo(TT, Ref, "")})
       K->IdiomModels.push_back(R->getSchedModel().getProcessorID());
   const MCInstrInfo &MII = *K->MII;
-  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op)
-    K->OpcodeByName[MII.getName(Op)] = Op;
-  for (unsigned R = 1, E = K->MRI->getNumRegs(); R < E; ++R)
-    K->RegByName[K->MRI->getName(R)] = R;
   for (const MCRegisterClass &RC : K->MRI->regclasses()) {
     StringRef N = K->MRI->getRegClassName(&RC);
     if (N == "GR8")
@@ -107,16 +86,8 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
     return createStringError(inconvertibleErrorCode(),
                              "unexpected x86-64 register classes");
   K->Classes.resize(MII.getNumOpcodes());
-  K->MemIdx.assign(MII.getNumOpcodes(), -1);
-  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op) {
-    const MCInstrDesc &D = MII.get(Op);
-    for (unsigned I = 0; I < D.getNumOperands(); ++I)
-      if (D.operands()[I].OperandType == MCOI::OPERAND_MEMORY) {
-        K->MemIdx[Op] = I;
-        break;
-      }
+  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op)
     K->Classes[Op] = classifyOpcode(MII, Op, K->MRI.get());
-  }
   const FeatureBitset &FB = K->STI->getFeatureBits();
   auto Has = [&](StringRef F) {
     for (const SubtargetFeatureKV &KV : K->STI->getAllProcessorFeatures())
@@ -129,25 +100,13 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   return std::move(K);
 }
 
-unsigned X86Knowledge::opcode(StringRef Name) const {
-  auto It = OpcodeByName.find(Name);
-  return It == OpcodeByName.end() ? 0 : It->second;
+Expected<std::unique_ptr<X86Knowledge>> X86Knowledge::createForHost() {
+  auto [CPU, Features] = hostCPU();
+  return create(CPU, Features);
 }
-unsigned X86Knowledge::reg(StringRef Name) const {
-  auto It = RegByName.find(Name);
-  return It == RegByName.end() ? 0 : It->second;
-}
-StringRef X86Knowledge::opcodeName(unsigned Opcode) const {
-  return MII->getName(Opcode);
-}
-StringRef X86Knowledge::regName(unsigned Reg) const {
-  return Reg ? StringRef(MRI->getName(Reg)) : StringRef("noreg");
-}
+
 unsigned X86Knowledge::classify(unsigned Opcode) const {
   return Opcode < Classes.size() ? Classes[Opcode] : SubsetUnsupported;
-}
-int X86Knowledge::memOperandIndex(unsigned Opcode) const {
-  return Opcode < MemIdx.size() ? MemIdx[Opcode] : -1;
 }
 
 bool X86Knowledge::isGPR(unsigned R) const {
@@ -231,11 +190,6 @@ unsigned X86Knowledge::memAlignment(const Instr &I) const {
       !N.contains("MOVDQU") && !N.contains("LDDQU"))
     return 16;
   return 1;
-}
-
-bool X86Knowledge::hasVectorIndex(const Instr &I) const {
-  int M = memOperandIndex(I.Opcode);
-  return M >= 0 && (unsigned)M + 2 < I.Ops.size() && isVector(I.Ops[M + 2].Reg);
 }
 
 bool X86Knowledge::isDependencyBreaking(const Instr &I) const {
@@ -405,8 +359,7 @@ int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {
   return 0;
 }
 
-//===-- Memory width
-//-------------------------------------------------------===//
+//===-- Memory width ------------------------------------------------------===//
 
 static unsigned firstNumber(StringRef S) {
   size_t P = S.find_first_of("0123456789");
@@ -516,8 +469,7 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
   return 0;
 }
 
-//===-- Encoding
-//-----------------------------------------------------------===//
+//===-- Encoding ----------------------------------------------------------===//
 
 MCInst X86Knowledge::toMCInst(const Instr &I) const {
   MCInst MI;
@@ -638,8 +590,7 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
   return Best;
 }
 
-//===-- NOPs and idioms
-//----------------------------------------------------===//
+//===-- NOPs and idioms ---------------------------------------------------===//
 
 std::vector<Instr> X86Knowledge::nop(unsigned Bytes) const {
   std::vector<Instr> Out;

@@ -5,13 +5,61 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/Instrument.h"
-#include "decan/Rewriter/RewriteTool.h"
+#include "decan/Rewriter/Binary.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
+using namespace decan::rewriter;
+
+std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
+  if (OutDir.empty())
+    return (Input + ".decan").str();
+  SmallString<256> P(OutDir);
+  sys::path::append(P, sys::path::filename(Input));
+  return std::string(P);
+}
+
+Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
+                                                     StringRef Output,
+                                                     const RewriteOptions &RW) {
+  auto X86 = decan::X86Knowledge::createForHost();
+  if (!X86)
+    return X86.takeError();
+  auto Bin = BinaryImage::open(Input);
+  if (!Bin)
+    return Bin.takeError();
+  if ((*Bin)->hasDecanMeta())
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' already carries decan metadata (built "
+                             "with the plugin or already rewritten)",
+                             Input.str().c_str());
+  RewrittenFile F;
+  auto Loops = findLoops(**Bin, **X86);
+  if (!Loops)
+    return Loops.takeError();
+  F.Loops = std::move(*Loops);
+  auto R = rewriteBinary(**Bin, **X86, F.Loops, Output, RW);
+  if (!R)
+    return R.takeError();
+  F.Result = std::move(*R);
+  return F;
+}
+
+Expected<std::vector<LoopCandidate>>
+decan::rewriter::findLoopsInFile(StringRef Input, FinderStats *Stats) {
+  auto X86 = decan::X86Knowledge::createForHost();
+  if (!X86)
+    return X86.takeError();
+  auto Bin = BinaryImage::open(Input);
+  if (!Bin)
+    return Bin.takeError();
+  return findLoops(**Bin, **X86, Stats);
+}
 
 Expected<bool> decan::rewriter::hasDecanMetadata(StringRef Path) {
   auto Bin = object::ObjectFile::createObjectFile(Path);
@@ -40,7 +88,7 @@ Expected<std::string> decan::rewriter::ensureInstrumented(StringRef Path,
       return createStringError(EC, "cannot create '%s': %s",
                                OutDir.str().c_str(), EC.message().c_str());
   std::string Out = rewrittenPath(Path, OutDir);
-  if (Error E = rewriteFile(Path, Out, nulls(), /*Verbose=*/false))
-    return std::move(E);
+  if (Expected<RewrittenFile> F = rewriteFile(Path, Out); !F)
+    return F.takeError();
   return Out;
 }

@@ -6,12 +6,16 @@
 
 #include "decan/Rewriter/LoopCopy.h"
 
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+
 using namespace llvm;
 using namespace decan::rewriter;
 
 /// Copy of one original instruction with its position-dependent parts made
 /// absolute.
-static CopyInst copyOf(const X86Context &X86, const Instr &I) {
+static CopyInst copyOf(const decan::X86Target &X86, const Instr &I) {
   CopyInst C;
   C.MI = I.Inst;
   unsigned Opc = I.Inst.getOpcode();
@@ -23,7 +27,7 @@ static CopyInst copyOf(const X86Context &X86, const Instr &I) {
       C.BranchTarget = T;
     }
   }
-  int Mem = X86.memOperandIndex(I.Inst);
+  int Mem = X86.addressOperandIndex(I.Inst);
   if (Mem >= 0 && I.Inst.getOperand(Mem).isReg() &&
       I.Inst.getOperand(Mem).getReg() == X86.RIP &&
       I.Inst.getOperand(Mem + 3).isImm()) {
@@ -33,7 +37,7 @@ static CopyInst copyOf(const X86Context &X86, const Instr &I) {
   return C;
 }
 
-LoopCopy decan::rewriter::refCopy(const X86Context &X86,
+LoopCopy decan::rewriter::refCopy(const decan::X86Target &X86,
                                   const LoopCandidate &L) {
   LoopCopy Copy;
   // Header first, then the blocks after it, then those before it: keeps

@@ -11,7 +11,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 
 #include <algorithm>
 #include <map>
@@ -62,7 +65,7 @@ struct Block {
 
 class FunctionAnalyzer {
 public:
-  FunctionAnalyzer(const BinaryImage &Bin, const X86Context &X86,
+  FunctionAnalyzer(const BinaryImage &Bin, const decan::X86Target &X86,
                    const FunctionRange &F, FinderStats &Stats, bool WithLines)
       : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
@@ -78,7 +81,7 @@ private:
                         bool &FlagsLiveIn) const;
 
   const BinaryImage &Bin;
-  const X86Context &X86;
+  const decan::X86Target &X86;
   const FunctionRange &F;
   FinderStats &Stats;
   bool WithLines;
@@ -468,7 +471,7 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
       for (MCPhysReg R : D.implicit_defs())
         if (IsRSP(R))
           return ("stack pointer write (" + Name + ") in loop").str();
-      int Mem = X86.memOperandIndex(I.Inst);
+      int Mem = X86.addressOperandIndex(I.Inst);
       for (unsigned O = 0; O < I.Inst.getNumOperands(); ++O) {
         if (Mem >= 0 && O >= unsigned(Mem) && O < unsigned(Mem) + 5)
           continue;
@@ -633,7 +636,7 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
 }
 
 Expected<std::vector<LoopCandidate>>
-decan::rewriter::findLoops(const BinaryImage &Bin, const X86Context &X86,
+decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;

@@ -12,9 +12,6 @@
 
 namespace decan::rt {
 
-const char *const kVariantNames[DECAN_NUM_VARIANTS] = {"REF",    "LS",  "FP",
-                                                       "NO_DIV", "DL1", "CTRL"};
-
 const char *modeName(Mode M) {
   switch (M) {
   case Mode::Rotate:
@@ -27,14 +24,8 @@ const char *modeName(Mode M) {
   return "rotate";
 }
 
-const char *fpEnvName(FpEnv E) { return E == FpEnv::Keep ? "keep" : "ftz"; }
-
 int variantIndex(const char *Name, unsigned Len) {
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (strlen(kVariantNames[V]) == Len &&
-        memcmp(kVariantNames[V], Name, Len) == 0)
-      return V;
-  return -1;
+  return decan_variant_parse(Name, Len);
 }
 
 static void addWarning(Config &C, const char *Fmt, const char *A,

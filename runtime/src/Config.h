@@ -14,6 +14,7 @@
 #define DECAN_RUNTIME_CONFIG_H
 
 #include "decan/abi.h"
+#include "decan/abi_names.h"
 
 #include <stdint.h>
 
@@ -32,11 +33,9 @@ enum class FpEnv : uint8_t {
 constexpr unsigned kMaxEvents = 8;
 constexpr unsigned kMaxConfigWarnings = 8;
 
-/// Names of the variants, indexed by enum decan_variant.
-extern const char *const kVariantNames[DECAN_NUM_VARIANTS];
+/// Names of the variants, indexed by enum decan_variant (abi_names.h).
+static constexpr auto &kVariantNames = decan_variant_names;
 const char *modeName(Mode M);
-/// "ftz" or "keep".
-const char *fpEnvName(FpEnv E);
 /// Index of a variant name ("REF".."CTRL", case-sensitive), or -1.
 int variantIndex(const char *Name, unsigned Len);
 

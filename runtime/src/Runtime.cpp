@@ -57,12 +57,10 @@ constexpr unsigned kMaxRegionDepth = 16;
 constexpr unsigned kMaxRegions = 256;
 constexpr unsigned kMaxWarnings = 32;
 constexpr unsigned kProbeSamples = 1001;
+constexpr uint8_t kNoStorePolicy = 0xFF;
 /// Unmasks nothing, flushes denormals: exception masks | FTZ | DAZ.
 constexpr uint32_t kMxcsrMasks = 0x1F80, kMxcsrFtz = 0x8000, kMxcsrDaz = 0x0040,
                    kMxcsrFlags = 0x003F;
-
-const char *const kStorePolicy[DECAN_NUM_VARIANTS] = {
-    "kept", "as-load", "deleted", "as-load", "scratch", "deleted"};
 
 struct LoopState {
   decan_loop_desc *Desc = nullptr;
@@ -71,6 +69,9 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t Index = 0;
+  /// decan_store_policy per variant as the producer recorded it (minfo);
+  /// kNoStorePolicy where it recorded none.
+  uint8_t StorePolicy[DECAN_NUM_VARIANTS] = {};
   LoopPlan Plan;
   bool Selected = false;
   bool IsRegion = false;
@@ -621,10 +622,11 @@ void emitLoop(JsonOut &J, const LoopState &L) {
   J.boolean(L.IsRegion);
   J.key("store_policy");
   J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {
-    J.key(kVariantNames[V]);
-    J.str(kStorePolicy[V]);
-  }
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.StorePolicy[V] != kNoStorePolicy) {
+      J.key(kVariantNames[V]);
+      J.str(decan_store_policy_name(L.StorePolicy[V]));
+    }
   J.endObject();
   J.key("eligible");
   J.beginArray();
@@ -1080,6 +1082,10 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->Line = D->line;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) // REF is the real loop
+    L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
+                        : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT
+                                         : kNoStorePolicy;
   L->Index = I;
   L->IsRegion = IsRegion;
   L->Selected = D->id && Cfg.selects(D->id);

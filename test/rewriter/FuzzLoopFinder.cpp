@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "decan/InstrKnowledge/X86Target.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
-#include "decan/Rewriter/X86Context.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -19,8 +19,8 @@ using namespace llvm;
 using namespace decan::rewriter;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static std::unique_ptr<X86Context> X86 = [] {
-    auto X = X86Context::create();
+  static std::unique_ptr<decan::X86Target> X86 = [] {
+    auto X = decan::X86Target::create();
     if (!X) {
       consumeError(X.takeError());
       abort();

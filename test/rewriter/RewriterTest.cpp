@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/Rewriter.h"
+#include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/LoopFinder.h"
-#include "decan/Rewriter/X86Context.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -40,8 +40,8 @@ extern "C" __attribute__((noinline, used)) long decanTestCalls(long N) {
 
 namespace {
 
-std::unique_ptr<X86Context> x86() {
-  auto X = X86Context::create();
+std::unique_ptr<decan::X86Knowledge> x86() {
+  auto X = decan::X86Knowledge::createForHost();
   EXPECT_TRUE(bool(X));
   return X ? std::move(*X) : nullptr;
 }
@@ -68,16 +68,37 @@ TEST(Binary, RefusesWithOneLine) {
             std::string::npos);
 }
 
-TEST(X86Context, LeaHasAMemoryOperand) {
+TEST(X86Target, LeaHasAnAddressButNoMemoryAccess) {
   auto X = x86();
   // lea 0x10(%rip), %rax
   const uint8_t Lea[] = {0x48, 0x8d, 0x05, 0x10, 0x00, 0x00, 0x00};
   MCInst MI;
   ASSERT_EQ(X->decode(Lea, 0x1000, MI), 7u);
-  int M = X->memOperandIndex(MI);
+  // The rewriter moves code: LEA's RIP-relative address must be fixed...
+  int M = X->addressOperandIndex(MI);
   ASSERT_EQ(M, 1);
   EXPECT_EQ(MI.getOperand(M).getReg(), X->RIP);
   EXPECT_EQ(MI.getOperand(M + 3).getImm(), 0x10);
+  // ... but the rules must not see a memory access (no load, no DL1).
+  EXPECT_EQ(X->memOperandIndex(MI.getOpcode()), -1);
+  // mov 0x10(%rip), %rax: both questions, one answer.
+  const uint8_t Mov[] = {0x48, 0x8b, 0x05, 0x10, 0x00, 0x00, 0x00};
+  ASSERT_EQ(X->decode(Mov, 0x1000, MI), 7u);
+  EXPECT_EQ(X->addressOperandIndex(MI), 1);
+  EXPECT_EQ(X->memOperandIndex(MI.getOpcode()), 1);
+  // mov %rax, (%rdi): the store's address comes first.
+  EXPECT_EQ(X->memOperandIndex(X->opcode("MOV64mr")), 0);
+}
+
+TEST(X86Target, BuildersEncodeTheDispatcherForms) {
+  auto X = x86();
+  SmallVector<char, 16> Out;
+  // movq 8(%rsp), %rax
+  ASSERT_FALSE(bool(X->encode(X->createLoad(X->reg("RAX"), X->RSP, 8), Out)));
+  EXPECT_EQ(StringRef(Out.data(), Out.size()),
+            StringRef("\x48\x8b\x44\x24\x08", 5));
+  EXPECT_EQ(X->print(X->createLea(X->reg("RDI"), X->RSP, -16), 0),
+            "leaq\t-16(%rsp), %rdi");
 }
 
 std::string selfPath() {

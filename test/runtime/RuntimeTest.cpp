@@ -189,6 +189,10 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   MI.status[DECAN_FP] = DECAN_VARIANT_OK;
   MI.status[DECAN_DL1] = DECAN_VARIANT_OK;
   MI.status[DECAN_CTRL] = DECAN_VARIANT_NOT_BUILT;
+  // The producer records what each variant does to stores.
+  MI.store_policy[DECAN_LS] = DECAN_STORE_AS_LOAD;
+  MI.store_policy[DECAN_FP] = DECAN_STORE_DELETED;
+  MI.store_policy[DECAN_DL1] = DECAN_STORE_TO_SCRATCH;
   alignas(64) static char Scratch[256];
   decan_loop_desc Ds[3] = {
       makeDesc("t:L0", 63 & ~(1u << DECAN_NO_DIV), &MI, Scratch, 256),
@@ -232,7 +236,14 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   ASSERT_NE(L0, nullptr);
   EXPECT_TRUE((*L0)["selected"].B);
   EXPECT_EQ((*L0)["line"].Num, 7);
+  EXPECT_EQ((*L0)["store_policy"]["REF"].Str, "kept");
+  EXPECT_EQ((*L0)["store_policy"]["FP"].Str, "deleted");
   EXPECT_EQ((*L0)["store_policy"]["DL1"].Str, "scratch");
+  // Without a machine info the producer recorded nothing but REF's.
+  const minijson::Value *L2 = findLoop(R, "t:L2");
+  ASSERT_NE(L2, nullptr);
+  EXPECT_EQ((*L2)["store_policy"]["REF"].Str, "kept");
+  EXPECT_EQ((*L2)["store_policy"]["FP"].K, minijson::Value::Null);
   EXPECT_EQ((*L0)["unavailable"]["LS"].Str, "verifier");
   EXPECT_EQ((*L0)["unavailable"]["NO_DIV"].Str, "not-emitted");
   ASSERT_EQ((*L0)["threads"].Arr.size(), 1u);

@@ -1,24 +1,136 @@
 //===- RewriteCommand.cpp - decan rewrite ---------------------------------===//
 //
 // Part of decan. `decan rewrite BINARY [-o DIR] [--list] ...`: parses the
-// command line; the MC rewriter (mc-rewriter/, decan/Rewriter/RewriteTool.h)
-// does the work.
+// command line and prints what happened; the MC rewriter (mc-rewriter/,
+// decan/Rewriter/Instrument.h) does the work.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "decan/Rewriter/RewriteTool.h"
+#include "decan/InstrKnowledge/X86Target.h"
+#include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace decan::tool;
 namespace rw = decan::rewriter;
+
+static std::string maskNames(unsigned Mask) {
+  std::string S;
+  for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
+    if (Mask & (1u << K))
+      S += (S.empty() ? "" : ",") + std::string(decan_variant_name(K));
+  return S;
+}
+
+/// One line per loop, and why a variant is missing.
+static void printLoop(raw_ostream &OS, const rw::LoopCandidate &L,
+                      const rw::LoopOutcome *O) {
+  OS << "  " << L.id() << "  " << rw::loopWhere(L) << "  ";
+  if (!L.File.empty())
+    OS << L.File << ":" << L.Line;
+  else
+    OS << "-";
+  OS << "  " << L.numInstrs() << " instrs, " << L.bytes() << " bytes  ";
+  std::string Reason = O ? O->Reason : L.SkipReason;
+  if (Reason.empty())
+    OS << (O ? "rewritten [" + maskNames(O->VariantMask) + "]"
+             : std::string("rewritable"));
+  else
+    OS << "skipped: " << Reason;
+  OS << "\n";
+  if (O)
+    for (const std::string &N : O->VariantNotes)
+      OS << "      " << N << "\n";
+}
+
+/// Prints the emitted copies of every rewritten loop, decoded from the
+/// written file.
+static Error disassembleCopies(StringRef Output, const rw::RewriteResult &R,
+                               raw_ostream &OS) {
+  auto X86 = decan::X86Target::create();
+  if (!X86)
+    return X86.takeError();
+  auto Out = rw::BinaryImage::open(Output);
+  if (!Out)
+    return Out.takeError();
+  auto Dump = [&](const std::string &Title, std::pair<uint64_t, uint64_t> Rg) {
+    OS << Title << " @0x" << utohexstr(Rg.first, true) << ":\n";
+    ArrayRef<uint8_t> Code = (*Out)->codeAt(Rg.first, Rg.second - Rg.first);
+    uint64_t Off = 0;
+    MCInst MI;
+    while (Off < Code.size()) {
+      uint64_t Size = (*X86)->decode(Code.slice(Off), Rg.first + Off, MI);
+      if (!Size) {
+        OS << "    <undecodable>\n";
+        break;
+      }
+      std::string Text = (*X86)->print(MI, Rg.first + Off);
+      if (Text != "nop" && !StringRef(Text).starts_with("nop"))
+        OS << "    " << Text << "\n";
+      Off += Size;
+    }
+  };
+  for (const rw::LoopOutcome &O : R.Loops) {
+    if (!O.Rewritten)
+      continue;
+    Dump(O.Id + ".orig", O.OrigCopy);
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (O.VariantMask & (1u << V))
+        Dump(O.Id + "." + decan_variant_name(V), O.Copies[V]);
+  }
+  return Error::success();
+}
+
+/// `--list`: every innermost loop and why some cannot be rewritten.
+static Error listLoops(StringRef Input, raw_ostream &OS) {
+  rw::FinderStats Stats;
+  auto Loops = rw::findLoopsInFile(Input, &Stats);
+  if (!Loops)
+    return Loops.takeError();
+  unsigned N = 0;
+  for (const rw::LoopCandidate &L : *Loops)
+    N += L.SkipReason.empty();
+  OS << Input << ": " << Stats.Functions << " functions, " << Loops->size()
+     << " innermost loops, " << N << " rewritable\n";
+  for (const rw::LoopCandidate &L : *Loops)
+    printLoop(OS, L, nullptr);
+  return Error::success();
+}
+
+/// Rewrites \p Input into \p Output; prints one line per loop when
+/// \p Verbose and the emitted copies when \p Disasm.
+static Error rewrite(StringRef Input, StringRef Output,
+                     const rw::RewriteOptions &RW, bool Verbose, bool Disasm,
+                     raw_ostream &OS) {
+  auto F = rw::rewriteFile(Input, Output, RW);
+  if (!F)
+    return F.takeError();
+  const rw::RewriteResult &R = F->Result;
+  unsigned N = 0;
+  for (const rw::LoopOutcome &O : R.Loops)
+    N += O.Rewritten;
+  if (Verbose) {
+    OS << "decan: wrote " << Output << ": " << N << " of " << R.Loops.size()
+       << " innermost loops rewritten (code at 0x"
+       << utohexstr(R.CodeAddr, true) << ", " << R.CodeSize
+       << " bytes; data at 0x" << utohexstr(R.DataAddr, true) << ")\n";
+    for (size_t K = 0; K < F->Loops.size(); ++K)
+      printLoop(OS, F->Loops[K], &R.Loops[K]);
+  }
+  if (Disasm)
+    return disassembleCopies(Output, R, OS);
+  return Error::success();
+}
 
 static void help() {
   outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--loops=ID,...] "
@@ -56,7 +168,7 @@ int runRewriteCommand(int argc, char **argv) {
                        "')");
   const std::string &Input = Pos[0];
   if (P.has("list")) {
-    if (Error E = rw::listLoops(Input, outs()))
+    if (Error E = listLoops(Input, outs()))
       return reportError(std::move(E));
     return 0;
   }
@@ -79,8 +191,7 @@ int runRewriteCommand(int argc, char **argv) {
     if (std::error_code EC = sys::fs::create_directories(OutDir))
       return reportError("cannot create '" + OutDir + "': " + EC.message());
   std::string Out = rw::rewrittenPath(Input, OutDir);
-  if (Error E =
-          rw::rewriteFile(Input, Out, outs(), !P.has("q"), RW, P.has("disasm")))
+  if (Error E = rewrite(Input, Out, RW, !P.has("q"), P.has("disasm"), outs()))
     return reportError(std::move(E));
   auto Facts = readDynamicFacts(Input);
   if (Facts && Facts->isStaticProgram())

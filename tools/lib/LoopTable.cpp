@@ -6,6 +6,7 @@
 
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
+#include "decan/abi_names.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/ELFObjectFile.h"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Report.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -19,18 +20,16 @@ using namespace llvm;
 
 namespace decan::tool {
 
-static constexpr StringLiteral Names[NumVariants] = {"REF",    "LS",  "FP",
-                                                     "NO_DIV", "DL1", "CTRL"};
+static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
+                  NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
+                  CTRL == DECAN_CTRL && NumVariants == DECAN_NUM_VARIANTS,
+              "tool::Variant mirrors enum decan_variant");
 
-StringRef variantName(unsigned V) {
-  return V < NumVariants ? StringRef(Names[V]) : StringRef("?");
-}
+StringRef variantName(unsigned V) { return decan_variant_name(V); }
 
 std::optional<unsigned> parseVariant(StringRef Name) {
-  for (unsigned V = 0; V < NumVariants; ++V)
-    if (Name == Names[V])
-      return V;
-  return std::nullopt;
+  int V = decan_variant_parse(Name.data(), Name.size());
+  return V < 0 ? std::nullopt : std::optional<unsigned>(V);
 }
 
 Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
@@ -40,10 +39,13 @@ Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
   for (StringRef P : Parts) {
     P = P.trim();
     auto V = parseVariant(P);
-    if (!V)
-      return createStringError(
-          "unknown variant '%s' (known: REF, LS, FP, NO_DIV, DL1, CTRL)",
-          P.str().c_str());
+    if (!V) {
+      std::string Known;
+      for (unsigned K = 0; K < NumVariants; ++K)
+        Known += (K ? ", " : "") + variantName(K).str();
+      return createStringError("unknown variant '%s' (known: %s)",
+                               P.str().c_str(), Known.c_str());
+    }
     if (!is_contained(Out, *V))
       Out.push_back(*V);
   }

@@ -9,3 +9,10 @@ bench/run is the one command; this package is its library:
   analyse   expectations, llvm-mca cross-check, measurement quality
   output    text tables, SVG figures, summary.json
 """
+
+import os as _os
+import sys as _sys
+
+# The variant names come from scripts/decan_abi.py (which reads the C header).
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)),
+                                  _os.pardir, _os.pardir, _os.pardir, "scripts"))

@@ -5,7 +5,7 @@ import json
 import math
 import os
 
-SAT_VARIANTS = ["LS", "FP", "NO_DIV", "DL1", "CTRL"]
+from decan_abi import SAT_VARIANTS  # noqa: E402
 COLOURS = {"LS": "#1f77b4", "FP": "#d62728", "NO_DIV": "#2ca02c",
            "DL1": "#9467bd", "CTRL": "#ff7f0e"}
 
@@ -85,7 +85,7 @@ def mca_table(rows):
 
 def mca_error_summary(rows):
     out = []
-    for v in ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]:
+    for v in ["REF"] + SAT_VARIANTS:
         line = [v]
         for key in ("error", "net_error"):
             e = sorted(abs(r[key]) for r in rows if r["variant"] == v and r.get(key) is not None

@@ -7,14 +7,17 @@ Clones FUNCTION (which must contain exactly one loop) into
 FUNCTION.decan.L0.<V> for each variant V (default: all six), with the
 function attributes "decan-variant"="<V>" and "decan-loop"="FUNCTION:L0",
 and adds the loop's meta record (decan_meta_record layout, element 8 =
-decan_machine_info as [20 x i32]) and its 8 KiB DL1 scratch area. Until the
-outliner lands this stands in for it; afterwards the same tests also build
-C files through the plugin.
+decan_machine_info as [26 x i32]) and its 8 KiB DL1 scratch area: the
+machine pass alone, on IR shaped by hand (the C tests build through the
+whole plugin).
 """
 import re
+import os
 import sys
 
-VARIANTS = ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, os.pardir, "scripts"))
+from decan_abi import VARIANTS  # noqa: E402
 
 
 def main():
@@ -38,10 +41,10 @@ def main():
     n = len(fn) + 3 + 1 + len(fn) + 1 + 4 + 1
     out.append(
         '@"%s.decan.L0.meta" = dso_local constant { [4 x i8], i32, i32, i32, '
-        'i32, i32, i32, i32, [20 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
+        'i32, i32, i32, i32, [26 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
         'i32 %d, i32 1, i32 63, i32 0, i32 0, i32 %d, i32 0, '
-        '[20 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
-        % (fn, n, 112 + n, n, n, strings))
+        '[26 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
+        % (fn, n, 136 + n, n, n, strings))
     out.append('@"%s.decan.L0.scratch" = dso_local global [8192 x i8] '
                'zeroinitializer, align 64\n' % fn)
     sys.stdout.write("\n".join(out))

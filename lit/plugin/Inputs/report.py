@@ -8,9 +8,14 @@ report.py prefix A B    exit 0 when file B is a non-empty prefix of file A.
 """
 import glob
 import json
+import os
 import sys
 
-NAMES = ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, os.pardir, "scripts"))
+from decan_abi import VARIANTS  # noqa: E402
+
+NAMES = VARIANTS
 
 
 def summary(directory):

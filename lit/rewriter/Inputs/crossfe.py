@@ -9,9 +9,12 @@ Instructions are compared one by one after renaming registers consistently
 listing leaves it out), branch targets and RIP-relative displacements (the
 two place code differently). Statuses come from `decan list` (VARIANTS)."""
 import re
+import os
 import sys
 
-VARIANTS = ["REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, os.pardir, "scripts"))
+from decan_abi import VARIANTS  # noqa: E402
 
 
 def norm(ins):

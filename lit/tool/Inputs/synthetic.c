@@ -24,6 +24,10 @@ struct meta {
 };
 
 #define OK DECAN_VARIANT_OK
+/* What the plugin records as the store policy of each variant. */
+#define POLICY                                                                 \
+  {DECAN_STORE_KEPT,    DECAN_STORE_AS_LOAD,    DECAN_STORE_DELETED,           \
+   DECAN_STORE_AS_LOAD, DECAN_STORE_TO_SCRATCH, DECAN_STORE_DELETED}
 #define HDR(MASK, LINE)                                                        \
   {'D', 'C', 'N', '1'}, sizeof(struct meta), DECAN_ABI_VERSION, MASK, LINE, 3, \
       48, 0
@@ -40,7 +44,8 @@ __attribute__((section(".decan.meta"), used,
        0,
        3,
        4,
-       1}},
+       1,
+       POLICY}},
      "stream:L0\0stream\0synthetic.c\0"},
     {{HDR(63, 30),
       {{OK, OK, OK, OK, OK, OK},
@@ -52,9 +57,10 @@ __attribute__((section(".decan.meta"), used,
        1,
        3,
        2,
-       0}},
+       0,
+       POLICY}},
      "divide:L0\0divide\0synthetic.c\0"},
-    {{HDR(0, 40), {{0}, {0}, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {{HDR(0, 40), {{0}, {0}, 0, 0, 0, 0, 0, 0, 0, 0, POLICY}},
      "scalar:L0\0scalar\0synthetic.c\0call in loop"},
 };
 

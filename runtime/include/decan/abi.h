@@ -54,6 +54,7 @@ extern "C" {
 #define DECAN_ABI_VERSION 3
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
+/// Names: decan/abi_names.h.
 enum decan_variant {
   DECAN_REF = 0,
   DECAN_LS = 1,
@@ -82,6 +83,7 @@ enum decan_sample_flag {
 };
 
 /// Why a variant of a loop is not available (decan_machine_info::status).
+/// Names: decan/abi_names.h.
 enum decan_variant_status {
   DECAN_VARIANT_NOT_BUILT = 0,   ///< no machine pass saw this variant
   DECAN_VARIANT_OK = 1,          ///< built and verified
@@ -90,25 +92,6 @@ enum decan_variant_status {
   DECAN_VARIANT_NO_LOOP = 4,     ///< the machine loop could not be found
   DECAN_VARIANT_EMPTY = 5        ///< nothing to transform (e.g. NO_DIV, no div)
 };
-
-/// Name of a decan_variant_status, as reports and `decan list` print it.
-static inline const char *decan_variant_status_name(uint32_t status) {
-  switch (status) {
-  case DECAN_VARIANT_NOT_BUILT:
-    return "not-built";
-  case DECAN_VARIANT_OK:
-    return "ok";
-  case DECAN_VARIANT_UNSUPPORTED:
-    return "unsupported";
-  case DECAN_VARIANT_VERIFIER:
-    return "verifier";
-  case DECAN_VARIANT_NO_LOOP:
-    return "no-loop";
-  case DECAN_VARIANT_EMPTY:
-    return "empty";
-  }
-  return "unknown";
-}
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
 /// machine instructions of the loop body of the REF copy.
@@ -123,10 +106,14 @@ struct decan_machine_info {
   uint32_t n_ctrl;  ///< CTRL: backward slice of the exit branches
   uint32_t n_addr;  ///< address slice
   uint32_t n_other;
+  /// enum decan_store_policy: what each variant does to the loop's stores,
+  /// recorded by the producer (it knows its rules); the runtime reports it.
+  uint32_t store_policy[DECAN_NUM_VARIANTS];
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in
 /// docs/design.md, recorded in reports): variants never write program memory.
+/// Names: decan/abi_names.h.
 enum decan_store_policy {
   DECAN_STORE_KEPT = 0,       ///< REF: the real loop
   DECAN_STORE_AS_LOAD = 1,    ///< store -> load of the same address

@@ -1,8 +1,8 @@
 //===- Knowledge.h - Facts about x86-64 instructions (MC level) -----------===//
 //
-// Part of decan. X86Knowledge owns the MC objects of one x86-64 subtarget and
-// answers, for the plugin and the rewriter alike: opcode and register numbers
-// by name, operand roles, memory width, encoded size (MC encoder), NOPs of a
+// Part of decan. X86Knowledge is an X86Target (the MC objects of one x86-64
+// subtarget) that answers, for the plugin and the rewriter alike: operand
+// roles, memory width, encoded size as the AsmPrinter would emit, NOPs of a
 // given length and dependency-free idioms.
 //
 //===----------------------------------------------------------------------===//
@@ -11,8 +11,8 @@
 #define DECAN_INSTRKNOWLEDGE_KNOWLEDGE_H
 
 #include "decan/InstrKnowledge/Instr.h"
+#include "decan/InstrKnowledge/X86Target.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/Error.h"
@@ -20,17 +20,7 @@
 #include <memory>
 
 namespace llvm {
-class MCAsmInfo;
-class MCCodeEmitter;
-class MCContext;
-class MCInstrAnalysis;
-class MCInstrInfo;
 class MCRegisterClass;
-class MCRegisterInfo;
-class MCSubtargetInfo;
-class MCTargetOptions;
-class Target;
-class Triple;
 } // namespace llvm
 
 namespace decan {
@@ -65,38 +55,27 @@ struct PassThrough {
 /// (passThrough: Keep).
 bool mergesFlags(llvm::StringRef OpcodeName);
 
-/// Facts about x86-64 instructions for one subtarget (CPU + features).
-class X86Knowledge {
+/// Facts about x86-64 instructions for one subtarget (CPU + features), on
+/// top of its MC layer.
+class X86Knowledge : public X86Target {
 public:
-  /// Creates the MC objects for x86-64 with \p CPU and \p Features (the
-  /// function's "target-cpu"/"target-features"). Targets must be initialized.
+  /// The MC layer for x86-64 with \p CPU and \p Features (the function's
+  /// "target-cpu"/"target-features") and the tables below.
   static llvm::Expected<std::unique_ptr<X86Knowledge>>
   create(llvm::StringRef CPU = "x86-64", llvm::StringRef Features = "");
-  ~X86Knowledge();
-
-  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
-  const llvm::MCRegisterInfo &regInfo() const { return *MRI; }
-  const llvm::MCSubtargetInfo &subtarget() const { return *STI; }
-
-  /// Opcode / register number by name ("ADDSDrm", "XMM3"); 0 if unknown.
-  unsigned opcode(llvm::StringRef Name) const;
-  unsigned reg(llvm::StringRef Name) const;
-  llvm::StringRef opcodeName(unsigned Opcode) const;
-  llvm::StringRef regName(unsigned Reg) const;
+  /// For the host CPU (X86Target::hostCPU): the rewritten program runs
+  /// here, and the rules pick idioms (VEX/EVEX) the CPU has.
+  static llvm::Expected<std::unique_ptr<X86Knowledge>> createForHost();
+  ~X86Knowledge() override;
 
   /// Local-view subsets (SubsetBits) of an opcode.
   unsigned classify(unsigned Opcode) const;
-
-  /// Index of the first of the five memory operands, -1 when none.
-  int memOperandIndex(unsigned Opcode) const;
   /// Bytes the memory operand of \p I accesses (I.MemWidth when set).
   unsigned memWidth(const Instr &I) const;
   /// Alignment the memory operand of \p I must have, or it faults: aligned
   /// moves (movaps, movdqa, movnt*) and legacy-SSE 16-byte operands other
   /// than the unaligned moves; 1 for everything else.
   unsigned memAlignment(const Instr &I) const;
-  /// True when \p I's memory operand uses a vector index (gather/scatter).
-  bool hasVectorIndex(const Instr &I) const;
 
   /// Registers \p I reads and writes, explicit and implicit (flags, MXCSR,
   /// RAX/RDX of div...). Memory base/index registers count as reads.
@@ -180,18 +159,8 @@ private:
   X86Knowledge() = default;
   unsigned encodeSize(const llvm::MCInst &MI) const;
 
-  std::unique_ptr<llvm::MCRegisterInfo> MRI;
-  std::unique_ptr<llvm::MCAsmInfo> MAI;
-  std::unique_ptr<llvm::MCInstrInfo> MII;
-  std::unique_ptr<llvm::MCSubtargetInfo> STI;
-  std::unique_ptr<llvm::MCContext> Ctx;
-  std::unique_ptr<llvm::MCCodeEmitter> CE;
-  std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
   std::vector<unsigned> IdiomModels; ///< scheduling models MCIA is asked for
-  std::unique_ptr<llvm::MCTargetOptions> MCOpts;
-  llvm::StringMap<unsigned> OpcodeByName, RegByName;
-  std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
-  std::vector<int16_t> MemIdx;   ///< per opcode
+  std::vector<unsigned> Classes;     ///< per opcode, classifyOpcode
   const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr, *GR32 = nullptr,
                               *GR64 = nullptr, *VR128 = nullptr,
                               *VR256 = nullptr, *VR512 = nullptr, *VK = nullptr,

@@ -38,6 +38,7 @@
 
 #include "decan/InstrKnowledge/Instr.h"
 #include "decan/InstrKnowledge/Subsets.h"
+#include "decan/abi.h"
 
 #include <string>
 
@@ -47,8 +48,20 @@ class X86Knowledge;
 
 /// Variant indices, equal to enum decan_variant of decan/abi.h.
 enum class Variant : unsigned { REF = 0, LS, FP, NO_DIV, DL1, CTRL };
-constexpr unsigned NumVariants = 6;
+constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
+static_assert(unsigned(Variant::REF) == DECAN_REF &&
+                  unsigned(Variant::LS) == DECAN_LS &&
+                  unsigned(Variant::FP) == DECAN_FP &&
+                  unsigned(Variant::NO_DIV) == DECAN_NO_DIV &&
+                  unsigned(Variant::DL1) == DECAN_DL1 &&
+                  unsigned(Variant::CTRL) == DECAN_CTRL &&
+                  unsigned(Variant::CTRL) + 1 == NumVariants,
+              "Variant mirrors enum decan_variant");
+/// "REF", "LS", ... (decan/abi_names.h).
 const char *variantName(Variant V);
+/// What variant \p V does to the loop's stores (docs/design.md, "Stores in
+/// variants"): what producers record in decan_machine_info::store_policy.
+decan_store_policy storePolicy(Variant V);
 
 /// Equal to enum decan_variant_status of decan/abi.h.
 enum class VariantStatus : unsigned {
@@ -59,6 +72,14 @@ enum class VariantStatus : unsigned {
   NoLoop = 4,
   Empty = 5,
 };
+static_assert(unsigned(VariantStatus::NotBuilt) == DECAN_VARIANT_NOT_BUILT &&
+                  unsigned(VariantStatus::OK) == DECAN_VARIANT_OK &&
+                  unsigned(VariantStatus::Unsupported) ==
+                      DECAN_VARIANT_UNSUPPORTED &&
+                  unsigned(VariantStatus::Verifier) == DECAN_VARIANT_VERIFIER &&
+                  unsigned(VariantStatus::NoLoop) == DECAN_VARIANT_NO_LOOP &&
+                  unsigned(VariantStatus::Empty) == DECAN_VARIANT_EMPTY,
+              "VariantStatus mirrors enum decan_variant_status");
 
 enum class LayoutMode {
   Aware,   ///< default: each changed instruction keeps its REF byte length

@@ -44,7 +44,6 @@ struct DepEdge {
   bool operator<(const DepEdge &O) const;
   bool operator==(const DepEdge &O) const;
 };
-constexpr unsigned FlagsResource = ~0u - 2; ///< unused: flags use reg units
 constexpr unsigned MemResource = ~0u - 3;
 
 /// All dependence edges of \p Loop between instruction ids (padding and

@@ -1,20 +1,46 @@
 //===- Instrument.h - Make any program measurable by decan ----------------===//
 //
-// Part of decan. The entry point `decan list` and `decan run` use for a
-// prebuilt program: a plugin-built ELF is used as is; any other x86-64 ELF is
-// rewritten (never in place) into a copy that carries decan's variants.
+// Part of decan. The entry points `decan rewrite`, `decan list` and
+// `decan run` use for a prebuilt program: a plugin-built ELF is used as is;
+// any other x86-64 ELF is rewritten (never in place) into a copy that
+// carries decan's variants.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_REWRITER_INSTRUMENT_H
 #define DECAN_REWRITER_INSTRUMENT_H
 
+#include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/Rewriter.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace decan::rewriter {
+
+/// Default output path for \p Input: \p OutDir/<name> when \p OutDir is
+/// given, else <Input>.decan next to it.
+std::string rewrittenPath(llvm::StringRef Input, llvm::StringRef OutDir);
+
+/// The innermost loops of a file and what the rewriter did with each.
+struct RewrittenFile {
+  std::vector<LoopCandidate> Loops;
+  RewriteResult Result; ///< Result.Loops[i] is Loops[i]'s outcome
+};
+
+/// Rewrites \p Input into \p Output with the host CPU's instruction
+/// knowledge. Refuses an input that already carries decan metadata.
+llvm::Expected<RewrittenFile> rewriteFile(llvm::StringRef Input,
+                                          llvm::StringRef Output,
+                                          const RewriteOptions &RW = {});
+
+/// Every innermost loop of \p Input and why some cannot be rewritten;
+/// writes nothing.
+llvm::Expected<std::vector<LoopCandidate>>
+findLoopsInFile(llvm::StringRef Input, FinderStats *Stats = nullptr);
 
 /// True when \p Path is an ELF file that already carries a ".decan.meta"
 /// section (built with the plugin, or already rewritten).

@@ -12,8 +12,8 @@
 #ifndef DECAN_REWRITER_LOOPCOPY_H
 #define DECAN_REWRITER_LOOPCOPY_H
 
+#include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/Rewriter/LoopFinder.h"
-#include "decan/Rewriter/X86Context.h"
 
 #include "decan/abi.h"
 
@@ -68,17 +68,18 @@ struct LoopVariants {
 };
 
 /// The REF copy of \p L: its instructions unchanged, blocks header first.
-LoopCopy refCopy(const X86Context &X86, const LoopCandidate &L);
+LoopCopy refCopy(const decan::X86Target &X86, const LoopCandidate &L);
 
 /// Builds REF and the variants in \p Mask with the instruction knowledge.
 /// A variant the rules cannot build is left out with a note (never fails the
 /// loop); fails only when REF itself cannot be described.
-llvm::Expected<LoopVariants>
-buildVariants(const X86Context &X86, const LoopCandidate &L, unsigned Mask);
+llvm::Expected<LoopVariants> buildVariants(const decan::X86Knowledge &X86,
+                                           const LoopCandidate &L,
+                                           unsigned Mask);
 
 /// Appends \p Bytes bytes of multi-byte NOPs (the instruction knowledge's
 /// padding) to \p Out.
-llvm::Error appendNops(const X86Context &X86, unsigned Bytes,
+llvm::Error appendNops(const decan::X86Knowledge &X86, unsigned Bytes,
                        llvm::SmallVectorImpl<char> &Out);
 
 } // namespace decan::rewriter

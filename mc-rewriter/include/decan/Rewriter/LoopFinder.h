@@ -11,8 +11,8 @@
 #ifndef DECAN_REWRITER_LOOPFINDER_H
 #define DECAN_REWRITER_LOOPFINDER_H
 
+#include "decan/InstrKnowledge/X86Target.h"
 #include "decan/Rewriter/Binary.h"
-#include "decan/Rewriter/X86Context.h"
 
 #include "llvm/MC/MCInst.h"
 
@@ -69,7 +69,7 @@ struct FinderStats {
 /// file:line in DWARF (LLVM's DWARF reader, which trusts the debug info;
 /// the fuzz target leaves it out).
 llvm::Expected<std::vector<LoopCandidate>>
-findLoops(const BinaryImage &Bin, const X86Context &X86,
+findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
           FinderStats *Stats = nullptr, bool WithLines = true);
 
 } // namespace decan::rewriter

@@ -31,9 +31,9 @@
 #ifndef DECAN_REWRITER_REWRITER_H
 #define DECAN_REWRITER_REWRITER_H
 
+#include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
-#include "decan/Rewriter/X86Context.h"
 
 #include "llvm/Support/Error.h"
 
@@ -74,7 +74,7 @@ struct RewriteResult {
 /// Writes the rewritten copy of \p Bin to \p OutPath (which must differ
 /// from the input path).
 llvm::Expected<RewriteResult>
-rewriteBinary(const BinaryImage &Bin, const X86Context &X86,
+rewriteBinary(const BinaryImage &Bin, const decan::X86Knowledge &X86,
               const std::vector<LoopCandidate> &Loops, llvm::StringRef OutPath,
               const RewriteOptions &Opts = {});
 

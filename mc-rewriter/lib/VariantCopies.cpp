@@ -1,4 +1,4 @@
-//===- Variants.cpp - Variant copies through the instruction knowledge ----===//
+//===- VariantCopies.cpp - Variant copies via the instruction knowledge -===//
 //
 // Part of decan. Translates a loop's REF copy into the instruction
 // knowledge's LoopBody, asks it for each variant (rules, dependence
@@ -16,41 +16,16 @@
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <map>
-#include <mutex>
 
 using namespace llvm;
 using namespace decan::rewriter;
 
-/// The instruction knowledge for the host CPU: the rewritten program runs
-/// here, and the rules pick idioms (VEX/EVEX) the CPU has.
-static Expected<const decan::X86Knowledge *> knowledge() {
-  static std::once_flag Once;
-  static std::unique_ptr<decan::X86Knowledge> K;
-  static std::string Err;
-  std::call_once(Once, [] {
-    std::string Features;
-    for (const auto &[Name, On] : sys::getHostCPUFeatures())
-      if (On)
-        Features += (Features.empty() ? "+" : ",+") + Name.str();
-    auto KOr = decan::X86Knowledge::create(sys::getHostCPUName(), Features);
-    if (!KOr)
-      Err = toString(KOr.takeError());
-    else
-      K = std::move(*KOr);
-  });
-  if (!K)
-    return createStringError(inconvertibleErrorCode(),
-                             "instruction knowledge unavailable: " + Err);
-  return K.get();
-}
-
 /// REF copy -> LoopBody: operands as MCInst orders them; branch targets and
 /// RIP displacements become symbols (SrcOp = their operand index).
-static decan::LoopBody toBody(const X86Context &X86, const LoopCopy &Ref,
-                              const LoopCandidate &L,
+static decan::LoopBody toBody(const decan::X86Knowledge &X86,
+                              const LoopCopy &Ref, const LoopCandidate &L,
                               std::vector<const CopyInst *> &ById) {
   decan::LoopBody Body;
   std::map<uint64_t, unsigned> BlockOf;
@@ -69,7 +44,7 @@ static decan::LoopBody toBody(const X86Context &X86, const LoopCopy &Ref,
       I.Opcode = CI.MI.getOpcode();
       I.Id = Body.Instrs.size();
       I.Size = LB.Instrs[K].Size;
-      int Mem = X86.memOperandIndex(CI.MI);
+      int Mem = X86.addressOperandIndex(CI.MI);
       for (unsigned O = 0; O < CI.MI.getNumOperands(); ++O) {
         const MCOperand &Op = CI.MI.getOperand(O);
         if ((CI.IsBranch && O == 0) || (CI.HasRip && int(O) == Mem + 3))
@@ -96,7 +71,7 @@ static decan::LoopBody toBody(const X86Context &X86, const LoopCopy &Ref,
 }
 
 /// LoopBody of a variant -> placeable copy with REF's block identities.
-static Expected<LoopCopy> fromBody(const X86Context &X86,
+static Expected<LoopCopy> fromBody(const decan::X86Knowledge &X86,
                                    const decan::X86Knowledge &K,
                                    const decan::LoopBody &Body,
                                    const LoopCopy &Ref,
@@ -114,7 +89,7 @@ static Expected<LoopCopy> fromBody(const X86Context &X86,
       CopyInst CI;
       CI.MI = K.toMCInst(I);
       const CopyInst *Src = I.Id < ById.size() ? ById[I.Id] : nullptr;
-      int Mem = X86.memOperandIndex(CI.MI);
+      int Mem = X86.addressOperandIndex(CI.MI);
       for (unsigned O = 0; O < I.Ops.size(); ++O) {
         const decan::Operand &Op = I.Ops[O];
         if (Op.Kind == decan::Operand::Symbol) {
@@ -225,30 +200,29 @@ static int findInduction(const decan::X86Knowledge &K,
   return -1;
 }
 
-Error decan::rewriter::appendNops(const X86Context &X86, unsigned Bytes,
-                                  SmallVectorImpl<char> &Out) {
-  Expected<const decan::X86Knowledge *> KOr = knowledge();
-  if (!KOr)
-    return KOr.takeError();
-  for (const decan::Instr &I : (*KOr)->nops(Bytes))
-    if (Error E = X86.encode((*KOr)->toMCInst(I), Out))
+Error decan::rewriter::appendNops(const decan::X86Knowledge &X86,
+                                  unsigned Bytes, SmallVectorImpl<char> &Out) {
+  for (const decan::Instr &I : X86.nops(Bytes))
+    if (Error E = X86.encode(X86.toMCInst(I), Out))
       return E;
   return Error::success();
 }
 
-Expected<LoopVariants> decan::rewriter::buildVariants(const X86Context &X86,
-                                                      const LoopCandidate &L,
-                                                      unsigned Mask) {
+Expected<LoopVariants>
+decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
+                               const LoopCandidate &L, unsigned Mask) {
   LoopVariants V;
   V.Copies[DECAN_REF] = refCopy(X86, L);
   V.Mask = 1u << DECAN_REF;
   V.MInfo.status[DECAN_REF] = DECAN_VARIANT_OK;
   V.MInfo.n_instrs = L.numInstrs();
   V.MInfo.loop_bytes[DECAN_REF] = L.bytes();
-  Expected<const decan::X86Knowledge *> KOr = knowledge();
-  if (!KOr)
-    return KOr.takeError();
-  const decan::X86Knowledge &K = **KOr;
+  for (unsigned N = 0; N < DECAN_NUM_VARIANTS; ++N)
+    V.MInfo.store_policy[N] = decan::storePolicy(decan::Variant(N));
+  // X86 is the knowledge for the host CPU (X86Knowledge::createForHost):
+  // the rewritten program runs here, and the rules pick idioms (VEX/EVEX)
+  // the CPU has.
+  const decan::X86Knowledge &K = X86;
 
   std::vector<const CopyInst *> ById;
   decan::LoopBody Ref = toBody(X86, V.Copies[DECAN_REF], L, ById);

@@ -1,0 +1,123 @@
+//===- VariantBuilder.h - Builds one variant of one loop -------*- C++ -*-===//
+//
+// Part of decan. Private to instr-knowledge/src: the state buildVariant()
+// works on. Its phases (run(), Variants.cpp) decide what each REF
+// instruction becomes; its per-instruction rewrites (VariantRules.cpp) say
+// how: a store as a load, a load-op in register form, an access redirected
+// into the scratch area.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_INSTRKNOWLEDGE_SRC_VARIANTBUILDER_H
+#define DECAN_INSTRKNOWLEDGE_SRC_VARIANTBUILDER_H
+
+#include "decan/InstrKnowledge/Variants.h"
+
+#include "Dataflow.h"
+#include "decan/InstrKnowledge/Knowledge.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace decan {
+
+/// Builds one variant of one loop: buildVariant()'s work, phase by phase
+/// (run()).
+class VariantBuilder {
+public:
+  VariantBuilder(const X86Knowledge &K, const LoopBody &Ref,
+                 const LoopSubsets &S, Variant V, const VariantOptions &Opts)
+      : K(K), Ref(Ref), S(S), V(V), Opts(Opts), RD(K, Ref) {}
+
+  VariantResult run();
+
+private:
+  /// What becomes of a REF instruction in the variant.
+  enum class Fate { Keep, Delete, Replace };
+
+  /// \name Phases (run()); a result returned means "unavailable".
+  /// @{
+  std::optional<VariantResult> checkLoop();
+  std::optional<VariantResult> planScratch();
+  std::optional<VariantResult> decideFates();
+  void findDivisionFeeds();
+  std::optional<VariantResult> bridgeDeletedValues();
+  std::optional<VariantResult> padToRefLength();
+  VariantResult assembleBody();
+  /// @}
+  /// Res with status \p St and reason \p Why, and REF's body.
+  VariantResult fail(VariantStatus St, std::string Why);
+
+  /// \p IntoFree: load into a free register even when \p I has a
+  /// destination (a deleted division keeps its destination's chain).
+  bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
+              bool IntoFree = false);
+  bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
+  /// Scratch cells (offsets) for store/load pairs one iteration apart.
+  std::map<unsigned, int64_t> forwardingCells() const;
+  /// Stores and loads of one object through other registers (a[i] and
+  /// a[i - d]) that no cell takes: they go through one masked window.
+  std::set<unsigned> maskedPairs(const std::map<unsigned, int64_t> &Cell) const;
+  /// `lea addr, %t ; and $Mask, %t ; lea scratch+Off(%rip), %b` + the
+  /// access at (%b,%t): the address folded into the window, so accesses
+  /// that meet in REF meet there too.
+  bool toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
+                       std::vector<Instr> &Out);
+  /// `lea scratch+Off(%rip), %free` + the access through that base, the
+  /// original index, scale and displacement: the address keeps its chain.
+  bool toScratchIndexed(unsigned I, int64_t Off, std::vector<Instr> &Out,
+                        llvm::function_ref<bool(unsigned)> Gone,
+                        int64_t Mask = 0);
+  Instr mk(unsigned I, unsigned Opcode) const {
+    Instr N;
+    N.Opcode = Opcode;
+    N.Id = I;
+    N.Unchanged = false;
+    return N;
+  }
+  unsigned sized(unsigned Reg, unsigned Bytes) const;
+  /// A GPR the variant may overwrite at instruction \p I: the base register
+  /// of \p I's memory operand when the loop never writes it, it is not live
+  /// out and every instruction that reads it uses it only as the base of a
+  /// memory operand that \p Gone says the variant removes or redirects;
+  /// else a free register; 0 when none. Both front ends see the same base,
+  /// so they pick the same register even where the plugin has no free one.
+  unsigned clobberableGPR(unsigned I,
+                          llvm::function_ref<bool(unsigned)> Gone) const;
+  /// True when the flags written at instruction \p I would be overwritten
+  /// before any read, in its block (instructions with a memory operand do
+  /// not count as writers: variants may delete them).
+  bool flagsDeadAfter(unsigned I) const;
+  bool flagsFreeBefore(unsigned I) const;
+  Instr maskInto(unsigned I, unsigned T, int64_t Mask) const;
+  Instr scratchBase(unsigned I, unsigned Reg, int64_t Off) const;
+
+  const X86Knowledge &K;
+  const LoopBody &Ref;
+  const LoopSubsets &S;
+  Variant V;
+  const VariantOptions &Opts;
+  ReachingDefs RD;
+
+  // What the phases leave for the next ones.
+  VariantResult Res;
+  unsigned N = 0;       ///< REF instructions
+  ScratchLayout SL;     ///< DL1
+  unsigned InPlace = 0; ///< DL1: accesses left in place (data addresses)
+  std::map<unsigned, int64_t> Cell;     ///< LS, NO_DIV: forwarding cells
+  std::set<unsigned> Window;            ///< LS, NO_DIV: masked window accesses
+  std::vector<Fate> Fates;              ///< per REF instruction
+  std::vector<std::vector<Instr>> Repl; ///< Fate::Replace: the replacement
+  std::set<unsigned> DivFeed;           ///< feeds a division that stays
+  std::vector<int> Pad;                 ///< NOP bytes after each change
+  int Growth = 0; ///< bytes the loop grew by (replacements too long)
+};
+} // namespace decan
+
+#endif // DECAN_INSTRKNOWLEDGE_SRC_VARIANTBUILDER_H

@@ -1,0 +1,182 @@
+//===- Dispatcher.h - The rewriter's loop dispatcher: its parts -*- C++ -*-===//
+//
+// Part of decan. The pieces shared by the rewrite driver (RewriteInstance.cpp)
+// and the loop emitter (Rewriter.cpp): Asm, which appends X86Target-built
+// instructions to a CodeBuffer; the RW segment's layout; a loop planned for
+// rewriting; and the entry point that emits one loop's stub, copies and
+// dispatcher. Private to mc-rewriter/lib.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_REWRITER_LIB_DISPATCHER_H
+#define DECAN_REWRITER_LIB_DISPATCHER_H
+
+#include "CodeBuffer.h"
+
+#include "decan/Rewriter/LoopCopy.h"
+#include "decan/Rewriter/LoopFinder.h"
+#include "decan/abi.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace decan::rewriter {
+
+/// Appends the dispatcher's instructions, made by X86Target's create*()
+/// helpers, to a CodeBuffer. The opcode and register fields are what the
+/// loop emitter still builds by hand.
+class Asm {
+public:
+  Asm(const decan::X86Knowledge &X86, CodeBuffer &CB) : X86(X86), CB(CB) {
+    const decan::X86Target::DispatchOpcodes &O = X86.ops();
+    PUSHF = O.PUSHF64;
+    POPF = O.POPF64;
+    XSAVE = O.XSAVE64;
+    XRSTOR = O.XRSTOR64;
+    LFENCE = O.LFENCE;
+    RDTSC = O.RDTSC;
+    RDTSCP = O.RDTSCP;
+    MOVSXrr = O.MOVSX64rr32;
+    MOVSXrm = O.MOVSX64rm32;
+    SUBrm = O.SUB64rm;
+    STMXCSR = O.STMXCSR;
+    LDMXCSR = O.LDMXCSR;
+    XOR32 = O.XOR32rr;
+    TEST64 = O.TEST64rr;
+    CQO = O.CQO;
+    IDIV = O.IDIV64r;
+    NEG = O.NEG64r;
+    MOVri = O.MOV64ri32;
+    for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
+                          "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
+      GPRs.push_back(X86.reg(R));
+    RAX = X86.reg("RAX");
+    RBX = X86.reg("RBX");
+    RCX = X86.reg("RCX");
+    RDX = X86.reg("RDX");
+    RSI = X86.reg("RSI");
+    RDI = X86.reg("RDI");
+    R12 = X86.reg("R12");
+    EAX = X86.reg("EAX");
+    ECX = X86.reg("ECX");
+    EDX = X86.reg("EDX");
+    RSP = X86.RSP;
+    RIP = X86.RIP;
+  }
+
+  static llvm::MCOperand R(unsigned Reg) {
+    return llvm::MCOperand::createReg(Reg);
+  }
+  static llvm::MCOperand I(int64_t V) { return llvm::MCOperand::createImm(V); }
+  /// Appends the 5 memory operands.
+  static void mem(llvm::MCInst &MI, unsigned Base, int64_t Disp,
+                  unsigned Index = 0, unsigned Scale = 1) {
+    decan::X86Target::addMem(MI, Base, Disp, Index, Scale);
+  }
+  static llvm::MCInst make(unsigned Opc) {
+    return decan::X86Target::createInst(Opc);
+  }
+
+  // reg <- [base + disp]
+  void load(unsigned Dst, unsigned Base, int64_t Disp) {
+    CB.inst(X86.createLoad(Dst, Base, Disp));
+  }
+  void store(unsigned Base, int64_t Disp, unsigned Src, bool Is32 = false) {
+    CB.inst(X86.createStore(Base, Disp, Src, Is32));
+  }
+  void storeImm(unsigned Base, int64_t Disp, int64_t V, bool Is32) {
+    CB.inst(X86.createStoreImm(Base, Disp, V, Is32));
+  }
+  void lea(unsigned Dst, unsigned Base, int64_t Disp) {
+    CB.inst(X86.createLea(Dst, Base, Disp));
+  }
+  void leaRip(unsigned Dst, CodeTarget T) {
+    CB.instRip(X86.createLea(Dst, RIP, 0), T);
+  }
+  void movrr(unsigned Dst, unsigned Src) { CB.inst(X86.createMove(Dst, Src)); }
+  void andImm(unsigned Reg, int64_t V) { CB.inst(X86.createAndImm(Reg, V)); }
+  void orrr(unsigned Dst, unsigned Src) { CB.inst(X86.createOr(Dst, Src)); }
+  void addImm(unsigned Reg, int64_t V) { CB.inst(X86.createAddImm(Reg, V)); }
+  void simple(unsigned Opc) { CB.inst(make(Opc)); }
+  void pushMem(unsigned Base, int64_t Disp) {
+    CB.inst(X86.createPushMem(Base, Disp));
+  }
+  void popMem(unsigned Base, int64_t Disp) {
+    CB.inst(X86.createPopMem(Base, Disp));
+  }
+  /// xsave64/xrstor64 (%Base) of x87, SSE, AVX and AVX-512 state.
+  void xsaveLike(unsigned Opc, unsigned Base) {
+    CB.inst(X86.createMoveImm32(EAX, 0xe7));
+    CB.inst(X86.createXor32(EDX, EDX));
+    CB.inst(X86.createMemOnly(Opc, Base, 0));
+  }
+  void callRip(CodeTarget T) { CB.instRip(X86.createCallMem(RIP, 0), T); }
+  void jmpMem(unsigned Base, int64_t Disp) {
+    CB.inst(X86.createJmpMem(Base, Disp));
+  }
+  void cmpRipImm(CodeTarget T, int64_t V) {
+    CB.instRip(X86.createCmpMemImm32(RIP, 0, V), T);
+  }
+  void cmpImm(unsigned Reg32, int64_t V) {
+    CB.inst(X86.createCmpImm32(Reg32, V));
+  }
+  void decRip(CodeTarget T) { CB.instRip(X86.createDecMem32(RIP, 0), T); }
+  void testSelf(unsigned Reg32) { CB.inst(X86.createTestSelf32(Reg32)); }
+  void mxcsr(unsigned Opc, unsigned Base, int64_t Disp) {
+    CB.inst(X86.createMemOnly(Opc, Base, Disp));
+  }
+  /// Dst <- Base + sext(int32 at [Base + Idx*4]).
+  void tableTarget(unsigned Dst, unsigned Base, unsigned Idx) {
+    CB.inst(X86.createSignExtendLoad32(Dst, Base, 0, Idx, 4));
+    CB.inst(X86.createAdd(Dst, Base));
+  }
+
+  const decan::X86Knowledge &X86;
+  CodeBuffer &CB;
+  unsigned PUSHF, POPF, XSAVE, XRSTOR, LFENCE, RDTSC, RDTSCP, MOVSXrr, MOVSXrm,
+      SUBrm, STMXCSR, LDMXCSR, XOR32, TEST64, CQO, IDIV, NEG, MOVri;
+  std::vector<unsigned> GPRs;
+  unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
+};
+
+/// Layout of the RW segment, as offsets from its start.
+struct DataLayout {
+  uint64_t DescsOff = 0, MInfoOff = 0, StringsOff = 0, ScratchOff = 0, Size = 0;
+  std::string Strings;
+  std::map<std::string, uint64_t> StringAt;
+  uint64_t str(const std::string &S) {
+    auto It = StringAt.find(S);
+    if (It != StringAt.end())
+      return It->second;
+    uint64_t O = Strings.size();
+    Strings += S;
+    Strings.push_back('\0');
+    StringAt[S] = O;
+    return O;
+  }
+};
+
+struct PlannedLoop {
+  const LoopCandidate *L = nullptr;
+  LoopVariants V;
+  unsigned DescIndex = 0;
+  uint64_t IdOff = 0, FuncOff = 0, FileOff = 0, ScratchOff = 0;
+  unsigned StubLabel = 0;
+  /// Labels around each variant's copy (measured copies) and the
+  /// unmeasured relocated loop.
+  std::array<unsigned, DECAN_NUM_VARIANTS> CopyBegin{}, CopyEnd{};
+  unsigned OrigBegin = 0, OrigEnd = 0;
+};
+
+/// Emits loop \p P's stub, its relocated original loop, its measured copies
+/// and the dispatcher that runs them (Rewriter.cpp, LoopEmitter); \p DescOff
+/// is its descriptor's offset in the RW segment.
+void emitLoopDispatcher(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
+                        PlannedLoop &P, uint64_t DescOff);
+
+} // namespace decan::rewriter
+
+#endif // DECAN_REWRITER_LIB_DISPATCHER_H

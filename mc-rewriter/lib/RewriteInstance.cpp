@@ -1,0 +1,295 @@
+//===- RewriteInstance.cpp - Rewrite an ELF file, one phase at a time -----===//
+//
+// Part of decan. The driver behind rewriteBinary(), in the manner of BOLT's
+// RewriteInstance::run(): one method per phase, each reading what the
+// previous ones left in the instance.
+//
+//   planLoops     which loops are rewritten, their variants, .decan.meta
+//   layoutData    the RW segment: header, descriptors, machine info,
+//                 strings, scratch areas
+//   emitCode      per loop: stub, relocated original, copies, dispatcher
+//                 (Dispatcher.h)
+//   layoutFile    where the new segments go (ElfWriter), code addresses,
+//                 then the code's bytes
+//   fillData      the RW segment's contents
+//   patchJumps    a jmp from each loop header to its stub
+//   write         the copy (ElfWriter)
+//   result        addresses for listings and tests
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeBuffer.h"
+#include "Dispatcher.h"
+#include "ElfWriter.h"
+
+#include "decan/Rewriter/LoopCopy.h"
+#include "decan/Rewriter/Rewriter.h"
+#include "decan/abi.h"
+#include "decan/abi_names.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace decan::rewriter;
+
+static Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+std::string decan::rewriter::loopWhere(const LoopCandidate &L) {
+  return L.Function + "+0x" + utohexstr(L.Header - L.FunctionStart, true);
+}
+
+namespace {
+
+/// Appends the .decan.meta record of \p L (decan_meta_record + strings).
+void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
+                const decan_machine_info &MI, const std::string &Reason,
+                unsigned BoundMask = 0) {
+  decan_meta_record R{};
+  R.bound_mask = BoundMask;
+  memcpy(R.magic, "DCN1", 4);
+  R.abi_version = DECAN_ABI_VERSION;
+  R.variant_mask = Mask;
+  R.line = L.Line;
+  R.column = 0;
+  std::string Strings =
+      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
+  R.strings_size = Strings.size();
+  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
+  R.minfo = MI;
+  size_t Start = Out.size();
+  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
+  Out += Strings;
+  Out.resize(Start + R.record_size, '\0');
+}
+
+template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
+  if (S.size() < Off + sizeof(T))
+    S.resize(Off + sizeof(T), '\0');
+  memcpy(&S[Off], &V, sizeof(T));
+}
+
+class RewriteInstance {
+public:
+  RewriteInstance(const BinaryImage &Bin, const decan::X86Knowledge &X86,
+                  const std::vector<LoopCandidate> &Loops, StringRef OutPath,
+                  const RewriteOptions &Opts)
+      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts), CB(X86),
+        A(X86, CB) {}
+
+  Expected<RewriteResult> run();
+
+private:
+  void planLoops();
+  void layoutData();
+  void emitCode();
+  Error layoutFile();
+  void fillData();
+  Error patchJumps();
+  RewriteResult result();
+
+  const BinaryImage &Bin;
+  const decan::X86Knowledge &X86;
+  const std::vector<LoopCandidate> &Loops;
+  StringRef OutPath;
+  const RewriteOptions &Opts;
+
+  std::vector<LoopOutcome> Outcomes;
+  std::vector<PlannedLoop> Plan;
+  std::string Meta; ///< .decan.meta
+  DataLayout DL;
+  CodeBuffer CB;
+  Asm A;
+  std::optional<ElfWriter> Elf;
+  uint64_t TextStart = 0, CodeSize = 0, DataVaddr = 0;
+  SmallVector<char, 0> Code;
+  std::string Data; ///< the RW segment's file part
+  std::vector<ElfWriter::Patch> Patches;
+};
+
+Expected<RewriteResult> RewriteInstance::run() {
+  if (sys::fs::equivalent(Bin.path(), OutPath))
+    return fail("refusing to overwrite the input '" + Bin.path() + "'");
+  Expected<ElfWriter> E = ElfWriter::create(Bin);
+  if (!E)
+    return E.takeError();
+  Elf.emplace(std::move(*E));
+  planLoops();
+  layoutData();
+  emitCode();
+  if (Error Err = layoutFile())
+    return std::move(Err);
+  fillData();
+  if (Error Err = patchJumps())
+    return std::move(Err);
+  if (Error Err = Elf->write(OutPath, Patches, Code, Data, DL.ScratchOff,
+                             DL.Size, Meta))
+    return std::move(Err);
+  return result();
+}
+
+void RewriteInstance::planLoops() {
+  for (const LoopCandidate &L : Loops) {
+    LoopOutcome O;
+    O.Id = L.id();
+    O.Where = loopWhere(L);
+    O.File = L.File;
+    O.Line = L.Line;
+    O.Header = L.Header;
+    std::string Reason = L.SkipReason;
+    if (Reason.empty() && !Opts.OnlyLoops.empty() &&
+        !is_contained(Opts.OnlyLoops, O.Id))
+      Reason = "not selected";
+    LoopVariants V;
+    if (Reason.empty()) {
+      Expected<LoopVariants> VOr = buildVariants(X86, L, Opts.VariantMask | 1);
+      if (!VOr)
+        Reason = toString(VOr.takeError());
+      else
+        V = std::move(*VOr);
+    }
+    if (Reason.empty() && !Bin.fileOffset(L.Header))
+      Reason = "loop header not mapped from the file";
+    O.Reason = Reason;
+    O.Rewritten = Reason.empty();
+    O.VariantMask = O.Rewritten ? V.Mask : 0;
+    for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
+      if (!V.Notes[K].empty())
+        O.VariantNotes.push_back(std::string(decan_variant_name(K)) + ": " +
+                                 V.Notes[K]);
+    // The table lists every variant attempted (its status says why one is
+    // missing), like the plugin; descriptors carry only the built ones.
+    appendMeta(Meta, L, O.Rewritten ? (Opts.VariantMask | 1) : 0, V.MInfo,
+               Reason, V.BoundMask);
+    Outcomes.push_back(O);
+    if (O.Rewritten) {
+      PlannedLoop P;
+      P.L = &L;
+      P.V = std::move(V);
+      P.DescIndex = Plan.size();
+      Plan.push_back(std::move(P));
+    }
+  }
+}
+
+void RewriteInstance::layoutData() {
+  DL.DescsOff = alignTo(sizeof(decan_rewritten_header), 64);
+  DL.MInfoOff = alignTo(DL.DescsOff + Plan.size() * sizeof(decan_loop_desc), 8);
+  uint64_t AfterMInfo = DL.MInfoOff + Plan.size() * sizeof(decan_machine_info);
+  for (PlannedLoop &P : Plan) {
+    P.IdOff = DL.str(P.L->id());
+    P.FuncOff = DL.str(P.L->Function);
+    P.FileOff = DL.str(P.L->File);
+  }
+  DL.StringsOff = AfterMInfo;
+  DL.ScratchOff = alignTo(DL.StringsOff + DL.Strings.size(), 4096);
+  uint64_t ScratchAt = DL.ScratchOff;
+  for (PlannedLoop &P : Plan) {
+    P.ScratchOff = ScratchAt;
+    // A page-aligned area per loop: the runtime touches it before the timed
+    // call so DL1 never pays a first-touch TLB miss (thesis 6.5.4).
+    ScratchAt += alignTo(std::max(P.V.ScratchSize, 64u), 4096);
+  }
+  DL.Size = ScratchAt;
+}
+
+void RewriteInstance::emitCode() {
+  for (PlannedLoop &P : Plan) {
+    P.StubLabel = CB.newLabel();
+    emitLoopDispatcher(X86, CB, A, P,
+                       DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc));
+  }
+}
+
+Error RewriteInstance::layoutFile() {
+  TextStart = Elf->textStart();
+  Expected<uint64_t> CodeSizeOr = CB.layout(TextStart);
+  if (!CodeSizeOr)
+    return CodeSizeOr.takeError();
+  CodeSize = *CodeSizeOr;
+  DataVaddr = Elf->placeData(CodeSize);
+  return CB.encode(DataVaddr, Code);
+}
+
+void RewriteInstance::fillData() {
+  // RW segment contents in the file; the scratch areas after them are
+  // zero-filled memory only (like .bss). Pointer fields hold offsets from
+  // the header (abi.h, decan_rewritten_header).
+  Data.assign(DL.ScratchOff, '\0');
+  decan_rewritten_header H{};
+  memcpy(H.magic, "DECANRW1", 8);
+  H.abi_version = DECAN_ABI_VERSION;
+  H.count = Plan.size();
+  H.descs_offset = DL.DescsOff;
+  put(Data, 0, H);
+  for (PlannedLoop &P : Plan) {
+    decan_loop_desc D{};
+    D.abi_version = DECAN_ABI_VERSION;
+    D.variant_mask = P.V.Mask;
+    D.line = P.L->Line;
+    D.id = reinterpret_cast<const char *>(DL.StringsOff + P.IdOff);
+    D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
+    D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
+    D.scratch = reinterpret_cast<void *>(P.ScratchOff);
+    D.scratch_size = std::max(P.V.ScratchSize, 64u);
+    D.bound_mask = P.V.BoundMask;
+    D.minfo = reinterpret_cast<const decan_machine_info *>(
+        DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info));
+    put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);
+    put(Data, DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info),
+        P.V.MInfo);
+  }
+  memcpy(&Data[DL.StringsOff], DL.Strings.data(), DL.Strings.size());
+}
+
+Error RewriteInstance::patchJumps() {
+  for (PlannedLoop &P : Plan) {
+    uint64_t Off = *Bin.fileOffset(P.L->Header);
+    int64_t Rel = int64_t(CB.labelAddr(P.StubLabel)) - int64_t(P.L->Header + 5);
+    if (Rel != int64_t(int32_t(Rel)))
+      return fail("new code too far from the loop at " + loopWhere(*P.L));
+    std::string Jmp(5, char(0xe9));
+    uint32_t U = uint32_t(int32_t(Rel));
+    memcpy(&Jmp[1], &U, 4);
+    Patches.push_back({Off, Jmp});
+  }
+  return Error::success();
+}
+
+RewriteResult RewriteInstance::result() {
+  RewriteResult Result;
+  Result.Loops = std::move(Outcomes);
+  for (size_t K = 0, N = 0; K < Result.Loops.size(); ++K) {
+    if (!Result.Loops[K].Rewritten)
+      continue;
+    const PlannedLoop &P = Plan[N++];
+    LoopOutcome &O = Result.Loops[K];
+    O.StubAddr = CB.labelAddr(P.StubLabel);
+    O.OrigCopy = {CB.labelAddr(P.OrigBegin), CB.labelAddr(P.OrigEnd)};
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (P.V.Mask & (1u << V))
+        O.Copies[V] = {CB.labelAddr(P.CopyBegin[V]),
+                       CB.labelAddr(P.CopyEnd[V])};
+  }
+  Result.CodeAddr = TextStart;
+  Result.CodeSize = CodeSize;
+  Result.DataAddr = DataVaddr;
+  Result.DataSize = DL.Size;
+  return Result;
+}
+
+} // namespace
+
+Expected<RewriteResult>
+decan::rewriter::rewriteBinary(const BinaryImage &Bin,
+                               const decan::X86Knowledge &X86,
+                               const std::vector<LoopCandidate> &Loops,
+                               StringRef OutPath, const RewriteOptions &Opts) {
+  return RewriteInstance(Bin, X86, Loops, OutPath, Opts).run();
+}

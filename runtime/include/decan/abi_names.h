@@ -1,0 +1,97 @@
+//===- decan/abi_names.h - Names of the enumerators of decan/abi.h --------===//
+//
+// Part of decan. The ONE place that spells the ABI's vocabulary: variant
+// names ("REF", "LS", ...), variant status names and store policy names, as
+// reports, remarks, symbols and command lines write them. C and C++; free of
+// LLVM (the runtime includes it). Python scripts keep a copy of the variant
+// list (scripts/decan_abi.py reads it from here; lit/abi/names.test checks
+// it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_ABI_NAMES_H
+#define DECAN_ABI_NAMES_H
+
+#include "decan/abi.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Names of the variants, indexed by enum decan_variant: symbol suffix
+/// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
+/// data (no initializer runs), so the runtime may read it at any time.
+static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
+    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
+
+/// decan_variant_names[variant], or "?" out of range.
+static inline const char *decan_variant_name(uint32_t variant) {
+  return variant < DECAN_NUM_VARIANTS ? decan_variant_names[variant] : "?";
+}
+
+/// The decan_variant named by the \p len bytes at \p name (exact, upper
+/// case), or -1.
+static inline int decan_variant_parse(const char *name, size_t len) {
+  for (uint32_t v = 0; v < DECAN_NUM_VARIANTS; ++v) {
+    const char *n = decan_variant_name(v);
+    if (strlen(n) == len && memcmp(n, name, len) == 0)
+      return (int)v;
+  }
+  return -1;
+}
+
+/// Name of a decan_variant_status, as reports and `decan list` print it.
+static inline const char *decan_variant_status_name(uint32_t status) {
+  switch (status) {
+  case DECAN_VARIANT_NOT_BUILT:
+    return "not-built";
+  case DECAN_VARIANT_OK:
+    return "ok";
+  case DECAN_VARIANT_UNSUPPORTED:
+    return "unsupported";
+  case DECAN_VARIANT_VERIFIER:
+    return "verifier";
+  case DECAN_VARIANT_NO_LOOP:
+    return "no-loop";
+  case DECAN_VARIANT_EMPTY:
+    return "empty";
+  }
+  return "unknown";
+}
+
+/// A decan_variant_status in words, as the plugin's remarks write it.
+static inline const char *decan_variant_status_text(uint32_t status) {
+  switch (status) {
+  case DECAN_VARIANT_NOT_BUILT:
+    return "not built";
+  case DECAN_VARIANT_VERIFIER:
+    return "rejected by the dependence verifier";
+  case DECAN_VARIANT_NO_LOOP:
+    return "no loop";
+  }
+  return decan_variant_status_name(status);
+}
+
+/// Name of a decan_store_policy, as reports print it ("store_policy").
+static inline const char *decan_store_policy_name(uint32_t policy) {
+  switch (policy) {
+  case DECAN_STORE_KEPT:
+    return "kept";
+  case DECAN_STORE_AS_LOAD:
+    return "as-load";
+  case DECAN_STORE_TO_SCRATCH:
+    return "scratch";
+  case DECAN_STORE_DELETED:
+    return "deleted";
+  }
+  return "unknown";
+}
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // DECAN_ABI_NAMES_H

@@ -1,0 +1,37 @@
+//===- AbiNamesTest.cpp - The ABI's vocabulary (decan/abi_names.h) --------===//
+//
+// Part of decan's runtime tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+#include "decan/abi_names.h"
+
+#include <gtest/gtest.h>
+
+#include <string.h>
+
+TEST(AbiNames, VariantNamesRoundTrip) {
+  const char *Want[] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
+  for (uint32_t V = 0; V < DECAN_NUM_VARIANTS; ++V) {
+    EXPECT_STREQ(decan_variant_name(V), Want[V]);
+    EXPECT_EQ(decan_variant_parse(Want[V], strlen(Want[V])), (int)V);
+    EXPECT_STREQ(decan::rt::kVariantNames[V], Want[V]);
+  }
+  EXPECT_STREQ(decan_variant_name(DECAN_NUM_VARIANTS), "?");
+  EXPECT_EQ(decan_variant_parse("NO_DIVX", 6), DECAN_NO_DIV); // a prefix
+  EXPECT_EQ(decan_variant_parse("no_div", 6), -1);            // exact case
+  EXPECT_EQ(decan_variant_parse("", 0), -1);
+}
+
+TEST(AbiNames, StatusAndStorePolicyNames) {
+  EXPECT_STREQ(decan_variant_status_name(DECAN_VARIANT_VERIFIER), "verifier");
+  EXPECT_STREQ(decan_variant_status_text(DECAN_VARIANT_VERIFIER),
+               "rejected by the dependence verifier");
+  EXPECT_STREQ(decan_variant_status_text(DECAN_VARIANT_OK), "ok");
+  EXPECT_STREQ(decan_variant_status_name(99), "unknown");
+  EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_KEPT), "kept");
+  EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_AS_LOAD), "as-load");
+  EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_TO_SCRATCH), "scratch");
+  EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_DELETED), "deleted");
+}
