@@ -36,8 +36,11 @@ static_assert(sizeof(decan_machine_info) == abi_ir::MInfoWords * 4 &&
                       abi_ir::MInfoCounts + abi_ir::MInfoNumCounts,
               "machine info layout");
 static_assert(sizeof(decan_loop_desc) == 80, "descriptor layout");
-static_assert(offsetof(decan_loop_desc, active) == 4, "active field");
-static_assert(offsetof(decan_loop_desc, countdown) == 8, "countdown field");
+static_assert(offsetof(decan_loop_desc, active) == 4 && abi_ir::DescActive == 1,
+              "active field (element 1 of DescTy)");
+static_assert(offsetof(decan_loop_desc, countdown) == 8 &&
+                  abi_ir::DescCountdown == 2,
+              "countdown field (element 2 of DescTy)");
 static_assert(offsetof(decan_loop_desc, bound_mask) == 60 &&
                   abi_ir::DescBoundMask == 11,
               "descriptor bound_mask element (element 11 of DescTy)");

@@ -51,7 +51,7 @@ namespace decan {
 /// decan_loop_desc, and 32-bit word indices into decan_machine_info.
 namespace abi_ir {
 constexpr unsigned MetaBoundMask = 7, MetaMInfo = 8, MetaStrings = 9;
-constexpr unsigned DescBoundMask = 11;
+constexpr unsigned DescActive = 1, DescCountdown = 2, DescBoundMask = 11;
 constexpr unsigned MInfoWords = sizeof(decan_machine_info) / 4;
 constexpr unsigned MInfoStatus = offsetof(decan_machine_info, status) / 4;
 constexpr unsigned MInfoLoopBytes =

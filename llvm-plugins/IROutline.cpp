@@ -455,7 +455,8 @@ static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
   BranchInst::Create(P.Header, InlineBB);
 
   IRBuilder<> B(PH);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, 1, "decan.active.ptr");
+  Value *ActivePtr =
+      B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive, "decan.active.ptr");
   LoadInst *Active = B.CreateAlignedLoad(I32, ActivePtr, Align(4),
                                          /*isVolatile=*/true, "decan.active");
   B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), ModeBB, InlineBB,
@@ -466,7 +467,8 @@ static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
   B.SetInsertPoint(ModeBB);
   B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(2)), CountBB, MeasureBB);
   B.SetInsertPoint(CountBB);
-  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, 2, "decan.countdown.ptr");
+  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown,
+                                      "decan.countdown.ptr");
   Value *Count =
       B.CreateSub(B.CreateAlignedLoad(I32, CountPtr, Align(4),
                                       /*isVolatile=*/true, "decan.countdown"),
