@@ -211,6 +211,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(Tot.TimedCycles);
     J.key("max_stride");
     J.u64(Tot.MaxStride);
+    J.key("disturbed");
+    J.u64(Tot.Disturbed);
     J.key("untimed");
     J.u64(Tot.Untimed);
     J.key("variant_calls");

@@ -344,7 +344,9 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     for (uint32_t Off = 0; Off < Desc->scratch_size; Off += 64)
       P[Off] = P[Off];
   }
-  if (D.What != Role::Account) {
+  // A call that stands for others (a stride) is checked for a context
+  // switch too: its time is multiplied by its weight.
+  if (D.What != Role::Account || Weight > 1) {
     // The context-switch window encloses the counter window.
     T->CtxStart = contextSwitches();
     T->EvFail =
@@ -392,7 +394,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   uint64_t Call = TL->Rot.Calls;
   Role What = T->InFlightRole;
   bool Switched = false;
-  if (What != Role::Account) {
+  if (What != Role::Account || TL->Weight > 1) {
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = What == Role::Sample &&
                   (T->EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd)));
@@ -419,7 +421,10 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     TL->PreSwitched = Switched;
   }
   if (V == DECAN_REF || !RunOriginal) {
-    TL->Tot.add(Call, Cycles, Trips, TL->Weight); // the program's loop
+    // The program's loop. A switched call counts its own time once; the
+    // calls it stands for count at the loop's mean so far.
+    TL->Tot.add(Call, Cycles, Trips, TL->Weight,
+                Switched && TL->Weight > 1);
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;
