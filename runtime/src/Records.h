@@ -63,6 +63,9 @@ struct LoopTotals {
   uint64_t TimedCalls = 0;    ///< calls actually timed (unweighted)
   uint64_t TimedCycles = 0;   ///< their cycles (unweighted)
   uint64_t MaxStride = 1;     ///< the largest weight used
+  /// Weighted calls with a context switch: the calls they stood for were
+  /// counted at the mean cycles per call instead of theirs.
+  uint64_t Disturbed = 0;
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
@@ -77,12 +80,20 @@ struct LoopTotals {
 
   /// Adds one timed call of the loop (its REF run), call number \p Call,
   /// standing for \p Weight calls (itself and the untimed ones before it).
-  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1) {
+  /// \p Disturbed: its time is not theirs (a context switch), so the others
+  /// count at the mean so far.
+  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1,
+           bool Disturbed = false) {
     ++TimedCalls;
     TimedCycles += Cyc;
     if (Weight > MaxStride)
       MaxStride = Weight;
-    Cyc *= Weight;
+    if (Disturbed && Calls) {
+      ++this->Disturbed;
+      Cyc += (Weight - 1) * (Cycles / Calls);
+    } else {
+      Cyc *= Weight;
+    }
     Trips *= Weight;
     Calls += Weight;
     Cycles += Cyc;
