@@ -204,16 +204,21 @@ void LoopEmitter::emit() {
   // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
   CB.bind(P.StubLabel);
+  // active == 0: to Skip; active != 2: to Measure; 2: count down, to Skip
+  // while the countdown stays above 0 (abi.h).
+  auto Test = [&](CodeTarget Skip, CodeTarget Measure) {
+    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
+    CB.jcc(CC_E, Skip);
+    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
+    CB.jcc(CC_NE, Measure);
+    A.decRip(CodeTarget::data(countdownOff()));
+    CB.jcc(CC_G, Skip);
+  };
   if (L.FlagsLiveIn) {
     unsigned Inline = CB.newLabel(), MFlags = CB.newLabel();
     A.lea(A.RSP, A.RSP, -128);
     A.simple(A.PUSHF);
-    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
-    CB.jcc(CC_E, CodeTarget::label(Inline));
-    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
-    CB.jcc(CC_NE, CodeTarget::label(MFlags));
-    A.decRip(CodeTarget::data(countdownOff()));
-    CB.jcc(CC_G, CodeTarget::label(Inline));
+    Test(CodeTarget::label(Inline), CodeTarget::label(MFlags));
     CB.bind(MFlags);
     A.simple(A.POPF);
     A.lea(A.RSP, A.RSP, 128);
@@ -223,12 +228,7 @@ void LoopEmitter::emit() {
     A.lea(A.RSP, A.RSP, 128);
     CB.jmp(CodeTarget::label(OrigLabel));
   } else {
-    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
-    CB.jcc(CC_E, CodeTarget::label(OrigLabel));
-    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
-    CB.jcc(CC_NE, CodeTarget::label(Measured));
-    A.decRip(CodeTarget::data(countdownOff()));
-    CB.jcc(CC_G, CodeTarget::label(OrigLabel));
+    Test(CodeTarget::label(OrigLabel), CodeTarget::label(Measured));
     CB.jmp(CodeTarget::label(Measured));
   }
 
