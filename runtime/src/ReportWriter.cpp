@@ -69,7 +69,7 @@ static void emitVariant(JsonOut &J, const VariantData &VD) {
   J.u64(VD.Excluded.load(std::memory_order_acquire));
   J.key("fields");
   J.beginArray();
-  for (const char *F : kFieldNames)
+  for (const char *F : decan_record_field_names)
     J.str(F);
   for (unsigned E = 0; E < Ctr.NumEvents; ++E)
     J.str(Ctr.Events[E].Name);
