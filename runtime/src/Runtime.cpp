@@ -344,9 +344,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     for (uint32_t Off = 0; Off < Desc->scratch_size; Off += 64)
       P[Off] = P[Off];
   }
-  // A call that stands for others (a stride) is checked for a context
-  // switch too: its time is multiplied by its weight.
-  if (D.What != Role::Account || Weight > 1) {
+  if (D.What != Role::Account) {
     // The context-switch window encloses the counter window.
     T->CtxStart = contextSwitches();
     T->EvFail =
@@ -394,18 +392,31 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   uint64_t Call = TL->Rot.Calls;
   Role What = T->InFlightRole;
   bool Switched = false;
-  if (What != Role::Account || TL->Weight > 1) {
+  uint64_t Ctx = 0;
+  bool HaveCtx = false;
+  if (What != Role::Account) {
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = What == Role::Sample &&
                   (T->EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd)));
-    Switched = contextSwitches() != T->CtxStart;
+    Ctx = contextSwitches();
+    HaveCtx = true;
+    Switched = Ctx != T->CtxStart;
     if (What == Role::Sample) {
       TL->Pending = record(TL, V, Cycles, Trips, Call,
                            Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
                            T->EvStart, EvEnd);
       TL->PendingCall = Call;
     }
+  } else if (TL->Weight > 1) {
+    // A call that stands for others: its time is multiplied by its weight,
+    // so a context switch since the last timed call (read after that call,
+    // below: a system call just before a timed call would slow it) matters.
+    Ctx = contextSwitches();
+    HaveCtx = true;
+    Switched = Ctx != TL->StrideCtx;
   }
+  if (TL->Stride > 1) // the next decided call will stand for others
+    TL->StrideCtx = HaveCtx ? Ctx : contextSwitches();
   if (What == Role::Post && TL->Pending && TL->PendingCall + 1 == Call) {
     uint64_t *R = TL->Pending;
     R[kFieldPostCycles] = Cycles;
@@ -423,8 +434,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   if (V == DECAN_REF || !RunOriginal) {
     // The program's loop. A switched call counts its own time once; the
     // calls it stands for count at the loop's mean so far.
-    TL->Tot.add(Call, Cycles, Trips, TL->Weight,
-                Switched && TL->Weight > 1);
+    TL->Tot.add(Call, Cycles, Trips, TL->Weight, Switched && TL->Weight > 1);
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;

@@ -82,6 +82,9 @@ struct ThreadLoop {
   /// The accounting stride last set (the next decided call's weight), the
   /// weight of the call in flight, and the largest stride worth its cost.
   uint64_t Stride = 1, Weight = 1, StrideCap = 1;
+  /// Context switches of the thread after the last timed call, when the
+  /// next one stands for a stride.
+  uint64_t StrideCtx = 0;
 };
 
 struct ThreadLoopPage {
