@@ -65,6 +65,9 @@ struct LoopTotals {
   /// Weighted calls with a context switch: the calls they stood for were
   /// counted at the mean cycles per call instead of theirs.
   uint64_t Disturbed = 0;
+  /// The last undisturbed timed call: what the calls after it count as
+  /// until the next one (the report's tail).
+  uint64_t LastCycles = 0, LastTrips = 0;
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
@@ -80,7 +83,7 @@ struct LoopTotals {
   /// Adds one timed call of the loop (its REF run), call number \p Call,
   /// standing for \p Weight calls (itself and the untimed ones before it).
   /// \p Disturbed: its time is not theirs (a context switch), so the others
-  /// count at the mean so far.
+  /// count as the last undisturbed timed call.
   void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1,
            bool Disturbed = false) {
     ++TimedCalls;
@@ -88,9 +91,14 @@ struct LoopTotals {
     if (Weight > MaxStride)
       MaxStride = Weight;
     if (Disturbed && Calls) {
+      // The others count as the last undisturbed timed call, their nearest
+      // neighbour (a mean would carry earlier spikes).
       ++this->Disturbed;
-      Cyc += (Weight - 1) * (Cycles / Calls);
+      Cyc += (Weight - 1) *
+             (TimedCalls > 1 && LastCycles ? LastCycles : Cycles / Calls);
     } else {
+      LastCycles = Cyc;
+      LastTrips = Trips;
       Cyc *= Weight;
     }
     Trips *= Weight;

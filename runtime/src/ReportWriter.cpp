@@ -184,11 +184,9 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.i64(T->Tid);
     // The tail of a strided loop counts at the mean of its timed calls.
     const LoopTotals &Tot = TL->Tot;
+    // The tail counts as the last undisturbed timed call, the neighbour
+    // its calls would have been weighted by.
     uint64_t Tail = Tot.Calls ? tailCalls(L, TL) : 0;
-    auto WithTail = [&](uint64_t Sum) {
-      return Tail ? Sum + (uint64_t)((unsigned __int128)Sum * Tail / Tot.Calls)
-                  : Sum;
-    };
     J.key("calls_seen");
     J.u64(TL->Rot.Calls + Tail);
     J.key("slots");
@@ -198,11 +196,11 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.key("calls");
     J.u64(Tot.Calls + Tail);
     J.key("iterations");
-    J.u64(WithTail(Tot.Iterations));
+    J.u64(Tot.Iterations + Tail * Tot.LastTrips);
     J.key("trips_known");
-    J.u64(WithTail(Tot.TripsKnown));
+    J.u64(Tot.TripsKnown + (Tot.LastTrips ? Tail : 0));
     J.key("cycles");
-    J.u64(WithTail(Tot.Cycles));
+    J.u64(Tot.Cycles + Tail * Tot.LastCycles);
     J.key("tail_calls");
     J.u64(Tail);
     J.key("timed_calls");

@@ -70,6 +70,17 @@ inline uint64_t slotGapCap(const ThreadLoop *TL) {
   return (Mean + Facts.SlotFixedCycles) * kSlotBudgetInverse / Mean;
 }
 
+/// A call more than 4x slower than the loop's mean so far (per iteration
+/// when trip counts are known): its time would be multiplied by its weight.
+inline bool isOutlier(const LoopTotals &Tot, uint64_t Cycles, uint64_t Trips) {
+  if (Tot.TimedCalls < kStrideMinCalls)
+    return false;
+  using Wide = unsigned __int128;
+  if (Trips && Tot.Iterations)
+    return (Wide)Cycles * Tot.Iterations > (Wide)4 * Tot.Cycles * Trips;
+  return (Wide)Cycles * Tot.Calls > (Wide)4 * Tot.Cycles;
+}
+
 /// The largest accounting stride worth its cost (Schedule.h): the runtime's
 /// measured cost per timed call, plus the stub's two probes around it.
 inline uint64_t strideCap(const ThreadLoop *TL) {
@@ -432,9 +443,17 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     TL->PreSwitched = Switched;
   }
   if (V == DECAN_REF || !RunOriginal) {
-    // The program's loop. A switched call counts its own time once; the
-    // calls it stands for count at the loop's mean so far.
-    TL->Tot.add(Call, Cycles, Trips, TL->Weight, Switched && TL->Weight > 1);
+    // The program's loop. A weighted call that was switched out, or an
+    // isolated spike (an interrupt), counts its own time once; the calls it
+    // stands for count as the last undisturbed timed call.
+    bool Spike = false;
+    if (TL->Weight > 1) {
+      bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
+      Spike = Outlier && !TL->PrevOutlier; // twice in a row: a new phase
+      TL->PrevOutlier = Outlier;
+    }
+    TL->Tot.add(Call, Cycles, Trips, TL->Weight,
+                TL->Weight > 1 && (Switched || Spike));
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;

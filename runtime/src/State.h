@@ -85,6 +85,8 @@ struct ThreadLoop {
   /// Context switches of the thread after the last timed call, when the
   /// next one stands for a stride.
   uint64_t StrideCtx = 0;
+  /// The last weighted call was an outlier (Runtime.cpp, isOutlier).
+  bool PrevOutlier = false;
 };
 
 struct ThreadLoopPage {

@@ -467,6 +467,29 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
   EXPECT_EQ(D.active, 1u);
 }
 
+TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
+  configure(
+      {{"DECAN_LOOPS", "all"}, {"DECAN_VARIANTS", "REF"}, {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("spike:L0");
+  __decan_register_loops(&D, 1);
+  constexpr uint64_t kCalls = 200000, kSpike = 3000000;
+  bool Spiked = false;
+  for (uint64_t I = 0; I < kCalls; ++I) {
+    bool Now = !Spiked && I >= kCalls / 2;
+    if (stubCall(D, Now ? kSpike : 3, 4).Variant >= 0 && Now)
+      Spiked = true; // an interrupt in the one call that was timed
+  }
+  ASSERT_TRUE(Spiked);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Tot = (*findLoop(R, "spike:L0"))["threads"][0]["totals"];
+  EXPECT_EQ(Tot["calls"].Num, kCalls);
+  EXPECT_GT(Tot["max_stride"].Num, 20);
+  EXPECT_LE(Tot["cycles"].Num, 3.0 * kCalls + kSpike)
+      << "the spike counts once, not once per call it stood for";
+}
+
 TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
   configure({{"DECAN_LOOPS", "all"},
              {"DECAN_VARIANTS", "REF"},

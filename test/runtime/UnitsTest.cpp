@@ -117,14 +117,16 @@ TEST(LoopTotals, WeightedCallsStandForTheCallsTheyStrideOver) {
 TEST(LoopTotals, ASwitchedWeightedCallDoesNotMultiplyItsDisturbance) {
   LoopTotals T;
   for (uint64_t Call = 1; Call <= 10; ++Call)
-    T.add(Call, 100, 4);
+    T.add(Call, Call == 5 ? 5000 : 100, 4); // a spike among them
   // Preempted: 1,000,000 cycles of which the loop had 100. The 49 calls it
-  // stands for count at the mean (100), not at its time.
+  // stands for count as the last undisturbed timed call (100), not at its
+  // time, nor at a mean that carries the earlier spike.
   T.add(60, 1000000, 4, 50, /*Disturbed=*/true);
   EXPECT_EQ(T.Calls, 60u);
-  EXPECT_EQ(T.Cycles, 10u * 100 + 1000000 + 49u * 100);
+  EXPECT_EQ(T.Cycles, 9u * 100 + 5000 + 1000000 + 49u * 100);
   EXPECT_EQ(T.Disturbed, 1u);
   EXPECT_EQ(T.Iterations, 240u);
+  EXPECT_EQ(T.LastCycles, 100u) << "the disturbed call is nobody's neighbour";
 }
 
 //===-- sampling schedule -------------------------------------------------===//
