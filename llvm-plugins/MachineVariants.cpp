@@ -165,6 +165,70 @@ static MachineLoop *theLoop(MachineLoopInfo &MLI, unsigned &Count) {
   return Found;
 }
 
+/// The library's C name of a libm function LLVM lowers an intrinsic to
+/// (fmod for frem, exp for llvm.exp): no memory, not even errno.
+static bool isLibmSymbol(StringRef N) {
+  static const StringRef Names[] = {
+      "sqrt",  "exp",  "exp2",  "exp10", "expm1", "log",   "log2", "log10",
+      "log1p", "pow",  "sin",   "cos",   "tan",   "asin",  "acos", "atan",
+      "atan2", "sinh", "cosh",  "tanh",  "fmod",  "ldexp", "cbrt", "hypot",
+      "floor", "ceil", "trunc", "round", "rint",  "erf",   "erfc", "lgamma",
+      "fma",   "fmin", "fmax",  "tgamma"};
+  N.consume_front("__");
+  for (StringRef B : Names)
+    if (N == B || (N.size() == B.size() + 1 && N.starts_with(B) &&
+                   (N.back() == 'f' || N.back() == 'l')))
+      return true;
+  return false;
+}
+
+/// Instr::Call and the registers a call reads and writes: its argument
+/// registers (the call's implicit uses, at full width so both front ends
+/// bridge alike), its results and the caller-saved registers it clobbers.
+static void describeCall(const X86Knowledge &K, const MachineInstr &MI,
+                         Instr &I) {
+  I.Call = CallKind::MayWrite;
+  for (const MachineOperand &MO : MI.explicit_operands()) {
+    if (MO.isSymbol()) {
+      StringRef N = MO.getSymbolName();
+      if (N == "memcpy" || N == "memmove" || N == "memset")
+        I.Call = CallKind::Memory;
+      else if (isLibmSymbol(N))
+        I.Call = CallKind::Pure;
+    } else if (MO.isGlobal()) {
+      if (const auto *F = dyn_cast<Function>(MO.getGlobal())) {
+        MemoryEffects ME = F->getMemoryEffects();
+        StringRef N = F->getName();
+        if (N == "memcpy" || N == "memmove" || N == "memset")
+          I.Call = CallKind::Memory;
+        else if (ME.getWithoutLoc(IRMemLocation::ErrnoMem)
+                     .doesNotAccessMemory())
+          I.Call = CallKind::Pure; // readnone, or libm with errno
+        else if (ME.onlyReadsMemory())
+          I.Call = CallKind::ReadOnly;
+      }
+    }
+  }
+  for (const MachineOperand &MO : MI.implicit_operands()) {
+    if (!MO.isReg() || !MO.isUse() || !MO.getReg().isPhysical())
+      continue;
+    unsigned R = MO.getReg().id();
+    if (K.isGPR(R) && K.regBits(R) < 64)
+      for (MCPhysReg Sup : K.regInfo().superregs(R))
+        if (K.regBits(Sup) == 64)
+          R = Sup;
+    if (K.isVector(R))
+      R = K.xmmOf(R);
+    StringRef Name = K.regName(R);
+    if (Name != "RSP" && Name != "SSP")
+      I.ImplicitUses.push_back(R);
+  }
+  if (I.ImplicitUses.empty()) // no argument: none read (not "unknown")
+    I.ImplicitUses.push_back(K.reg("RSP"));
+  for (unsigned R : K.callClobberedRegs())
+    I.ImplicitDefs.push_back(R);
+}
+
 static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
                                 const TargetRegisterInfo &TRI) {
   MachineLoopBody Out;
@@ -212,6 +276,8 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
         if (const Value *V = MMO->getValue())
           I.Object = reinterpret_cast<uintptr_t>(getUnderlyingObject(V)) | 1;
       }
+      if (MI.isCall())
+        describeCall(K, MI, I);
       Out.Body.Instrs.push_back(I);
       Out.MIs.push_back(&MI);
     }
@@ -380,7 +446,8 @@ static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
 /// and with \p Bound the bound_mask of the meta record and the descriptor.
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
-                      const LoopSubsets *Counts, bool Bound = false) {
+                      const LoopSubsets *Counts, bool Bound = false,
+                      bool CallsDeleted = false) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -407,7 +474,10 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
          {Counts->NumInstrs, Counts->NumLoad, Counts->NumStore, Counts->NumFP,
           Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
       *Count++ = N;
+    Vals[abi_ir::MInfoNCall] = Counts->NumCall;
   }
+  if (CallsDeleted)
+    Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;
   SmallVector<Constant *, 10> Ops;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Ops.push_back(Init->getOperand(J));
@@ -544,7 +614,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
           {SubsetPureMem, "PUREMEM"},
           {SubsetNop, "NOP"},
           {SubsetCtrl, "CTRL"},
-          {SubsetAddr, "ADDR"}};
+          {SubsetAddr, "ADDR"},
+          {SubsetCall, "CALL"}};
       for (auto [Bit, N] : Names)
         if (B & Bit)
           errs() << " " << N;
@@ -600,7 +671,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
     return Changed;
   }
-  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound);
+  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,
+            R.CallsDeleted);
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "
@@ -612,6 +684,9 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
       Rem << "; " << R.Reason;
     if (R.Bound)
       Rem << "; " << R.BoundReason;
+    if (R.CallsDeleted && *V != Variant::NO_CALL)
+      Rem << "; calls deleted (they may write memory, or are not this "
+             "variant's work): NO_CALL is its reference";
     return Rem;
   });
   return Changed;

@@ -116,7 +116,8 @@ private:
   std::vector<std::vector<Instr>> Repl; ///< Fate::Replace: the replacement
   std::set<unsigned> DivFeed;           ///< feeds a division that stays
   std::vector<int> Pad;                 ///< NOP bytes after each change
-  int Growth = 0; ///< bytes the loop grew by (replacements too long)
+  int Growth = 0;            ///< bytes the loop grew by (replacements too long)
+  bool CallsDeleted = false; ///< some call of the loop is deleted
 };
 } // namespace decan
 

@@ -68,6 +68,7 @@ struct LoopState {
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
+  uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.
@@ -78,6 +79,8 @@ struct LoopState {
   /// Why a requested variant is not measured; null when it is eligible.
   const char *Unavailable[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
+  /// It called a measured loop: it stopped being timed (begin_call).
+  std::atomic<bool> Yielded{false};
   /// Threads that called the loop. The stub's countdown is one per loop,
   /// so only a loop of one thread gets an accounting stride.
   mutable std::atomic<uint32_t> Threads{0};
@@ -126,6 +129,7 @@ struct ThreadState {
   Role InFlightRole = Role::Account;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
+  int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
   uint64_t CtxStart = 0;
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
@@ -641,6 +645,12 @@ void emitLoop(JsonOut &J, const LoopState &L) {
       J.str(L.Unavailable[V]);
     }
   J.endObject();
+  J.key("calls_deleted");
+  J.beginArray();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.CallsDeletedMask & (1u << V))
+      J.str(kVariantNames[V]);
+  J.endArray();
   J.key("bound");
   J.beginObject();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
@@ -1082,6 +1092,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->Line = D->line;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
+  L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) // REF is the real loop
     L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
                         : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT
@@ -1094,6 +1105,8 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   for (unsigned K = 0; K < Cfg.NumVariants; ++K) {
     int V = Cfg.Variants[K];
     const char *Why = nullptr;
+    if (V == DECAN_NO_CALL && !IsRegion && !(D->variant_mask & (1u << V)))
+      continue; // a loop without calls has no NO_CALL: nothing to report
     if (!(D->variant_mask & (1u << V)))
       Why = IsRegion ? "region" : "not-emitted";
     else if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
@@ -1479,8 +1492,17 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (__builtin_expect(!L, 0))
     return -1;
   ThreadState *T = currentThread();
-  if (__builtin_expect(!T || T->InFlightLoop >= 0, 0))
-    return -1; // nested in another measured call: run the original only
+  if (__builtin_expect(!T || T->InFlightLoop >= 0, 0)) {
+    // Nested in another measured call: run the original only. A loop
+    // that calls this one yields to it (issue 13): it is not timed again.
+    LoopState *Out = T ? Loops[T->InFlightLoop].load() : nullptr;
+    if (Out && Out != L && Out->Desc && !Out->Yielded.exchange(true)) {
+      Out->Desc->active = 0;
+      addWarning("%s calls measured loops (%s): measured until then only",
+                 Out->Id, L->Id);
+    }
+    return -1;
+  }
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
@@ -1522,6 +1544,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     T->SavedMxcsr = Csr;
     setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
   }
+  if (D.Variant != DECAN_REF)
+    T->SavedErrno = errno;
   if (D.Variant == DECAN_DL1 && Desc->scratch) {
     // Bring the scratch area into L1 in modified state before the timed
     // copy runs, so DL1 measures L1 hits, not the first misses.
@@ -1611,6 +1635,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   }
   if (V != DECAN_REF && Cfg.Fp == FpEnv::Ftz)
     setMxcsr(T->SavedMxcsr);
+  if (V != DECAN_REF)
+    errno = T->SavedErrno;
   if (RunOriginal) {
     // The stub now runs the original, timed, and reports it with
     // DECAN_RERUN: a crash there names the loop, REF, after V.

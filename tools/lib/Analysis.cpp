@@ -308,6 +308,45 @@ void checkRun(LoopReport &L, const Thresholds &T) {
 }
 } // namespace
 
+/// Sat(V) / Sat(NO_CALL) for the variants that deleted the loop's calls
+/// (their replicates too); those without a NO_CALL measurement lose their
+/// saturation. Returns what was done, in words ("" when nothing).
+static std::string
+againstNoCall(const LoopReport &L,
+              std::array<std::optional<double>, NumVariants> &Sat,
+              std::array<std::vector<double>, NumVariants> &B) {
+  std::string Moved, Dropped;
+  for (const std::string &Name : L.CallsDeleted) {
+    std::optional<unsigned> V = parseVariant(Name);
+    if (!V || *V == NO_CALL || *V == REF || !Sat[*V])
+      continue;
+    if (!Sat[NO_CALL] || *Sat[NO_CALL] <= 0) {
+      Sat[*V].reset();
+      B[*V].clear();
+      Dropped += (Dropped.empty() ? "" : ", ") + Name;
+      continue;
+    }
+    *Sat[*V] /= *Sat[NO_CALL];
+    if (B[*V].size() == B[NO_CALL].size())
+      for (size_t I = 0; I < B[*V].size(); ++I)
+        B[*V][I] = B[NO_CALL][I] > 0 ? B[*V][I] / B[NO_CALL][I] : B[*V][I];
+    else
+      B[*V].clear();
+    Moved += formatv("{0}{1}: Sat={2:F2} against NO_CALL",
+                     Moved.empty() ? "" : ", ", Name, *Sat[*V])
+                 .str();
+  }
+  std::string Out;
+  if (!Moved.empty())
+    Out = "calls deleted in " + Moved +
+          " (the loop's own work, calls left out: thesis 4.5.2)";
+  if (!Dropped.empty())
+    Out += (Out.empty() ? "" : "; ") + Dropped +
+           " deleted the loop's calls and NO_CALL was not measured: no "
+           "stream analysis for them";
+  return Out;
+}
+
 void analyse(Report &R, const Thresholds &T) {
   Thresholds TC = T;
   if (R.Config.getString("mode") == "instance") // one call per variant
@@ -400,8 +439,12 @@ void analyse(Report &R, const Thresholds &T) {
 
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
-    const auto &Sat = L.Saturation;
-    const auto &B = Boot[LI];
+    // Variants that lost the loop's calls are compared with NO_CALL, the
+    // loop without them (thesis 4.5.2: saturation between two variants),
+    // so LS and FP still say "memory or arithmetic" for its own work.
+    auto Sat = L.Saturation;
+    auto B = Boot[LI];
+    std::string CallRef = againstNoCall(L, Sat, B);
     // A claim holds when its replicates agree; unpaired runs carry no
     // replicates and state their claims without a confidence.
     auto Confident = [&](const Classified &C, bool Paired) {
@@ -435,6 +478,21 @@ void analyse(Report &R, const Thresholds &T) {
       L.Verdict = "inconclusive";
       L.Inconclusive = Missing + ": a longer run (more calls of the loop), "
                                  "or decan run --max-runs N";
+    }
+    if (!CallRef.empty())
+      L.Diagnosis.push_back(CallRef);
+    if (Sat[NO_CALL] && !TooShort) {
+      std::string S =
+          formatv("calls cost {0} of this loop (Sat(NO_CALL)={1:F2})",
+                  pct(std::max(0.0, 1 - *Sat[NO_CALL])), *Sat[NO_CALL])
+              .str();
+      if (L.ProgramShare && *Sat[NO_CALL] < 1)
+        S += formatv("; without them the program would run {0:F2}x faster "
+                     "(Amdahl, program share {1})",
+                     1 / (1 - *L.ProgramShare * (1 - *Sat[NO_CALL])),
+                     pct(*L.ProgramShare))
+                 .str();
+      L.Diagnosis.push_back(S);
     }
     if (Sat[LS] && Sat[FP] && !TooShort) {
       bool Paired = !B[LS].empty() && !B[FP].empty();

@@ -391,6 +391,11 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "bound", Info.Bound);
+    if (const json::Array *CD = LO->getArray("calls_deleted"))
+      for (const json::Value &V : *CD)
+        if (std::optional<StringRef> S = V.getAsString())
+          if (!is_contained(Info.CallsDeleted, *S))
+            Info.CallsDeleted.push_back(S->str());
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -641,6 +646,9 @@ json::Value toJSON(const Report &R) {
                          {"pairs", static_cast<int64_t>(L.SatInterval[V]->N)}};
     }
     json::Object SP, Unavail, Bound;
+    json::Array CallsDeleted;
+    for (const std::string &V : L.CallsDeleted)
+      CallsDeleted.push_back(V);
     for (const auto &KV : L.StorePolicy)
       SP[KV.first] = KV.second;
     for (const auto &KV : L.Unavailable)
@@ -655,6 +663,7 @@ json::Value toJSON(const Report &R) {
                     {"store_policy", std::move(SP)},
                     {"unavailable", std::move(Unavail)},
                     {"bound", std::move(Bound)},
+                    {"calls_deleted", std::move(CallsDeleted)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},

@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 3
+#define DECAN_ABI_VERSION 4
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -62,7 +62,10 @@ enum decan_variant {
   DECAN_NO_DIV = 3,
   DECAN_DL1 = 4,
   DECAN_CTRL = 5,
-  DECAN_NUM_VARIANTS = 6
+  /// The loop without its calls (thesis 4.5.2): emitted only for loops that
+  /// call something; bit 6 of variant_mask tells.
+  DECAN_NO_CALL = 6,
+  DECAN_NUM_VARIANTS = 7
 };
 
 /// Or-ed into the variant argument of __decan_end_call for the original
@@ -109,6 +112,12 @@ struct decan_machine_info {
   /// enum decan_store_policy: what each variant does to the loop's stores,
   /// recorded by the producer (it knows its rules); the runtime reports it.
   uint32_t store_policy[DECAN_NUM_VARIANTS];
+  /// Calls in the loop body (REF), and a bit per decan_variant that deleted
+  /// some of them: those variants lost the calls' work, so their stream
+  /// analyses take NO_CALL, not REF, as the reference (docs/variants.md,
+  /// "Calls").
+  uint32_t n_call;
+  uint32_t calls_deleted_mask;
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in

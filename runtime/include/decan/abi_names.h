@@ -25,7 +25,7 @@ extern "C" {
 /// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
 /// data (no initializer runs), so the runtime may read it at any time.
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
-    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
+    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
 
 /// decan_variant_names[variant], or "?" out of range.
 static inline const char *decan_variant_name(uint32_t variant) {

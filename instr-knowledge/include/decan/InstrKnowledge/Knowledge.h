@@ -81,6 +81,11 @@ public:
   /// RAX/RDX of div...). Memory base/index registers count as reads.
   void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
   void regsWritten(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
+  /// What a call whose front end gave no register lists reads (the SysV
+  /// argument registers: RDI, RSI, RDX, RCX, R8, R9, XMM0-7) and writes
+  /// (every caller-saved register and the flags).
+  std::vector<unsigned> callArgumentRegs() const;
+  std::vector<unsigned> callClobberedRegs() const;
   /// True for zero idioms and other dependency-breaking forms (xorps x,x;
   /// pcmpeqd x,x; sub r,r), as MCInstrAnalysis reports them: they read
   /// nothing.
