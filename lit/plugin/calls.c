@@ -13,6 +13,11 @@
 // RUN: diff %t.want %t.out
 // RUN: cat %t.d/*.json | sed 's/{"id":/\n{"id":/g' | FileCheck %s --check-prefix=JSON
 // RUN: %decan list %t | FileCheck %s --check-prefix=LIST
+// decan run end to end: NO_CALL measured, the calls' cost in words, and
+// the variants that lost the calls compared with NO_CALL.
+// RUN: %decan run --reps 5 -- %t > %t.run.out 2> %t.run.err
+// RUN: diff %t.want %t.run.out
+// RUN: FileCheck %s --check-prefix=TOOL < %t.run.err
 
 // Every loop is outlined; loops that call get a seventh copy, NO_CALL.
 // REMARK-DAG: loop ksqrt:L0 outlined into 7 variants
@@ -54,6 +59,11 @@
 // LIST: kplain:L0 {{.*}} REF,LS,FP,DL1,CTRL
 // LIST-NOT: calls:
 // LIST-NOT: NO_CALL
+
+// TOOL-DAG: {{^}}  NO_CALL {{.*}} 0.{{[0-9]+}}
+// TOOL-DAG: diagnosis: calls cost {{[0-9]+}}% of this loop (Sat(NO_CALL)=
+// TOOL-DAG: diagnosis: calls deleted in LS: Sat={{[0-9.]+}} against NO_CALL, CTRL: Sat={{[0-9.]+}} against NO_CALL
+// TOOL-DAG: diagnosis: calls deleted in LS: Sat={{[0-9.]+}} against NO_CALL, FP: Sat={{[0-9.]+}} against NO_CALL, DL1: Sat={{[0-9.]+}} against NO_CALL, CTRL:
 
 #include <errno.h>
 #include <math.h>
@@ -105,7 +115,7 @@ int main(void) {
       src[i][j] = (char)(i * 3 + j);
   double s = 0;
   long c = 0;
-  for (int r = 0; r < 40; r++) {
+  for (int r = 0; r < 200; r++) {
     errno = 0;
     ksqrt(N);
     int e = errno;
@@ -113,9 +123,9 @@ int main(void) {
       s += isnan(a[i]) ? 1 : a[i];
     kexp(N);
     s += a[5] + a[N - 1] + e;
-    kcpy(64, 100 + r);
+    kcpy(64, 100 + r % 28);
     for (int i = 0; i < 64; i++)
-      c += dst[i][r] + dst[i][99];
+      c += dst[i][r % 128] + dst[i][99];
     kopaque(N / 4);
     s += a[3] + acc;
     s += kplain(N);

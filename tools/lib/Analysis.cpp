@@ -314,7 +314,8 @@ void checkRun(LoopReport &L, const Thresholds &T) {
 static std::string
 againstNoCall(const LoopReport &L,
               std::array<std::optional<double>, NumVariants> &Sat,
-              std::array<std::vector<double>, NumVariants> &B) {
+              std::array<std::vector<double>, NumVariants> &B,
+              std::array<std::optional<Interval>, NumVariants> &SatI) {
   std::string Moved, Dropped;
   for (const std::string &Name : L.CallsDeleted) {
     std::optional<unsigned> V = parseVariant(Name);
@@ -323,10 +324,15 @@ againstNoCall(const LoopReport &L,
     if (!Sat[NO_CALL] || *Sat[NO_CALL] <= 0) {
       Sat[*V].reset();
       B[*V].clear();
+      SatI[*V].reset();
       Dropped += (Dropped.empty() ? "" : ", ") + Name;
       continue;
     }
-    *Sat[*V] /= *Sat[NO_CALL];
+    double Ref = *Sat[NO_CALL];
+    *Sat[*V] /= Ref;
+    if (SatI[*V])
+      SatI[*V] = Interval{SatI[*V]->Value / Ref, SatI[*V]->Lo / Ref,
+                          SatI[*V]->Hi / Ref, SatI[*V]->N};
     if (B[*V].size() == B[NO_CALL].size())
       for (size_t I = 0; I < B[*V].size(); ++I)
         B[*V][I] = B[NO_CALL][I] > 0 ? B[*V][I] / B[NO_CALL][I] : B[*V][I];
@@ -444,7 +450,8 @@ void analyse(Report &R, const Thresholds &T) {
     // so LS and FP still say "memory or arithmetic" for its own work.
     auto Sat = L.Saturation;
     auto B = Boot[LI];
-    std::string CallRef = againstNoCall(L, Sat, B);
+    auto SatI = L.SatInterval;
+    std::string CallRef = againstNoCall(L, Sat, B, SatI);
     // A claim holds when its replicates agree; unpaired runs carry no
     // replicates and state their claims without a confidence.
     auto Confident = [&](const Classified &C, bool Paired) {
@@ -461,7 +468,7 @@ void analyse(Report &R, const Thresholds &T) {
                     MeanCall < T.PrecisionFactor * R.ProbeCycles;
     std::string Missing;
     for (unsigned V : {LS, FP})
-      if (L.Variants[V] && !Sat[V])
+      if (L.Variants[V] && !L.Saturation[V]) // too few pairs, not dropped
         Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
                            Missing.empty() ? "" : "; ", variantName(V),
                            L.Variants[V]->Pairs.size(), TC.MinCalls)
@@ -513,8 +520,7 @@ void analyse(Report &R, const Thresholds &T) {
         L.Inconclusive =
             formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
                     "settle it (a longer run, or --max-runs N)",
-                    interval(*L.SatInterval[LS]), interval(*L.SatInterval[FP]),
-                    describeSplit(C))
+                    interval(*SatI[LS]), interval(*SatI[FP]), describeSplit(C))
                 .str();
       }
     }
@@ -564,15 +570,14 @@ void analyse(Report &R, const Thresholds &T) {
           classifyReplicates({*Sat[DL1]}, {B[DL1]}, [&](const double *X) {
             return dataLocation(X[0], T).str();
           });
-      std::string S =
-          Confident(C, Paired)
-              ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}", *Sat[DL1],
-                        C.Label, Conf(C, Paired))
-                    .str()
-              : formatv("DL1: Sat(DL1)={0}: where the data live is "
-                        "inconclusive ({1})",
-                        interval(*L.SatInterval[DL1]), describeSplit(C))
-                    .str();
+      std::string S = Confident(C, Paired)
+                          ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}",
+                                    *Sat[DL1], C.Label, Conf(C, Paired))
+                                .str()
+                          : formatv("DL1: Sat(DL1)={0}: where the data live is "
+                                    "inconclusive ({1})",
+                                    interval(*SatI[DL1]), describeSplit(C))
+                                .str();
       if (*Sat[DL1] < T.DL1InL1) {
         S += formatv("; L1-resident data would save up to {0} of the loop, "
                      "{1} of measured loop time (rank {2} by potential gain, "
