@@ -11,6 +11,9 @@
 //  4. build the outlined REF copy and its five clones;
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co).
 //
+// Over 600 lines on purpose: the five steps of one transformation on one
+// OutlinePlan (the stub's part is being reworked, issue 11).
+//
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"

@@ -16,6 +16,9 @@
 // `.meta` record, whose initializer is rewritten before AsmPrinter emits
 // globals at the end of the module.
 //
+// Over 600 lines on purpose: the pass and the MachineInstr <-> Instr
+// translation only it uses.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MachineVariants.h"

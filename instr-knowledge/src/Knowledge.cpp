@@ -1,6 +1,9 @@
 //===- Knowledge.cpp - Facts about x86-64 instructions (MC level) ---------===//
 //
 // Part of decan. See decan/InstrKnowledge/Knowledge.h.
+// Over 600 lines on purpose: one class's facts (operand roles, registers,
+// memory width, encoding, NOPs and idioms), each section short and using
+// the register classes X86Knowledge::create() looks up once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -378,6 +381,16 @@ std::vector<Instr> X86Knowledge::copy(unsigned Dst, unsigned Src) const {
     Mk(CopyBits == 64 ? "MOV64rr" : "MOV32rr", D, S);
   }
   return Out;
+}
+
+unsigned X86Knowledge::gprWritten(const Instr &I) const {
+  SmallVector<unsigned, 4> Ws;
+  regsWritten(I, Ws);
+  unsigned Def = 0;
+  for (unsigned W : Ws)
+    if (isGPR(W))
+      Def = W;
+  return Def;
 }
 
 int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {

@@ -185,12 +185,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     const Instr &In = L.Instrs[I];
     if (!(S.Bits[I] & SubsetOther) || (S.Bits[I] & (SubsetLoad | SubsetStore)))
       continue;
-    SmallVector<unsigned, 4> Ws;
-    K.regsWritten(In, Ws);
-    unsigned Def = 0;
-    for (unsigned W : Ws)
-      if (K.isGPR(W))
-        Def = W;
+    unsigned Def = K.gprWritten(In);
     if (!Def || !K.inductionStep(In, Def))
       continue;
     bool LiveOut = false;

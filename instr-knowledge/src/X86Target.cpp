@@ -244,84 +244,102 @@ void X86Target::addMem(MCInst &MI, unsigned Base, int64_t Disp, unsigned Index,
   MI.addOperand(R(0));
 }
 
-MCInst X86Target::createLoad(unsigned Dst, unsigned Base, int64_t Disp) const {
-  MCInst MI = createInst(Ops.MOV64rm);
-  MI.addOperand(R(Dst));
-  addMem(MI, Base, Disp);
+/// \p Opc with operands \p Before, the five memory operands, then \p After.
+static MCInst memForm(unsigned Opc, ArrayRef<MCOperand> Before, unsigned Base,
+                      int64_t Disp, ArrayRef<MCOperand> After = {},
+                      unsigned Index = 0, unsigned Scale = 1) {
+  MCInst MI = X86Target::createInst(Opc);
+  for (const MCOperand &O : Before)
+    MI.addOperand(O);
+  X86Target::addMem(MI, Base, Disp, Index, Scale);
+  for (const MCOperand &O : After)
+    MI.addOperand(O);
   return MI;
+}
+
+/// \p Opc with operands \p Ops.
+static MCInst form(unsigned Opc, ArrayRef<MCOperand> Ops) {
+  MCInst MI = X86Target::createInst(Opc);
+  for (const MCOperand &O : Ops)
+    MI.addOperand(O);
+  return MI;
+}
+
+MCInst X86Target::createLoad(unsigned Dst, unsigned Base, int64_t Disp) const {
+  return memForm(Ops.MOV64rm, {R(Dst)}, Base, Disp);
 }
 
 MCInst X86Target::createStore(unsigned Base, int64_t Disp, unsigned Src,
                               bool Is32) const {
-  MCInst MI = createInst(Is32 ? Ops.MOV32mr : Ops.MOV64mr);
-  addMem(MI, Base, Disp);
-  MI.addOperand(R(Src));
-  return MI;
+  return memForm(Is32 ? Ops.MOV32mr : Ops.MOV64mr, {}, Base, Disp, {R(Src)});
 }
 
 MCInst X86Target::createStoreImm(unsigned Base, int64_t Disp, int64_t Imm,
                                  bool Is32) const {
-  MCInst MI = createInst(Is32 ? Ops.MOV32mi : Ops.MOV64mi32);
-  addMem(MI, Base, Disp);
-  MI.addOperand(I(Imm));
-  return MI;
+  return memForm(Is32 ? Ops.MOV32mi : Ops.MOV64mi32, {}, Base, Disp, {I(Imm)});
 }
 
 MCInst X86Target::createLea(unsigned Dst, unsigned Base, int64_t Disp) const {
-  MCInst MI = createInst(Ops.LEA64r);
-  MI.addOperand(R(Dst));
-  addMem(MI, Base, Disp);
-  return MI;
+  return memForm(Ops.LEA64r, {R(Dst)}, Base, Disp);
 }
 
 MCInst X86Target::createMove(unsigned Dst, unsigned Src) const {
-  MCInst MI = createInst(Ops.MOV64rr);
-  MI.addOperand(R(Dst));
-  MI.addOperand(R(Src));
-  return MI;
+  return form(Ops.MOV64rr, {R(Dst), R(Src)});
 }
 
 MCInst X86Target::createMoveImm32(unsigned Dst32, int64_t Imm) const {
-  MCInst MI = createInst(Ops.MOV32ri);
-  MI.addOperand(R(Dst32));
-  MI.addOperand(I(Imm));
-  return MI;
+  return form(Ops.MOV32ri, {R(Dst32), I(Imm)});
 }
 
-/// Dst = Dst op Src: two-address forms list Dst twice.
-static MCInst binary(unsigned Opc, unsigned Dst, MCOperand Src) {
-  MCInst MI = X86Target::createInst(Opc);
-  MI.addOperand(R(Dst));
-  MI.addOperand(R(Dst));
-  MI.addOperand(Src);
-  return MI;
-}
-
+// Two-address forms (Dst = Dst op Src) list Dst twice.
 MCInst X86Target::createAndImm(unsigned Reg, int64_t Imm) const {
-  return binary(Ops.AND64ri32, Reg, I(Imm));
+  return form(Ops.AND64ri32, {R(Reg), R(Reg), I(Imm)});
 }
 
 MCInst X86Target::createAddImm(unsigned Reg, int64_t Imm) const {
-  return binary(Ops.ADD64ri32, Reg, I(Imm));
+  return form(Ops.ADD64ri32, {R(Reg), R(Reg), I(Imm)});
 }
 
 MCInst X86Target::createOr(unsigned Dst, unsigned Src) const {
-  return binary(Ops.OR64rr, Dst, R(Src));
+  return form(Ops.OR64rr, {R(Dst), R(Dst), R(Src)});
 }
 
 MCInst X86Target::createAdd(unsigned Dst, unsigned Src) const {
-  return binary(Ops.ADD64rr, Dst, R(Src));
+  return form(Ops.ADD64rr, {R(Dst), R(Dst), R(Src)});
 }
 
 MCInst X86Target::createXor32(unsigned Dst32, unsigned Src32) const {
-  return binary(Ops.XOR32rr, Dst32, R(Src32));
+  return form(Ops.XOR32rr, {R(Dst32), R(Dst32), R(Src32)});
+}
+
+MCInst X86Target::createSubMem(unsigned Dst, unsigned Base,
+                               int64_t Disp) const {
+  return memForm(Ops.SUB64rm, {R(Dst), R(Dst)}, Base, Disp);
+}
+
+MCInst X86Target::createSignExtend32(unsigned Dst, unsigned Src32) const {
+  return form(Ops.MOVSX64rr32, {R(Dst), R(Src32)});
+}
+
+MCInst X86Target::createNeg(unsigned Reg) const {
+  return form(Ops.NEG64r, {R(Reg), R(Reg)});
+}
+
+MCInst X86Target::createMoveImm(unsigned Dst, int64_t Imm) const {
+  return form(Ops.MOV64ri32, {R(Dst), I(Imm)});
+}
+
+MCInst X86Target::createIDiv(unsigned Reg) const {
+  return form(Ops.IDIV64r, {R(Reg)});
+}
+
+MCInst X86Target::createTestSelf(unsigned Reg) const {
+  return form(Ops.TEST64rr, {R(Reg), R(Reg)});
 }
 
 MCInst X86Target::createMemOnly(unsigned Opcode, unsigned Base,
                                 int64_t Disp) const {
-  MCInst MI = createInst(Opcode);
-  addMem(MI, Base, Disp);
-  return MI;
+  return memForm(Opcode, {}, Base, Disp);
 }
 
 MCInst X86Target::createPushMem(unsigned Base, int64_t Disp) const {
@@ -342,36 +360,25 @@ MCInst X86Target::createJmpMem(unsigned Base, int64_t Disp) const {
 
 MCInst X86Target::createCmpMemImm32(unsigned Base, int64_t Disp,
                                     int64_t Imm) const {
-  MCInst MI = createMemOnly(Ops.CMP32mi, Base, Disp);
-  MI.addOperand(I(Imm));
-  return MI;
+  return memForm(Ops.CMP32mi, {}, Base, Disp, {I(Imm)});
 }
 
 MCInst X86Target::createDecMem32(unsigned Base, int64_t Disp) const {
-  return createMemOnly(Ops.DEC32m, Base, Disp);
+  return memForm(Ops.DEC32m, {}, Base, Disp);
 }
 
 MCInst X86Target::createCmpImm32(unsigned Reg32, int64_t Imm) const {
-  MCInst MI = createInst(Ops.CMP32ri);
-  MI.addOperand(R(Reg32));
-  MI.addOperand(I(Imm));
-  return MI;
+  return form(Ops.CMP32ri, {R(Reg32), I(Imm)});
 }
 
 MCInst X86Target::createTestSelf32(unsigned Reg32) const {
-  MCInst MI = createInst(Ops.TEST32rr);
-  MI.addOperand(R(Reg32));
-  MI.addOperand(R(Reg32));
-  return MI;
+  return form(Ops.TEST32rr, {R(Reg32), R(Reg32)});
 }
 
 MCInst X86Target::createSignExtendLoad32(unsigned Dst, unsigned Base,
                                          int64_t Disp, unsigned Index,
                                          unsigned Scale) const {
-  MCInst MI = createInst(Ops.MOVSX64rm32);
-  MI.addOperand(R(Dst));
-  addMem(MI, Base, Disp, Index, Scale);
-  return MI;
+  return memForm(Ops.MOVSX64rm32, {R(Dst)}, Base, Disp, {}, Index, Scale);
 }
 
 MCInst X86Target::createBranch32(int CC) const {

@@ -1,7 +1,7 @@
 //===- Dispatcher.h - The rewriter's loop dispatcher: its parts -*- C++ -*-===//
 //
 // Part of decan. The pieces shared by the rewrite driver (RewriteInstance.cpp)
-// and the loop emitter (Rewriter.cpp): Asm, which appends X86Target-built
+// and the loop emitter (Dispatcher.cpp): Asm, which appends X86Target-built
 // instructions to a CodeBuffer; the RW segment's layout; a loop planned for
 // rewriting; and the entry point that emits one loop's stub, copies and
 // dispatcher. Private to mc-rewriter/lib.
@@ -26,8 +26,8 @@
 namespace decan::rewriter {
 
 /// Appends the dispatcher's instructions, made by X86Target's create*()
-/// helpers, to a CodeBuffer. The opcode and register fields are what the
-/// loop emitter still builds by hand.
+/// helpers, to a CodeBuffer; the loop emitter (Dispatcher.cpp) speaks
+/// through it or through the X86Target directly.
 class Asm {
 public:
   Asm(const decan::X86Knowledge &X86, CodeBuffer &CB) : X86(X86), CB(CB) {
@@ -39,17 +39,9 @@ public:
     LFENCE = O.LFENCE;
     RDTSC = O.RDTSC;
     RDTSCP = O.RDTSCP;
-    MOVSXrr = O.MOVSX64rr32;
-    MOVSXrm = O.MOVSX64rm32;
-    SUBrm = O.SUB64rm;
     STMXCSR = O.STMXCSR;
     LDMXCSR = O.LDMXCSR;
-    XOR32 = O.XOR32rr;
-    TEST64 = O.TEST64rr;
     CQO = O.CQO;
-    IDIV = O.IDIV64r;
-    NEG = O.NEG64r;
-    MOVri = O.MOV64ri32;
     for (const char *R : {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8",
                           "R9", "R10", "R11", "R12", "R13", "R14", "R15"})
       GPRs.push_back(X86.reg(R));
@@ -65,19 +57,6 @@ public:
     EDX = X86.reg("EDX");
     RSP = X86.RSP;
     RIP = X86.RIP;
-  }
-
-  static llvm::MCOperand R(unsigned Reg) {
-    return llvm::MCOperand::createReg(Reg);
-  }
-  static llvm::MCOperand I(int64_t V) { return llvm::MCOperand::createImm(V); }
-  /// Appends the 5 memory operands.
-  static void mem(llvm::MCInst &MI, unsigned Base, int64_t Disp,
-                  unsigned Index = 0, unsigned Scale = 1) {
-    decan::X86Target::addMem(MI, Base, Disp, Index, Scale);
-  }
-  static llvm::MCInst make(unsigned Opc) {
-    return decan::X86Target::createInst(Opc);
   }
 
   // reg <- [base + disp]
@@ -100,7 +79,7 @@ public:
   void andImm(unsigned Reg, int64_t V) { CB.inst(X86.createAndImm(Reg, V)); }
   void orrr(unsigned Dst, unsigned Src) { CB.inst(X86.createOr(Dst, Src)); }
   void addImm(unsigned Reg, int64_t V) { CB.inst(X86.createAddImm(Reg, V)); }
-  void simple(unsigned Opc) { CB.inst(make(Opc)); }
+  void simple(unsigned Opc) { CB.inst(decan::X86Target::createInst(Opc)); }
   void pushMem(unsigned Base, int64_t Disp) {
     CB.inst(X86.createPushMem(Base, Disp));
   }
@@ -120,10 +99,10 @@ public:
   void cmpRipImm(CodeTarget T, int64_t V) {
     CB.instRip(X86.createCmpMemImm32(RIP, 0, V), T);
   }
+  void decRip(CodeTarget T) { CB.instRip(X86.createDecMem32(RIP, 0), T); }
   void cmpImm(unsigned Reg32, int64_t V) {
     CB.inst(X86.createCmpImm32(Reg32, V));
   }
-  void decRip(CodeTarget T) { CB.instRip(X86.createDecMem32(RIP, 0), T); }
   void testSelf(unsigned Reg32) { CB.inst(X86.createTestSelf32(Reg32)); }
   void mxcsr(unsigned Opc, unsigned Base, int64_t Disp) {
     CB.inst(X86.createMemOnly(Opc, Base, Disp));
@@ -136,8 +115,10 @@ public:
 
   const decan::X86Knowledge &X86;
   CodeBuffer &CB;
-  unsigned PUSHF, POPF, XSAVE, XRSTOR, LFENCE, RDTSC, RDTSCP, MOVSXrr, MOVSXrm,
-      SUBrm, STMXCSR, LDMXCSR, XOR32, TEST64, CQO, IDIV, NEG, MOVri;
+  /// Operand-less or memory-only forms, passed to simple(), xsaveLike() and
+  /// mxcsr().
+  unsigned PUSHF, POPF, XSAVE, XRSTOR, LFENCE, RDTSC, RDTSCP, STMXCSR, LDMXCSR,
+      CQO;
   std::vector<unsigned> GPRs;
   unsigned RAX, RBX, RCX, RDX, RSI, RDI, R12, EAX, ECX, EDX, RSP, RIP;
 };
@@ -172,7 +153,7 @@ struct PlannedLoop {
 };
 
 /// Emits loop \p P's stub, its relocated original loop, its measured copies
-/// and the dispatcher that runs them (Rewriter.cpp, LoopEmitter); \p DescOff
+/// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); \p DescOff
 /// is its descriptor's offset in the RW segment.
 void emitLoopDispatcher(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
                         PlannedLoop &P, uint64_t DescOff);

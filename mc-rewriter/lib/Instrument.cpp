@@ -24,26 +24,37 @@ std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
   return std::string(P);
 }
 
-Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
-                                                     StringRef Output,
-                                                     const RewriteOptions &RW) {
+/// The host CPU's instruction knowledge and the input file.
+static Expected<std::pair<std::unique_ptr<decan::X86Knowledge>,
+                          std::unique_ptr<BinaryImage>>>
+openInput(StringRef Input) {
   auto X86 = decan::X86Knowledge::createForHost();
   if (!X86)
     return X86.takeError();
   auto Bin = BinaryImage::open(Input);
   if (!Bin)
     return Bin.takeError();
-  if ((*Bin)->hasDecanMeta())
+  return std::make_pair(std::move(*X86), std::move(*Bin));
+}
+
+Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
+                                                     StringRef Output,
+                                                     const RewriteOptions &RW) {
+  auto In = openInput(Input);
+  if (!In)
+    return In.takeError();
+  auto &[X86, Bin] = *In;
+  if (Bin->hasDecanMeta())
     return createStringError(inconvertibleErrorCode(),
                              "'%s' already carries decan metadata (built "
                              "with the plugin or already rewritten)",
                              Input.str().c_str());
   RewrittenFile F;
-  auto Loops = findLoops(**Bin, **X86);
+  auto Loops = findLoops(*Bin, *X86);
   if (!Loops)
     return Loops.takeError();
   F.Loops = std::move(*Loops);
-  auto R = rewriteBinary(**Bin, **X86, F.Loops, Output, RW);
+  auto R = rewriteBinary(*Bin, *X86, F.Loops, Output, RW);
   if (!R)
     return R.takeError();
   F.Result = std::move(*R);
@@ -52,13 +63,10 @@ Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
 
 Expected<std::vector<LoopCandidate>>
 decan::rewriter::findLoopsInFile(StringRef Input, FinderStats *Stats) {
-  auto X86 = decan::X86Knowledge::createForHost();
-  if (!X86)
-    return X86.takeError();
-  auto Bin = BinaryImage::open(Input);
-  if (!Bin)
-    return Bin.takeError();
-  return findLoops(**Bin, **X86, Stats);
+  auto In = openInput(Input);
+  if (!In)
+    return In.takeError();
+  return findLoops(*In->second, *In->first, Stats);
 }
 
 Expected<bool> decan::rewriter::hasDecanMetadata(StringRef Path) {

@@ -1,6 +1,9 @@
 //===- LoopFinder.cpp - Innermost loops of a prebuilt binary --------------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: one
+// analysis (decode, blocks, jump tables, dominators, natural loops, skip
+// reasons) over one FunctionAnalyzer's state.
 //
 //===----------------------------------------------------------------------===//
 

@@ -146,12 +146,7 @@ static int findInduction(const decan::X86Knowledge &K,
     if (!(S.Bits[I] & decan::SubsetCtrl) ||
         (S.Bits[I] & (decan::SubsetLoad | decan::SubsetStore)))
       continue;
-    SmallVector<unsigned, 4> Ws;
-    K.regsWritten(In, Ws);
-    unsigned D = 0;
-    for (unsigned W : Ws)
-      if (K.isGPR(W))
-        D = W;
+    unsigned D = K.gprWritten(In);
     if (!D || (K.regBits(D) != 64 && K.regBits(D) != 32))
       continue;
     int64_t St = K.inductionStep(In, D);

@@ -20,6 +20,7 @@
 #define DECAN_RUNTIME_RECORDS_H
 
 #include "decan/abi.h"
+#include "decan/abi_names.h"
 
 #include <atomic>
 #include <stdint.h>
@@ -43,10 +44,8 @@ enum RecordField : unsigned {
   kFieldEvents = 9
 };
 
-/// Names of the fixed fields, in RecordField order (the report's "fields").
-inline constexpr const char *kFieldNames[kFieldEvents] = {
-    "cycles",    "trips",       "flags",      "call",       "pre_cycles",
-    "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
+static_assert(kFieldEvents == DECAN_RECORD_FIXED_FIELDS,
+              "RecordField follows decan_record_field_names (abi_names.h)");
 
 /// Whole-run totals of one loop on one thread: every call while the loop is
 /// active, whatever it ran. Bucket I holds calls [I*Width+1, (I+1)*Width];
@@ -56,13 +55,16 @@ struct LoopTotals {
   static constexpr unsigned kBuckets = 16;
   // Weighted: a timed call at accounting stride k stands for itself and the
   // k-1 calls before it that ran inline, untimed (abi.h, countdown).
-  uint64_t Calls = 0;         ///< calls of the program's loop (weighted)
-  uint64_t Iterations = 0;    ///< sum of their known trip counts (weighted)
-  uint64_t TripsKnown = 0;    ///< of those calls, how many had a trip count
-  uint64_t Cycles = 0;        ///< sum of their TSC cycles (probes included)
-  uint64_t TimedCalls = 0;    ///< calls actually timed (unweighted)
-  uint64_t TimedCycles = 0;   ///< their cycles (unweighted)
-  uint64_t MaxStride = 1;     ///< the largest weight used
+  uint64_t Calls = 0;       ///< calls of the program's loop (weighted)
+  uint64_t Iterations = 0;  ///< sum of their known trip counts (weighted)
+  uint64_t TripsKnown = 0;  ///< of those calls, how many had a trip count
+  uint64_t Cycles = 0;      ///< sum of their TSC cycles (probes included)
+  uint64_t TimedCalls = 0;  ///< calls actually timed (unweighted)
+  uint64_t TimedCycles = 0; ///< their cycles (unweighted)
+  uint64_t MaxStride = 1;   ///< the largest weight used
+  /// Weighted calls with a context switch: the calls they stood for were
+  /// counted at the mean cycles per call instead of theirs.
+  uint64_t Disturbed = 0;
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
@@ -77,12 +79,20 @@ struct LoopTotals {
 
   /// Adds one timed call of the loop (its REF run), call number \p Call,
   /// standing for \p Weight calls (itself and the untimed ones before it).
-  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1) {
+  /// \p Disturbed: its time is not theirs (a context switch), so the others
+  /// count at the mean so far.
+  void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1,
+           bool Disturbed = false) {
     ++TimedCalls;
     TimedCycles += Cyc;
     if (Weight > MaxStride)
       MaxStride = Weight;
-    Cyc *= Weight;
+    if (Disturbed && Calls) {
+      ++this->Disturbed;
+      Cyc += (Weight - 1) * (Cycles / Calls);
+    } else {
+      Cyc *= Weight;
+    }
     Trips *= Weight;
     Calls += Weight;
     Cycles += Cyc;

@@ -1,4 +1,10 @@
 //===- RulesTest.cpp - Variant rules, idioms, NOPs, layout ----------------===//
+//
+// Part of decan's tests. Over 600 lines on purpose: one test per rule and
+// variant, each a few lines of input and expected output.
+//
+//===----------------------------------------------------------------------===//
+
 #include "TestUtil.h"
 
 #include "decan/InstrKnowledge/Subsets.h"

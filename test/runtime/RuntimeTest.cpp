@@ -3,7 +3,8 @@
 // Part of decan. Each test configures the process-wide runtime from a fake
 // environment (reinitializeForTesting), drives it the way the plugin's
 // dispatch stub does, and reads the report back with a strict JSON parser.
-// Crash, signal and instance-mode tests run in forked children.
+// Crash, signal and instance-mode tests run in forked children. Over 600
+// lines on purpose: one process-wide runtime, tested end to end.
 //
 //===----------------------------------------------------------------------===//
 

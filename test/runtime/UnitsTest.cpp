@@ -114,6 +114,19 @@ TEST(LoopTotals, WeightedCallsStandForTheCallsTheyStrideOver) {
   EXPECT_EQ(Calls, 1010u) << "buckets hold the weighted calls";
 }
 
+TEST(LoopTotals, ASwitchedWeightedCallDoesNotMultiplyItsDisturbance) {
+  LoopTotals T;
+  for (uint64_t Call = 1; Call <= 10; ++Call)
+    T.add(Call, 100, 4);
+  // Preempted: 1,000,000 cycles of which the loop had 100. The 49 calls it
+  // stands for count at the mean (100), not at its time.
+  T.add(60, 1000000, 4, 50, /*Disturbed=*/true);
+  EXPECT_EQ(T.Calls, 60u);
+  EXPECT_EQ(T.Cycles, 10u * 100 + 1000000 + 49u * 100);
+  EXPECT_EQ(T.Disturbed, 1u);
+  EXPECT_EQ(T.Iterations, 240u);
+}
+
 //===-- sampling schedule -------------------------------------------------===//
 
 LoopPlan plan(std::initializer_list<int> Vs) {

@@ -1,6 +1,8 @@
 //===- Analysis.cpp - Differential analyses of a report -------------------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: the differential analyses of one report
+// (pairing, saturation, verdicts, phases, trip checks) share its helpers.
 //
 //===----------------------------------------------------------------------===//
 

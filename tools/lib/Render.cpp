@@ -1,6 +1,8 @@
 //===- Render.cpp - Tables, HTML and remarks from a report ----------------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: the renderings of one report model (text
+// table, HTML with SVG figures, remarks) share its formatting helpers.
 //
 //===----------------------------------------------------------------------===//
 

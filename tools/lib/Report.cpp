@@ -1,6 +1,8 @@
 //===- Report.cpp - Merge raw reports, analysed JSON in and out -----------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: one data model, read from raw reports and
+// written and read back as analysed JSON (both directions of one format).
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,9 +188,7 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     std::vector<std::pair<int, std::string>> EventI; // counter fields
     if (const json::Array *F = S->getArray("fields")) {
       Field.clear();
-      static const char *const Known[] = {
-          "cycles",    "trips",       "flags",      "call",       "pre_cycles",
-          "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
+      const auto &Known = decan_record_field_names;
       for (unsigned I = 0; I < F->size(); ++I) {
         auto Name = (*F)[I].getAsString();
         if (!Name)

@@ -1,6 +1,9 @@
 //===- Runner.cpp - Run a program under the decan protocol ----------------===//
 //
 // Part of decan.
+// Over 600 lines on purpose: one protocol, from the environment `decan run`
+// sets (docs/design.md) through MPI launchers, --lib copies and rewritten
+// binaries to the reports it collects.
 //
 //===----------------------------------------------------------------------===//
 

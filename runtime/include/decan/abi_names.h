@@ -27,6 +27,13 @@ extern "C" {
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
     "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
 
+/// The fixed fields of a sample record in the runtime's report, in order
+/// ("fields" lists them, then one name per counted event; docs/runtime.md).
+#define DECAN_RECORD_FIXED_FIELDS 9
+static const char *const decan_record_field_names[DECAN_RECORD_FIXED_FIELDS] = {
+    "cycles",    "trips",       "flags",      "call",       "pre_cycles",
+    "pre_trips", "post_cycles", "post_trips", "rerun_trips"};
+
 /// decan_variant_names[variant], or "?" out of range.
 static inline const char *decan_variant_name(uint32_t variant) {
   return variant < DECAN_NUM_VARIANTS ? decan_variant_names[variant] : "?";

@@ -100,6 +100,9 @@ public:
   /// (movaps/vmovaps/vmovaps EVEX; mov for GPRs). Empty when none exists.
   std::vector<Instr> copy(unsigned Dst, unsigned Src) const;
 
+  /// The last general-purpose register \p I writes (its GPR result, for
+  /// the forms an induction update takes), 0 when none.
+  unsigned gprWritten(const Instr &I) const;
   /// Step of \p I when it is `Def += constant` in one of the forms an
   /// induction update takes (add/sub immediate, inc/dec, lea c(r)); 0 when
   /// not.

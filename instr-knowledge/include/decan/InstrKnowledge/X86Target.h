@@ -93,9 +93,9 @@ public:
 
   /// X86 condition codes (X86::CondCode order).
   enum CondCode : unsigned {
-    CC_A = 7,
     CC_E = 4,
     CC_NE = 5,
+    CC_A = 7,
     CC_S = 8,
     CC_NS = 9,
     CC_G = 15
@@ -133,6 +133,16 @@ public:
   llvm::MCInst createOr(unsigned Dst, unsigned Src) const;
   llvm::MCInst createAdd(unsigned Dst, unsigned Src) const;
   llvm::MCInst createXor32(unsigned Dst32, unsigned Src32) const;
+  /// Dst -= (Base + Disp).
+  llvm::MCInst createSubMem(unsigned Dst, unsigned Base, int64_t Disp) const;
+  /// movslq %Src32, %Dst.
+  llvm::MCInst createSignExtend32(unsigned Dst, unsigned Src32) const;
+  llvm::MCInst createNeg(unsigned Reg) const;
+  /// movq $Imm (sign-extended 32-bit), %Dst.
+  llvm::MCInst createMoveImm(unsigned Dst, int64_t Imm) const;
+  /// idivq %Reg (rdx:rax / Reg).
+  llvm::MCInst createIDiv(unsigned Reg) const;
+  llvm::MCInst createTestSelf(unsigned Reg) const;
   llvm::MCInst createPushMem(unsigned Base, int64_t Disp) const;
   llvm::MCInst createPopMem(unsigned Base, int64_t Disp) const;
   llvm::MCInst createCallMem(unsigned Base, int64_t Disp) const;

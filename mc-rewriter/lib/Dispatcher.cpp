@@ -1,4 +1,4 @@
-//===- Rewriter.cpp - The rewriter's loop dispatcher (LoopEmitter) --------===//
+//===- Dispatcher.cpp - The rewriter's loop dispatcher (LoopEmitter) ------===//
 //
 // Part of decan. Emits, per rewritten loop, the stub at the loop header,
 // the relocated original loop, the measured copies and the dispatcher that
@@ -6,14 +6,10 @@
 // state (docs/rewriter.md). The rewrite driver (RewriteInstance.cpp) calls
 // emitLoopDispatcher() once per loop.
 //
-// This file keeps its old name while the stub is being reworked elsewhere
-// (issue 11): it holds the dispatcher only and becomes Dispatcher.cpp once
-// that work has landed; its code then says CodeTarget instead of Target.
-//
 //===----------------------------------------------------------------------===//
 
-#include "CodeBuffer.h"
 #include "Dispatcher.h"
+#include "CodeBuffer.h"
 
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/abi.h"
@@ -31,14 +27,8 @@ using namespace decan::rewriter;
 
 namespace {
 
-using Target = CodeTarget;
-
-// X86 condition codes (X86::CondCode order).
-constexpr unsigned CC_E = decan::X86Target::CC_E,
-                   CC_NE = decan::X86Target::CC_NE,
-                   CC_G = decan::X86Target::CC_G, CC_S = decan::X86Target::CC_S,
-                   CC_NS = decan::X86Target::CC_NS,
-                   CC_A = decan::X86Target::CC_A;
+// X86 condition codes: CC_E, CC_NE, ... (X86::CondCode order).
+using enum decan::X86Target::CondCode;
 
 //===----------------------------------------------------------------------===//
 // The measured-call frame, below the red zone of the interrupted code:
@@ -55,11 +45,21 @@ constexpr unsigned CC_E = decan::X86Target::CC_E,
 // Variants run with rsp = new rsp (so a signal handler's frame lands below
 // the saved state) and their rsp-relative operands displaced by FrameDelta.
 //===----------------------------------------------------------------------===//
-constexpr int64_t OffV = 0, OffT0 = 8, OffT1 = 16, OffExit = 24, OffMx = 28,
-                  OffTgt = 32, OffXP = 40, OffF0 = 48, OffF1 = 56, OffG0 = 64,
-                  OffG1 = 184, OffXS = 304;
+// Offsets in the measured-call frame (above).
+constexpr int64_t OffVariant = 0;      ///< variant index
+constexpr int64_t OffTscEntry = 8;     ///< TSC at entry
+constexpr int64_t OffTscExit = 16;     ///< TSC at exit
+constexpr int64_t OffExitIndex = 24;   ///< exit index
+constexpr int64_t OffMxcsr = 28;       ///< the program's MXCSR
+constexpr int64_t OffJumpTarget = 32;  ///< indirect jump target
+constexpr int64_t OffXSavePtr = 40;    ///< xsave area pointer
+constexpr int64_t OffFlagsEntry = 48;  ///< flags at entry
+constexpr int64_t OffFlagsExit = 56;   ///< flags at exit
+constexpr int64_t OffGPRsEntry = 64;   ///< 15 GPRs at entry
+constexpr int64_t OffGPRsExit = 184;   ///< 15 GPRs at exit
+constexpr int64_t OffXSaveAreas = 304; ///< two 64-byte aligned xsave areas
 constexpr int64_t XSaveSize = 2752; // >= 2688: x87+SSE+AVX+AVX-512, 64-multiple
-constexpr int64_t FrameSize = alignTo(OffXS + 2 * XSaveSize + 64, 16);
+constexpr int64_t FrameSize = alignTo(OffXSaveAreas + 2 * XSaveSize + 64, 16);
 constexpr int64_t FrameDelta = FrameSize + 128;
 
 class LoopEmitter {
@@ -79,7 +79,7 @@ private:
   }
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
-                const std::function<Target(uint64_t)> &Exit);
+                const std::function<CodeTarget(uint64_t)> &Exit);
   void saveGPRs(int64_t Off, unsigned Skip = 0);
   void restoreGPRs(int64_t Off);
   void callRuntime(uint64_t HeaderFieldOff);
@@ -108,7 +108,7 @@ void LoopEmitter::callRuntime(uint64_t HeaderFieldOff) {
   // The ABI wants a 16-byte aligned stack at the call; r12 is callee-saved.
   A.movrr(A.R12, A.RSP);
   A.andImm(A.RSP, -16);
-  A.callRip(Target::data(HeaderFieldOff));
+  A.callRip(CodeTarget::data(HeaderFieldOff));
   A.movrr(A.RSP, A.R12);
 }
 
@@ -117,13 +117,7 @@ void LoopEmitter::callRuntime(uint64_t HeaderFieldOff) {
 /// nothing added to the loop); 0 when the loop has no induction register
 /// or the quotient is negative. Clobbers rax, rdx (saved already).
 void LoopEmitter::emitTrips() {
-  auto Zero = [&] {
-    MCInst MI = A.make(A.XOR32);
-    MI.addOperand(Asm::R(A.ECX));
-    MI.addOperand(Asm::R(A.ECX));
-    MI.addOperand(Asm::R(A.ECX));
-    CB.inst(MI);
-  };
+  auto Zero = [&] { CB.inst(X86.createXor32(A.ECX, A.ECX)); };
   int K = -1;
   for (unsigned G = 0; G < A.GPRs.size() && P.V.IndReg; ++G)
     if (X86.regInfo().isSuperRegisterEq(P.V.IndReg, A.GPRs[G]))
@@ -132,56 +126,33 @@ void LoopEmitter::emitTrips() {
     Zero();
     return;
   }
-  A.load(A.RAX, A.RSP, OffG1 + 8 * K);
-  {
-    MCInst MI = A.make(A.SUBrm);
-    MI.addOperand(Asm::R(A.RAX));
-    MI.addOperand(Asm::R(A.RAX));
-    Asm::mem(MI, A.RSP, OffG0 + 8 * K);
-    CB.inst(MI);
-  }
-  if (P.V.Ind32) { // a 32-bit counter: the difference modulo 2^32
-    MCInst MI = A.make(A.MOVSXrr);
-    MI.addOperand(Asm::R(A.RAX));
-    MI.addOperand(Asm::R(A.EAX));
-    CB.inst(MI);
-  }
+  A.load(A.RAX, A.RSP, OffGPRsExit + 8 * K);
+  CB.inst(X86.createSubMem(A.RAX, A.RSP, OffGPRsEntry + 8 * K));
+  if (P.V.Ind32) // a 32-bit counter: the difference modulo 2^32
+    CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
   if (P.V.IndStep == -1) {
-    MCInst MI = A.make(A.NEG);
-    MI.addOperand(Asm::R(A.RAX));
-    MI.addOperand(Asm::R(A.RAX));
-    CB.inst(MI);
+    CB.inst(X86.createNeg(A.RAX));
   } else if (P.V.IndStep != 1) {
-    MCInst M1 = A.make(A.MOVri);
-    M1.addOperand(Asm::R(A.RCX));
-    M1.addOperand(Asm::I(P.V.IndStep));
-    CB.inst(M1);
+    CB.inst(X86.createMoveImm(A.RCX, P.V.IndStep));
     A.simple(A.CQO);
-    MCInst M2 = A.make(A.IDIV);
-    M2.addOperand(Asm::R(A.RCX));
-    CB.inst(M2);
+    CB.inst(X86.createIDiv(A.RCX));
   }
   A.movrr(A.RCX, A.RAX);
   unsigned Done = CB.newLabel();
-  {
-    MCInst MI = A.make(A.TEST64);
-    MI.addOperand(Asm::R(A.RCX));
-    MI.addOperand(Asm::R(A.RCX));
-    CB.inst(MI);
-  }
-  CB.jcc(CC_NS, Target::label(Done));
+  CB.inst(X86.createTestSelf(A.RCX));
+  CB.jcc(CC_NS, CodeTarget::label(Done));
   Zero();
   CB.bind(Done);
 }
 
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
-                           const std::function<Target(uint64_t)> &Exit) {
+                           const std::function<CodeTarget(uint64_t)> &Exit) {
   std::map<uint64_t, unsigned> Labels;
   for (const CopyBlock &B : C.Blocks)
     Labels[B.Start] = CB.newLabel();
   auto To = [&](uint64_t Addr) {
     auto It = Labels.find(Addr);
-    return It != Labels.end() ? Target::label(It->second) : Exit(Addr);
+    return It != Labels.end() ? CodeTarget::label(It->second) : Exit(Addr);
   };
   // Same offset modulo 64 as the original header: REF and every variant
   // see the original's cache-line layout.
@@ -205,9 +176,9 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
         MI.getOperand(Mem + 3) =
             MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
       if (CI.HasScratch)
-        CB.instRip(MI, Target::data(P.ScratchOff + CI.ScratchOff));
+        CB.instRip(MI, CodeTarget::data(P.ScratchOff + CI.ScratchOff));
       else if (CI.HasRip)
-        CB.instRip(MI, Target::abs(CI.RipTarget));
+        CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
       else
         CB.inst(MI);
     }
@@ -233,32 +204,32 @@ void LoopEmitter::emit() {
   // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
   CB.bind(P.StubLabel);
+  // active == 0: to Skip; active != 2: to Measure; 2: count down, to Skip
+  // while the countdown stays above 0 (abi.h).
+  auto Test = [&](CodeTarget Skip, CodeTarget Measure) {
+    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
+    CB.jcc(CC_E, Skip);
+    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
+    CB.jcc(CC_NE, Measure);
+    A.decRip(CodeTarget::data(countdownOff()));
+    CB.jcc(CC_G, Skip);
+  };
   if (L.FlagsLiveIn) {
     unsigned Inline = CB.newLabel(), MFlags = CB.newLabel();
     A.lea(A.RSP, A.RSP, -128);
     A.simple(A.PUSHF);
-    A.cmpRipImm(Target::data(activeOff()), 0);
-    CB.jcc(CC_E, Target::label(Inline));
-    A.cmpRipImm(Target::data(activeOff()), 2);
-    CB.jcc(CC_NE, Target::label(MFlags));
-    A.decRip(Target::data(countdownOff()));
-    CB.jcc(CC_G, Target::label(Inline));
+    Test(CodeTarget::label(Inline), CodeTarget::label(MFlags));
     CB.bind(MFlags);
     A.simple(A.POPF);
     A.lea(A.RSP, A.RSP, 128);
-    CB.jmp(Target::label(Measured));
+    CB.jmp(CodeTarget::label(Measured));
     CB.bind(Inline);
     A.simple(A.POPF);
     A.lea(A.RSP, A.RSP, 128);
-    CB.jmp(Target::label(OrigLabel));
+    CB.jmp(CodeTarget::label(OrigLabel));
   } else {
-    A.cmpRipImm(Target::data(activeOff()), 0);
-    CB.jcc(CC_E, Target::label(OrigLabel));
-    A.cmpRipImm(Target::data(activeOff()), 2);
-    CB.jcc(CC_NE, Target::label(Measured));
-    A.decRip(Target::data(countdownOff()));
-    CB.jcc(CC_G, Target::label(OrigLabel));
-    CB.jmp(Target::label(Measured));
+    Test(CodeTarget::label(OrigLabel), CodeTarget::label(Measured));
+    CB.jmp(CodeTarget::label(Measured));
   }
 
   // --- The relocated original loop: exits return to the original code.
@@ -271,7 +242,7 @@ void LoopEmitter::emit() {
     CB.bind(OrigLabel);
     P.OrigBegin = OrigLabel;
     emitCopy(C, /*Measured=*/false,
-             [](uint64_t Addr) { return Target::abs(Addr); });
+             [](uint64_t Addr) { return CodeTarget::abs(Addr); });
     P.OrigEnd = CB.newLabel();
     CB.bind(P.OrigEnd);
   }
@@ -281,48 +252,44 @@ void LoopEmitter::emit() {
   CB.bind(Measured);
   A.lea(A.RSP, A.RSP, -FrameDelta);
   A.simple(A.PUSHF);
-  A.popMem(A.RSP, OffF0);
-  saveGPRs(OffG0);
-  A.lea(A.RBX, A.RSP, OffXS + 63);
+  A.popMem(A.RSP, OffFlagsEntry);
+  saveGPRs(OffGPRsEntry);
+  A.lea(A.RBX, A.RSP, OffXSaveAreas + 63);
   A.andImm(A.RBX, -64);
-  A.store(A.RSP, OffXP, A.RBX);
+  A.store(A.RSP, OffXSavePtr, A.RBX);
   for (int64_t Area : {int64_t(0), XSaveSize})
     for (int K = 0; K < 8; ++K) // XSAVE leaves the header's reserved bytes
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
-  A.leaRip(A.RDI, Target::data(DescOff));
+  A.leaRip(A.RDI, CodeTarget::data(DescOff));
   callRuntime(offsetof(decan_rewritten_header, begin_call));
-  {
-    MCInst MI = A.make(A.MOVSXrr);
-    MI.addOperand(Asm::R(A.RAX));
-    MI.addOperand(Asm::R(A.EAX));
-    CB.inst(MI);
-  }
-  A.store(A.RSP, OffV, A.RAX);
+  CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
+  A.store(A.RSP, OffVariant, A.RAX);
   A.testSelf(A.EAX);
-  CB.jcc(CC_S, Target::label(RestoreOrig));
+  CB.jcc(CC_S, CodeTarget::label(RestoreOrig));
   A.cmpImm(A.EAX, DECAN_NUM_VARIANTS - 1);
-  CB.jcc(CC_A, Target::label(RestoreOrig));
+  CB.jcc(CC_A, CodeTarget::label(RestoreOrig));
   // The runtime has set the FP environment for the timed call: keep its
   // MXCSR across the state restore.
-  A.mxcsr(A.STMXCSR, A.RSP, OffMx);
-  A.leaRip(A.RCX, Target::label(VTable));
+  A.mxcsr(A.STMXCSR, A.RSP, OffMxcsr);
+  A.leaRip(A.RCX, CodeTarget::label(VTable));
   A.tableTarget(A.RDX, A.RCX, A.RAX);
-  A.store(A.RSP, OffTgt, A.RDX);
-  A.load(A.RBX, A.RSP, OffXP);
+  A.store(A.RSP, OffJumpTarget, A.RDX);
+  A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  A.mxcsr(A.LDMXCSR, A.RSP, OffMx);
+  A.mxcsr(A.LDMXCSR, A.RSP, OffMxcsr);
   // Start the clock, restore the entry registers and flags, enter the copy
-  // whose address is at OffTgt (the measured path and the rerun share it).
+  // whose address is at OffJumpTarget (the measured path and the rerun share
+  // it).
   auto StartTimedCopy = [&] {
     A.simple(A.LFENCE);
     A.simple(A.RDTSC);
-    A.store(A.RSP, OffT0, A.EAX, true);
-    A.store(A.RSP, OffT0 + 4, A.EDX, true);
-    restoreGPRs(OffG0);
-    A.pushMem(A.RSP, OffF0);
+    A.store(A.RSP, OffTscEntry, A.EAX, true);
+    A.store(A.RSP, OffTscEntry + 4, A.EDX, true);
+    restoreGPRs(OffGPRsEntry);
+    A.pushMem(A.RSP, OffFlagsEntry);
     A.simple(A.POPF);
-    A.jmpMem(A.RSP, OffTgt);
+    A.jmpMem(A.RSP, OffJumpTarget);
   };
   StartTimedCopy();
 
@@ -342,9 +309,10 @@ void LoopEmitter::emit() {
     emitCopy(C, /*Measured=*/true, [&](uint64_t Addr) {
       for (size_t K = 0; K < Exits.size(); ++K)
         if (Exits[K] == Addr)
-          return Target::label(ExitLabels[K]);
+          return CodeTarget::label(ExitLabels[K]);
       // An exit only a variant has cannot happen: variants keep the CFG.
-      return Target::label(ExitLabels.empty() ? RestoreOrig : ExitLabels[0]);
+      return CodeTarget::label(ExitLabels.empty() ? RestoreOrig
+                                                  : ExitLabels[0]);
     });
     P.CopyBegin[V] = VariantLabel[V];
     P.CopyEnd[V] = CB.newLabel();
@@ -352,110 +320,99 @@ void LoopEmitter::emit() {
     CB.align(16);
     for (size_t K = 0; K < Exits.size(); ++K) {
       CB.bind(ExitLabels[K]);
-      A.store(A.RSP, OffG1 + 0 * 8, A.RAX);
-      A.store(A.RSP, OffG1 + 2 * 8, A.RCX);
-      A.store(A.RSP, OffG1 + 3 * 8, A.RDX);
+      A.store(A.RSP, OffGPRsExit + 0 * 8, A.RAX);
+      A.store(A.RSP, OffGPRsExit + 2 * 8, A.RCX);
+      A.store(A.RSP, OffGPRsExit + 3 * 8, A.RDX);
       A.simple(A.RDTSCP);
       A.simple(A.LFENCE);
-      A.store(A.RSP, OffT1, A.EAX, true);
-      A.store(A.RSP, OffT1 + 4, A.EDX, true);
-      A.storeImm(A.RSP, OffExit, K, true);
-      CB.jmp(Target::label(Common));
+      A.store(A.RSP, OffTscExit, A.EAX, true);
+      A.store(A.RSP, OffTscExit + 4, A.EDX, true);
+      A.storeImm(A.RSP, OffExitIndex, K, true);
+      CB.jmp(CodeTarget::label(Common));
     }
   }
   // Each entry of the variant table: copy - table (REF where not built).
   CB.align(4);
   CB.bind(VTable);
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    CB.rel32(Target::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]),
-             Target::label(VTable));
+    CB.rel32(CodeTarget::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]),
+             CodeTarget::label(VTable));
 
   // --- Common exit: save the variant's final state, tell the runtime.
   CB.align(16);
   CB.bind(Common);
-  saveGPRs(OffG1, /*Skip rax, rcx, rdx*/ 0b1101);
+  saveGPRs(OffGPRsExit, /*Skip rax, rcx, rdx*/ 0b1101);
   A.simple(A.PUSHF);
-  A.popMem(A.RSP, OffF1);
-  A.load(A.RBX, A.RSP, OffXP);
+  A.popMem(A.RSP, OffFlagsExit);
+  A.load(A.RBX, A.RSP, OffXSavePtr);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XSAVE, A.RBX);
   emitTrips();
-  A.load(A.RDX, A.RSP, OffT1);
-  {
-    MCInst MI = A.make(A.SUBrm);
-    MI.addOperand(Asm::R(A.RDX));
-    MI.addOperand(Asm::R(A.RDX));
-    Asm::mem(MI, A.RSP, OffT0);
-    CB.inst(MI);
-  }
-  A.load(A.RSI, A.RSP, OffV);
-  A.leaRip(A.RDI, Target::data(DescOff));
+  A.load(A.RDX, A.RSP, OffTscExit);
+  CB.inst(X86.createSubMem(A.RDX, A.RSP, OffTscEntry));
+  A.load(A.RSI, A.RSP, OffVariant);
+  A.leaRip(A.RDI, CodeTarget::data(DescOff));
   callRuntime(offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
-  CB.jcc(CC_NE, Target::label(RerunRef));
+  CB.jcc(CC_NE, CodeTarget::label(RerunRef));
   // The timed copy's results stand (REF): continue at its exit with its
   // final state, but the program's own MXCSR: its control bits at entry,
   // and the sticky flags the copy raised (the program's loop raised them).
-  {
-    MCInst MI = A.make(A.MOVSXrm);
-    MI.addOperand(Asm::R(A.RAX));
-    Asm::mem(MI, A.RSP, OffExit);
-    CB.inst(MI);
-  }
-  A.leaRip(A.RCX, Target::label(ETable));
+  CB.inst(X86.createSignExtendLoad32(A.RAX, A.RSP, OffExitIndex, 0, 1));
+  A.leaRip(A.RCX, CodeTarget::label(ETable));
   A.tableTarget(A.RDX, A.RCX, A.RAX);
-  A.store(A.RSP, OffTgt, A.RDX);
-  A.load(A.RBX, A.RSP, OffXP);
+  A.store(A.RSP, OffJumpTarget, A.RDX);
+  A.load(A.RBX, A.RSP, OffXSavePtr);
   A.load(A.RCX, A.RBX, XSaveSize + 24); // MXCSR of the final state
   A.andImm(A.RCX, 0x3F);                // its exception flags
   A.load(A.RDX, A.RBX, 24);             // MXCSR of the entry state
   A.orrr(A.RDX, A.RCX);
-  A.store(A.RSP, OffMx, A.EDX, /*Is32=*/true);
+  A.store(A.RSP, OffMxcsr, A.EDX, /*Is32=*/true);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  A.mxcsr(A.LDMXCSR, A.RSP, OffMx);
-  restoreGPRs(OffG1);
-  A.pushMem(A.RSP, OffF1);
+  A.mxcsr(A.LDMXCSR, A.RSP, OffMxcsr);
+  restoreGPRs(OffGPRsExit);
+  A.pushMem(A.RSP, OffFlagsExit);
   A.simple(A.POPF);
-  A.jmpMem(A.RSP, OffTgt);
+  A.jmpMem(A.RSP, OffJumpTarget);
   std::vector<unsigned> ExitStubs;
   for (uint64_t E : Exits) {
     unsigned S = CB.newLabel();
     ExitStubs.push_back(S);
     CB.bind(S);
     A.lea(A.RSP, A.RSP, FrameDelta);
-    CB.jmp(Target::abs(E));
+    CB.jmp(CodeTarget::abs(E));
   }
   CB.align(4);
   CB.bind(ETable);
   for (unsigned S : ExitStubs)
-    CB.rel32(Target::label(S), Target::label(ETable));
+    CB.rel32(CodeTarget::label(S), CodeTarget::label(ETable));
 
   // --- After a variant: back to the entry state (the program's MXCSR
   // included), then the REF copy, timed, reported with DECAN_RERUN: the
   // call's real work and the trip count of the same input.
   CB.align(16);
   CB.bind(RerunRef);
-  A.load(A.RBX, A.RSP, OffXP);
+  A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
   // end_call learns which variant the original follows: v | DECAN_RERUN.
-  A.load(A.RAX, A.RSP, OffV);
+  A.load(A.RAX, A.RSP, OffVariant);
   A.addImm(A.RAX, DECAN_RERUN);
-  A.store(A.RSP, OffV, A.RAX);
-  A.leaRip(A.RCX, Target::label(VariantLabel[DECAN_REF]));
-  A.store(A.RSP, OffTgt, A.RCX);
+  A.store(A.RSP, OffVariant, A.RAX);
+  A.leaRip(A.RCX, CodeTarget::label(VariantLabel[DECAN_REF]));
+  A.store(A.RSP, OffJumpTarget, A.RCX);
   StartTimedCopy();
 
   // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);
   CB.bind(RestoreOrig);
-  A.load(A.RBX, A.RSP, OffXP);
+  A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  restoreGPRs(OffG0);
-  A.pushMem(A.RSP, OffF0);
+  restoreGPRs(OffGPRsEntry);
+  A.pushMem(A.RSP, OffFlagsEntry);
   A.simple(A.POPF);
   A.lea(A.RSP, A.RSP, FrameDelta);
-  CB.jmp(Target::label(OrigLabel));
+  CB.jmp(CodeTarget::label(OrigLabel));
 }
 
 } // namespace

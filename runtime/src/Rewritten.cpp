@@ -1,0 +1,69 @@
+//===- Rewritten.cpp - Binaries rewritten by mc-rewriter ------------------===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A rewritten binary (or library) carries its descriptors in a writable
+/// segment that starts with a DECANRW1 header (abi.h): the runtime finds it
+/// among the loaded objects (Objects.cpp), turns its offsets into pointers,
+/// fills in the entry points and registers the descriptors.
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+#include "State.h"
+
+#include <string.h>
+#include <type_traits>
+
+namespace decan::rt {
+
+bool relocateRewritten(decan_rewritten_header *H) {
+  if (memcmp(H->magic, "DECANRW1", 8) != 0 || H->relocated)
+    return false;
+  if (H->abi_version != DECAN_ABI_VERSION) {
+    addWarning("rewritten binary with ABI version %u (runtime has %u): not "
+               "measured",
+               H->abi_version, DECAN_ABI_VERSION);
+    return false;
+  }
+  uintptr_t Base = reinterpret_cast<uintptr_t>(H);
+  auto *Descs = reinterpret_cast<decan_loop_desc *>(Base + H->descs_offset);
+  auto Fix = [Base](auto *&Field) {
+    uintptr_t Off = reinterpret_cast<uintptr_t>(Field);
+    using T = std::remove_reference_t<decltype(Field)>;
+    Field = Off ? reinterpret_cast<T>(Base + Off) : nullptr;
+  };
+  for (uint32_t I = 0; I < H->count; ++I) {
+    decan_loop_desc &D = Descs[I];
+    Fix(D.id);
+    Fix(D.function);
+    Fix(D.file);
+    Fix(D.scratch);
+    Fix(D.minfo);
+    if (!D.file)
+      D.file = "";
+  }
+  H->begin_call = __decan_begin_call;
+  H->end_call = __decan_end_call;
+  H->relocated = 1;
+  registerLoops(Descs, H->count);
+  return true;
+}
+
+unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N) {
+  unsigned Count = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    const ElfW(Phdr) &P = Phdrs[I];
+    if (P.p_type != PT_LOAD || !(P.p_flags & PF_W) || !(P.p_flags & PF_R) ||
+        P.p_memsz < sizeof(decan_rewritten_header))
+      continue;
+    auto *H = reinterpret_cast<decan_rewritten_header *>(Base + P.p_vaddr);
+    if (memcmp(H->magic, "DECANRW1", 8) == 0 && relocateRewritten(H))
+      ++Count;
+  }
+  return Count;
+}
+
+} // namespace decan::rt

@@ -1,0 +1,285 @@
+//===- State.h - The runtime's state ----------------------------*- C++ -*-===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Everything the runtime keeps, in a few constant-initialized structs
+/// (module constructors of instrumented code may call in before this
+/// library's own constructors ran): the loop and thread tables, the
+/// counters that opened, the machine facts measured at start-up, and the
+/// process-wide flags. The hot path touches only per-thread state
+/// (ThreadState, through one initial-exec TLS pointer) and LoopState, which
+/// is read-only after registration but for its thread count.
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_RUNTIME_STATE_H
+#define DECAN_RUNTIME_STATE_H
+
+#include "Config.h"
+#include "Counters.h"
+#include "Records.h"
+#include "Schedule.h"
+#include "decan/abi.h"
+
+#include <atomic>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+namespace decan::rt {
+
+constexpr unsigned kMaxLoops = 65536;
+/// Per-thread loop records live in lazily allocated pages of this many
+/// entries, so a thread costs memory only for the loop ranges it calls.
+constexpr unsigned kLoopPageBits = 10, kLoopPage = 1u << kLoopPageBits;
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxRegionDepth = 16;
+constexpr unsigned kMaxRegions = 256;
+constexpr unsigned kMaxWarnings = 32;
+constexpr uint8_t kNoStorePolicy = 0xFF;
+/// Unmasks nothing, flushes denormals: exception masks | FTZ | DAZ.
+constexpr uint32_t kMxcsrMasks = 0x1F80, kMxcsrFtz = 0x8000, kMxcsrDaz = 0x0040,
+                   kMxcsrFlags = 0x003F;
+
+struct LoopState {
+  decan_loop_desc *Desc = nullptr;
+  // Copies: a module that registered loops may be unloaded before the
+  // report is written, so the writer never reads the descriptor.
+  const char *Id = "", *Function = "", *File = "";
+  uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
+  uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
+  uint32_t Index = 0;
+  /// decan_store_policy per variant as the producer recorded it (minfo);
+  /// kNoStorePolicy where it recorded none.
+  uint8_t StorePolicy[DECAN_NUM_VARIANTS] = {};
+  LoopPlan Plan;
+  bool Selected = false;
+  bool IsRegion = false;
+  /// Why a requested variant is not measured; null when it is eligible.
+  const char *Unavailable[DECAN_NUM_VARIANTS] = {};
+  std::atomic<bool> InstanceDone{false};
+  /// It called a measured loop: it stopped being timed (begin_call).
+  std::atomic<bool> Yielded{false};
+  /// Threads that called the loop. The stub's countdown is one per loop,
+  /// so only a loop of one thread gets an accounting stride.
+  mutable std::atomic<uint32_t> Threads{0};
+  /// The runtime set a stride once: the stub counts calls down.
+  std::atomic<bool> Strided{false};
+};
+
+struct ThreadLoop {
+  SamplerState Rot;
+  LoopTotals Tot;
+  VariantData V[DECAN_NUM_VARIANTS];
+  /// The last "pre" REF call (Schedule.h), for the sample that follows it.
+  uint64_t PreCall = 0, PreCycles = 0, PreTrips = 0;
+  bool PreSwitched = false;
+  /// The last sample's raw record (null when it went online) and call, for
+  /// the original run and the "post" REF call that follow it.
+  uint64_t *Pending = nullptr;
+  uint64_t PendingCall = 0;
+  /// The accounting stride last set (the next decided call's weight), the
+  /// weight of the call in flight, and the largest stride worth its cost.
+  uint64_t Stride = 1, Weight = 1, StrideCap = 1;
+};
+
+struct ThreadLoopPage {
+  std::atomic<ThreadLoop *> E[kLoopPage];
+};
+
+struct RegionFrame {
+  uint32_t Loop;
+  bool Measured;
+  bool EvFail;
+  uint64_t Call, Ctx, T0;
+  uint64_t Ev[kMaxEvents];
+};
+
+struct ThreadState {
+  uint64_t Gen = 0;
+  uint32_t Index = 0;
+  int32_t Tid = 0;
+  // In flight between begin_call and end_call (also named by a crash).
+  int32_t InFlightLoop = -1;
+  int32_t InFlightVariant = -1;
+  /// The variant whose original run is in flight (-1: none): REF then runs
+  /// the program's loop after that variant.
+  int32_t InFlightRerunOf = -1;
+  Role InFlightRole = Role::Account;
+  bool EvFail = false;
+  uint32_t SavedMxcsr = 0;
+  int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
+  uint64_t CtxStart = 0;
+  /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
+  uint64_t EntryTsc = 0;
+  uint64_t EvStart[kMaxEvents] = {};
+  unsigned RegionDepth = 0, RegionOverflow = 0;
+  RegionFrame Regions[kMaxRegionDepth];
+  PerfCounter Counters[kMaxEvents];
+  /// Written by the owning thread only; read by the report writer.
+  std::atomic<ThreadLoopPage *> LoopPages[kMaxLoops / kLoopPage];
+};
+
+/// The thread's record of loop `Index`, null when it has none yet.
+inline ThreadLoop *
+peekThreadLoop(const ThreadState *T, uint32_t Index,
+               std::memory_order O = std::memory_order_acquire) {
+  ThreadLoopPage *P = T->LoopPages[Index >> kLoopPageBits].load(O);
+  return P ? P->E[Index & (kLoopPage - 1)].load(O) : nullptr;
+}
+
+struct EventInfo {
+  perf_event_attr Attr;
+  const char *Name;
+};
+
+/// The loops (and regions) and threads the runtime knows.
+struct Registry {
+  /// Held while loops or regions are registered.
+  pthread_mutex_t Mutex = PTHREAD_MUTEX_INITIALIZER;
+  /// Bumped by reinitializeForTesting(): older ThreadStates are stale.
+  uint64_t Generation = 1;
+  std::atomic<LoopState *> Loops[kMaxLoops] = {};
+  /// Never above kMaxLoops: readers index Loops[] and the per-thread pages
+  /// with it.
+  std::atomic<uint32_t> NumLoops{0};
+  /// Loops refused because the table was full (their descriptors stay
+  /// inactive).
+  std::atomic<uint32_t> DroppedLoops{0};
+  std::atomic<ThreadState *> Threads[kMaxThreads] = {};
+  std::atomic<uint32_t> NumThreads{0};
+  LoopState *Regions[kMaxRegions] = {};
+  std::atomic<uint32_t> NumRegions{0};
+};
+
+/// The hardware counters requested (DECAN_EVENTS) and which of them opened.
+struct CounterSetup {
+  EventInfo Events[kMaxEvents] = {};
+  unsigned NumEvents = 0;
+  char Unavail[kMaxEvents][2][192] = {}; ///< name, reason
+  unsigned NumUnavail = 0;
+  bool CountersOk = false;
+  bool Rdpmc = false;
+  char CountersMsg[512] = {};
+};
+
+/// What the runtime learns at start-up (MachineFacts.h).
+struct MachineFacts {
+  char CpuName[128] = "unknown";
+  char Host[256] = "";
+  char Argv[8192] = {};
+  size_t ArgvLen = 0;
+  char Rank[24] = ""; ///< MPI rank from the launcher's variables, or ""
+  double TscHz = 0;
+  const char *TscSource = "calibrated";
+  long LogicalCpus = 0;
+  uint64_t ProbeMin = 0, ProbeMedian = 0;
+  /// TSC when measuring began (after the runtime's own start-up work).
+  uint64_t TscStart = 0;
+  /// Process CPU time (us) at TscStart: the runtime's start-up is not the
+  /// run.
+  uint64_t CpuStartUs = 0;
+  /// Fixed cost of a sampling slot beyond its calls: six context-switch
+  /// reads.
+  uint64_t SlotFixedCycles = 0;
+  /// Cost of the stub's countdown on a call that does not reach the
+  /// runtime, in 1/100 cycle (measureCountdownCost).
+  uint64_t CountdownCentiCycles = 0;
+};
+
+/// The process-wide flags: initialization, warnings, the report writer's
+/// and the signal hooks' state.
+struct ProcessState {
+  pthread_once_t InitOnce = PTHREAD_ONCE_INIT;
+  std::atomic<bool> InitDone{false};
+  bool Active = false; ///< DECAN_LOOPS was set
+  char Warnings[kMaxWarnings][256] = {};
+  std::atomic<unsigned> NumWarnings{0};
+  /// The thread writing the report (0: none).
+  std::atomic<int> WriterTid{0};
+  /// With a crash in the original run after a variant: that variant, else -1.
+  int CrashRerunOf = -1;
+  /// The final report (exit, instance done, fatal signal) is written.
+  std::atomic<bool> FinalDone{false};
+  bool HooksInstalled = false;
+  struct sigaction OldActions[65] = {};
+  char PathBuf[2200] = {}, TmpBuf[2300] = {};
+};
+
+extern constinit Config Cfg;
+extern constinit ScheduleParams Sched;
+extern constinit Registry Reg;
+extern constinit CounterSetup Ctr;
+extern constinit MachineFacts Facts;
+extern constinit ProcessState Proc;
+
+extern thread_local ThreadState *TlsThread
+    __attribute__((tls_model("initial-exec")));
+/// The generation in which this thread was refused a ThreadState.
+extern thread_local uint64_t TlsRefused
+    __attribute__((tls_model("initial-exec")));
+
+int32_t gettidNow();
+/// Adds a line to the report's warnings (at most kMaxWarnings).
+__attribute__((format(printf, 1, 2))) void addWarning(const char *Fmt, ...);
+
+inline uint32_t getMxcsr() {
+  uint32_t V;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(V));
+  return V;
+}
+inline void setMxcsr(uint32_t V) {
+  __asm__ __volatile__("ldmxcsr %0" ::"m"(V));
+}
+
+/// Voluntary + involuntary context switches of the calling thread so far.
+inline uint64_t contextSwitches() {
+  struct rusage R;
+  if (getrusage(RUSAGE_THREAD, &R) != 0)
+    return 0;
+  return (uint64_t)R.ru_nvcsw + (uint64_t)R.ru_nivcsw;
+}
+
+inline bool readCounters(ThreadState *T, uint64_t *Out) {
+  bool Ok = true;
+  for (unsigned E = 0; E < Ctr.NumEvents; ++E)
+    Ok &= T->Counters[E].read(Out[E]);
+  return Ok;
+}
+
+/// The calling thread's state, created on first use; null when the runtime
+/// is inert or the thread table is full.
+ThreadState *initThread();
+inline ThreadState *currentThread() {
+  ThreadState *T = TlsThread;
+  if (__builtin_expect(T && T->Gen == Reg.Generation, 1))
+    return T;
+  return initThread();
+}
+
+/// The thread's record of loop L, created on first use.
+ThreadLoop *initThreadLoop(ThreadState *T, const LoopState *L);
+inline ThreadLoop *threadLoop(ThreadState *T, const LoopState *L) {
+  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
+  if (__builtin_expect(TL != nullptr, 1))
+    return TL;
+  return initThreadLoop(T, L);
+}
+
+/// Caller holds RegMutex.
+LoopState *newLoop(decan_loop_desc *D, bool IsRegion);
+/// The region named \p Name, registered on first use.
+LoopState *findRegion(const char *Name);
+
+/// Reads the configuration once, on first use from any entry point.
+void ensureInit();
+/// Registers a module's descriptors (without initializing the runtime).
+void registerLoops(decan_loop_desc *Descs, uint32_t Count);
+
+} // namespace decan::rt
+
+#endif // DECAN_RUNTIME_STATE_H
