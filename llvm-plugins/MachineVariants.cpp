@@ -168,23 +168,6 @@ static MachineLoop *theLoop(MachineLoopInfo &MLI, unsigned &Count) {
   return Found;
 }
 
-/// The library's C name of a libm function LLVM lowers an intrinsic to
-/// (fmod for frem, exp for llvm.exp): no memory, not even errno.
-static bool isLibmSymbol(StringRef N) {
-  static const StringRef Names[] = {
-      "sqrt",  "exp",  "exp2",  "exp10", "expm1", "log",   "log2", "log10",
-      "log1p", "pow",  "sin",   "cos",   "tan",   "asin",  "acos", "atan",
-      "atan2", "sinh", "cosh",  "tanh",  "fmod",  "ldexp", "cbrt", "hypot",
-      "floor", "ceil", "trunc", "round", "rint",  "erf",   "erfc", "lgamma",
-      "fma",   "fmin", "fmax",  "tgamma"};
-  N.consume_front("__");
-  for (StringRef B : Names)
-    if (N == B || (N.size() == B.size() + 1 && N.starts_with(B) &&
-                   (N.back() == 'f' || N.back() == 'l')))
-      return true;
-  return false;
-}
-
 /// Instr::Call and the registers a call reads and writes: its argument
 /// registers (the call's implicit uses, at full width so both front ends
 /// bridge alike), its results and the caller-saved registers it clobbers.
@@ -193,16 +176,12 @@ static void describeCall(const X86Knowledge &K, const MachineInstr &MI,
   I.Call = CallKind::MayWrite;
   for (const MachineOperand &MO : MI.explicit_operands()) {
     if (MO.isSymbol()) {
-      StringRef N = MO.getSymbolName();
-      if (N == "memcpy" || N == "memmove" || N == "memset")
-        I.Call = CallKind::Memory;
-      else if (isLibmSymbol(N))
-        I.Call = CallKind::Pure;
+      // A libcall (exp for llvm.exp, fmod for frem, memcpy): by name.
+      I.Call = callKindOfSymbol(MO.getSymbolName());
     } else if (MO.isGlobal()) {
       if (const auto *F = dyn_cast<Function>(MO.getGlobal())) {
         MemoryEffects ME = F->getMemoryEffects();
-        StringRef N = F->getName();
-        if (N == "memcpy" || N == "memmove" || N == "memset")
+        if (callKindOfSymbol(F->getName()) == CallKind::Memory)
           I.Call = CallKind::Memory;
         else if (ME.getWithoutLoc(IRMemLocation::ErrnoMem)
                      .doesNotAccessMemory())

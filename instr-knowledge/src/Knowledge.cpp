@@ -247,6 +247,25 @@ void X86Knowledge::regsWritten(const Instr &I,
       Regs.push_back(R);
 }
 
+CallKind decan::callKindOfSymbol(StringRef N) {
+  if (N == "memcpy" || N == "memmove" || N == "memset" || N == "__memcpy_chk" ||
+      N == "__memmove_chk" || N == "__memset_chk")
+    return CallKind::Memory;
+  static const StringRef Libm[] = {
+      "sqrt",  "exp",  "exp2",  "exp10", "expm1", "log",   "log2", "log10",
+      "log1p", "pow",  "sin",   "cos",   "tan",   "asin",  "acos", "atan",
+      "atan2", "sinh", "cosh",  "tanh",  "fmod",  "ldexp", "cbrt", "hypot",
+      "floor", "ceil", "trunc", "round", "rint",  "erf",   "erfc", "lgamma",
+      "fma",   "fmin", "fmax",  "tgamma"};
+  N.consume_front("__");
+  N.consume_back("_finite");
+  for (StringRef B : Libm)
+    if (N == B || (N.size() == B.size() + 1 && N.starts_with(B) &&
+                   (N.back() == 'f' || N.back() == 'l')))
+      return CallKind::Pure;
+  return CallKind::MayWrite;
+}
+
 std::vector<unsigned> X86Knowledge::callArgumentRegs() const {
   std::vector<unsigned> Out;
   for (const char *G : {"RDI", "RSI", "RDX", "RCX", "R8", "R9"})

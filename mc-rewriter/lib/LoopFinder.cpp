@@ -442,20 +442,45 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
     return R && MRI.isSuperOrSubRegisterEq(X86.RSP, R);
   };
   std::set<unsigned> InBody(Body.begin(), Body.end());
-  // Calls first: the most common reason, and the one that explains the
-  // stack adjustments around them.
+  // Calls are measured (REF with them, NO_CALL without: the variant rules
+  // delete a call the rewriter knows nothing about in every other variant).
+  // Measured copies run on a stack FrameDelta lower than the program's, so
+  // a callee could not find arguments passed on the stack: a loop that
+  // calls and stores near the stack pointer is refused.
+  bool Calls = false;
   for (unsigned BI : Body)
     for (unsigned K = Blocks[BI].First; K < Blocks[BI].First + Blocks[BI].Count;
-         ++K)
-      if (Flows[K].Call)
-        return "call in loop";
+         ++K) {
+      const Instr &I = Instrs[K];
+      if (!Flows[K].Call)
+        continue;
+      StringRef Name = X86.opcodeName(I.Inst.getOpcode());
+      if (Name != "CALL64pcrel32" && Name != "CALL64r" && Name != "CALL64m")
+        return ("call form the rewriter cannot move (" + Name + ") in loop")
+            .str();
+      if (Name == "CALL64pcrel32" && !Flows[K].HasTarget)
+        return "call without a target in loop";
+      Calls = true;
+    }
+  if (Calls)
+    for (unsigned BI : Body)
+      for (unsigned K = Blocks[BI].First;
+           K < Blocks[BI].First + Blocks[BI].Count; ++K) {
+        const Instr &I = Instrs[K];
+        int Mem = X86.addressOperandIndex(I.Inst);
+        if (Mem >= 0 && MII.get(I.Inst.getOpcode()).mayStore() &&
+            I.Inst.getOperand(Mem).isReg() &&
+            IsRSP(I.Inst.getOperand(Mem).getReg()) &&
+            I.Inst.getOperand(Mem + 3).isImm() &&
+            I.Inst.getOperand(Mem + 3).getImm() < 48)
+          return "call with stack arguments in loop (a store near the stack "
+                 "pointer): measured copies run on another stack";
+      }
   for (unsigned BI : Body) {
     const Block &B = Blocks[BI];
     for (unsigned K = B.First; K < B.First + B.Count; ++K) {
       const Instr &I = Instrs[K];
       const Flow &Fl = Flows[K];
-      if (Fl.Call)
-        return "call in loop";
       if (Fl.Return)
         return "return in loop";
       if (Fl.Indirect)
@@ -469,10 +494,10 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
         return "unknown control flow in loop";
       const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
       for (MCPhysReg R : D.implicit_uses())
-        if (IsRSP(R))
+        if (IsRSP(R) && !Fl.Call)
           return ("stack pointer use (" + Name + ") in loop").str();
       for (MCPhysReg R : D.implicit_defs())
-        if (IsRSP(R))
+        if (IsRSP(R) && !Fl.Call)
           return ("stack pointer write (" + Name + ") in loop").str();
       int Mem = X86.addressOperandIndex(I.Inst);
       for (unsigned O = 0; O < I.Inst.getNumOperands(); ++O) {
@@ -498,7 +523,10 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
            I.Inst.getOpcode() == X86.JCC_1 || I.Inst.getOpcode() == X86.JCC_4);
       if (Fl.Branch && !DirectBranch)
         return ("branch form the rewriter cannot move (" + Name + ")").str();
-      if (!DirectBranch && X86.encodedSize(I.Inst) == 0)
+      // A direct call is re-emitted as call rel32 to its target.
+      bool DirectCall = Fl.Call && Fl.HasTarget &&
+                        X86.opcodeName(I.Inst.getOpcode()) == "CALL64pcrel32";
+      if (!DirectBranch && !DirectCall && X86.encodedSize(I.Inst) == 0)
         return ("instruction the encoder cannot re-encode (" + Name + ")")
             .str();
     }
@@ -638,6 +666,32 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   }
 }
 
+/// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
+/// section is malformed (a zero or uneven entry size would make the reader
+/// divide by zero) or the dynamic symbol table is missing.
+static std::vector<object::ELFPltEntry>
+pltEntries(const BinaryImage &Bin, const decan::X86Target &X86) {
+  const auto &ELF = Bin.object().getELFFile();
+  auto Sections = ELF.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return {};
+  }
+  bool DynSym = false;
+  for (const auto &S : *Sections) {
+    DynSym |= S.sh_type == ELF::SHT_DYNSYM &&
+              S.sh_entsize == sizeof(object::ELF64LE::Sym) &&
+              S.sh_size % S.sh_entsize == 0;
+    if ((S.sh_type == ELF::SHT_RELA || S.sh_type == ELF::SHT_REL) &&
+        (S.sh_entsize == 0 || S.sh_size % S.sh_entsize != 0 ||
+         S.sh_link >= Sections->size()))
+      return {};
+  }
+  if (!DynSym)
+    return {};
+  return Bin.object().getPltEntries(X86.subtarget());
+}
+
 Expected<std::vector<LoopCandidate>>
 decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
@@ -650,6 +704,25 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
   }
   if (StatsOut)
     *StatsOut = Stats;
+  // The PLT entries the loops call, by name (LoopCandidate::Callees).
+  std::map<uint64_t, std::string> Plt;
+  for (const object::ELFPltEntry &E : pltEntries(Bin, X86))
+    if (E.Symbol) {
+      object::SymbolRef Sym(*E.Symbol, &Bin.object());
+      if (Expected<StringRef> N = Sym.getName())
+        Plt[E.Address] = N->str();
+      else
+        consumeError(N.takeError());
+    }
+  for (LoopCandidate &L : Loops)
+    for (const LoopBlock &B : L.Blocks)
+      for (const Instr &I : B.Instrs) {
+        uint64_t T;
+        if (X86.analysis().isCall(I.Inst) &&
+            X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T))
+          if (auto It = Plt.find(T); It != Plt.end())
+            L.Callees[T] = It->second;
+      }
   // Packed or encrypted code decodes as garbage: refuse rather than list
   // nonsense loops.
   uint64_t Total = Stats.DecodedBytes + Stats.UndecodedBytes;

@@ -55,6 +55,13 @@ struct PassThrough {
 /// (passThrough: Keep).
 bool mergesFlags(llvm::StringRef OpcodeName);
 
+/// What a call of the C library function \p Name may do (both front ends
+/// ask it for callees they know only by name: the plugin's libcalls, the
+/// rewriter's PLT entries): memcpy/memmove/memset are Memory, libm
+/// functions (sqrt, exp, ... and their f/l forms) Pure (errno only),
+/// anything else MayWrite.
+CallKind callKindOfSymbol(llvm::StringRef Name);
+
 /// Facts about x86-64 instructions for one subtarget (CPU + features), on
 /// top of its MC layer.
 class X86Knowledge : public X86Target {
