@@ -13,7 +13,7 @@
 target triple = "x86_64-pc-linux-gnu"
 
 ; A call that returns twice (setjmp) cannot be outlined; other calls can
-; (lit/plugin/calls.c).
+; (lit/plugin/calls.test).
 declare void @ext(i64) returns_twice
 
 define void @calls(i64 %n) {

@@ -1,5 +1,6 @@
-// Loops that call (issue 13): the rewriter's test (lit/rewriter/calls.test).
-// The plugin's twin is lit/plugin/calls.c.
+// Loops that call (issue 13): kernels calling sqrt (errno kept), exp,
+// memcpy and a function of this file; built by lit/plugin/calls.test and
+// rewritten by lit/rewriter/calls.test.
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
