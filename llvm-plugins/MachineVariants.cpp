@@ -429,7 +429,8 @@ static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
                       const LoopSubsets *Counts, bool Bound = false,
-                      bool CallsDeleted = false) {
+                      bool CallsDeleted = false,
+                      decan_variant_why Why = DECAN_WHY_NONE) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -447,6 +448,9 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   unsigned VI = static_cast<unsigned>(V);
   Vals[abi_ir::MInfoStatus + VI] = static_cast<uint32_t>(St);
   Vals[abi_ir::MInfoLoopBytes + VI] = Bytes;
+  Vals[abi_ir::MInfoWhy + VI] = St == VariantStatus::OK ? DECAN_WHY_NONE
+                                : Why == DECAN_WHY_NONE ? DECAN_WHY_OTHER
+                                                        : Why;
   uint32_t *Count = &Vals[abi_ir::MInfoCounts];
   bool CountsUnset = std::all_of(Count, Count + abi_ir::MInfoNumCounts,
                                  [](uint32_t C) { return C == 0; });
@@ -650,7 +654,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   if (R.Status != VariantStatus::OK) {
     Missed(R.Status, R.Reason, H, Loc);
-    writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
+    writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S, false, false,
+              R.Why);
     return Changed;
   }
   writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,

@@ -135,9 +135,14 @@ VariantResult VariantBuilder::run() {
   return assembleBody();
 }
 
-VariantResult VariantBuilder::fail(VariantStatus St, std::string Why) {
+VariantResult VariantBuilder::fail(VariantStatus St, std::string Why,
+                                   decan_variant_why Code) {
   Res.Status = St;
   Res.Reason = std::move(Why);
+  Res.Why = Code != DECAN_WHY_NONE          ? Code
+            : St == VariantStatus::Empty    ? DECAN_WHY_NOTHING
+            : St == VariantStatus::Verifier ? DECAN_WHY_VERIFIER
+                                            : DECAN_WHY_OTHER;
   Res.Body = Ref;
   Res.Bytes = Res.RefBytes;
   return Res;
@@ -150,13 +155,14 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
     if (S.Bits[I] & SubsetUnsupported)
       return fail(VariantStatus::Unsupported,
                   "unsupported instruction " +
-                      K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                      " in the loop");
+                      K.opcodeName(Ref.Instrs[I].Opcode).str() + " in the loop",
+                  DECAN_WHY_INSTRUCTION);
   if (!Res.RefBytes)
     return fail(VariantStatus::Unsupported, "loop size unknown");
   if (S.CtrlReadsStoredMemory)
     return fail(VariantStatus::Unsupported,
-                "an exit condition reads memory the loop may write");
+                "an exit condition reads memory the loop may write",
+                DECAN_WHY_EXIT_READS_STORED);
   // A call the exit depends on stays in every variant: only one that
   // writes no memory may.
   for (unsigned I = 0; I < N; ++I)
@@ -164,18 +170,21 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
         !keepsCall(Variant::NO_DIV, callKind(Ref.Instrs[I])))
       return fail(VariantStatus::Unsupported,
                   "an exit condition depends on a call that may write "
-                  "memory");
+                  "memory",
+                  DECAN_WHY_EXIT_DEPENDS_ON_CALL);
   if (S.CtrlReadsCallWrittenMemory)
     return fail(VariantStatus::Unsupported,
-                "an exit condition reads memory a call in the loop may write");
+                "an exit condition reads memory a call in the loop may write",
+                DECAN_WHY_EXIT_READS_CALL_WRITTEN);
   bool AnyMem = false;
   for (unsigned I = 0; I < N; ++I)
     AnyMem |=
         (S.Bits[I] & (SubsetLoad | SubsetStore)) && !(S.Bits[I] & SubsetCtrl);
   if (V == Variant::NO_DIV && S.NumDiv == 0)
-    return fail(VariantStatus::Empty, "no division or square root");
+    return fail(VariantStatus::Empty, "no division or square root",
+                DECAN_WHY_NO_DIV);
   if (V == Variant::NO_CALL && S.NumCall == 0)
-    return fail(VariantStatus::Empty, "no call");
+    return fail(VariantStatus::Empty, "no call", DECAN_WHY_NO_CALL);
   bool MemoryCalls = false;
   for (unsigned I = 0; I < N; ++I)
     MemoryCalls |=
@@ -184,9 +193,11 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
     return fail(VariantStatus::Unsupported,
                 "the loop's memory work is memcpy/memset/memmove: a "
                 "destination of unknown size cannot be redirected to the "
-                "scratch area");
+                "scratch area",
+                DECAN_WHY_MEMORY_CALLS);
   if (V == Variant::DL1 && !AnyMem)
-    return fail(VariantStatus::Empty, "no memory access to redirect");
+    return fail(VariantStatus::Empty, "no memory access to redirect",
+                DECAN_WHY_NO_MEMORY);
   // Integer division traps on a zero divisor or an overflowing quotient.
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
   // change loaded values, so an integer division fed by a load the variant
@@ -208,7 +219,8 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                       "integer division " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() +
                           " of values loaded in the loop: changed values "
-                          "could trap");
+                          "could trap",
+                      DECAN_WHY_TRAP);
         for (const RegRead *R : RD.readsOf(X))
           for (auto [D, C] : R->Defs)
             if (D != EntryDef)
@@ -361,7 +373,7 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       break;
     }
     if (!OK)
-      return fail(VariantStatus::Unsupported, Why);
+      return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
   }
 
   return std::nullopt;
@@ -464,7 +476,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
                           K.opcodeName(Ref.Instrs[D].Opcode).str() + " (#" +
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
-                          std::to_string(I) + ")");
+                          std::to_string(I) + ")",
+                      DECAN_WHY_NO_FORM);
         // A bridge into a div/sqrt passes the div-operand rule on.
         if (Rd.Bridge && DivFeed.count(I))
           DivFeed.insert(D);
@@ -498,7 +511,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
       std::vector<Instr> X = K.idiom(Reg, IV, flagsDeadAfter(D));
       if (X.empty())
         return fail(VariantStatus::Unsupported,
-                    "no dependency-free idiom for " + K.regName(Reg).str());
+                    "no dependency-free idiom for " + K.regName(Reg).str(),
+                    DECAN_WHY_NO_FORM);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (auto [Reg, Src] : Copies[D]) {

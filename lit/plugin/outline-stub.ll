@@ -58,7 +58,7 @@ exit:
 ;; The stub: one volatile load of desc.active and an unlikely branch in the
 ;; old preheader; at active == 2 the countdown decides whether this call goes
 ;; to the runtime. The original loop is entered through a new preheader.
-; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [31 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 172, i32 4, i32 63, i32 0, i32 0, i32 15, i32 0, [31 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 0, i32 0], [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
+; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [38 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 200, i32 4, i32 63, i32 0, i32 0, i32 15, i32 0, [38 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
 ; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
 ; CHECK: @find.decan.L0.variants = internal constant [7 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.NO_DIV, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF]
 ;; Descriptors: abi 1, inactive, all six variants, strings and minfo in the

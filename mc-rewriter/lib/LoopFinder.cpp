@@ -677,19 +677,35 @@ pltEntries(const BinaryImage &Bin, const decan::X86Target &X86) {
     consumeError(Sections.takeError());
     return {};
   }
-  bool DynSym = false;
+  // LLVM's reader aborts on malformed tables (report_fatal_error): check
+  // every section it may read first.
+  uint64_t FileSize = Bin.object().getData().size();
+  uint64_t NumDynSyms = 0;
   for (const auto &S : *Sections) {
-    DynSym |= S.sh_type == ELF::SHT_DYNSYM &&
-              S.sh_entsize == sizeof(object::ELF64LE::Sym) &&
-              S.sh_size % S.sh_entsize == 0;
-    if ((S.sh_type == ELF::SHT_RELA || S.sh_type == ELF::SHT_REL) &&
-        (S.sh_entsize == 0 || S.sh_size % S.sh_entsize != 0 ||
-         S.sh_link >= Sections->size()))
+    if (S.sh_type != ELF::SHT_NOBITS &&
+        (S.sh_offset > FileSize || S.sh_size > FileSize - S.sh_offset))
+      return {};
+    if (S.sh_type == ELF::SHT_DYNSYM) {
+      if (S.sh_entsize != sizeof(object::ELF64LE::Sym) ||
+          S.sh_size % S.sh_entsize != 0 || NumDynSyms)
+        return {};
+      NumDynSyms = S.sh_size / S.sh_entsize;
+    }
+    if ((S.sh_type == ELF::SHT_RELA &&
+         S.sh_entsize != sizeof(object::ELF64LE::Rela)) ||
+        (S.sh_type == ELF::SHT_REL &&
+         S.sh_entsize != sizeof(object::ELF64LE::Rel)) ||
+        ((S.sh_type == ELF::SHT_RELA || S.sh_type == ELF::SHT_REL) &&
+         (S.sh_size % S.sh_entsize != 0 || S.sh_link >= Sections->size())))
       return {};
   }
-  if (!DynSym)
+  if (!NumDynSyms)
     return {};
-  return Bin.object().getPltEntries(X86.subtarget());
+  std::vector<object::ELFPltEntry> Out;
+  for (object::ELFPltEntry &E : Bin.object().getPltEntries(X86.subtarget()))
+    if (E.Symbol && E.Symbol->d.b < NumDynSyms)
+      Out.push_back(E);
+  return Out;
 }
 
 Expected<std::vector<LoopCandidate>>

@@ -260,6 +260,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
         decan::buildVariant(K, Ref, S, decan::Variant(N), Opts);
     V.MInfo.status[N] = unsigned(R.Status);
     V.MInfo.loop_bytes[N] = R.Bytes;
+    V.MInfo.why[N] = R.Why;
     if (R.Status != decan::VariantStatus::OK) {
       V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
       continue;
@@ -267,6 +268,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
     Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
     if (!C) {
       V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
+      V.MInfo.why[N] = DECAN_WHY_OTHER;
       V.Notes[N] = toString(C.takeError());
       continue;
     }

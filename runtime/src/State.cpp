@@ -168,6 +168,8 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
       Why = decan_variant_status_name(D->minfo->status[V]);
     if (Why) {
       L->Unavailable[V] = Why;
+      if (D->minfo)
+        L->UnavailableWhy[V] = decan_variant_why_text(D->minfo->why[V]);
       continue;
     }
     if (Cfg.RunMode == Mode::Replace && L->Plan.N == 1)

@@ -61,6 +61,8 @@ struct LoopState {
   bool IsRegion = false;
   /// Why a requested variant is not measured; null when it is eligible.
   const char *Unavailable[DECAN_NUM_VARIANTS] = {};
+  /// The same in words (decan_variant_why_text), "" when not known.
+  const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
   /// It called a measured loop: it stopped being timed (begin_call).
   std::atomic<bool> Yielded{false};

@@ -10,6 +10,7 @@
 #include "decan/InstrKnowledge/Subsets.h"
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/InstrKnowledge/Verifier.h"
+#include "decan/abi_names.h"
 
 #include <cmath>
 #include <cstring>
@@ -245,6 +246,7 @@ TEST_F(RulesTest, UnsupportedInstructionMakesVariantsUnavailable) {
     VariantResult R = build(L, V);
     EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
     EXPECT_NE(R.Reason.find("CPUID"), std::string::npos) << R.Reason;
+    EXPECT_EQ(R.Why, DECAN_WHY_INSTRUCTION);
     EXPECT_EQ(R.Body.Instrs.size(), L.Instrs.size()); // left as REF
   }
   EXPECT_EQ(build(L, Variant::REF).Status, VariantStatus::OK);
@@ -767,6 +769,10 @@ TEST_F(RulesTest, AnExitACallMayChangeKeepsOnlyREF) {
     EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
     EXPECT_NE(R.Reason.find("a call in the loop may write"), std::string::npos)
         << R.Reason;
+    EXPECT_EQ(R.Why, DECAN_WHY_EXIT_READS_CALL_WRITTEN);
+    EXPECT_STREQ(decan_variant_why_text(R.Why),
+                 "an exit condition reads memory a call in the loop may "
+                 "write");
   }
   // A bound spilled to the function's own frame: no callee writes it.
   L.Instrs[4] = ins(*K, "CMP64rm", {"RBX", "RSP", "#1", "-", "#8", "-"});
@@ -785,4 +791,5 @@ TEST_F(RulesTest, AnExitACallMayChangeKeepsOnlyREF) {
   EXPECT_EQ(RW.Status, VariantStatus::Unsupported);
   EXPECT_NE(RW.Reason.find("depends on a call"), std::string::npos)
       << RW.Reason;
+  EXPECT_EQ(RW.Why, DECAN_WHY_EXIT_DEPENDS_ON_CALL);
 }

@@ -663,9 +663,13 @@ void analyse(Report &R, const Thresholds &T) {
         L.Diagnosis.push_back(
             formatv("{0} not built: nothing to remove in this loop", KV.first)
                 .str());
-      else
+      else {
+        auto W = L.UnavailableWhy.find(KV.first);
         L.Warnings.push_back(
-            formatv("{0} not measured: {1}", KV.first, KV.second).str());
+            formatv("{0} not measured: {1}{2}", KV.first, KV.second,
+                    W == L.UnavailableWhy.end() ? "" : " (" + W->second + ")")
+                .str());
+      }
     }
     for (const ProcessInfo &P : R.Processes)
       if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Render.h"
+
 #include "decan/Tool/Analysis.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -173,10 +175,15 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       // A loop without calls has no NO_CALL copy: nothing to say.
       if (V == NO_CALL && !(L.VariantMask >> V & 1))
         continue;
-      if (!L.available(V))
+      if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
-      else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))
+        // Unsupported or rejected: say why in words (empty says it all).
+        uint32_t St = M.status[V];
+        if ((L.VariantMask >> V & 1) && St != DECAN_VARIANT_EMPTY &&
+            St != DECAN_VARIANT_NOT_BUILT && M.why[V])
+          Why += std::string(" (") + decan_variant_why_text(M.why[V]) + ")";
+      } else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))
         Deleted += (Deleted.empty() ? "" : ", ") + variantName(V).str();
     }
     if (!Why.empty())

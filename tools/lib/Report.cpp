@@ -24,7 +24,8 @@ namespace decan::tool {
 
 static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
                   NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
-                  CTRL == DECAN_CTRL && NumVariants == DECAN_NUM_VARIANTS,
+                  CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
+                  NumVariants == DECAN_NUM_VARIANTS,
               "tool::Variant mirrors enum decan_variant");
 
 StringRef variantName(unsigned V) { return decan_variant_name(V); }
@@ -390,6 +391,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
+    readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
     if (const json::Array *CD = LO->getArray("calls_deleted"))
       for (const json::Value &V : *CD)
@@ -653,6 +655,9 @@ json::Value toJSON(const Report &R) {
       SP[KV.first] = KV.second;
     for (const auto &KV : L.Unavailable)
       Unavail[KV.first] = KV.second;
+    json::Object UnavailWhy;
+    for (const auto &KV : L.UnavailableWhy)
+      UnavailWhy[KV.first] = KV.second;
     for (const auto &KV : L.Bound)
       Bound[KV.first] = KV.second;
     json::Object LO{{"id", L.Id},
@@ -662,6 +667,7 @@ json::Value toJSON(const Report &R) {
                     {"variant_mask", static_cast<int64_t>(L.VariantMask)},
                     {"store_policy", std::move(SP)},
                     {"unavailable", std::move(Unavail)},
+                    {"unavailable_why", std::move(UnavailWhy)},
                     {"bound", std::move(Bound)},
                     {"calls_deleted", std::move(CallsDeleted)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},

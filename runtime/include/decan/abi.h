@@ -96,6 +96,26 @@ enum decan_variant_status {
   DECAN_VARIANT_EMPTY = 5        ///< nothing to transform (e.g. NO_DIV, no div)
 };
 
+/// Why a variant is not available, beyond its status: what `decan list` and
+/// the reports say in words (decan_machine_info::why). Names:
+/// decan/abi_names.h.
+enum decan_variant_why {
+  DECAN_WHY_NONE = 0,
+  DECAN_WHY_EXIT_READS_STORED = 1,       ///< exit reads memory the loop writes
+  DECAN_WHY_EXIT_READS_CALL_WRITTEN = 2, ///< ... memory a call may write
+  DECAN_WHY_EXIT_DEPENDS_ON_CALL = 3,    ///< exit depends on a writing call
+  DECAN_WHY_INSTRUCTION = 4,             ///< an instruction no rule handles
+  DECAN_WHY_NO_FORM = 5,                 ///< no register or form for a rewrite
+  DECAN_WHY_NOTHING = 6,                 ///< nothing to transform
+  DECAN_WHY_NO_DIV = 7,        ///< no division or square root (NO_DIV)
+  DECAN_WHY_NO_MEMORY = 8,     ///< no memory access (DL1)
+  DECAN_WHY_NO_CALL = 9,       ///< no call (NO_CALL)
+  DECAN_WHY_TRAP = 10,         ///< an integer division could trap
+  DECAN_WHY_MEMORY_CALLS = 11, ///< memcpy & co. cannot be redirected (DL1)
+  DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
+  DECAN_WHY_OTHER = 13         ///< see the producer's remark
+};
+
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
 /// machine instructions of the loop body of the REF copy.
 struct decan_machine_info {
@@ -118,6 +138,8 @@ struct decan_machine_info {
   /// "Calls").
   uint32_t n_call;
   uint32_t calls_deleted_mask;
+  /// enum decan_variant_why per variant (0 when available or not built).
+  uint32_t why[DECAN_NUM_VARIANTS];
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in

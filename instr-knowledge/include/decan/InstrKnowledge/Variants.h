@@ -149,7 +149,9 @@ struct VariantResult {
   Variant V = Variant::REF;
   VariantStatus Status = VariantStatus::NotBuilt;
   std::string Reason; ///< why not OK (remark text)
-  LoopBody Body;      ///< same blocks as REF, instructions rewritten
+  /// Why not OK, as a code reports name in words (decan_machine_info::why).
+  decan_variant_why Why = DECAN_WHY_NONE;
+  LoopBody Body; ///< same blocks as REF, instructions rewritten
   unsigned RefBytes = 0, Bytes = 0; ///< encoded loop sizes
   /// The variant drops a dependence through memory that REF has (a store
   /// iteration i+k loads became a load or vanished): its time lacks that

@@ -115,6 +115,8 @@ struct LoopReport {
   /// Requested variants the runtime could not run, with the reason
   /// ("verifier", "unsupported", ...).
   std::map<std::string, std::string> Unavailable;
+  /// The same in words, where the producer said why (decan_variant_why).
+  std::map<std::string, std::string> UnavailableWhy;
   /// Variants whose saturation is a bound (they drop a dependence through
   /// memory that REF has), with why.
   std::map<std::string, std::string> Bound;
