@@ -73,6 +73,8 @@ public:
       : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
   void run(std::vector<LoopCandidate> &Out);
+  /// Targets of the function's direct calls (after run()).
+  std::vector<uint64_t> CallTargets;
 
 private:
   Flow flowOf(const Instr &I) const;
@@ -446,7 +448,8 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
   // delete a call the rewriter knows nothing about in every other variant).
   // Measured copies run on a stack FrameDelta lower than the program's, so
   // a callee could not find arguments passed on the stack: a loop that
-  // calls and stores near the stack pointer is refused.
+  // calls and stores near the stack pointer without reading the slot back
+  // (an outgoing argument, not a spill) is refused.
   bool Calls = false;
   for (unsigned BI : Body)
     for (unsigned K = Blocks[BI].First; K < Blocks[BI].First + Blocks[BI].Count;
@@ -462,20 +465,31 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
         return "call without a target in loop";
       Calls = true;
     }
-  if (Calls)
+  if (Calls) {
+    // Outgoing stack arguments are stored and never read back in the loop;
+    // a spill slot (a value kept across the call) is reloaded.
+    std::set<int64_t> Stored, Loaded;
     for (unsigned BI : Body)
       for (unsigned K = Blocks[BI].First;
            K < Blocks[BI].First + Blocks[BI].Count; ++K) {
         const Instr &I = Instrs[K];
         int Mem = X86.addressOperandIndex(I.Inst);
-        if (Mem >= 0 && MII.get(I.Inst.getOpcode()).mayStore() &&
-            I.Inst.getOperand(Mem).isReg() &&
-            IsRSP(I.Inst.getOperand(Mem).getReg()) &&
-            I.Inst.getOperand(Mem + 3).isImm() &&
-            I.Inst.getOperand(Mem + 3).getImm() < 48)
-          return "call with stack arguments in loop (a store near the stack "
-                 "pointer): measured copies run on another stack";
+        if (Mem < 0 || !I.Inst.getOperand(Mem).isReg() ||
+            !IsRSP(I.Inst.getOperand(Mem).getReg()) ||
+            !I.Inst.getOperand(Mem + 3).isImm())
+          continue;
+        int64_t Disp = I.Inst.getOperand(Mem + 3).getImm();
+        const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
+        if (D.mayStore() && Disp < 48)
+          Stored.insert(Disp);
+        if (D.mayLoad())
+          Loaded.insert(Disp);
       }
+    for (int64_t Disp : Stored)
+      if (!Loaded.count(Disp))
+        return "call with stack arguments in loop (a store near the stack "
+               "pointer): measured copies run on another stack";
+  }
   for (unsigned BI : Body) {
     const Block &B = Blocks[BI];
     for (unsigned K = B.First; K < B.First + B.Count; ++K) {
@@ -593,6 +607,9 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
 void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   if (!decode())
     return;
+  for (const Flow &Fl : Flows)
+    if (Fl.Call && Fl.HasTarget)
+      CallTargets.push_back(Fl.Target);
   buildBlocks();
   computeDominators();
   unsigned N = Blocks.size();
@@ -666,6 +683,50 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   }
 }
 
+/// A loop that calls a function of \p Bin which runs rewritable loops,
+/// itself or through its own calls, is skipped, as the plugin skips it: its
+/// calls would be measured calls nested in it (the runtime times one loop
+/// at a time), and the callee's loops are the innermost ones.
+static void
+skipLoopsCallingLoops(const BinaryImage &Bin, const decan::X86Target &X86,
+                      const std::map<uint64_t, std::vector<uint64_t>> &Calls,
+                      std::vector<LoopCandidate> &Loops) {
+  std::map<uint64_t, std::string> WithLoops; // function start -> name
+  for (const LoopCandidate &L : Loops)
+    if (L.SkipReason.empty())
+      WithLoops[L.FunctionStart] = L.Function;
+  std::map<uint64_t, std::string> Names;
+  for (const FunctionRange &F : Bin.functions())
+    Names[F.Start] = F.Name;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[F, Targets] : Calls)
+      if (!WithLoops.count(F))
+        for (uint64_t T : Targets)
+          if (WithLoops.count(T)) {
+            WithLoops[F] = Names[F];
+            Grew = true;
+            break;
+          }
+  }
+  for (LoopCandidate &L : Loops) {
+    if (!L.SkipReason.empty())
+      continue;
+    for (const LoopBlock &B : L.Blocks)
+      for (const Instr &I : B.Instrs) {
+        uint64_t T;
+        if (!L.SkipReason.empty() || !X86.analysis().isCall(I.Inst) ||
+            !X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T))
+          continue;
+        auto It = WithLoops.find(T);
+        if (It != WithLoops.end() && T != L.FunctionStart)
+          L.SkipReason = "calls '" + It->second +
+                         "', which runs loops decan measures (a loop is "
+                         "measured where it is innermost)";
+      }
+  }
+}
+
 /// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
 /// section is malformed (a zero or uneven entry size would make the reader
 /// divide by zero) or the dynamic symbol table is missing.
@@ -713,11 +774,14 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;
+  std::map<uint64_t, std::vector<uint64_t>> Calls; // function -> targets
   for (const FunctionRange &F : Bin.functions()) {
     ++Stats.Functions;
     FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
     FA.run(Loops);
+    Calls[F.Start] = std::move(FA.CallTargets);
   }
+  skipLoopsCallingLoops(Bin, X86, Calls, Loops);
   if (StatsOut)
     *StatsOut = Stats;
   // The PLT entries the loops call, by name (LoopCandidate::Callees).

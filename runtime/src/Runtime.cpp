@@ -294,16 +294,24 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (__builtin_expect(!L, 0))
     return -1;
   ThreadState *T = currentThread();
-  if (__builtin_expect(!T || T->InFlightLoop >= 0, 0)) {
-    // Nested in another measured call: run the original only. A loop
-    // that calls this one yields to it (issue 13): it is not timed again.
-    LoopState *Out = T ? Reg.Loops[T->InFlightLoop].load() : nullptr;
-    if (Out && Out != L && Out->Desc && !Out->Yielded.exchange(true)) {
+  if (__builtin_expect(!T, 0))
+    return -1;
+  if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
+    // Nested in another measured call. A loop that calls this one yields
+    // to it (issue 13): it is not timed again, and when it runs the
+    // program's loop (REF) its timing is abandoned at once (its end_call
+    // then changes nothing), so this one, the innermost, is measured.
+    LoopState *Out = Reg.Loops[T->InFlightLoop].load();
+    if (!Out || Out == L)
+      return -1;
+    if (Out->Desc && !Out->Yielded.exchange(true)) {
       Out->Desc->active = 0;
       addWarning("%s calls measured loops (%s): measured until then only",
                  Out->Id, L->Id);
     }
-    return -1;
+    if (T->InFlightVariant != DECAN_REF)
+      return -1; // a variant must still be followed by the original run
+    T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
   }
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))

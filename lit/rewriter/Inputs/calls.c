@@ -43,6 +43,14 @@ __attribute__((noinline)) double kplain(int n) {
   return s;
 }
 
+// A loop calling a function with loops: those are measured, not this one.
+static double dsum;
+__attribute__((noinline)) double driver(int n) {
+  for (int r = 0; r < n; r++)
+    dsum += kplain(N - r);
+  return dsum;
+}
+
 int main(void) {
   for (int i = 0; i < N; i++)
     b[i] = i % 17 - 3; // some negative: sqrt's errno path runs in REF
@@ -66,6 +74,7 @@ int main(void) {
     s += a[3] + acc;
     s += kplain(N);
   }
+  s += driver(3);
   printf("%.6e %ld %.6e\n", s, c, acc);
   return 0;
 }
