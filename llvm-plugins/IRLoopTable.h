@@ -60,6 +60,10 @@ constexpr unsigned MInfoCounts = offsetof(decan_machine_info, n_instrs) / 4;
 constexpr unsigned MInfoNumCounts = 8; ///< n_instrs .. n_other
 constexpr unsigned MInfoStorePolicy =
     offsetof(decan_machine_info, store_policy) / 4;
+constexpr unsigned MInfoNCall = offsetof(decan_machine_info, n_call) / 4;
+constexpr unsigned MInfoWhy = offsetof(decan_machine_info, why) / 4;
+constexpr unsigned MInfoCallsDeleted =
+    offsetof(decan_machine_info, calls_deleted_mask) / 4;
 } // namespace abi_ir
 
 /// What decan knows about one innermost loop at the IR level.

@@ -23,6 +23,7 @@
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -30,6 +31,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
@@ -504,10 +506,53 @@ static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
   }
 }
 
+/// The first function of \p WithLoops that \p L calls directly, or null.
+static const Function *
+callsLoops(const Loop &L, const SmallPtrSetImpl<const Function *> &WithLoops) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *G = CB->getCalledFunction())
+          if (WithLoops.count(G))
+            return G;
+  return nullptr;
+}
+
+/// Functions of \p M that run loops decan instruments, themselves or
+/// through functions of \p M they call: a loop calling one is not
+/// measured, since its calls would be measured calls nested in it (the
+/// runtime times one loop at a time) and the callee's loops are the
+/// innermost ones.
+static SmallPtrSet<const Function *, 16>
+functionsWithLoops(Module &M, FunctionAnalysisManager &FAM,
+                   const LoopFilter &Filter) {
+  SmallPtrSet<const Function *, 16> Out;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasFnAttribute("decan-variant") &&
+        Filter.selectsFunction(F) && !FAM.getResult<LoopAnalysis>(F).empty())
+      Out.insert(&F);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || Out.count(&F))
+        continue;
+      for (Instruction &I : instructions(F))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (const Function *G = CB->getCalledFunction(); G && Out.count(G)) {
+            Out.insert(&F);
+            Grew = true;
+            break;
+          }
+    }
+  }
+  return Out;
+}
+
 /// Steps 1-2: the innermost loops of \p F in header order, each with its
 /// record (and skip reason, if any).
-static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
-                                                const LoopFilter &Filter) {
+static SmallVector<Candidate, 8>
+findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
+               const SmallPtrSetImpl<const Function *> &WithLoops) {
   DenseMap<const BasicBlock *, unsigned> Pos;
   for (BasicBlock &BB : F)
     Pos[&BB] = Pos.size();
@@ -572,6 +617,10 @@ static SmallVector<Candidate, 8> findCandidates(Function &F, LoopInfo &LI,
       R.SkipReason = "not selected (-decan-functions/-decan-lines)";
     else if (std::optional<std::string> Why = bodySkipReason(*C.L))
       R.SkipReason = *Why;
+    else if (const Function *G = callsLoops(*C.L, WithLoops))
+      R.SkipReason = "calls '" + demangle(G->getName()) +
+                     "', which runs loops decan measures (a loop is measured "
+                     "where it is innermost)";
   }
   return Cands;
 }
@@ -711,14 +760,16 @@ static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
 }
 
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
-                            const LoopFilter &Filter, LoopTableBuilder &Table) {
+                            const LoopFilter &Filter,
+                            const SmallPtrSetImpl<const Function *> &WithLoops,
+                            LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &AC = FAM.getResult<AssumptionAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
-  SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter);
+  SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter, WithLoops);
   if (Cands.empty())
     return false;
   // Shape every selected loop before recording any: LCSSA for one loop can
@@ -738,7 +789,10 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
+        // NO_CALL only for loops that call something.
         C.Rec.VariantMask = (1u << NumVariants) - 1;
+        if (!loopCalls(*C.L))
+          C.Rec.VariantMask &= ~(1u << DECAN_NO_CALL);
         P.Rec = C.Rec;
         MemDep.push_back(carriedMemory(*C.L, FAM, F, SE));
         Plans.push_back(std::move(P));
@@ -761,6 +815,10 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     Function *Ref = buildOutlined(F, P);
     SmallVector<Function *, NumVariants> Fns{Ref};
     for (unsigned V = 1; V < NumVariants; ++V) {
+      if (!(P.Rec.VariantMask >> V & 1)) {
+        Fns.push_back(Ref); // never chosen: not in variant_mask
+        continue;
+      }
       ValueToValueMapTy VMap;
       Function *C = CloneFunction(Ref, VMap);
       C->setName(P.Rec.symbol(decan_variant_name(V)));
@@ -777,8 +835,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
                                 P.Header)
              << "loop " << ore::NV("Loop", P.Rec.id()) << " outlined into "
-             << ore::NV("Variants", NumVariants) << " variants ("
-             << ore::NV("LiveIns", (unsigned)P.LiveIns.size()) << " live-ins, "
+             << ore::NV("Variants", (unsigned)popcount(P.Rec.VariantMask))
+             << " variants (" << ore::NV("LiveIns", (unsigned)P.LiveIns.size())
+             << " live-ins, "
              << ore::NV("LiveOuts", (unsigned)P.LiveOuts.size())
              << " live-outs, " << ore::NV("Exits", (unsigned)P.Exits.size())
              << " exits, trip "
@@ -816,10 +875,12 @@ PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
         !F.hasFnAttribute("decan-variant"))
       Worklist.push_back(&F);
 
+  SmallPtrSet<const Function *, 16> WithLoops =
+      functionsWithLoops(M, FAM, *Filter);
   LoopTableBuilder Table(M);
   bool Changed = false;
   for (Function *F : Worklist)
-    Changed |= processFunction(*F, FAM, *Filter, Table);
+    Changed |= processFunction(*F, FAM, *Filter, WithLoops, Table);
   if (!Changed)
     return PreservedAnalyses::all();
   Table.finalize();

@@ -72,16 +72,20 @@ static bool fileMatches(StringRef Have, StringRef Want) {
          Have[Have.size() - Want.size() - 1] == '/';
 }
 
+bool LoopFilter::selectsFunction(const Function &F) const {
+  if (Functions.empty())
+    return true;
+  std::string Demangled = demangle(F.getName());
+  StringRef Base = StringRef(Demangled).split('(').first;
+  return any_of(Functions, [&](const std::string &Want) {
+    return F.getName() == Want || Base == Want;
+  });
+}
+
 bool LoopFilter::selects(const Function &F, StringRef File,
                          unsigned Line) const {
-  if (!Functions.empty()) {
-    std::string Demangled = demangle(F.getName());
-    StringRef Base = StringRef(Demangled).split('(').first;
-    if (!any_of(Functions, [&](const std::string &Want) {
-          return F.getName() == Want || Base == Want;
-        }))
-      return false;
-  }
+  if (!selectsFunction(F))
+    return false;
   if (!Lines.empty() && !any_of(Lines, [&](const LineRange &R) {
         return Line >= R.First && Line <= R.Last && fileMatches(File, R.File);
       }))
@@ -135,8 +139,6 @@ std::optional<std::string> decan::bodySkipReason(const Loop &L) {
         return std::string("token value in the loop");
       if (isa<AllocaInst>(I))
         return std::string("alloca in the loop");
-      if (I.getOpcode() == Instruction::FRem)
-        return std::string("calls fmod (frem)");
       if (isa<IndirectBrInst>(I) || isa<CallBrInst>(I))
         return std::string("indirect branch in the loop");
       auto *CB = dyn_cast<CallBase>(&I);
@@ -146,14 +148,30 @@ std::optional<std::string> decan::bodySkipReason(const Loop &L) {
         return std::string("inline asm in the loop");
       if (CB->isConvergent())
         return std::string("convergent call in the loop");
-      Function *Callee = CB->getCalledFunction();
-      if (!Callee)
-        return std::string("calls a function pointer");
-      if (Callee->isIntrinsic() &&
-          !isLibcallIntrinsic(Callee->getIntrinsicID()))
-        continue;
-      return "calls '" + demangle(Callee->getName()) + "'";
+      // Calls are measured (REF with its calls, NO_CALL without); what the
+      // outliner cannot move is an invoke (its landing pad stays behind)
+      // and a call that returns twice.
+      if (isa<InvokeInst>(CB))
+        return std::string("invoke in the loop (a call that may throw)");
+      if (CB->hasFnAttr(Attribute::ReturnsTwice))
+        return std::string("setjmp-like call in the loop");
     }
   }
   return std::nullopt;
+}
+
+bool decan::loopCalls(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (I.getOpcode() == Instruction::FRem && !I.getType()->isVectorTy())
+        return true; // fmod
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || CB->isInlineAsm())
+        continue;
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee || !Callee->isIntrinsic() ||
+          isLibcallIntrinsic(Callee->getIntrinsicID()))
+        return true;
+    }
+  return false;
 }

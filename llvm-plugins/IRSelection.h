@@ -33,6 +33,9 @@ public:
   bool selects(const llvm::Function &F, llvm::StringRef File,
                unsigned Line) const;
 
+  /// Whether -decan-functions leaves \p F's loops in (any line).
+  bool selectsFunction(const llvm::Function &F) const;
+
   /// Whether -decan-lines was given (it needs line information: -g or
   /// -gline-tables-only).
   bool hasLineRanges() const { return !Lines.empty(); }
@@ -50,8 +53,15 @@ private:
 bool isDecanDisabled();
 
 /// Why the innermost loop \p L cannot be outlined, or nullopt if it can.
-/// Checks the body only (calls, allocas, EH, tokens), not the loop's shape.
+/// Checks the body only (invokes, allocas, EH, tokens, inline asm), not the
+/// loop's shape. Calls do not prevent it: REF times them, NO_CALL deletes
+/// them.
 std::optional<std::string> bodySkipReason(const llvm::Loop &L);
+
+/// Whether \p L calls a function, or an intrinsic x86-64 codegen turns
+/// into a library call (memcpy, exp, fmod for frem): such a loop gets a
+/// NO_CALL copy.
+bool loopCalls(const llvm::Loop &L);
 
 } // namespace decan
 

@@ -168,6 +168,49 @@ static MachineLoop *theLoop(MachineLoopInfo &MLI, unsigned &Count) {
   return Found;
 }
 
+/// Instr::Call and the registers a call reads and writes: its argument
+/// registers (the call's implicit uses, at full width so both front ends
+/// bridge alike), its results and the caller-saved registers it clobbers.
+static void describeCall(const X86Knowledge &K, const MachineInstr &MI,
+                         Instr &I) {
+  I.Call = CallKind::MayWrite;
+  for (const MachineOperand &MO : MI.explicit_operands()) {
+    if (MO.isSymbol()) {
+      // A libcall (exp for llvm.exp, fmod for frem, memcpy): by name.
+      I.Call = callKindOfSymbol(MO.getSymbolName());
+    } else if (MO.isGlobal()) {
+      if (const auto *F = dyn_cast<Function>(MO.getGlobal())) {
+        MemoryEffects ME = F->getMemoryEffects();
+        if (callKindOfSymbol(F->getName()) == CallKind::Memory)
+          I.Call = CallKind::Memory;
+        else if (ME.getWithoutLoc(IRMemLocation::ErrnoMem)
+                     .doesNotAccessMemory())
+          I.Call = CallKind::Pure; // readnone, or libm with errno
+        else if (ME.onlyReadsMemory())
+          I.Call = CallKind::ReadOnly;
+      }
+    }
+  }
+  for (const MachineOperand &MO : MI.implicit_operands()) {
+    if (!MO.isReg() || !MO.isUse() || !MO.getReg().isPhysical())
+      continue;
+    unsigned R = MO.getReg().id();
+    if (K.isGPR(R) && K.regBits(R) < 64)
+      for (MCPhysReg Sup : K.regInfo().superregs(R))
+        if (K.regBits(Sup) == 64)
+          R = Sup;
+    if (K.isVector(R))
+      R = K.xmmOf(R);
+    StringRef Name = K.regName(R);
+    if (Name != "RSP" && Name != "SSP")
+      I.ImplicitUses.push_back(R);
+  }
+  if (I.ImplicitUses.empty()) // no argument: none read (not "unknown")
+    I.ImplicitUses.push_back(K.reg("RSP"));
+  for (unsigned R : K.callClobberedRegs())
+    I.ImplicitDefs.push_back(R);
+}
+
 static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
                                 const TargetRegisterInfo &TRI) {
   MachineLoopBody Out;
@@ -215,6 +258,8 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
         if (const Value *V = MMO->getValue())
           I.Object = reinterpret_cast<uintptr_t>(getUnderlyingObject(V)) | 1;
       }
+      if (MI.isCall())
+        describeCall(K, MI, I);
       Out.Body.Instrs.push_back(I);
       Out.MIs.push_back(&MI);
     }
@@ -383,7 +428,9 @@ static void setDescBoundBit(Module &M, StringRef DescName, unsigned Bit) {
 /// and with \p Bound the bound_mask of the meta record and the descriptor.
 static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
-                      const LoopSubsets *Counts, bool Bound = false) {
+                      const LoopSubsets *Counts, bool Bound = false,
+                      bool CallsDeleted = false,
+                      decan_variant_why Why = DECAN_WHY_NONE) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -401,6 +448,9 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   unsigned VI = static_cast<unsigned>(V);
   Vals[abi_ir::MInfoStatus + VI] = static_cast<uint32_t>(St);
   Vals[abi_ir::MInfoLoopBytes + VI] = Bytes;
+  Vals[abi_ir::MInfoWhy + VI] = St == VariantStatus::OK ? DECAN_WHY_NONE
+                                : Why == DECAN_WHY_NONE ? DECAN_WHY_OTHER
+                                                        : Why;
   uint32_t *Count = &Vals[abi_ir::MInfoCounts];
   bool CountsUnset = std::all_of(Count, Count + abi_ir::MInfoNumCounts,
                                  [](uint32_t C) { return C == 0; });
@@ -410,7 +460,10 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
          {Counts->NumInstrs, Counts->NumLoad, Counts->NumStore, Counts->NumFP,
           Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
       *Count++ = N;
+    Vals[abi_ir::MInfoNCall] = Counts->NumCall;
   }
+  if (CallsDeleted)
+    Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;
   SmallVector<Constant *, 10> Ops;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Ops.push_back(Init->getOperand(J));
@@ -547,7 +600,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
           {SubsetPureMem, "PUREMEM"},
           {SubsetNop, "NOP"},
           {SubsetCtrl, "CTRL"},
-          {SubsetAddr, "ADDR"}};
+          {SubsetAddr, "ADDR"},
+          {SubsetCall, "CALL"}};
       for (auto [Bit, N] : Names)
         if (B & Bit)
           errs() << " " << N;
@@ -600,10 +654,12 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   if (R.Status != VariantStatus::OK) {
     Missed(R.Status, R.Reason, H, Loc);
-    writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S);
+    writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S, false, false,
+              R.Why);
     return Changed;
   }
-  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound);
+  writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,
+            R.CallsDeleted);
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "
@@ -615,6 +671,9 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
       Rem << "; " << R.Reason;
     if (R.Bound)
       Rem << "; " << R.BoundReason;
+    if (R.CallsDeleted && *V != Variant::NO_CALL)
+      Rem << "; calls deleted (they may write memory, or are not this "
+             "variant's work): NO_CALL is its reference";
     return Rem;
   });
   return Changed;

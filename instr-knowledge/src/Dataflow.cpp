@@ -128,7 +128,8 @@ std::vector<bool> decan::affineDefs(const X86Knowledge &K, const LoopBody &L,
   std::vector<bool> A(N, true);
   for (unsigned I = 0; I < N; ++I) {
     unsigned B = K.classify(L.Instrs[I].Opcode);
-    if (B & (SubsetLoad | SubsetFP | SubsetDiv | SubsetUnsupported))
+    if (B &
+        (SubsetLoad | SubsetFP | SubsetDiv | SubsetUnsupported | SubsetCall))
       A[I] = false;
   }
   for (bool Changed = true; Changed;) {

@@ -224,6 +224,10 @@ void X86Knowledge::regsRead(const Instr &I,
     if (StringRef(MRI->getName(R)) != "RIP" &&
         StringRef(MRI->getName(R)) != "SSP")
       Regs.push_back(R);
+  Regs.append(I.ImplicitUses.begin(), I.ImplicitUses.end());
+  if (I.ImplicitUses.empty() && (classify(I.Opcode) & SubsetCall))
+    for (unsigned R : callArgumentRegs())
+      Regs.push_back(R);
 }
 
 void X86Knowledge::regsWritten(const Instr &I,
@@ -237,6 +241,53 @@ void X86Knowledge::regsWritten(const Instr &I,
   for (MCPhysReg R : D.implicit_defs())
     if (StringRef(MRI->getName(R)) != "SSP")
       Regs.push_back(R);
+  Regs.append(I.ImplicitDefs.begin(), I.ImplicitDefs.end());
+  if (I.ImplicitDefs.empty() && (classify(I.Opcode) & SubsetCall))
+    for (unsigned R : callClobberedRegs())
+      Regs.push_back(R);
+}
+
+CallKind decan::callKindOfSymbol(StringRef N) {
+  if (N == "memcpy" || N == "memmove" || N == "memset" || N == "__memcpy_chk" ||
+      N == "__memmove_chk" || N == "__memset_chk")
+    return CallKind::Memory;
+  static const StringRef Libm[] = {
+      "sqrt",  "exp",  "exp2",  "exp10", "expm1", "log",   "log2", "log10",
+      "log1p", "pow",  "sin",   "cos",   "tan",   "asin",  "acos", "atan",
+      "atan2", "sinh", "cosh",  "tanh",  "fmod",  "ldexp", "cbrt", "hypot",
+      "floor", "ceil", "trunc", "round", "rint",  "erf",   "erfc", "lgamma",
+      "fma",   "fmin", "fmax",  "tgamma"};
+  N.consume_front("__");
+  N.consume_back("_finite");
+  for (StringRef B : Libm)
+    if (N == B || (N.size() == B.size() + 1 && N.starts_with(B) &&
+                   (N.back() == 'f' || N.back() == 'l')))
+      return CallKind::Pure;
+  return CallKind::MayWrite;
+}
+
+std::vector<unsigned> X86Knowledge::callArgumentRegs() const {
+  std::vector<unsigned> Out;
+  for (const char *G : {"RDI", "RSI", "RDX", "RCX", "R8", "R9"})
+    Out.push_back(reg(G));
+  for (unsigned N = 0; N < 8; ++N)
+    Out.push_back(reg(("XMM" + Twine(N)).str()));
+  return Out;
+}
+
+std::vector<unsigned> X86Knowledge::callClobberedRegs() const {
+  // Narrowest names: XMMn shares its register unit with YMMn and ZMMn, and a
+  // bridge for a clobbered register must be a copy this subtarget has.
+  std::vector<unsigned> Out;
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11", "EFLAGS"})
+    Out.push_back(reg(G));
+  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
+    Out.push_back(reg(("XMM" + Twine(N)).str()));
+  if (HasAVX512)
+    for (unsigned N = 0; N < 8; ++N)
+      Out.push_back(reg(("K" + Twine(N)).str()));
+  return Out;
 }
 
 PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
@@ -246,14 +297,30 @@ PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
   const MCInstrDesc &D = MII->get(I.Opcode);
   int M = memOperandIndex(I.Opcode);
   SmallVector<unsigned, 4> Srcs;
-  for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J) {
+  // A call passes on its arguments (sqrt(x): XMM0 -> XMM0 keeps its chain;
+  // a pointer in RDI returned in RAX is a copy), never its target or the
+  // stack pointer (which it keeps).
+  bool Call = classify(I.Opcode) & SubsetCall;
+  if (Call) {
+    if (regsOverlap(Written, reg("RSP"))) {
+      P.Kind = PassThrough::Keep;
+      return P;
+    }
+    if (I.ImplicitUses.empty())
+      for (unsigned R : callArgumentRegs())
+        Srcs.push_back(R);
+    for (unsigned R : I.ImplicitUses)
+      if (!regsOverlap(R, reg("RSP")))
+        Srcs.push_back(R);
+  }
+  for (unsigned J = D.getNumDefs(); !Call && J < I.Ops.size(); ++J) {
     if (M >= 0 && J >= (unsigned)M && J < (unsigned)M + 5)
       continue; // address registers
     if (I.Ops[J].isReg() && I.Ops[J].Reg && !isMask(I.Ops[J].Reg))
       Srcs.push_back(I.Ops[J].Reg);
   }
   for (MCPhysReg R : D.implicit_uses())
-    if (isGPR(R))
+    if (isGPR(R) && !Call)
       Srcs.push_back(R);
   if (mergesFlags(opcodeName(I.Opcode)))
     Srcs.push_back(reg("EFLAGS"));

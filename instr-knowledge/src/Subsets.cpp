@@ -34,6 +34,10 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
   StringRef N = MII.getName(Opcode);
   if (N == "NOOP" || N.starts_with("NOOP"))
     return SubsetNop;
+  // A call (direct, through a register or through memory); tail calls
+  // (TCRETURN*) return and stay unsupported.
+  if (D.isCall() && !D.isReturn() && N.starts_with("CALL64"))
+    return SubsetCall;
   if (D.isCall() || D.isReturn() || D.isIndirectBranch())
     return SubsetUnsupported;
   if (D.isBranch())
@@ -247,11 +251,29 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
         S.CtrlReadsStoredMemory = true;
     }
   }
+  // A call that may write memory while an exit reads memory: deleting the
+  // call could change the trip count.
+  for (unsigned I = 0; I < N; ++I) {
+    CallKind CK = L.Instrs[I].Call;
+    if (!(S.Bits[I] & SubsetCall) || CK == CallKind::Pure ||
+        CK == CallKind::ReadOnly)
+      continue;
+    for (unsigned J = 0; J < N; ++J) {
+      if (!(S.Bits[J] & SubsetCtrl) || !(S.Bits[J] & SubsetLoad))
+        continue;
+      // The function's own frame (a spilled bound): no callee writes it.
+      int M = K.memOperandIndex(L.Instrs[J].Opcode);
+      const Operand &Base = L.Instrs[J].Ops[M];
+      bool Frame = Base.isReg() && Base.Reg == K.reg("RSP");
+      S.CtrlReadsCallWrittenMemory |= !Frame;
+    }
+  }
   for (unsigned I = 0; I < N; ++I) {
     unsigned B = S.Bits[I];
     if (B & SubsetNop)
       continue;
     ++S.NumInstrs;
+    S.NumCall += !!(B & SubsetCall);
     S.NumLoad += !!(B & SubsetLoad);
     S.NumStore += !!(B & SubsetStore);
     S.NumFP += !!(B & SubsetFP);
@@ -259,7 +281,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     S.NumCtrl += !!(B & SubsetCtrl);
     S.NumAddr += !!(B & SubsetAddr);
     S.NumOther += !(B & (SubsetLoad | SubsetStore | SubsetFP | SubsetDiv |
-                         SubsetCtrl | SubsetAddr | SubsetBranch));
+                         SubsetCtrl | SubsetAddr | SubsetBranch | SubsetCall));
   }
   return S;
 }

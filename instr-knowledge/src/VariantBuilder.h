@@ -51,7 +51,9 @@ private:
   VariantResult assembleBody();
   /// @}
   /// Res with status \p St and reason \p Why, and REF's body.
-  VariantResult fail(VariantStatus St, std::string Why);
+  /// \p Code: why, for reports (default: from the status).
+  VariantResult fail(VariantStatus St, std::string Why,
+                     decan_variant_why Code = DECAN_WHY_NONE);
 
   /// \p IntoFree: load into a free register even when \p I has a
   /// destination (a deleted division keeps its destination's chain).
@@ -116,7 +118,8 @@ private:
   std::vector<std::vector<Instr>> Repl; ///< Fate::Replace: the replacement
   std::set<unsigned> DivFeed;           ///< feeds a division that stays
   std::vector<int> Pad;                 ///< NOP bytes after each change
-  int Growth = 0; ///< bytes the loop grew by (replacements too long)
+  int Growth = 0;            ///< bytes the loop grew by (replacements too long)
+  bool CallsDeleted = false; ///< some call of the loop is deleted
 };
 } // namespace decan
 

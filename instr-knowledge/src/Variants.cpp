@@ -40,6 +40,7 @@ decan_store_policy decan::storePolicy(Variant V) {
     return DECAN_STORE_KEPT; // the real loop
   case Variant::LS:
   case Variant::NO_DIV:
+  case Variant::NO_CALL:
     // A store the next iteration reloads goes to a scratch cell; the policy
     // names what happens to the others.
     return DECAN_STORE_AS_LOAD;
@@ -50,6 +51,29 @@ decan_store_policy decan::storePolicy(Variant V) {
     return DECAN_STORE_DELETED;
   }
   return DECAN_STORE_KEPT;
+}
+
+bool decan::keepsCall(Variant V, CallKind C) {
+  switch (V) {
+  case Variant::REF:
+    return true;
+  case Variant::LS:
+    return C == CallKind::ReadOnly; // memory work that writes nothing
+  case Variant::NO_DIV:
+    return C == CallKind::ReadOnly || C == CallKind::Pure;
+  case Variant::FP:
+  case Variant::DL1:
+    return C == CallKind::Pure; // arithmetic, no memory
+  case Variant::CTRL:
+  case Variant::NO_CALL:
+    return false;
+  }
+  return false;
+}
+
+/// What a call may do; a call the front end said nothing about may write.
+static CallKind callKind(const Instr &I) {
+  return I.Call == CallKind::None ? CallKind::MayWrite : I.Call;
 }
 
 Expected<unsigned> decan::loopBytes(const X86Knowledge &K, const LoopBody &L) {
@@ -111,9 +135,14 @@ VariantResult VariantBuilder::run() {
   return assembleBody();
 }
 
-VariantResult VariantBuilder::fail(VariantStatus St, std::string Why) {
+VariantResult VariantBuilder::fail(VariantStatus St, std::string Why,
+                                   decan_variant_why Code) {
   Res.Status = St;
   Res.Reason = std::move(Why);
+  Res.Why = Code != DECAN_WHY_NONE          ? Code
+            : St == VariantStatus::Empty    ? DECAN_WHY_NOTHING
+            : St == VariantStatus::Verifier ? DECAN_WHY_VERIFIER
+                                            : DECAN_WHY_OTHER;
   Res.Body = Ref;
   Res.Bytes = Res.RefBytes;
   return Res;
@@ -126,21 +155,49 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
     if (S.Bits[I] & SubsetUnsupported)
       return fail(VariantStatus::Unsupported,
                   "unsupported instruction " +
-                      K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                      " in the loop");
+                      K.opcodeName(Ref.Instrs[I].Opcode).str() + " in the loop",
+                  DECAN_WHY_INSTRUCTION);
   if (!Res.RefBytes)
     return fail(VariantStatus::Unsupported, "loop size unknown");
   if (S.CtrlReadsStoredMemory)
     return fail(VariantStatus::Unsupported,
-                "an exit condition reads memory the loop may write");
+                "an exit condition reads memory the loop may write",
+                DECAN_WHY_EXIT_READS_STORED);
+  // A call the exit depends on stays in every variant: only one that
+  // writes no memory may.
+  for (unsigned I = 0; I < N; ++I)
+    if ((S.Bits[I] & SubsetCall) && (S.Bits[I] & SubsetCtrl) &&
+        !keepsCall(Variant::NO_DIV, callKind(Ref.Instrs[I])))
+      return fail(VariantStatus::Unsupported,
+                  "an exit condition depends on a call that may write "
+                  "memory",
+                  DECAN_WHY_EXIT_DEPENDS_ON_CALL);
+  if (S.CtrlReadsCallWrittenMemory)
+    return fail(VariantStatus::Unsupported,
+                "an exit condition reads memory a call in the loop may write",
+                DECAN_WHY_EXIT_READS_CALL_WRITTEN);
   bool AnyMem = false;
   for (unsigned I = 0; I < N; ++I)
     AnyMem |=
         (S.Bits[I] & (SubsetLoad | SubsetStore)) && !(S.Bits[I] & SubsetCtrl);
   if (V == Variant::NO_DIV && S.NumDiv == 0)
-    return fail(VariantStatus::Empty, "no division or square root");
+    return fail(VariantStatus::Empty, "no division or square root",
+                DECAN_WHY_NO_DIV);
+  if (V == Variant::NO_CALL && S.NumCall == 0)
+    return fail(VariantStatus::Empty, "no call", DECAN_WHY_NO_CALL);
+  bool MemoryCalls = false;
+  for (unsigned I = 0; I < N; ++I)
+    MemoryCalls |=
+        (S.Bits[I] & SubsetCall) && Ref.Instrs[I].Call == CallKind::Memory;
+  if (V == Variant::DL1 && !AnyMem && MemoryCalls)
+    return fail(VariantStatus::Unsupported,
+                "the loop's memory work is memcpy/memset/memmove: a "
+                "destination of unknown size cannot be redirected to the "
+                "scratch area",
+                DECAN_WHY_MEMORY_CALLS);
   if (V == Variant::DL1 && !AnyMem)
-    return fail(VariantStatus::Empty, "no memory access to redirect");
+    return fail(VariantStatus::Empty, "no memory access to redirect",
+                DECAN_WHY_NO_MEMORY);
   // Integer division traps on a zero divisor or an overflowing quotient.
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
   // change loaded values, so an integer division fed by a load the variant
@@ -162,7 +219,8 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                       "integer division " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() +
                           " of values loaded in the loop: changed values "
-                          "could trap");
+                          "could trap",
+                      DECAN_WHY_TRAP);
         for (const RegRead *R : RD.readsOf(X))
           for (auto [D, C] : R->Defs)
             if (D != EntryDef)
@@ -182,7 +240,8 @@ std::optional<VariantResult> VariantBuilder::planScratch() {
     SL = std::move(*L);
   }
 
-  if ((V == Variant::LS || V == Variant::NO_DIV) && Opts.ScratchInAllVariants) {
+  if ((V == Variant::LS || V == Variant::NO_DIV || V == Variant::NO_CALL) &&
+      Opts.ScratchInAllVariants) {
     Cell = forwardingCells();
     Window = maskedPairs(Cell);
   }
@@ -197,6 +256,15 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     unsigned B = S.Bits[I];
     if (B & (SubsetCtrl | SubsetBranch | SubsetNop))
       continue;
+    // Calls: kept or deleted by what they may do (keepsCall); a deleted
+    // call's results are bridged like any deleted instruction's.
+    if (B & SubsetCall) {
+      if (!keepsCall(V, callKind(Ref.Instrs[I]))) {
+        Fates[I] = Fate::Delete;
+        CallsDeleted = true;
+      }
+      continue;
+    }
     bool Mem = B & (SubsetLoad | SubsetStore);
     std::string Why;
     bool OK = true;
@@ -242,6 +310,15 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
           Fates[I] = Fate::Replace;
           OK = regForm(I, Repl[I], Why);
         }
+      }
+      break;
+    case Variant::NO_CALL:
+      // Everything but the calls: stores become loads, as in NO_DIV.
+      if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
       }
       break;
     case Variant::NO_DIV:
@@ -296,7 +373,7 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       break;
     }
     if (!OK)
-      return fail(VariantStatus::Unsupported, Why);
+      return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
   }
 
   return std::nullopt;
@@ -399,7 +476,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
                           K.opcodeName(Ref.Instrs[D].Opcode).str() + " (#" +
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
-                          std::to_string(I) + ")");
+                          std::to_string(I) + ")",
+                      DECAN_WHY_NO_FORM);
         // A bridge into a div/sqrt passes the div-operand rule on.
         if (Rd.Bridge && DivFeed.count(I))
           DivFeed.insert(D);
@@ -433,7 +511,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
       std::vector<Instr> X = K.idiom(Reg, IV, flagsDeadAfter(D));
       if (X.empty())
         return fail(VariantStatus::Unsupported,
-                    "no dependency-free idiom for " + K.regName(Reg).str());
+                    "no dependency-free idiom for " + K.regName(Reg).str(),
+                    DECAN_WHY_NO_FORM);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (auto [Reg, Src] : Copies[D]) {
@@ -561,6 +640,7 @@ VariantResult VariantBuilder::assembleBody() {
   Res.Body = std::move(Out);
   Res.Bytes = *VB;
   Res.Status = VariantStatus::OK;
+  Res.CallsDeleted = CallsDeleted;
   if (Growth > 0)
     Res.Reason = "loop grew by " + std::to_string(Growth) +
                  " bytes: replacements longer than what they replace";

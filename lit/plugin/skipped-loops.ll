@@ -12,7 +12,9 @@
 
 target triple = "x86_64-pc-linux-gnu"
 
-declare void @ext(i64)
+; A call that returns twice (setjmp) cannot be outlined; other calls can
+; (lit/plugin/calls.test).
+declare void @ext(i64) returns_twice
 
 define void @calls(i64 %n) {
 entry:
@@ -73,12 +75,28 @@ exit:
   ret void
 }
 
-; CHECK: @calls.decan.L0.meta = internal constant {{.*}} { [4 x i8] c"DCN1", i32 168, i32 3, i32 0, {{.*}} c"calls:L0\00calls\00\00calls 'ext'\00{{(\\00)*}}" }, section ".decan.meta", align 8
-; CHECK: @irreducible.decan.L0.meta = internal constant {{.*}} i32 3, i32 0, {{.*}} c"irreducible:L0\00irreducible\00\00irreducible control flow\00{{(\\00)*}}" }, section ".decan.meta", align 8
-; CHECK: @dynalloca.decan.L0.meta = {{.*}} i32 3, i32 0, {{.*}} c"dynalloca:L0\00dynalloca\00\00alloca in the loop\00{{(\\00)*}}" }
-; CHECK: @plain.decan.L0.meta = {{.*}} i32 3, i32 63, {{.*}} c"plain:L0\00plain\00\00\00{{(\\00)*}}" }
+;; A loop that calls a function of the module with loops: those loops are
+;; measured, not this one (the runtime times one loop at a time).
+define void @driver(ptr %x, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  call void @plain(ptr %x, i64 %n)
+  %i.next = add i64 %i, 1
+  %c = icmp ult i64 %i.next, 10
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+; CHECK: @calls.decan.L0.meta = internal constant {{.*}} { [4 x i8] c"DCN1", i32 {{[0-9]+}}, i32 4, i32 0, {{.*}} c"calls:L0\00calls\00\00setjmp-like call in the loop\00{{(\\00)*}}" }, section ".decan.meta", align 8
+; CHECK: @irreducible.decan.L0.meta = internal constant {{.*}} i32 4, i32 0, {{.*}} c"irreducible:L0\00irreducible\00\00irreducible control flow\00{{(\\00)*}}" }, section ".decan.meta", align 8
+; CHECK: @dynalloca.decan.L0.meta = {{.*}} i32 4, i32 0, {{.*}} c"dynalloca:L0\00dynalloca\00\00alloca in the loop\00{{(\\00)*}}" }
+; CHECK: @plain.decan.L0.meta = {{.*}} i32 4, i32 63, {{.*}} c"plain:L0\00plain\00\00\00{{(\\00)*}}" }
+; CHECK: @driver.decan.L0.meta = {{.*}} i32 4, i32 0, {{.*}} c"driver:L0\00driver\00\00calls 'plain', which runs loops decan measures (a loop is measured where it is innermost)\00
 ; CHECK-NOT: @{{calls|irreducible|dynalloca}}.decan.L0.{{desc|scratch|variants}}
-; CHECK: @llvm.used = {{.*}}[ptr @calls.decan.L0.meta, ptr @irreducible.decan.L0.meta, ptr @dynalloca.decan.L0.meta, ptr @plain.decan.L0.meta, ptr @plain.decan.L0.scratch, ptr @decan.descs]
+; CHECK: @llvm.used = {{.*}}[ptr @calls.decan.L0.meta, ptr @irreducible.decan.L0.meta, ptr @dynalloca.decan.L0.meta, ptr @plain.decan.L0.meta, ptr @plain.decan.L0.scratch, ptr @driver.decan.L0.meta, ptr @decan.descs]
 ; CHECK: @plain.decan.L0.desc = internal alias
 ; CHECK-LABEL: define void @calls(
 ; CHECK-NOT:   decan
@@ -92,10 +110,11 @@ exit:
 ; CHECK: define internal void @plain.decan.L0.REF(
 ; CHECK-NOT: define internal void @calls.decan
 
-; REMARK: remark: <unknown>:0:0: loop calls:L0 not instrumented: calls 'ext'
+; REMARK: remark: <unknown>:0:0: loop calls:L0 not instrumented: setjmp-like call in the loop
 ; REMARK: remark: <unknown>:0:0: loop irreducible:L0 not instrumented: irreducible control flow
 ; REMARK: remark: <unknown>:0:0: loop dynalloca:L0 not instrumented: alloca in the loop
 ; REMARK-NOT: plain:L0
+; REMARK: remark: <unknown>:0:0: loop driver:L0 not instrumented: calls 'plain', which runs loops decan measures
 
 ; ONLY: c"calls:L0\00calls\00\00not selected (-decan-functions/-decan-lines)\00
 ; ONLY: c"plain:L0\00plain\00\00\00

@@ -33,7 +33,7 @@ Expected<uint64_t> CodeBuffer::layout(uint64_t Base) {
       break;
     case Item::Inst: {
       if (I.Fix == Item::Branch) {
-        I.Size = I.MI.getOpcode() == X86.JMP_4 ? 5 : 6;
+        I.Size = I.MI.getOpcode() == X86.JCC_4 ? 6 : 5; // jmp, call: 5
         break;
       }
       MCInst Probe = I.MI;
@@ -80,6 +80,8 @@ Error CodeBuffer::encode(uint64_t DataBase, SmallVectorImpl<char> &Out) {
           // rel32 forms, encoded here: MC would leave a fixup for them.
           if (MI.getOpcode() == X86.JMP_4) {
             Out.push_back(char(0xe9));
+          } else if (MI.getOpcode() != X86.JCC_4) {
+            Out.push_back(char(0xe8)); // call rel32
           } else {
             Out.push_back(char(0x0f));
             Out.push_back(char(0x80 | (MI.getOperand(1).getImm() & 15)));

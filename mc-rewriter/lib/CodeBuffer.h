@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstBuilder.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -83,6 +84,14 @@ public:
   void branch(unsigned Opc, int CC, CodeTarget T) {
     Item I;
     I.MI = X86.createBranch32(Opc == X86.JMP_4 ? -1 : CC);
+    I.Fix = Item::Branch;
+    I.T = T;
+    Items.push_back(I);
+  }
+  /// call rel32 to \p T (a call of a moved loop: its original target).
+  void call(CodeTarget T) {
+    Item I;
+    I.MI = llvm::MCInstBuilder(X86.opcode("CALL64pcrel32")).addImm(0);
     I.Fix = Item::Branch;
     I.T = T;
     Items.push_back(I);

@@ -169,6 +169,10 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
                   To(CI.BranchTarget));
         continue;
       }
+      if (CI.IsCall) {
+        CB.call(CodeTarget::abs(CI.CallTarget));
+        continue;
+      }
       MCInst MI = CI.MI;
       int Mem = X86.addressOperandIndex(MI);
       if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&

@@ -27,6 +27,13 @@ static CopyInst copyOf(const decan::X86Target &X86, const Instr &I) {
       C.BranchTarget = T;
     }
   }
+  if (X86.opcodeName(Opc) == "CALL64pcrel32") {
+    uint64_t T;
+    if (X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T)) {
+      C.IsCall = true;
+      C.CallTarget = T;
+    }
+  }
   int Mem = X86.addressOperandIndex(I.Inst);
   if (Mem >= 0 && I.Inst.getOperand(Mem).isReg() &&
       I.Inst.getOperand(Mem).getReg() == X86.RIP &&

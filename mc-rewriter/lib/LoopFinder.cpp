@@ -73,6 +73,8 @@ public:
       : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
   void run(std::vector<LoopCandidate> &Out);
+  /// Targets of the function's direct calls (after run()).
+  std::vector<uint64_t> CallTargets;
 
 private:
   Flow flowOf(const Instr &I) const;
@@ -442,20 +444,57 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
     return R && MRI.isSuperOrSubRegisterEq(X86.RSP, R);
   };
   std::set<unsigned> InBody(Body.begin(), Body.end());
-  // Calls first: the most common reason, and the one that explains the
-  // stack adjustments around them.
+  // Calls are measured (REF with them, NO_CALL without: the variant rules
+  // delete a call the rewriter knows nothing about in every other variant).
+  // Measured copies run on a stack FrameDelta lower than the program's, so
+  // a callee could not find arguments passed on the stack: a loop that
+  // calls and stores near the stack pointer without reading the slot back
+  // (an outgoing argument, not a spill) is refused.
+  bool Calls = false;
   for (unsigned BI : Body)
     for (unsigned K = Blocks[BI].First; K < Blocks[BI].First + Blocks[BI].Count;
-         ++K)
-      if (Flows[K].Call)
-        return "call in loop";
+         ++K) {
+      const Instr &I = Instrs[K];
+      if (!Flows[K].Call)
+        continue;
+      StringRef Name = X86.opcodeName(I.Inst.getOpcode());
+      if (Name != "CALL64pcrel32" && Name != "CALL64r" && Name != "CALL64m")
+        return ("call form the rewriter cannot move (" + Name + ") in loop")
+            .str();
+      if (Name == "CALL64pcrel32" && !Flows[K].HasTarget)
+        return "call without a target in loop";
+      Calls = true;
+    }
+  if (Calls) {
+    // Outgoing stack arguments are stored and never read back in the loop;
+    // a spill slot (a value kept across the call) is reloaded.
+    std::set<int64_t> Stored, Loaded;
+    for (unsigned BI : Body)
+      for (unsigned K = Blocks[BI].First;
+           K < Blocks[BI].First + Blocks[BI].Count; ++K) {
+        const Instr &I = Instrs[K];
+        int Mem = X86.addressOperandIndex(I.Inst);
+        if (Mem < 0 || !I.Inst.getOperand(Mem).isReg() ||
+            !IsRSP(I.Inst.getOperand(Mem).getReg()) ||
+            !I.Inst.getOperand(Mem + 3).isImm())
+          continue;
+        int64_t Disp = I.Inst.getOperand(Mem + 3).getImm();
+        const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
+        if (D.mayStore() && Disp < 48)
+          Stored.insert(Disp);
+        if (D.mayLoad())
+          Loaded.insert(Disp);
+      }
+    for (int64_t Disp : Stored)
+      if (!Loaded.count(Disp))
+        return "call with stack arguments in loop (a store near the stack "
+               "pointer): measured copies run on another stack";
+  }
   for (unsigned BI : Body) {
     const Block &B = Blocks[BI];
     for (unsigned K = B.First; K < B.First + B.Count; ++K) {
       const Instr &I = Instrs[K];
       const Flow &Fl = Flows[K];
-      if (Fl.Call)
-        return "call in loop";
       if (Fl.Return)
         return "return in loop";
       if (Fl.Indirect)
@@ -469,10 +508,10 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
         return "unknown control flow in loop";
       const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
       for (MCPhysReg R : D.implicit_uses())
-        if (IsRSP(R))
+        if (IsRSP(R) && !Fl.Call)
           return ("stack pointer use (" + Name + ") in loop").str();
       for (MCPhysReg R : D.implicit_defs())
-        if (IsRSP(R))
+        if (IsRSP(R) && !Fl.Call)
           return ("stack pointer write (" + Name + ") in loop").str();
       int Mem = X86.addressOperandIndex(I.Inst);
       for (unsigned O = 0; O < I.Inst.getNumOperands(); ++O) {
@@ -498,7 +537,10 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
            I.Inst.getOpcode() == X86.JCC_1 || I.Inst.getOpcode() == X86.JCC_4);
       if (Fl.Branch && !DirectBranch)
         return ("branch form the rewriter cannot move (" + Name + ")").str();
-      if (!DirectBranch && X86.encodedSize(I.Inst) == 0)
+      // A direct call is re-emitted as call rel32 to its target.
+      bool DirectCall = Fl.Call && Fl.HasTarget &&
+                        X86.opcodeName(I.Inst.getOpcode()) == "CALL64pcrel32";
+      if (!DirectBranch && !DirectCall && X86.encodedSize(I.Inst) == 0)
         return ("instruction the encoder cannot re-encode (" + Name + ")")
             .str();
     }
@@ -565,6 +607,9 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
 void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   if (!decode())
     return;
+  for (const Flow &Fl : Flows)
+    if (Fl.Call && Fl.HasTarget)
+      CallTargets.push_back(Fl.Target);
   buildBlocks();
   computeDominators();
   unsigned N = Blocks.size();
@@ -638,18 +683,126 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   }
 }
 
+/// A loop that calls a function of \p Bin which runs rewritable loops,
+/// itself or through its own calls, is skipped, as the plugin skips it: its
+/// calls would be measured calls nested in it (the runtime times one loop
+/// at a time), and the callee's loops are the innermost ones.
+static void
+skipLoopsCallingLoops(const BinaryImage &Bin, const decan::X86Target &X86,
+                      const std::map<uint64_t, std::vector<uint64_t>> &Calls,
+                      std::vector<LoopCandidate> &Loops) {
+  std::map<uint64_t, std::string> WithLoops; // function start -> name
+  for (const LoopCandidate &L : Loops)
+    if (L.SkipReason.empty())
+      WithLoops[L.FunctionStart] = L.Function;
+  std::map<uint64_t, std::string> Names;
+  for (const FunctionRange &F : Bin.functions())
+    Names[F.Start] = F.Name;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[F, Targets] : Calls)
+      if (!WithLoops.count(F))
+        for (uint64_t T : Targets)
+          if (WithLoops.count(T)) {
+            WithLoops[F] = Names[F];
+            Grew = true;
+            break;
+          }
+  }
+  for (LoopCandidate &L : Loops) {
+    if (!L.SkipReason.empty())
+      continue;
+    for (const LoopBlock &B : L.Blocks)
+      for (const Instr &I : B.Instrs) {
+        uint64_t T;
+        if (!L.SkipReason.empty() || !X86.analysis().isCall(I.Inst) ||
+            !X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T))
+          continue;
+        auto It = WithLoops.find(T);
+        if (It != WithLoops.end() && T != L.FunctionStart)
+          L.SkipReason = "calls '" + It->second +
+                         "', which runs loops decan measures (a loop is "
+                         "measured where it is innermost)";
+      }
+  }
+}
+
+/// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
+/// section is malformed (a zero or uneven entry size would make the reader
+/// divide by zero) or the dynamic symbol table is missing.
+static std::vector<object::ELFPltEntry>
+pltEntries(const BinaryImage &Bin, const decan::X86Target &X86) {
+  const auto &ELF = Bin.object().getELFFile();
+  auto Sections = ELF.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return {};
+  }
+  // LLVM's reader aborts on malformed tables (report_fatal_error): check
+  // every section it may read first.
+  uint64_t FileSize = Bin.object().getData().size();
+  uint64_t NumDynSyms = 0;
+  for (const auto &S : *Sections) {
+    if (S.sh_type != ELF::SHT_NOBITS &&
+        (S.sh_offset > FileSize || S.sh_size > FileSize - S.sh_offset))
+      return {};
+    if (S.sh_type == ELF::SHT_DYNSYM) {
+      if (S.sh_entsize != sizeof(object::ELF64LE::Sym) ||
+          S.sh_size % S.sh_entsize != 0 || NumDynSyms)
+        return {};
+      NumDynSyms = S.sh_size / S.sh_entsize;
+    }
+    if ((S.sh_type == ELF::SHT_RELA &&
+         S.sh_entsize != sizeof(object::ELF64LE::Rela)) ||
+        (S.sh_type == ELF::SHT_REL &&
+         S.sh_entsize != sizeof(object::ELF64LE::Rel)) ||
+        ((S.sh_type == ELF::SHT_RELA || S.sh_type == ELF::SHT_REL) &&
+         (S.sh_size % S.sh_entsize != 0 || S.sh_link >= Sections->size())))
+      return {};
+  }
+  if (!NumDynSyms)
+    return {};
+  std::vector<object::ELFPltEntry> Out;
+  for (object::ELFPltEntry &E : Bin.object().getPltEntries(X86.subtarget()))
+    if (E.Symbol && E.Symbol->d.b < NumDynSyms)
+      Out.push_back(E);
+  return Out;
+}
+
 Expected<std::vector<LoopCandidate>>
 decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;
+  std::map<uint64_t, std::vector<uint64_t>> Calls; // function -> targets
   for (const FunctionRange &F : Bin.functions()) {
     ++Stats.Functions;
     FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
     FA.run(Loops);
+    Calls[F.Start] = std::move(FA.CallTargets);
   }
+  skipLoopsCallingLoops(Bin, X86, Calls, Loops);
   if (StatsOut)
     *StatsOut = Stats;
+  // The PLT entries the loops call, by name (LoopCandidate::Callees).
+  std::map<uint64_t, std::string> Plt;
+  for (const object::ELFPltEntry &E : pltEntries(Bin, X86))
+    if (E.Symbol) {
+      object::SymbolRef Sym(*E.Symbol, &Bin.object());
+      if (Expected<StringRef> N = Sym.getName())
+        Plt[E.Address] = N->str();
+      else
+        consumeError(N.takeError());
+    }
+  for (LoopCandidate &L : Loops)
+    for (const LoopBlock &B : L.Blocks)
+      for (const Instr &I : B.Instrs) {
+        uint64_t T;
+        if (X86.analysis().isCall(I.Inst) &&
+            X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T))
+          if (auto It = Plt.find(T); It != Plt.end())
+            L.Callees[T] = It->second;
+      }
   // Packed or encrypted code decodes as garbage: refuse rather than list
   // nonsense loops.
   uint64_t Total = Stats.DecodedBytes + Stats.UndecodedBytes;

@@ -165,8 +165,11 @@ void RewriteInstance::planLoops() {
                                  V.Notes[K]);
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.
-    appendMeta(Meta, L, O.Rewritten ? (Opts.VariantMask | 1) : 0, V.MInfo,
-               Reason, V.BoundMask);
+    unsigned Attempted = Opts.VariantMask | 1;
+    if (!V.MInfo.n_call)
+      Attempted &= ~(1u << DECAN_NO_CALL); // a loop without calls has none
+    appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
+               V.BoundMask);
     Outcomes.push_back(O);
     if (O.Rewritten) {
       PlannedLoop P;

@@ -47,13 +47,19 @@ static decan::LoopBody toBody(const decan::X86Knowledge &X86,
       int Mem = X86.addressOperandIndex(CI.MI);
       for (unsigned O = 0; O < CI.MI.getNumOperands(); ++O) {
         const MCOperand &Op = CI.MI.getOperand(O);
-        if ((CI.IsBranch && O == 0) || (CI.HasRip && int(O) == Mem + 3))
+        if (((CI.IsBranch || CI.IsCall) && O == 0) ||
+            (CI.HasRip && int(O) == Mem + 3))
           I.Ops.push_back(decan::Operand::sym(O));
         else if (Op.isReg())
           I.Ops.push_back(decan::Operand::reg(Op.getReg()));
         else
           I.Ops.push_back(decan::Operand::imm(Op.isImm() ? Op.getImm() : 0));
       }
+      // A call: what it may do, known only for the C library's PLT entries
+      // (the rules delete any other call in every variant but REF).
+      if (CI.IsCall)
+        if (auto It = L.Callees.find(CI.CallTarget); It != L.Callees.end())
+          I.Call = decan::callKindOfSymbol(It->second);
       ById.push_back(&CI);
       Body.Instrs.push_back(std::move(I));
     }
@@ -100,6 +106,9 @@ static Expected<LoopCopy> fromBody(const decan::X86Knowledge &X86,
           if (Src->IsBranch && Op.SrcOp == 0 && O == 0) {
             CI.IsBranch = true;
             CI.BranchTarget = Src->BranchTarget;
+          } else if (Src->IsCall && Op.SrcOp == 0 && O == 0) {
+            CI.IsCall = true;
+            CI.CallTarget = Src->CallTarget;
           } else if (Src->HasRip && int(O) == Mem + 3) {
             CI.HasRip = true;
             CI.RipTarget = Src->RipTarget;
@@ -237,18 +246,21 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   V.MInfo.n_ctrl = S.NumCtrl;
   V.MInfo.n_addr = S.NumAddr;
   V.MInfo.n_other = S.NumOther;
+  V.MInfo.n_call = S.NumCall;
   unsigned IndDef = 0;
   int64_t IndStep = 0;
   int IndAt = findInduction(K, Ref, S, IndDef, IndStep);
   decan::VariantOptions Opts;
   V.ScratchSize = Opts.ScratchSize;
   for (unsigned N = 1; N < DECAN_NUM_VARIANTS; ++N) {
-    if (!(Mask & (1u << N)))
+    // NO_CALL only for loops that call, as the plugin emits it.
+    if (!(Mask & (1u << N)) || (N == DECAN_NO_CALL && !S.NumCall))
       continue;
     decan::VariantResult R =
         decan::buildVariant(K, Ref, S, decan::Variant(N), Opts);
     V.MInfo.status[N] = unsigned(R.Status);
     V.MInfo.loop_bytes[N] = R.Bytes;
+    V.MInfo.why[N] = R.Why;
     if (R.Status != decan::VariantStatus::OK) {
       V.Notes[N] = R.Reason.empty() ? "not built" : R.Reason;
       continue;
@@ -256,11 +268,14 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
     Expected<LoopCopy> C = fromBody(X86, K, R.Body, V.Copies[DECAN_REF], ById);
     if (!C) {
       V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
+      V.MInfo.why[N] = DECAN_WHY_OTHER;
       V.Notes[N] = toString(C.takeError());
       continue;
     }
     V.Copies[N] = std::move(*C);
     V.Mask |= 1u << N;
+    if (R.CallsDeleted)
+      V.MInfo.calls_deleted_mask |= 1u << N;
     if (R.Bound) {
       V.BoundMask |= 1u << N;
       V.Notes[N] = R.BoundReason;

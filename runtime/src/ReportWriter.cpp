@@ -156,6 +156,20 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
       J.str(L.Unavailable[V]);
     }
   J.endObject();
+  J.key("unavailable_why");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.Unavailable[V] && L.UnavailableWhy[V] && *L.UnavailableWhy[V]) {
+      J.key(kVariantNames[V]);
+      J.str(L.UnavailableWhy[V]);
+    }
+  J.endObject();
+  J.key("calls_deleted");
+  J.beginArray();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (L.CallsDeletedMask & (1u << V))
+      J.str(kVariantNames[V]);
+  J.endArray();
   J.key("bound");
   J.beginObject();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)

@@ -305,8 +305,25 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (__builtin_expect(!L, 0))
     return -1;
   ThreadState *T = currentThread();
-  if (__builtin_expect(!T || T->InFlightLoop >= 0, 0))
-    return -1; // nested in another measured call: run the original only
+  if (__builtin_expect(!T, 0))
+    return -1;
+  if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
+    // Nested in another measured call. A loop that calls this one yields
+    // to it (issue 13): it is not timed again, and when it runs the
+    // program's loop (REF) its timing is abandoned at once (its end_call
+    // then changes nothing), so this one, the innermost, is measured.
+    LoopState *Out = Reg.Loops[T->InFlightLoop].load();
+    if (!Out || Out == L)
+      return -1;
+    if (Out->Desc && !Out->Yielded.exchange(true)) {
+      Out->Desc->active = 0;
+      addWarning("%s calls measured loops (%s): measured until then only",
+                 Out->Id, L->Id);
+    }
+    if (T->InFlightVariant != DECAN_REF)
+      return -1; // a variant must still be followed by the original run
+    T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
+  }
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
@@ -348,6 +365,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     T->SavedMxcsr = Csr;
     setMxcsr((Csr & ~kMxcsrFlags) | kMxcsrMasks | kMxcsrFtz | kMxcsrDaz);
   }
+  if (D.Variant != DECAN_REF)
+    T->SavedErrno = errno;
   if (D.Variant == DECAN_DL1 && Desc->scratch) {
     // Bring the scratch area into L1 in modified state before the timed
     // copy runs, so DL1 measures L1 hits, not the first misses.
@@ -460,6 +479,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   }
   if (V != DECAN_REF && Cfg.Fp == FpEnv::Ftz)
     setMxcsr(T->SavedMxcsr);
+  if (V != DECAN_REF)
+    errno = T->SavedErrno;
   if (RunOriginal) {
     // The stub now runs the original, timed, and reports it with
     // DECAN_RERUN: a crash there names the loop, REF, after V.

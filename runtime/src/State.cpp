@@ -146,6 +146,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->Line = D->line;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
+  L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) // REF is the real loop
     L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
                         : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT
@@ -158,6 +159,8 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   for (unsigned K = 0; K < Cfg.NumVariants; ++K) {
     int V = Cfg.Variants[K];
     const char *Why = nullptr;
+    if (V == DECAN_NO_CALL && !IsRegion && !(D->variant_mask & (1u << V)))
+      continue; // a loop without calls has no NO_CALL: nothing to report
     if (!(D->variant_mask & (1u << V)))
       Why = IsRegion ? "region" : "not-emitted";
     else if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
@@ -165,6 +168,8 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
       Why = decan_variant_status_name(D->minfo->status[V]);
     if (Why) {
       L->Unavailable[V] = Why;
+      if (D->minfo)
+        L->UnavailableWhy[V] = decan_variant_why_text(D->minfo->why[V]);
       continue;
     }
     if (Cfg.RunMode == Mode::Replace && L->Plan.N == 1)

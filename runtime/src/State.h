@@ -51,6 +51,7 @@ struct LoopState {
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
+  uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.
@@ -60,7 +61,11 @@ struct LoopState {
   bool IsRegion = false;
   /// Why a requested variant is not measured; null when it is eligible.
   const char *Unavailable[DECAN_NUM_VARIANTS] = {};
+  /// The same in words (decan_variant_why_text), "" when not known.
+  const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
+  /// It called a measured loop: it stopped being timed (begin_call).
+  std::atomic<bool> Yielded{false};
   /// Threads that called the loop. The stub's countdown is one per loop,
   /// so only a loop of one thread gets an accounting stride.
   mutable std::atomic<uint32_t> Threads{0};
@@ -114,6 +119,7 @@ struct ThreadState {
   Role InFlightRole = Role::Account;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
+  int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
   uint64_t CtxStart = 0;
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;

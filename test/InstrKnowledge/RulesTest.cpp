@@ -10,6 +10,7 @@
 #include "decan/InstrKnowledge/Subsets.h"
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/InstrKnowledge/Verifier.h"
+#include "decan/abi_names.h"
 
 #include <cmath>
 #include <cstring>
@@ -239,11 +240,13 @@ TEST_F(RulesTest, LayoutModes) {
 TEST_F(RulesTest, UnsupportedInstructionMakesVariantsUnavailable) {
   LoopBody L =
       loop(*K, {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#0", "-"}),
-                ins(*K, "CALL64pcrel32", {"#0"})});
-  for (Variant V : {Variant::LS, Variant::FP, Variant::DL1, Variant::CTRL}) {
+                ins(*K, "CPUID", {})});
+  for (Variant V : {Variant::LS, Variant::FP, Variant::DL1, Variant::CTRL,
+                    Variant::NO_CALL}) {
     VariantResult R = build(L, V);
     EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
-    EXPECT_NE(R.Reason.find("CALL64pcrel32"), std::string::npos) << R.Reason;
+    EXPECT_NE(R.Reason.find("CPUID"), std::string::npos) << R.Reason;
+    EXPECT_EQ(R.Why, DECAN_WHY_INSTRUCTION);
     EXPECT_EQ(R.Body.Instrs.size(), L.Instrs.size()); // left as REF
   }
   EXPECT_EQ(build(L, Variant::REF).Status, VariantStatus::OK);
@@ -663,4 +666,130 @@ TEST_F(RulesTest, OneObjectThroughOtherRegistersGoesThroughAWindow) {
   VariantResult B = build(L, Variant::LS);
   ASSERT_EQ(B.Status, VariantStatus::OK) << B.Reason;
   EXPECT_TRUE(B.Bound);
+}
+
+namespace {
+/// `x = f(a[i]); b[i] = x` with the counter in callee-saved registers, as
+/// codegen keeps it across a call: load, call, store, add, cmp, jne.
+LoopBody callLoop(const X86Knowledge &K, CallKind Kind,
+                  std::vector<const char *> Args = {"XMM0"}) {
+  Instr Call = ins(K, "CALL64pcrel32", {"#0"});
+  Call.Call = Kind;
+  for (const char *A : Args)
+    Call.ImplicitUses.push_back(K.reg(A));
+  for (unsigned R : K.callClobberedRegs())
+    Call.ImplicitDefs.push_back(R);
+  LoopBody L =
+      loop(K, {ins(K, "MOVSDrm", {"XMM0", "R13", "#1", "RBX", "#0", "-"}), Call,
+               ins(K, "MOVSDmr", {"R14", "#1", "RBX", "#0", "-", "XMM0"})});
+  L.Instrs[3] = ins(K, "ADD64ri32", {"RBX", "RBX", "#8"});
+  L.Instrs[4] = ins(K, "CMP64rr", {"RBX", "R12"});
+  for (unsigned I = 0; I < L.Instrs.size(); ++I)
+    L.Instrs[I].Id = I;
+  return L;
+}
+} // namespace
+
+TEST_F(RulesTest, CallsAreKeptOrDeletedByWhatTheyMayDo) {
+  // libm (no memory but errno): arithmetic, kept in FP, NO_DIV, DL1.
+  LoopBody Pure = callLoop(*K, CallKind::Pure);
+  // memcpy and unknown callees write memory: deleted everywhere but REF.
+  LoopBody Writes = callLoop(*K, CallKind::MayWrite);
+  struct Want {
+    Variant V;
+    bool PureKept, WritesKept;
+  } Wants[] = {{Variant::REF, true, true},    {Variant::LS, false, false},
+               {Variant::FP, true, false},    {Variant::DL1, true, false},
+               {Variant::CTRL, false, false}, {Variant::NO_CALL, false, false}};
+  for (const Want &W : Wants)
+    for (auto [L, Kept] :
+         {std::pair{&Pure, W.PureKept}, std::pair{&Writes, W.WritesKept}}) {
+      VariantResult R = build(*L, W.V);
+      ASSERT_EQ(R.Status, VariantStatus::OK)
+          << variantName(W.V) << ": " << R.Reason;
+      bool HasCall = false;
+      for (const Instr &I : R.Body.Instrs)
+        HasCall |= name(I) == "CALL64pcrel32";
+      EXPECT_EQ(HasCall, Kept) << variantName(W.V);
+      EXPECT_EQ(R.CallsDeleted, !Kept) << variantName(W.V);
+      EXPECT_EQ(keepsCall(W.V, L->Instrs[1].Call), Kept);
+    }
+  // NO_CALL keeps the rest and never writes memory: the store is a load.
+  VariantResult N = build(Pure, Variant::NO_CALL);
+  ASSERT_EQ(of(N, 2).size(), 1u);
+  EXPECT_EQ(name(of(N, 2)[0]), "MOVSDrm");
+  EXPECT_EQ(storePolicy(Variant::NO_CALL), DECAN_STORE_AS_LOAD);
+  // sqrt(x) in XMM0 -> XMM0: the deleted call leaves XMM0's chain (the
+  // load) to the store; nothing stands in for it.
+  EXPECT_TRUE(of(N, 1).empty() || of(N, 1)[0].Padding);
+  // A loop without calls has no NO_CALL.
+  LoopBody Plain =
+      loop(*K, {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#0", "-"})});
+  EXPECT_EQ(build(Plain, Variant::NO_CALL).Status, VariantStatus::Empty);
+}
+
+TEST_F(RulesTest, DeletedCallResultIsBridgedFromItsArgument) {
+  // p = f(p) in RDI -> RAX, then RAX is read: NO_CALL copies the argument.
+  Instr Call = ins(*K, "CALL64pcrel32", {"#0"});
+  Call.Call = CallKind::MayWrite;
+  Call.ImplicitUses = {K->reg("RDI")};
+  for (unsigned R : K->callClobberedRegs())
+    Call.ImplicitDefs.push_back(R);
+  LoopBody L = loop(*K, {ins(*K, "MOV64rr", {"RDI", "R13"}), Call,
+                         ins(*K, "ADD64rr", {"R14", "R14", "RAX"})});
+  L.Instrs[3] = ins(*K, "ADD64ri32", {"RBX", "RBX", "#8"});
+  L.Instrs[4] = ins(*K, "CMP64rr", {"RBX", "R12"});
+  VariantResult R = build(L, Variant::NO_CALL);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> Bridge = of(R, 1);
+  ASSERT_FALSE(Bridge.empty());
+  EXPECT_EQ(name(Bridge[0]), "MOV64rr");
+  EXPECT_EQ(Bridge[0].Ops[0].Reg, K->reg("RAX"));
+  EXPECT_EQ(Bridge[0].Ops[1].Reg, K->reg("RDI"));
+  EXPECT_TRUE(Bridge[0].Stand);
+  // The rewriter says nothing about a call: every SysV argument register
+  // is read, RDI first, so the same bridge comes out.
+  LoopBody Bare = L;
+  Bare.Instrs[1].Call = CallKind::None;
+  Bare.Instrs[1].ImplicitUses.clear();
+  Bare.Instrs[1].ImplicitDefs.clear();
+  VariantResult RB = build(Bare, Variant::NO_CALL);
+  ASSERT_EQ(RB.Status, VariantStatus::OK) << RB.Reason;
+  ASSERT_FALSE(of(RB, 1).empty());
+  EXPECT_EQ(name(of(RB, 1)[0]), "MOV64rr");
+  EXPECT_EQ(of(RB, 1)[0].Ops[1].Reg, K->reg("RDI"));
+}
+
+TEST_F(RulesTest, AnExitACallMayChangeKeepsOnlyREF) {
+  // The exit compares with a bound loaded from memory a callee may write.
+  LoopBody L = callLoop(*K, CallKind::MayWrite);
+  L.Instrs[4] = ins(*K, "CMP64rm", {"RBX", "R15", "#1", "-", "#0", "-"});
+  for (Variant V : {Variant::LS, Variant::FP, Variant::NO_CALL}) {
+    VariantResult R = build(L, V);
+    EXPECT_EQ(R.Status, VariantStatus::Unsupported) << variantName(V);
+    EXPECT_NE(R.Reason.find("a call in the loop may write"), std::string::npos)
+        << R.Reason;
+    EXPECT_EQ(R.Why, DECAN_WHY_EXIT_READS_CALL_WRITTEN);
+    EXPECT_STREQ(decan_variant_why_text(R.Why),
+                 "an exit condition reads memory a call in the loop may "
+                 "write");
+  }
+  // A bound spilled to the function's own frame: no callee writes it.
+  L.Instrs[4] = ins(*K, "CMP64rm", {"RBX", "RSP", "#1", "-", "#8", "-"});
+  EXPECT_EQ(build(L, Variant::NO_CALL).Status, VariantStatus::OK);
+  // A pure call stays, even in NO_CALL, where the exit depends on it.
+  LoopBody P = callLoop(*K, CallKind::Pure);
+  P.Instrs[4] = ins(*K, "CMP64rr", {"RBX", "RAX"});
+  VariantResult RP = build(P, Variant::NO_CALL);
+  ASSERT_EQ(RP.Status, VariantStatus::OK) << RP.Reason;
+  ASSERT_EQ(of(RP, 1).size(), 1u);
+  EXPECT_TRUE(of(RP, 1)[0].Unchanged);
+  EXPECT_FALSE(RP.CallsDeleted);
+  LoopBody W = callLoop(*K, CallKind::MayWrite);
+  W.Instrs[4] = ins(*K, "CMP64rr", {"RBX", "RAX"});
+  VariantResult RW = build(W, Variant::LS);
+  EXPECT_EQ(RW.Status, VariantStatus::Unsupported);
+  EXPECT_NE(RW.Reason.find("depends on a call"), std::string::npos)
+      << RW.Reason;
+  EXPECT_EQ(RW.Why, DECAN_WHY_EXIT_DEPENDS_ON_CALL);
 }

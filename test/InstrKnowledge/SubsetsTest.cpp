@@ -115,7 +115,8 @@ TEST_F(SubsetsTest, BranchesNopsAndUnsupported) {
   check({"JCC_(1|2|4)", SubsetBranch, SubsetUnsupported});
   check({"JMP_(1|2|4)", SubsetBranch, SubsetUnsupported});
   check({"NOOP(W|L|Q)?(r)?", SubsetNop, SubsetUnsupported});
-  check({"CALL(64pcrel32|64r|64m)", SubsetUnsupported, 0});
+  check({"CALL(64pcrel32|64r|64m)", SubsetCall, SubsetUnsupported});
+  check({"TCRETURN(di|ri|mi)64", SubsetUnsupported, SubsetCall});
   check({"(ADD|SUB|MUL|DIV)_F(32|64)m", SubsetUnsupported, 0}); // x87
   check({"(ADD|MUL|DIV)_Fp(32|64|80)", SubsetUnsupported, 0});
   check({"MMX_P(ADD|SUB)(B|W|D|Q)rr", SubsetUnsupported, 0});

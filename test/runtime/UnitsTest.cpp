@@ -364,8 +364,8 @@ TEST(Config, DefaultsFollowDesign) {
   parseConfig(C, testGetEnv);
   EXPECT_TRUE(C.Active);
   EXPECT_TRUE(C.AllLoops);
-  EXPECT_EQ(C.NumVariants, 6u);
-  for (unsigned I = 0; I < 6; ++I)
+  EXPECT_EQ(C.NumVariants, unsigned(DECAN_NUM_VARIANTS)); // NO_CALL too
+  for (unsigned I = 0; I < DECAN_NUM_VARIANTS; ++I)
     EXPECT_EQ(C.Variants[I], I);
   EXPECT_EQ(C.RunMode, Mode::Rotate);
   EXPECT_EQ(C.Reps, 31u);

@@ -24,7 +24,7 @@ LoopReport makeLoop(std::string Id, std::array<double, NumVariants> Med,
   L.Line = 3;
   L.TimeCycles = Time;
   for (unsigned V = 0; V < NumVariants; ++V) {
-    if (Med[V] < 0)
+    if (Med[V] <= 0) // -1, or left out of the list (NO_CALL)
       continue;
     VariantStats S;
     S.Calls = 31;
@@ -278,3 +278,35 @@ TEST(Compare, PredictedGainShowsUp) {
 }
 
 } // namespace
+
+TEST(Analyse, CallsAgainstNoCall) {
+  // REF 100 cycles with its calls, 60 without (NO_CALL); LS and CTRL
+  // deleted the calls, FP kept them (a libm call is arithmetic).
+  Report R;
+  R.Loops.push_back(makeLoop("c:L0", {100, 30, 90, -1, -1, -1, 60}));
+  R.Loops[0].CallsDeleted = {"LS", "NO_CALL"};
+  analyse(R);
+  const LoopReport &L = R.Loops[0];
+  // The raw saturations stay as measured (the table shows them).
+  EXPECT_DOUBLE_EQ(*L.Saturation[LS], 0.3);
+  EXPECT_DOUBLE_EQ(*L.Saturation[NO_CALL], 0.6);
+  auto Has = [&](const std::string &S) {
+    return std::any_of(L.Diagnosis.begin(), L.Diagnosis.end(),
+                       [&](const std::string &D) {
+                         return D.find(S) != std::string::npos;
+                       });
+  };
+  EXPECT_TRUE(Has("calls cost 40% of this loop (Sat(NO_CALL)=0.60)"));
+  // LS against NO_CALL: 30 / 60 = 0.5, not 0.3.
+  EXPECT_TRUE(Has("calls deleted in LS: Sat=0.50 against NO_CALL"));
+  // So the streams analysis compares 0.50 with FP's 0.90: fp-bound.
+  EXPECT_EQ(L.Streams, "fp-bound");
+  EXPECT_TRUE(Has("Sat(LS)=0.50, Sat(FP)=0.90"));
+
+  // Without a NO_CALL measurement, LS has no stream analysis.
+  Report R2;
+  R2.Loops.push_back(makeLoop("c:L0", {100, 30, 90, -1, -1, -1, -1}));
+  R2.Loops[0].CallsDeleted = {"LS"};
+  analyse(R2);
+  EXPECT_EQ(R2.Loops[0].Streams, "");
+}

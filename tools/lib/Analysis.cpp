@@ -310,6 +310,51 @@ void checkRun(LoopReport &L, const Thresholds &T) {
 }
 } // namespace
 
+/// Sat(V) / Sat(NO_CALL) for the variants that deleted the loop's calls
+/// (their replicates too); those without a NO_CALL measurement lose their
+/// saturation. Returns what was done, in words ("" when nothing).
+static std::string
+againstNoCall(const LoopReport &L,
+              std::array<std::optional<double>, NumVariants> &Sat,
+              std::array<std::vector<double>, NumVariants> &B,
+              std::array<std::optional<Interval>, NumVariants> &SatI) {
+  std::string Moved, Dropped;
+  for (const std::string &Name : L.CallsDeleted) {
+    std::optional<unsigned> V = parseVariant(Name);
+    if (!V || *V == NO_CALL || *V == REF || !Sat[*V])
+      continue;
+    if (!Sat[NO_CALL] || *Sat[NO_CALL] <= 0) {
+      Sat[*V].reset();
+      B[*V].clear();
+      SatI[*V].reset();
+      Dropped += (Dropped.empty() ? "" : ", ") + Name;
+      continue;
+    }
+    double Ref = *Sat[NO_CALL];
+    *Sat[*V] /= Ref;
+    if (SatI[*V])
+      SatI[*V] = Interval{SatI[*V]->Value / Ref, SatI[*V]->Lo / Ref,
+                          SatI[*V]->Hi / Ref, SatI[*V]->N};
+    if (B[*V].size() == B[NO_CALL].size())
+      for (size_t I = 0; I < B[*V].size(); ++I)
+        B[*V][I] = B[NO_CALL][I] > 0 ? B[*V][I] / B[NO_CALL][I] : B[*V][I];
+    else
+      B[*V].clear();
+    Moved += formatv("{0}{1}: Sat={2:F2} against NO_CALL",
+                     Moved.empty() ? "" : ", ", Name, *Sat[*V])
+                 .str();
+  }
+  std::string Out;
+  if (!Moved.empty())
+    Out = "calls deleted in " + Moved +
+          " (the loop's own work, calls left out: thesis 4.5.2)";
+  if (!Dropped.empty())
+    Out += (Out.empty() ? "" : "; ") + Dropped +
+           " deleted the loop's calls and NO_CALL was not measured: no "
+           "stream analysis for them";
+  return Out;
+}
+
 void analyse(Report &R, const Thresholds &T) {
   Thresholds TC = T;
   if (R.Config.getString("mode") == "instance") // one call per variant
@@ -402,8 +447,13 @@ void analyse(Report &R, const Thresholds &T) {
 
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
-    const auto &Sat = L.Saturation;
-    const auto &B = Boot[LI];
+    // Variants that lost the loop's calls are compared with NO_CALL, the
+    // loop without them (thesis 4.5.2: saturation between two variants),
+    // so LS and FP still say "memory or arithmetic" for its own work.
+    auto Sat = L.Saturation;
+    auto B = Boot[LI];
+    auto SatI = L.SatInterval;
+    std::string CallRef = againstNoCall(L, Sat, B, SatI);
     // A claim holds when its replicates agree; unpaired runs carry no
     // replicates and state their claims without a confidence.
     auto Confident = [&](const Classified &C, bool Paired) {
@@ -420,7 +470,7 @@ void analyse(Report &R, const Thresholds &T) {
                     MeanCall < T.PrecisionFactor * R.ProbeCycles;
     std::string Missing;
     for (unsigned V : {LS, FP})
-      if (L.Variants[V] && !Sat[V])
+      if (L.Variants[V] && !L.Saturation[V]) // too few pairs, not dropped
         Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
                            Missing.empty() ? "" : "; ", variantName(V),
                            L.Variants[V]->Pairs.size(), TC.MinCalls)
@@ -437,6 +487,21 @@ void analyse(Report &R, const Thresholds &T) {
       L.Verdict = "inconclusive";
       L.Inconclusive = Missing + ": a longer run (more calls of the loop), "
                                  "or decan run --max-runs N";
+    }
+    if (!CallRef.empty())
+      L.Diagnosis.push_back(CallRef);
+    if (Sat[NO_CALL] && !TooShort) {
+      std::string S =
+          formatv("calls cost {0} of this loop (Sat(NO_CALL)={1:F2})",
+                  pct(std::max(0.0, 1 - *Sat[NO_CALL])), *Sat[NO_CALL])
+              .str();
+      if (L.ProgramShare && *Sat[NO_CALL] < 1)
+        S += formatv("; without them the program would run {0:F2}x faster "
+                     "(Amdahl, program share {1})",
+                     1 / (1 - *L.ProgramShare * (1 - *Sat[NO_CALL])),
+                     pct(*L.ProgramShare))
+                 .str();
+      L.Diagnosis.push_back(S);
     }
     if (Sat[LS] && Sat[FP] && !TooShort) {
       bool Paired = !B[LS].empty() && !B[FP].empty();
@@ -457,8 +522,7 @@ void analyse(Report &R, const Thresholds &T) {
         L.Inconclusive =
             formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
                     "settle it (a longer run, or --max-runs N)",
-                    interval(*L.SatInterval[LS]), interval(*L.SatInterval[FP]),
-                    describeSplit(C))
+                    interval(*SatI[LS]), interval(*SatI[FP]), describeSplit(C))
                 .str();
       }
     }
@@ -508,15 +572,14 @@ void analyse(Report &R, const Thresholds &T) {
           classifyReplicates({*Sat[DL1]}, {B[DL1]}, [&](const double *X) {
             return dataLocation(X[0], T).str();
           });
-      std::string S =
-          Confident(C, Paired)
-              ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}", *Sat[DL1],
-                        C.Label, Conf(C, Paired))
-                    .str()
-              : formatv("DL1: Sat(DL1)={0}: where the data live is "
-                        "inconclusive ({1})",
-                        interval(*L.SatInterval[DL1]), describeSplit(C))
-                    .str();
+      std::string S = Confident(C, Paired)
+                          ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}",
+                                    *Sat[DL1], C.Label, Conf(C, Paired))
+                                .str()
+                          : formatv("DL1: Sat(DL1)={0}: where the data live is "
+                                    "inconclusive ({1})",
+                                    interval(*SatI[DL1]), describeSplit(C))
+                                .str();
       if (*Sat[DL1] < T.DL1InL1) {
         S += formatv("; L1-resident data would save up to {0} of the loop, "
                      "{1} of measured loop time (rank {2} by potential gain, "
@@ -600,9 +663,13 @@ void analyse(Report &R, const Thresholds &T) {
         L.Diagnosis.push_back(
             formatv("{0} not built: nothing to remove in this loop", KV.first)
                 .str());
-      else
+      else {
+        auto W = L.UnavailableWhy.find(KV.first);
         L.Warnings.push_back(
-            formatv("{0} not measured: {1}", KV.first, KV.second).str());
+            formatv("{0} not measured: {1}{2}", KV.first, KV.second,
+                    W == L.UnavailableWhy.end() ? "" : " (" + W->second + ")")
+                .str());
+      }
     }
     for (const ProcessInfo &P : R.Processes)
       if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&

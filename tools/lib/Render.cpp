@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Render.h"
+
 #include "decan/Tool/Analysis.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -168,13 +170,32 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       OS << "    skipped: " << L.SkipReason << "\n";
       continue;
     }
-    std::string Why;
-    for (unsigned V = 0; V < NumVariants; ++V)
-      if (!L.available(V))
+    std::string Why, Deleted;
+    for (unsigned V = 0; V < NumVariants; ++V) {
+      // A loop without calls has no NO_CALL copy: nothing to say.
+      if (V == NO_CALL && !(L.VariantMask >> V & 1))
+        continue;
+      if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
+        // Unsupported or rejected: say why in words (empty says it all).
+        uint32_t St = M.status[V];
+        if ((L.VariantMask >> V & 1) && St != DECAN_VARIANT_EMPTY &&
+            St != DECAN_VARIANT_NOT_BUILT && M.why[V])
+          Why += std::string(" (") + decan_variant_why_text(M.why[V]) + ")";
+      } else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))
+        Deleted += (Deleted.empty() ? "" : ", ") + variantName(V).str();
+    }
     if (!Why.empty())
       OS << "    not available: " << Why << "\n";
+    if (M.n_call)
+      OS << "    calls: " << M.n_call << "; "
+         << (Deleted.empty()
+                 ? std::string("kept in every variant but NO_CALL")
+                 : "deleted in " + Deleted +
+                       " (a call that may write memory, or is not that "
+                       "variant's work: they are compared with NO_CALL)")
+         << "\n";
   }
   OS << Loops.size() << " loop" << (Loops.size() == 1 ? "" : "s") << "\n";
 }
@@ -235,7 +256,8 @@ static std::string esc(StringRef S) {
 }
 
 static const char *Colors[NumVariants] = {"#555555", "#1f77b4", "#d62728",
-                                          "#9467bd", "#2ca02c", "#ff7f0e"};
+                                          "#9467bd", "#2ca02c", "#ff7f0e",
+                                          "#8c564b"};
 
 /// Bar chart of one loop's saturations, REF (= 1) included as the yardstick.
 static void barChart(raw_ostream &OS, const LoopReport &L) {

@@ -24,7 +24,8 @@ namespace decan::tool {
 
 static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
                   NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
-                  CTRL == DECAN_CTRL && NumVariants == DECAN_NUM_VARIANTS,
+                  CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
+                  NumVariants == DECAN_NUM_VARIANTS,
               "tool::Variant mirrors enum decan_variant");
 
 StringRef variantName(unsigned V) { return decan_variant_name(V); }
@@ -390,7 +391,13 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
+    readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
+    if (const json::Array *CD = LO->getArray("calls_deleted"))
+      for (const json::Value &V : *CD)
+        if (std::optional<StringRef> S = V.getAsString())
+          if (!is_contained(Info.CallsDeleted, *S))
+            Info.CallsDeleted.push_back(S->str());
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -641,10 +648,16 @@ json::Value toJSON(const Report &R) {
                          {"pairs", static_cast<int64_t>(L.SatInterval[V]->N)}};
     }
     json::Object SP, Unavail, Bound;
+    json::Array CallsDeleted;
+    for (const std::string &V : L.CallsDeleted)
+      CallsDeleted.push_back(V);
     for (const auto &KV : L.StorePolicy)
       SP[KV.first] = KV.second;
     for (const auto &KV : L.Unavailable)
       Unavail[KV.first] = KV.second;
+    json::Object UnavailWhy;
+    for (const auto &KV : L.UnavailableWhy)
+      UnavailWhy[KV.first] = KV.second;
     for (const auto &KV : L.Bound)
       Bound[KV.first] = KV.second;
     json::Object LO{{"id", L.Id},
@@ -654,7 +667,9 @@ json::Value toJSON(const Report &R) {
                     {"variant_mask", static_cast<int64_t>(L.VariantMask)},
                     {"store_policy", std::move(SP)},
                     {"unavailable", std::move(Unavail)},
+                    {"unavailable_why", std::move(UnavailWhy)},
                     {"bound", std::move(Bound)},
+                    {"calls_deleted", std::move(CallsDeleted)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},

@@ -4,10 +4,11 @@
 mkvariants.py IN.ll FUNCTION [VARIANT...] > OUT.ll
 
 Clones FUNCTION (which must contain exactly one loop) into
-FUNCTION.decan.L0.<V> for each variant V (default: all six), with the
+FUNCTION.decan.L0.<V> for each variant V (default: all but NO_CALL, which
+the outliner emits only for loops that call), with the
 function attributes "decan-variant"="<V>" and "decan-loop"="FUNCTION:L0",
 and adds the loop's meta record (decan_meta_record layout, element 8 =
-decan_machine_info as [26 x i32]) and its 8 KiB DL1 scratch area: the
+decan_machine_info as [38 x i32]) and its 8 KiB DL1 scratch area: the
 machine pass alone, on IR shaped by hand (the C tests build through the
 whole plugin).
 """
@@ -22,7 +23,7 @@ from decan_abi import VARIANTS  # noqa: E402
 
 def main():
     src, fn = sys.argv[1], sys.argv[2]
-    variants = sys.argv[3:] or VARIANTS
+    variants = sys.argv[3:] or [v for v in VARIANTS if v != "NO_CALL"]
     text = open(src).read()
     m = re.search(r"^define [^\n]*@%s\(.*?^}\n" % re.escape(fn), text,
                   re.S | re.M)
@@ -41,9 +42,9 @@ def main():
     n = len(fn) + 3 + 1 + len(fn) + 1 + 4 + 1
     out.append(
         '@"%s.decan.L0.meta" = dso_local constant { [4 x i8], i32, i32, i32, '
-        'i32, i32, i32, i32, [26 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
+        'i32, i32, i32, i32, [38 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
         'i32 %d, i32 1, i32 63, i32 0, i32 0, i32 %d, i32 0, '
-        '[26 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
+        '[38 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
         % (fn, n, 136 + n, n, n, strings))
     out.append('@"%s.decan.L0.scratch" = dso_local global [8192 x i8] '
                'zeroinitializer, align 64\n' % fn)

@@ -1,6 +1,7 @@
 // Kernels the cross-front-end test builds with the plugin, then rewrites
 // the plugin's REF copies with the MC rewriter: both front ends must give
 // the rules the same loop and get the same variants back.
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,26 @@ NOINLINE void stencil(const double *restrict a, double *restrict b, long n) {
     b[i] = 0.2 * (a[i - ROW] + a[i - 1] + a[i] + a[i + 1] + a[i + ROW]);
 }
 
+// Loops that call (issue 13): libm with errno (sqrt: a cold call), exp,
+// and a function of this file that writes memory.
+NOINLINE void callsqrt(double *b, const double *a, long n) {
+  for (long i = 0; i < n; ++i)
+    b[i] = sqrt(a[i]);
+}
+NOINLINE void callexp(double *b, const double *a, long n) {
+  for (long i = 0; i < n; ++i)
+    b[i] = exp(a[i]);
+}
+static double Acc;
+NOINLINE double opaque(double x) {
+  Acc += x;
+  return Acc;
+}
+NOINLINE void callopaque(double *b, const double *a, long n) {
+  for (long i = 0; i < n; ++i)
+    b[i] = opaque(a[i]);
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 3 * ROW;
   double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
@@ -46,6 +67,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 256; ++i)
     t[i] = i * 2654435761u;
   double s = divrec(a, n, 1.5);
+  callsqrt(b, a, n);
+  callexp(b, a, 64);
+  callopaque(b, a, 64);
+  s += b[7];
   stencil(a, b, n);
   divmem(a, n, 1.5);
   printf("%.6f %.6f %u\n", s, a[n - 1] + b[n / 2], crc(p, n, t, 0));

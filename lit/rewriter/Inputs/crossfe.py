@@ -28,6 +28,8 @@ def norm(ins):
     args = parts[1] if len(parts) > 1 else ""
     if op.startswith("j"):
         return op
+    if op.startswith("call") and not args.startswith("*"):
+        return op  # a direct call: its target moved with the code
     args = re.sub(r"-?(0x)?[0-9a-f]*\(%rip\)", "RIP", args)
     # llvm-objdump prints hex, the rewriter's listing decimal.
     args = re.sub(r"(-?)0x([0-9a-f]+)",

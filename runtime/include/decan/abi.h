@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 3
+#define DECAN_ABI_VERSION 4
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -62,7 +62,10 @@ enum decan_variant {
   DECAN_NO_DIV = 3,
   DECAN_DL1 = 4,
   DECAN_CTRL = 5,
-  DECAN_NUM_VARIANTS = 6
+  /// The loop without its calls (thesis 4.5.2): emitted only for loops that
+  /// call something; bit 6 of variant_mask tells.
+  DECAN_NO_CALL = 6,
+  DECAN_NUM_VARIANTS = 7
 };
 
 /// Or-ed into the variant argument of __decan_end_call for the original
@@ -93,6 +96,26 @@ enum decan_variant_status {
   DECAN_VARIANT_EMPTY = 5        ///< nothing to transform (e.g. NO_DIV, no div)
 };
 
+/// Why a variant is not available, beyond its status: what `decan list` and
+/// the reports say in words (decan_machine_info::why). Names:
+/// decan/abi_names.h.
+enum decan_variant_why {
+  DECAN_WHY_NONE = 0,
+  DECAN_WHY_EXIT_READS_STORED = 1,       ///< exit reads memory the loop writes
+  DECAN_WHY_EXIT_READS_CALL_WRITTEN = 2, ///< ... memory a call may write
+  DECAN_WHY_EXIT_DEPENDS_ON_CALL = 3,    ///< exit depends on a writing call
+  DECAN_WHY_INSTRUCTION = 4,             ///< an instruction no rule handles
+  DECAN_WHY_NO_FORM = 5,                 ///< no register or form for a rewrite
+  DECAN_WHY_NOTHING = 6,                 ///< nothing to transform
+  DECAN_WHY_NO_DIV = 7,        ///< no division or square root (NO_DIV)
+  DECAN_WHY_NO_MEMORY = 8,     ///< no memory access (DL1)
+  DECAN_WHY_NO_CALL = 9,       ///< no call (NO_CALL)
+  DECAN_WHY_TRAP = 10,         ///< an integer division could trap
+  DECAN_WHY_MEMORY_CALLS = 11, ///< memcpy & co. cannot be redirected (DL1)
+  DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
+  DECAN_WHY_OTHER = 13         ///< see the producer's remark
+};
+
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
 /// machine instructions of the loop body of the REF copy.
 struct decan_machine_info {
@@ -109,6 +132,14 @@ struct decan_machine_info {
   /// enum decan_store_policy: what each variant does to the loop's stores,
   /// recorded by the producer (it knows its rules); the runtime reports it.
   uint32_t store_policy[DECAN_NUM_VARIANTS];
+  /// Calls in the loop body (REF), and a bit per decan_variant that deleted
+  /// some of them: those variants lost the calls' work, so their stream
+  /// analyses take NO_CALL, not REF, as the reference (docs/variants.md,
+  /// "Calls").
+  uint32_t n_call;
+  uint32_t calls_deleted_mask;
+  /// enum decan_variant_why per variant (0 when available or not built).
+  uint32_t why[DECAN_NUM_VARIANTS];
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in

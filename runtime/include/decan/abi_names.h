@@ -25,7 +25,7 @@ extern "C" {
 /// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
 /// data (no initializer runs), so the runtime may read it at any time.
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
-    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL"};
+    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
 
 /// The fixed fields of a sample record in the runtime's report, in order
 /// ("fields" lists them, then one name per counted event; docs/runtime.md).
@@ -80,6 +80,43 @@ static inline const char *decan_variant_status_text(uint32_t status) {
     return "no loop";
   }
   return decan_variant_status_name(status);
+}
+
+/// A decan_variant_why in words, as `decan list` and reports write it
+/// ("" for DECAN_WHY_NONE).
+static inline const char *decan_variant_why_text(uint32_t why) {
+  switch (why) {
+  case DECAN_WHY_NONE:
+    return "";
+  case DECAN_WHY_EXIT_READS_STORED:
+    return "an exit condition reads memory the loop may write";
+  case DECAN_WHY_EXIT_READS_CALL_WRITTEN:
+    return "an exit condition reads memory a call in the loop may write";
+  case DECAN_WHY_EXIT_DEPENDS_ON_CALL:
+    return "an exit condition depends on a call that may write memory";
+  case DECAN_WHY_INSTRUCTION:
+    return "an instruction no rule handles (x87, atomics, string ops, ...)";
+  case DECAN_WHY_NO_FORM:
+    return "no register or instruction form for a rewrite (e.g. no free "
+           "register)";
+  case DECAN_WHY_NOTHING:
+    return "nothing to transform: every instruction is in the control or "
+           "address slice";
+  case DECAN_WHY_NO_DIV:
+    return "no division or square root";
+  case DECAN_WHY_NO_MEMORY:
+    return "no memory access to redirect";
+  case DECAN_WHY_NO_CALL:
+    return "no call";
+  case DECAN_WHY_TRAP:
+    return "an integer division of loaded values could trap";
+  case DECAN_WHY_MEMORY_CALLS:
+    return "memcpy/memset/memmove: a destination of unknown size cannot be "
+           "redirected";
+  case DECAN_WHY_VERIFIER:
+    return "the dependence verifier rejected it";
+  }
+  return "see the compiler's remark (-Rpass-missed=decan)";
 }
 
 /// Name of a decan_store_policy, as reports print it ("store_policy").

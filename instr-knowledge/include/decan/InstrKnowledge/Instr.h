@@ -57,6 +57,20 @@ struct Operand {
 /// instruction (NOP padding).
 constexpr unsigned NoId = ~0u;
 
+/// What a call may do to memory, as the front end knows it (the plugin: the
+/// callee's IR attributes; the rewriter: nothing, so every call it sees is
+/// MayWrite). The variant rules keep or delete a call by it
+/// (docs/variants.md, "Calls").
+enum class CallKind : uint8_t {
+  None,     ///< not a call, or a call the front end said nothing about
+  MayWrite, ///< may write program memory: deleted in every variant but REF
+  Memory,   ///< memcpy/memset/memmove: memory work that writes its
+            ///< destination, so deleted in every variant but REF too
+  ReadOnly, ///< reads memory, writes none: memory work, kept in LS, NO_DIV
+  Pure,     ///< writes no memory but errno (libm, readnone callees):
+            ///< arithmetic, kept in FP, NO_DIV, DL1
+};
+
 /// One instruction: opcode number (MCInstrInfo numbering) and the explicit
 /// operands exactly as MCInst orders them (memory operands as the five
 /// X86 operands base, scale, index, displacement, segment).
@@ -77,6 +91,14 @@ struct Instr {
   /// key; 0: unknown. Two accesses of one object may depend on each other
   /// through memory whatever their base registers (a[i] and a[i - d]).
   uint64_t Object = 0;
+  /// For a call: what it may do (CallKind::None on a call: MayWrite).
+  CallKind Call = CallKind::None;
+  /// Registers read and written beyond the opcode's descriptor: a call's
+  /// argument registers, and its results and the registers it clobbers.
+  /// Empty on a call: every argument register of the SysV ABI is read and
+  /// every caller-saved register written (X86Knowledge::callArgumentRegs,
+  /// callClobberedRegs).
+  llvm::SmallVector<unsigned, 2> ImplicitUses, ImplicitDefs;
   /// True when the instruction is the original one, unchanged.
   bool Unchanged = true;
   /// True for NOP padding (no dependences at all).

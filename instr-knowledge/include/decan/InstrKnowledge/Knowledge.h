@@ -55,6 +55,13 @@ struct PassThrough {
 /// (passThrough: Keep).
 bool mergesFlags(llvm::StringRef OpcodeName);
 
+/// What a call of the C library function \p Name may do (both front ends
+/// ask it for callees they know only by name: the plugin's libcalls, the
+/// rewriter's PLT entries): memcpy/memmove/memset are Memory, libm
+/// functions (sqrt, exp, ... and their f/l forms) Pure (errno only),
+/// anything else MayWrite.
+CallKind callKindOfSymbol(llvm::StringRef Name);
+
 /// Facts about x86-64 instructions for one subtarget (CPU + features), on
 /// top of its MC layer.
 class X86Knowledge : public X86Target {
@@ -81,6 +88,11 @@ public:
   /// RAX/RDX of div...). Memory base/index registers count as reads.
   void regsRead(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
   void regsWritten(const Instr &I, llvm::SmallVectorImpl<unsigned> &Regs) const;
+  /// What a call whose front end gave no register lists reads (the SysV
+  /// argument registers: RDI, RSI, RDX, RCX, R8, R9, XMM0-7) and writes
+  /// (every caller-saved register and the flags).
+  std::vector<unsigned> callArgumentRegs() const;
+  std::vector<unsigned> callClobberedRegs() const;
   /// True for zero idioms and other dependency-breaking forms (xorps x,x;
   /// pcmpeqd x,x; sub r,r), as MCInstrAnalysis reports them: they read
   /// nothing.

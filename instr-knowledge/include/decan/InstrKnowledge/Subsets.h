@@ -40,6 +40,8 @@ enum SubsetBits : unsigned {
   SubsetNop = 1u << 9,     ///< NOP (no dependences)
   SubsetCtrl = 1u << 10,   ///< CTRL: backward slice of the exit branches
   SubsetAddr = 1u << 11,   ///< backward slice of memory addresses
+  SubsetCall = 1u << 12,   ///< a direct or indirect call (Instr::Call says
+                           ///< what it may do; docs/variants.md, "Calls")
 };
 
 /// Local-view subsets of opcode \p Opcode, from its descriptor and name
@@ -53,10 +55,13 @@ unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode,
 struct LoopSubsets {
   std::vector<unsigned> Bits; ///< per instruction of the LoopBody
   unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
-           NumCtrl = 0, NumAddr = 0, NumOther = 0;
+           NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0;
   /// Some exit depends on a load while the loop also stores: variants that
   /// change stores could change the trip count.
   bool CtrlReadsStoredMemory = false;
+  /// Some exit depends on a load while a call in the loop may write memory:
+  /// a variant that deletes the call could change the trip count.
+  bool CtrlReadsCallWrittenMemory = false;
 };
 
 /// Computes all subsets of \p Loop. CTRL is the backward slice, through

@@ -18,6 +18,13 @@
 //          xorl (%rdx,%r8,4), %eax -> leaq f.decan.L0.scratch(%rip), %rdx ;
 //          xorl (%rdx,%r8,4), %eax
 //   CTRL   everything but the CTRL slice deleted
+//   NO_CALL calls deleted (bridged: sqrt(x) in XMM0 -> XMM0 keeps its
+//          chain); stores -> loads (as NO_DIV). Only for loops that call.
+//
+// Calls (Instr::Call): a call that may write memory (unknown callees,
+// memcpy/memset/memmove) is deleted in every variant but REF, so variants
+// never write program memory; a pure one (libm, readnone: arithmetic) stays
+// in FP, NO_DIV and DL1, a read-only one (memory work) in LS and NO_DIV.
 //
 // CTRL-slice instructions are never touched. A deleted instruction whose
 // result is still read is bridged: its readers wait for its input,
@@ -47,7 +54,7 @@ namespace decan {
 class X86Knowledge;
 
 /// Variant indices, equal to enum decan_variant of decan/abi.h.
-enum class Variant : unsigned { REF = 0, LS, FP, NO_DIV, DL1, CTRL };
+enum class Variant : unsigned { REF = 0, LS, FP, NO_DIV, DL1, CTRL, NO_CALL };
 constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
 static_assert(unsigned(Variant::REF) == DECAN_REF &&
                   unsigned(Variant::LS) == DECAN_LS &&
@@ -55,13 +62,17 @@ static_assert(unsigned(Variant::REF) == DECAN_REF &&
                   unsigned(Variant::NO_DIV) == DECAN_NO_DIV &&
                   unsigned(Variant::DL1) == DECAN_DL1 &&
                   unsigned(Variant::CTRL) == DECAN_CTRL &&
-                  unsigned(Variant::CTRL) + 1 == NumVariants,
+                  unsigned(Variant::NO_CALL) == DECAN_NO_CALL &&
+                  unsigned(Variant::NO_CALL) + 1 == NumVariants,
               "Variant mirrors enum decan_variant");
 /// "REF", "LS", ... (decan/abi_names.h).
 const char *variantName(Variant V);
 /// What variant \p V does to the loop's stores (docs/design.md, "Stores in
 /// variants"): what producers record in decan_machine_info::store_policy.
 decan_store_policy storePolicy(Variant V);
+/// Whether variant \p V keeps a call of kind \p C outside the CTRL slice
+/// (docs/variants.md, "Calls"); REF keeps every call, NO_CALL none.
+bool keepsCall(Variant V, CallKind C);
 
 /// Equal to enum decan_variant_status of decan/abi.h.
 enum class VariantStatus : unsigned {
@@ -138,13 +149,18 @@ struct VariantResult {
   Variant V = Variant::REF;
   VariantStatus Status = VariantStatus::NotBuilt;
   std::string Reason; ///< why not OK (remark text)
-  LoopBody Body;      ///< same blocks as REF, instructions rewritten
+  /// Why not OK, as a code reports name in words (decan_machine_info::why).
+  decan_variant_why Why = DECAN_WHY_NONE;
+  LoopBody Body; ///< same blocks as REF, instructions rewritten
   unsigned RefBytes = 0, Bytes = 0; ///< encoded loop sizes
   /// The variant drops a dependence through memory that REF has (a store
   /// iteration i+k loads became a load or vanished): its time lacks that
   /// chain, so its saturation is a lower bound, not an estimate.
   bool Bound = false;
   std::string BoundReason;
+  /// The variant deleted calls REF makes (keepsCall): its time lacks their
+  /// work, so its stream analysis takes NO_CALL as the reference.
+  bool CallsDeleted = false;
 };
 
 /// Builds variant \p V of \p Ref and verifies it (verifyNoNewDependences).

@@ -30,6 +30,9 @@ struct CopyInst {
   /// address: a block of the loop, or an exit.
   bool IsBranch = false;
   uint64_t BranchTarget = 0;
+  /// Direct call (re-emitted as call rel32) to this original address.
+  bool IsCall = false;
+  uint64_t CallTarget = 0;
   /// RIP-relative memory operand: the absolute address it designates.
   bool HasRip = false;
   uint64_t RipTarget = 0;

@@ -16,6 +16,7 @@
 
 #include "llvm/MC/MCInst.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct LoopCandidate {
   std::string File;              ///< from DWARF, "" when unknown
   unsigned Line = 0;
   bool FlagsLiveIn = true; ///< EFLAGS may be read before written from Header
+  /// Names of the PLT entries the loop calls, by entry address: the
+  /// variant rules keep a libm call where the plugin does.
+  std::map<uint64_t, std::string> Callees;
 
   std::string id() const { return Function + ":L" + std::to_string(Index); }
   uint64_t bytes() const;

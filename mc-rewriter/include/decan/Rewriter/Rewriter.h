@@ -34,6 +34,7 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/abi.h"
 
 #include "llvm/Support/Error.h"
 
@@ -45,7 +46,7 @@ namespace decan::rewriter {
 
 struct RewriteOptions {
   /// Variants to build (bit per decan_variant); REF is always built.
-  unsigned VariantMask = 0x3f;
+  unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
   /// Rewrite only these loop ids (empty: every rewritable loop).
   std::vector<std::string> OnlyLoops;
 };
@@ -63,7 +64,7 @@ struct LoopOutcome {
   /// [begin, end) of the unmeasured relocated loop and of each measured
   /// copy (REF, LS, ...; {0, 0} when not built).
   std::pair<uint64_t, uint64_t> OrigCopy{0, 0};
-  std::array<std::pair<uint64_t, uint64_t>, 6> Copies{};
+  std::array<std::pair<uint64_t, uint64_t>, DECAN_NUM_VARIANTS> Copies{};
 };
 
 struct RewriteResult {

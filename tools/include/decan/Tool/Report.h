@@ -27,7 +27,16 @@
 namespace decan::tool {
 
 /// Variant indices, in `enum decan_variant` order (abi.h).
-enum Variant : unsigned { REF, LS, FP, NO_DIV, DL1, CTRL, NumVariants };
+enum Variant : unsigned {
+  REF,
+  LS,
+  FP,
+  NO_DIV,
+  DL1,
+  CTRL,
+  NO_CALL,
+  NumVariants
+};
 
 /// "REF", "LS", ... for a variant index.
 llvm::StringRef variantName(unsigned V);
@@ -106,9 +115,15 @@ struct LoopReport {
   /// Requested variants the runtime could not run, with the reason
   /// ("verifier", "unsupported", ...).
   std::map<std::string, std::string> Unavailable;
+  /// The same in words, where the producer said why (decan_variant_why).
+  std::map<std::string, std::string> UnavailableWhy;
   /// Variants whose saturation is a bound (they drop a dependence through
   /// memory that REF has), with why.
   std::map<std::string, std::string> Bound;
+  /// Variants that deleted calls REF makes (calls that may write memory,
+  /// or not the variant's work): their stream analysis takes NO_CALL as
+  /// the reference (thesis 4.5.2).
+  std::vector<std::string> CallsDeleted;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops

@@ -24,7 +24,7 @@ namespace decan::tool {
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
-  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL};
+  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;
