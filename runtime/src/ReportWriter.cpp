@@ -119,6 +119,19 @@ static uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
   return (uint64_t)(Stride - std::clamp<int64_t>(Left, 0, Stride));
 }
 
+/// `Key: {"V": Text(V), ...}` over the variants whose text is not empty.
+template <typename TextFn>
+static void emitPerVariant(JsonOut &J, const char *Key, TextFn Text) {
+  J.key(Key);
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (const char *S = Text(V); S && *S) {
+      J.key(kVariantNames[V]);
+      J.str(S);
+    }
+  J.endObject();
+}
+
 static void emitLoop(JsonOut &J, const LoopState &L) {
   J.beginObject();
   J.key("id");
@@ -135,49 +148,30 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   J.boolean(L.Selected);
   J.key("region");
   J.boolean(L.IsRegion);
-  J.key("store_policy");
-  J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (L.StorePolicy[V] != kNoStorePolicy) {
-      J.key(kVariantNames[V]);
-      J.str(decan_store_policy_name(L.StorePolicy[V]));
-    }
-  J.endObject();
+  emitPerVariant(J, "store_policy", [&](int V) -> const char * {
+    return L.StorePolicy[V] != kNoStorePolicy
+               ? decan_store_policy_name(L.StorePolicy[V])
+               : nullptr;
+  });
   J.key("eligible");
   J.beginArray();
   for (unsigned I = 0; I < L.Plan.N; ++I)
     J.str(kVariantNames[L.Plan.Order[I]]);
   J.endArray();
-  J.key("unavailable");
-  J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (L.Unavailable[V]) {
-      J.key(kVariantNames[V]);
-      J.str(L.Unavailable[V]);
-    }
-  J.endObject();
-  J.key("unavailable_why");
-  J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (L.Unavailable[V] && L.UnavailableWhy[V] && *L.UnavailableWhy[V]) {
-      J.key(kVariantNames[V]);
-      J.str(L.UnavailableWhy[V]);
-    }
-  J.endObject();
+  emitPerVariant(J, "unavailable", [&](int V) { return L.Unavailable[V]; });
+  emitPerVariant(J, "unavailable_why", [&](int V) -> const char * {
+    return L.Unavailable[V] ? L.UnavailableWhy[V] : nullptr;
+  });
   J.key("calls_deleted");
   J.beginArray();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
     if (L.CallsDeletedMask & (1u << V))
       J.str(kVariantNames[V]);
   J.endArray();
-  J.key("bound");
-  J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (L.BoundMask & (1u << V)) {
-      J.key(kVariantNames[V]);
-      J.str("drops a dependence through memory");
-    }
-  J.endObject();
+  emitPerVariant(J, "bound", [&](int V) -> const char * {
+    return L.BoundMask & (1u << V) ? "drops a dependence through memory"
+                                   : nullptr;
+  });
   J.key("threads");
   J.beginArray();
   uint32_t NT = std::min<uint32_t>(
