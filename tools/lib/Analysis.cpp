@@ -210,9 +210,25 @@ void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
 Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,
-                   const std::function<std::string(const double *)> &Classify) {
+                   const std::function<std::string(const double *)> &Classify,
+                   double Margin) {
+  // The class of \p X, or kNearThreshold when a corner of the box
+  // X +- Margin falls in another one.
+  std::vector<double> Corner(Point.size());
+  auto Robust = [&](const double *X) {
+    std::string Label = Classify(X);
+    if (Margin <= 0)
+      return Label;
+    for (unsigned Mask = 0; Mask < (1u << Point.size()); ++Mask) {
+      for (size_t I = 0; I < Point.size(); ++I)
+        Corner[I] = X[I] + ((Mask >> I) & 1 ? Margin : -Margin);
+      if (Classify(Corner.data()) != Label)
+        return std::string(kNearThreshold);
+    }
+    return Label;
+  };
   Classified C;
-  C.Label = Classify(Point.data());
+  C.Label = Robust(Point.data());
   size_t B = Replicates.empty() ? 0 : Replicates[0].size();
   for (const auto &R : Replicates)
     B = std::min(B, R.size());
@@ -225,9 +241,11 @@ classifyReplicates(const std::vector<double> &Point,
   for (size_t K = 0; K < B; ++K) {
     for (size_t I = 0; I < Replicates.size(); ++I)
       X[I] = Replicates[I][K];
-    ++Count[Classify(X.data())];
+    ++Count[Robust(X.data())];
   }
-  C.Agreement = double(Count[C.Label]) / double(B);
+  // A point near a threshold states no class, however its replicates fall.
+  C.Agreement =
+      C.Label == kNearThreshold ? 0 : double(Count[C.Label]) / double(B);
   for (const auto &[Label, N] : Count)
     C.Labels.emplace_back(Label, double(N) / double(B));
   std::stable_sort(
@@ -506,9 +524,11 @@ void analyse(Report &R, const Thresholds &T) {
     if (Sat[LS] && Sat[FP] && !TooShort) {
       bool Paired = !B[LS].empty() && !B[FP].empty();
       Classified C = classifyReplicates(
-          {*Sat[LS], *Sat[FP]}, {B[LS], B[FP]}, [&](const double *X) {
+          {*Sat[LS], *Sat[FP]}, {B[LS], B[FP]},
+          [&](const double *X) {
             return streamsClassName(classifyStreams(X[0], X[1], T)).str();
-          });
+          },
+          T.Margin);
       if (Confident(C, Paired)) {
         L.VerdictConfidence = Paired ? C.Agreement : 0;
         L.Streams = C.Label;
@@ -546,9 +566,11 @@ void analyse(Report &R, const Thresholds &T) {
     if (Sat[LS] && Sat[DL1] && !TooShort) {
       bool Paired = !B[LS].empty() && !B[DL1].empty();
       Classified C = classifyReplicates(
-          {*Sat[LS], *Sat[DL1]}, {B[LS], B[DL1]}, [&](const double *X) {
+          {*Sat[LS], *Sat[DL1]}, {B[LS], B[DL1]},
+          [&](const double *X) {
             return memoryCpuName(classifyMemoryCpu(X[0], X[1], T)).str();
-          });
+          },
+          T.Margin);
       if (Confident(C, Paired)) {
         StreamsClass MC = classifyMemoryCpu(*Sat[LS], *Sat[DL1], T);
         L.MemoryCpu = memoryCpuName(MC).str();
@@ -568,10 +590,10 @@ void analyse(Report &R, const Thresholds &T) {
     }
     if (Sat[DL1] && !TooShort) {
       bool Paired = !B[DL1].empty();
-      Classified C =
-          classifyReplicates({*Sat[DL1]}, {B[DL1]}, [&](const double *X) {
-            return dataLocation(X[0], T).str();
-          });
+      Classified C = classifyReplicates(
+          {*Sat[DL1]}, {B[DL1]},
+          [&](const double *X) { return dataLocation(X[0], T).str(); },
+          T.Margin);
       std::string S = Confident(C, Paired)
                           ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}",
                                     *Sat[DL1], C.Label, Conf(C, Paired))
@@ -601,10 +623,12 @@ void analyse(Report &R, const Thresholds &T) {
     if (Sat[NO_DIV] && !TooShort) {
       L.DivGain = std::max(0.0, 1 - *Sat[NO_DIV]);
       bool Paired = !B[NO_DIV].empty();
-      Classified C =
-          classifyReplicates({*Sat[NO_DIV]}, {B[NO_DIV]}, [&](const double *X) {
+      Classified C = classifyReplicates(
+          {*Sat[NO_DIV]}, {B[NO_DIV]},
+          [&](const double *X) {
             return std::string(1 - X[0] >= T.DivCost ? "costly" : "cheap");
-          });
+          },
+          T.Margin);
       if (!Confident(C, Paired))
         L.Diagnosis.push_back(
             formatv("divisions/square roots: Sat(NO_DIV)={0}: whether they "

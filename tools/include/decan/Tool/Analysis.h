@@ -52,6 +52,10 @@ struct Thresholds {
   double MaxTailShare = 0.1;
   /// A verdict needs this share of bootstrap replicates to agree with it.
   double Confidence = 0.9;
+  /// Saturations move by about this much between identical runs (more
+  /// than a run's own bootstrap shows): a replicate supports a class only
+  /// when the class holds within +-Margin of every saturation it reads.
+  double Margin = 0.02;
   /// Bootstrap replicates per saturation.
   unsigned Bootstrap = 400;
   /// Calls shorter than this many probe costs are below the precision
@@ -115,12 +119,18 @@ struct Classified {
   std::vector<std::pair<std::string, double>> Labels;
 };
 
+/// Label of replicates (and points) whose class changes within the margin.
+inline constexpr const char *kNearThreshold = "near a threshold";
+
 /// Applies \p Classify to the point values and to each replicate (arrays
-/// of equal length, one per input).
+/// of equal length, one per input). A point whose class changes when its
+/// values move by up to \p Margin (every corner of the box is tried) is
+/// labelled kNearThreshold: it supports no class.
 Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,
-                   const std::function<std::string(const double *)> &Classify);
+                   const std::function<std::string(const double *)> &Classify,
+                   double Margin = 0);
 
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
 /// every loop of \p R. Idempotent.
