@@ -67,6 +67,23 @@ TEST(Streams, ThresholdsAreBoundaries) {
   EXPECT_EQ(classifyStreams(0.85, 0.80, T), StreamsClass::Balanced);
 }
 
+TEST(Streams, APointOnAThresholdSupportsNoClass) {
+  auto Full = [](const double *X) {
+    return std::string(X[0] >= 0.9 ? "saturated" : "not");
+  };
+  std::vector<std::vector<double>> Reps = {std::vector<double>(400, 0.905)};
+  Classified Near = classifyReplicates({0.905}, Reps, Full, 0.02);
+  EXPECT_EQ(Near.Label, kNearThreshold);
+  EXPECT_EQ(Near.Agreement, 0) << "no claim, however the replicates fall";
+  Classified Bare = classifyReplicates({0.905}, Reps, Full);
+  EXPECT_EQ(Bare.Label, "saturated") << "without a margin: a claim";
+  EXPECT_EQ(Bare.Agreement, 1);
+  Reps = {std::vector<double>(400, 0.95)};
+  Classified Clear = classifyReplicates({0.95}, Reps, Full, 0.02);
+  EXPECT_EQ(Clear.Label, "saturated");
+  EXPECT_EQ(Clear.Agreement, 1);
+}
+
 TEST(Streams, Explanations) {
   Thresholds T;
   std::string S = explainStreams(StreamsClass::MemoryBound, 0.95, 0.3, T);
@@ -291,10 +308,9 @@ TEST(Analyse, CallsAgainstNoCall) {
   EXPECT_DOUBLE_EQ(*L.Saturation[LS], 0.3);
   EXPECT_DOUBLE_EQ(*L.Saturation[NO_CALL], 0.6);
   auto Has = [&](const std::string &S) {
-    return std::any_of(L.Diagnosis.begin(), L.Diagnosis.end(),
-                       [&](const std::string &D) {
-                         return D.find(S) != std::string::npos;
-                       });
+    return std::any_of(
+        L.Diagnosis.begin(), L.Diagnosis.end(),
+        [&](const std::string &D) { return D.find(S) != std::string::npos; });
   };
   EXPECT_TRUE(Has("calls cost 40% of this loop (Sat(NO_CALL)=0.60)"));
   // LS against NO_CALL: 30 / 60 = 0.5, not 0.3.
