@@ -27,7 +27,7 @@
 ///   mean call and the slot's fixed cost), from where on slots are spread
 ///   evenly to the end of the run (a gap of 0 overlaps the slots as above). So
 ///   samples come from the whole run, the overhead stays bounded, and each
-///   sample stands for about 3 + g calls of the run (its weight). K = 0: every
+///   sample stands for about 2 + g calls of the run (its weight). K = 0: every
 ///   other call is a sample. The pseudo-random gaps are
 ///   seeded by the loop's index: identical runs sample identical calls.
 /// * replace: every call runs Order[0]; calls 1..W are not recorded.
