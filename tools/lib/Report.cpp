@@ -410,8 +410,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
-    Info.ChasedLoads = std::max(
-        Info.ChasedLoads, static_cast<unsigned>(num(LO, "chased_loads")));
+    Info.ChasedLoads = std::max(Info.ChasedLoads,
+                                static_cast<unsigned>(num(LO, "chased_loads")));
     if (const json::Array *CD = LO->getArray("calls_deleted"))
       for (const json::Value &V : *CD)
         if (std::optional<StringRef> S = V.getAsString())
@@ -555,7 +555,8 @@ Report RawMerger::finish() const {
   R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
-    Total += L.TimeCycles;
+    if (!L.isRegion()) // regions enclose loops: not loop time
+      Total += L.TimeCycles;
     // Measured where the runtime timed itself (entry to exit of every
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
@@ -569,7 +570,7 @@ Report RawMerger::finish() const {
           (double)L.Slots * SlotFixed;
   }
   for (LoopReport &L : R.Loops)
-    L.Share = Total > 0 ? L.TimeCycles / Total : 0;
+    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
   R.ProcessCycles = 0;
   for (const ProcessInfo &P : R.Processes)
     R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
@@ -585,7 +586,7 @@ Report RawMerger::finish() const {
           L.InsideCycles > 0 &&
           L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
       // Regions enclose loops: their time is not added twice.
-      if (!StringRef(L.Id).starts_with("region:"))
+      if (!L.isRegion())
         Cov += *L.ProgramShare;
     }
     R.Coverage = std::min(1.0, Cov);
