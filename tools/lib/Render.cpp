@@ -184,6 +184,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.available(V))
         Avail += (Avail.empty() ? "" : ",") + variantName(V).str();
+    if (StringRef(L.Id).starts_with("region:") && L.VariantMask)
+      Avail = "REF (region)"; // timed under decan run --regions
     if (Avail.empty())
       Avail = "-";
     const decan_machine_info &M = L.MInfo;
