@@ -116,23 +116,56 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
   return Plans;
 }
 
-/// The enter stub before \p Before, counting down at an accounting stride
-/// as the loops' stub does (abi.h): one volatile load and an unlikely
+/// Region descriptor states (`active`; abi.h, DECAN_DESC_REGION): 0 inert;
+/// 1 every activation calls the runtime; 2 counting down to the next timed
+/// activation (a stride); 3 a timed activation is open on the only thread
+/// and `countdown` holds its nesting depth, so that recursion stays in the
+/// stubs.
+enum : uint32_t { RegionEvery = 1, RegionCounting = 2, RegionOpen = 3 };
+
+/// Blocks of one stub: the test in \p Head (split at \p Before), the
+/// path into the runtime, and the continuation.
+struct StubBlocks {
+  BasicBlock *Head, *Cont;
+};
+
+static StubBlocks splitForStub(Instruction *Before) {
+  BasicBlock *Head = Before->getParent();
+  BasicBlock *Cont = Head->splitBasicBlock(Before, "decan.region.cont");
+  Head->getTerminator()->eraseFromParent();
+  return {Head, Cont};
+}
+
+/// `countdown += Delta` (volatile), returning the new value.
+static Value *addToCountdown(IRBuilder<> &B, Constant *Desc, Type *DescTy,
+                             int Delta) {
+  Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
+  Value *New = B.CreateAdd(B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true),
+                           B.getInt32(Delta));
+  B.CreateStore(New, Ptr, /*Volatile=*/true);
+  return New;
+}
+
+/// The enter stub before \p Before: one volatile load and an unlikely
 /// branch while inactive.
-///   if (desc.active) {
-///     if (desc.active != 2 || --desc.countdown <= 0)
-///       __decan_region_enter(&desc);
+///   switch (desc.active) {
+///   case 0: break;
+///   case 3: ++desc.countdown; break;            // nested in the timed one
+///   case 2: if (--desc.countdown > 0) break;    // a stride's untimed one
+///   default: __decan_region_enter(&desc);
 ///   }
 static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Enter) {
-  BasicBlock *Head = Before->getParent();
+  auto [Head, Cont] = splitForStub(Before);
   Function *F = Head->getParent();
   LLVMContext &Ctx = F->getContext();
-  BasicBlock *Cont = Head->splitBasicBlock(Before, "decan.region.cont");
-  Head->getTerminator()->eraseFromParent();
-  BasicBlock *On = BasicBlock::Create(Ctx, "decan.region.on", F, Cont);
-  BasicBlock *Count = BasicBlock::Create(Ctx, "decan.region.count", F, Cont);
-  BasicBlock *Call = BasicBlock::Create(Ctx, "decan.region.enter", F, Cont);
+  auto Block = [&](const char *Name) {
+    return BasicBlock::Create(Ctx, Name, F, Cont);
+  };
+  BasicBlock *On = Block("decan.region.on"), *Nest = Block("decan.region.nest"),
+             *NotNest = Block("decan.region.notnest"),
+             *Count = Block("decan.region.count"),
+             *Call = Block("decan.region.enter");
   MDBuilder MDB(Ctx);
   IRBuilder<> B(Head);
   Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
@@ -141,12 +174,15 @@ static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
   B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
                  MDB.createUnlikelyBranchWeights());
   B.SetInsertPoint(On);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(2)), Count, Call);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionOpen)), Nest, NotNest);
+  B.SetInsertPoint(Nest);
+  addToCountdown(B, Desc, DescTy, 1);
+  B.CreateBr(Cont);
+  B.SetInsertPoint(NotNest);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionCounting)), Count,
+                 Call);
   B.SetInsertPoint(Count);
-  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
-  Value *Left = B.CreateSub(
-      B.CreateLoad(B.getInt32Ty(), CountPtr, /*Volatile=*/true), B.getInt32(1));
-  B.CreateStore(Left, CountPtr, /*Volatile=*/true);
+  Value *Left = addToCountdown(B, Desc, DescTy, -1);
   B.CreateCondBr(B.CreateICmpSGT(Left, B.getInt32(0)), Cont, Call,
                  MDB.createLikelyBranchWeights());
   B.SetInsertPoint(Call);
@@ -154,20 +190,40 @@ static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
   B.CreateBr(Cont);
 }
 
-/// The leave stub before \p Before: `if (desc.active == 1) leave(&desc)`;
-/// at a stride (2) only the timed activation's enter set it back to 1.
+/// The leave stub before \p Before:
+///   switch (desc.active) {
+///   case 1: __decan_region_leave(&desc); break;
+///   case 3: if (--desc.countdown == 0) __decan_region_leave(&desc); break;
+///   }
 static void insertLeaveStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Leave) {
-  IRBuilder<> B(Before);
+  auto [Head, Cont] = splitForStub(Before);
+  Function *F = Head->getParent();
+  LLVMContext &Ctx = F->getContext();
+  auto Block = [&](const char *Name) {
+    return BasicBlock::Create(Ctx, Name, F, Cont);
+  };
+  BasicBlock *On = Block("decan.region.on"), *Open = Block("decan.region.open"),
+             *NotOpen = Block("decan.region.notopen"),
+             *Call = Block("decan.region.leave");
+  MDBuilder MDB(Ctx);
+  IRBuilder<> B(Head);
   Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
   LoadInst *Active = B.CreateLoad(B.getInt32Ty(), ActivePtr, /*Volatile=*/true,
                                   "decan.region.active");
-  MDBuilder MDB(B.getContext());
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpEQ(Active, B.getInt32(1)), Before, /*Unreachable=*/false,
-      MDB.createUnlikelyBranchWeights());
-  IRBuilder<> T(Then);
-  T.CreateCall(Leave, {Desc});
+  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
+                 MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(On);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionOpen)), Open, NotOpen);
+  B.SetInsertPoint(Open);
+  Value *Depth = addToCountdown(B, Desc, DescTy, -1);
+  B.CreateCondBr(B.CreateICmpEQ(Depth, B.getInt32(0)), Call, Cont,
+                 MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(NotOpen);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionEvery)), Call, Cont);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Leave, {Desc});
+  B.CreateBr(Cont);
 }
 
 PreservedAnalyses RegionPass::run(Module &M, ModuleAnalysisManager &MAM) {
