@@ -74,6 +74,9 @@ struct LoopRecord {
   unsigned Line = 0, Column = 0;
   std::string SkipReason; ///< "" when the loop is instrumented
   unsigned VariantMask = 0;
+  /// Source identity across builds (decan_loop_desc::source), "" unknown.
+  std::string Source;
+  unsigned IterationStep = 0; ///< decan_loop_desc::iteration_step
 
   std::string id() const { return Function + ":L" + std::to_string(Index); }
   /// `<function>.decan.L<index>.<Suffix>`: every per-loop symbol.

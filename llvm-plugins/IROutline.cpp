@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"
+#include "IRLoopIdentity.h"
 #include "IRLoopTable.h"
 #include "IRSelection.h"
 #include "decan/abi.h"
@@ -604,6 +605,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
       R.Line = DL->getLine();
       R.Column = DL->getColumn();
     }
+    R.Source = loopSourceIdentity(C.L, C.Loc);
     if (F.hasOptNone())
       R.SkipReason = "function is optnone (-O0)";
     else if (C.Irreducible)
@@ -772,6 +774,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter, WithLoops);
   if (Cands.empty())
     return false;
+  for (Candidate &C : Cands)
+    if (C.L)
+      C.Rec.IterationStep = loopIterationStep(*C.L, SE);
   // Shape every selected loop before recording any: LCSSA for one loop can
   // rewrite uses inside another (a value of loop A used in loop B).
   for (Candidate &C : Cands)
