@@ -1,27 +1,39 @@
 //===- FlagsCommand.cpp - decan flags -------------------------------------===//
 //
 // Part of decan. Prints the clang-22 flags that build a program for decan,
-// like pkg-config: `clang-22 -O2 $(decan flags) prog.c -o prog`.
+// like pkg-config: `clang-22 -O2 $(decan flags) prog.c -o prog`. With
+// --hot REPORT.json[:PERCENT], only the loops covering PERCENT of an earlier
+// run are instrumented (docs/pgo.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
+#include "decan/Tool/HotLoops.h"
 #include "decan/Tool/Install.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({}, {"cflags", "libs", "help", "h"});
+  ArgParser P({"hot"}, {"cflags", "libs", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan flags [--cflags] [--libs]\n\n"
+    outs() << "USAGE: decan flags [--cflags] [--libs] "
+              "[--hot REPORT.json[:PERCENT]]\n\n"
               "Compile (--cflags) and link (--libs) flags for clang-22; "
-              "both by default.\n";
+              "both by default.\n"
+              "--hot: instrument only the loops that cover PERCENT (default "
+              "90) of the\nprogram's time in an earlier decan report; the "
+              "others stay plain (decan list\nsays why). With a clang PGO "
+              "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
+              "header block the profile finds hot instead.\n";
     return 0;
   }
   if (!P.positionals().empty())
@@ -31,8 +43,28 @@ int runFlagsCommand(int argc, char **argv) {
     return reportError(L.takeError());
   bool Both = !P.has("cflags") && !P.has("libs");
   std::string Out;
-  if (Both || P.has("cflags"))
+  if (Both || P.has("cflags")) {
     Out = compileFlags(*L);
+    if (P.has("hot")) {
+      auto Spec = parseHotSpec(P.get("hot"));
+      if (!Spec)
+        return reportError(Spec.takeError());
+      bool Raw;
+      auto R = readReportFile(Spec->Report, Raw);
+      if (!R)
+        return reportError(R.takeError());
+      analyse(*R);
+      HotSelection S = selectHotLoops(*R, Spec->Percent);
+      if (S.Entries.empty())
+        return reportError("'" + Spec->Report +
+                           "' has no measured loop: nothing to select");
+      errs() << formatv("decan flags: {0} of {1} loops cover {2:F1}% of the "
+                        "program's time in '{3}' (asked {4:F0}%): {5}\n",
+                        S.Loops.size(), R->Loops.size(), S.Covered * 100,
+                        Spec->Report, Spec->Percent, join(S.Loops, ", "));
+      Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
+    }
+  }
   if (Both || P.has("libs"))
     Out += (Out.empty() ? "" : " ") + linkFlags(*L);
   outs() << Out << "\n";

@@ -1,0 +1,63 @@
+//===- HotLoops.cpp - The loops that matter in a report -------------------===//
+//
+// Part of decan. See decan/Tool/HotLoops.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/HotLoops.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace decan::tool {
+
+Expected<HotSpec> parseHotSpec(StringRef Value) {
+  HotSpec S;
+  S.Report = Value.str();
+  auto [File, Pct] = Value.rsplit(':');
+  if (!File.empty() && !Pct.empty() && !sys::fs::exists(Value)) {
+    double P;
+    if (Pct.getAsDouble(P) || !(P > 0 && P <= 100))
+      return createStringError("bad --hot value '%s': expected "
+                               "REPORT.json[:PERCENT], PERCENT in (0, 100]",
+                               Value.str().c_str());
+    S.Report = File.str();
+    S.Percent = P;
+  }
+  return S;
+}
+
+HotSelection selectHotLoops(const Report &R, double Percent) {
+  std::vector<const LoopReport *> Ls;
+  for (const LoopReport &L : R.Loops)
+    if (L.TimeCycles > 0)
+      Ls.push_back(&L);
+  auto Share = [](const LoopReport *L) {
+    return L->ProgramShare.value_or(L->Share);
+  };
+  std::stable_sort(Ls.begin(), Ls.end(),
+                   [&](const LoopReport *A, const LoopReport *B) {
+                     return Share(A) > Share(B);
+                   });
+  HotSelection S;
+  for (const LoopReport *L : Ls) {
+    if (S.Covered * 100 >= Percent)
+      break;
+    std::string Entry = L->Id;
+    if (!L->Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
+      Entry = StringRef(L->Source).split('|').second.split('|').first.str();
+    else if (!L->File.empty() && L->Line)
+      Entry = L->File + ":" + std::to_string(L->Line);
+    if (!is_contained(S.Entries, Entry))
+      S.Entries.push_back(Entry);
+    S.Loops.push_back(L->Id);
+    S.Covered += Share(L);
+  }
+  return S;
+}
+
+} // namespace decan::tool
