@@ -30,8 +30,8 @@ int runFlagsCommand(int argc, char **argv) {
               "Compile (--cflags) and link (--libs) flags for clang-22; "
               "both by default.\n"
               "--hot: instrument only the loops that cover PERCENT (default "
-              "90) of the\nprogram's time in an earlier decan report; the "
-              "others stay plain (decan list\nsays why). With a clang PGO "
+              "90) of the\nmeasured loops' time in an earlier decan report; "
+              "the others stay plain (decan\nlist says why). With a clang PGO "
               "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
               "header block the profile finds hot instead.\n";
     return 0;
@@ -59,9 +59,11 @@ int runFlagsCommand(int argc, char **argv) {
         return reportError("'" + Spec->Report +
                            "' has no measured loop: nothing to select");
       errs() << formatv("decan flags: {0} of {1} loops cover {2:F1}% of the "
-                        "program's time in '{3}' (asked {4:F0}%): {5}\n",
+                        "measured loops' time ({3:F1}% of the program's) in "
+                        "'{4}' (asked {5:F0}%): {6}\n",
                         S.Loops.size(), R->Loops.size(), S.Covered * 100,
-                        Spec->Report, Spec->Percent, join(S.Loops, ", "));
+                        S.ProgramCovered * 100, Spec->Report, Spec->Percent,
+                        join(S.Loops, ", "));
       Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
     }
   }

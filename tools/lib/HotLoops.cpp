@@ -36,9 +36,10 @@ HotSelection selectHotLoops(const Report &R, double Percent) {
   for (const LoopReport &L : R.Loops)
     if (L.TimeCycles > 0)
       Ls.push_back(&L);
-  auto Share = [](const LoopReport *L) {
-    return L->ProgramShare.value_or(L->Share);
-  };
+  // Shares of the measured loops' time: the rest of the program's time
+  // (code outside innermost loops: an interpreter's dispatch) is not
+  // any loop's to cover.
+  auto Share = [](const LoopReport *L) { return L->Share; };
   std::stable_sort(Ls.begin(), Ls.end(),
                    [&](const LoopReport *A, const LoopReport *B) {
                      return Share(A) > Share(B);
@@ -56,6 +57,7 @@ HotSelection selectHotLoops(const Report &R, double Percent) {
       S.Entries.push_back(Entry);
     S.Loops.push_back(L->Id);
     S.Covered += Share(L);
+    S.ProgramCovered += L->ProgramShare.value_or(0);
   }
   return S;
 }

@@ -1,7 +1,8 @@
 //===- decan/Tool/HotLoops.h - The loops that matter in a report ----------===//
 //
 // Part of decan. `decan flags --hot REPORT.json[:PERCENT]`: the loops that
-// cover PERCENT of the program's time in an earlier run, as `-decan-loops`
+// cover PERCENT of the measured loops' time in an earlier run, as
+// `-decan-loops`
 // entries the plugin matches in the next build (docs/pgo.md).
 //
 //===----------------------------------------------------------------------===//
@@ -33,11 +34,12 @@ struct HotSelection {
   /// identity is known (stable across builds), FILE:LINE, else its id.
   std::vector<std::string> Entries;
   std::vector<std::string> Loops; ///< their ids, hottest first
-  double Covered = 0;             ///< program share they cover
+  double Covered = 0;             ///< share of the measured loops' time
+  double ProgramCovered = 0;      ///< share of the program's time (0 unknown)
 };
 
-/// The hottest loops of \p R (program share, else share of loop time) until
-/// they cover \p Percent of the program's time, or all loops measured.
+/// The hottest loops of \p R until they cover \p Percent of the measured
+/// loops' time (the time outside innermost loops is no loop's to cover).
 HotSelection selectHotLoops(const Report &R, double Percent);
 
 } // namespace decan::tool
