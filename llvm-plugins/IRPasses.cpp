@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"
+#include "IRTripCounts.h"
 #include "Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -22,6 +23,21 @@ void decan::registerIRPasses(PassBuilder &PB) {
             Phase == ThinOrFullLTOPhase::FullLTOPreLink)
           return;
         MPM.addPass(decan::OutlinePass());
+      });
+  // Measured trip counts (decan flags --apply) reach the loops before the
+  // vectoriser and the unroller plan for them.
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        if (decan::tripCountsGiven())
+          FPM.addPass(decan::ApplyTripCountsPass());
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "decan-apply-trip-counts")
+          return false;
+        FPM.addPass(decan::ApplyTripCountsPass());
+        return true;
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,

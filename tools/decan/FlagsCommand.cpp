@@ -10,7 +10,7 @@
 #include "Commands.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
-#include "decan/Tool/HotLoops.h"
+#include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -21,19 +21,22 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({"hot"}, {"cflags", "libs", "help", "h"});
+  ArgParser P({"hot", "apply"}, {"cflags", "libs", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
     outs() << "USAGE: decan flags [--cflags] [--libs] "
-              "[--hot REPORT.json[:PERCENT]]\n\n"
+              "[--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n\n"
               "Compile (--cflags) and link (--libs) flags for clang-22; "
               "both by default.\n"
               "--hot: instrument only the loops that cover PERCENT (default "
               "90) of the\nmeasured loops' time in an earlier decan report; "
               "the others stay plain (decan\nlist says why). With a clang PGO "
               "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
-              "header block the profile finds hot instead.\n";
+              "header block the profile finds hot instead.\n"
+              "--apply: the trip counts per call decan measured in REPORT, "
+              "per source loop, as\nllvm.loop.estimated_trip_count for the "
+              "vectoriser and unroller of this build.\n";
     return 0;
   }
   if (!P.positionals().empty())
@@ -65,6 +68,26 @@ int runFlagsCommand(int argc, char **argv) {
                         S.ProgramCovered * 100, Spec->Report, Spec->Percent,
                         join(S.Loops, ", "));
       Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
+    }
+    if (P.has("apply")) {
+      bool Raw;
+      auto R = readReportFile(P.get("apply"), Raw);
+      if (!R)
+        return reportError(R.takeError());
+      analyse(*R);
+      std::vector<TripCount> Ts = measuredTripCounts(*R);
+      if (Ts.empty())
+        return reportError("'" + P.get("apply") +
+                           "' has no loop with a source identity and a known "
+                           "trip count (build with $(decan flags), which adds "
+                           "-gline-tables-only)");
+      std::vector<std::string> Entries;
+      for (const TripCount &T : Ts)
+        Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
+      errs() << formatv("decan flags: trip counts of {0} source loops from "
+                        "'{1}': {2}\n",
+                        Ts.size(), P.get("apply"), join(Entries, ", "));
+      Out += " -mllvm -decan-trip-counts=" + join(Entries, ",");
     }
   }
   if (Both || P.has("libs"))

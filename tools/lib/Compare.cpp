@@ -179,13 +179,25 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
                 "iteration",
                 LA.IterationStep, LB.IterationStep)
             .str());
+  bool DifferentWork = false;
   if (double TA = tripsPerCall(LA), TB = tripsPerCall(LB); TA && TB) {
     double SA = TA * std::max(1u, LA.IterationStep);
     double SB = TB * std::max(1u, LB.IterationStep);
+    // Beyond 5%, part of the source loop runs outside this loop in one
+    // build (a vector or unrolled remainder, peeled iterations): neither
+    // per call nor per source iteration is then the same work.
+    double Slack = std::max(0.5, 0.05 * std::max(SA, SB));
+    DifferentWork = std::abs(SA - SB) > Slack;
     if (SA != SB)
       C.Notes.push_back(
-          formatv("source iterations per call differ (A {0}, B {1}){2}", SA, SB,
-                  C.SpeedupBasis == "per call"
+          formatv("source iterations per call differ (A {0:F1}, B "
+                  "{1:F1}){2}",
+                  SA, SB,
+                  DifferentWork
+                      ? ": part of the source loop runs outside this loop in "
+                        "one build (a remainder, peeled iterations): "
+                        "different work"
+                  : C.SpeedupBasis == "per call"
                       ? ": per-call times compare different work"
                       : "")
               .str());
@@ -208,6 +220,10 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
   double Noise = std::max(T.NoiseFloor, Stability(LA) + Stability(LB));
   // A prediction within the noise promises nothing measurable: no share of
   // it can be "realized".
+  if (DifferentWork) {
+    C.Verdict = "different work";
+    return;
+  }
   bool GainPredicted = C.Predicted && *C.Predicted > 1 + Noise;
   if (GainPredicted)
     C.Realized = (*C.Speedup - 1) / (*C.Predicted - 1);

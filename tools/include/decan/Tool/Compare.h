@@ -54,8 +54,9 @@ struct LoopComparison {
   /// beyond the noise (a prediction of 1.00x realizes nothing measurable).
   std::optional<double> Realized;
   /// "gain showed up", "beyond prediction", "partly", "gain, none
-  /// predicted", "no gain", "slower", "no data in B", "only in A", "only in
-  /// B".
+  /// predicted", "no gain", "slower", "different work" (the loops run
+  /// different shares of the source loop per call), "no data in B", "only
+  /// in A", "only in B".
   std::string Verdict;
   std::vector<std::string> Notes;
 };

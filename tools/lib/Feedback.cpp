@@ -1,15 +1,17 @@
 //===- HotLoops.cpp - The loops that matter in a report -------------------===//
 //
-// Part of decan. See decan/Tool/HotLoops.h.
+// Part of decan. See decan/Tool/Feedback.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "decan/Tool/HotLoops.h"
+#include "decan/Tool/Feedback.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 using namespace llvm;
 
@@ -60,6 +62,39 @@ HotSelection selectHotLoops(const Report &R, double Percent) {
     S.ProgramCovered += L->ProgramShare.value_or(0);
   }
   return S;
+}
+
+std::vector<TripCount> measuredTripCounts(const Report &R) {
+  struct Context {
+    double Iterations = 0;
+    uint64_t Calls = 0;
+  };
+  // Position -> full identity (inlining context) -> its machine loops.
+  std::map<std::string, std::map<std::string, Context>> ByPosition;
+  for (const LoopReport &L : R.Loops) {
+    if (L.Source.empty() || !L.RunCalls || !L.RunMeanTrips)
+      continue;
+    std::string Pos =
+        StringRef(L.Source).split('|').second.split('|').first.str();
+    Context &C = ByPosition[Pos][L.Source];
+    C.Iterations +=
+        *L.RunMeanTrips * std::max(1u, L.IterationStep) * double(L.RunCalls);
+    C.Calls = std::max(C.Calls, L.RunCalls);
+  }
+  std::vector<TripCount> Out;
+  for (auto &[Pos, Contexts] : ByPosition) {
+    double Iterations = 0;
+    uint64_t Calls = 0;
+    for (auto &[Key, C] : Contexts) {
+      Iterations += C.Iterations;
+      Calls += C.Calls;
+    }
+    if (!Calls || Iterations <= 0)
+      continue;
+    uint64_t Trips = std::max<uint64_t>(1, std::llround(Iterations / Calls));
+    Out.push_back({Pos, Trips, Calls});
+  }
+  return Out;
 }
 
 } // namespace decan::tool
