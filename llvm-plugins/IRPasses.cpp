@@ -8,6 +8,7 @@
 
 #include "IROutline.h"
 #include "IRTripCounts.h"
+#include "IRTune.h"
 #include "Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -30,6 +31,15 @@ void decan::registerIRPasses(PassBuilder &PB) {
       [](FunctionPassManager &FPM, OptimizationLevel) {
         if (decan::tripCountsGiven())
           FPM.addPass(decan::ApplyTripCountsPass());
+        if (decan::loopHintsGiven())
+          FPM.addPass(decan::ApplyLoopHintsPass());
+      });
+  // Tuning candidates are cloned before any loop is transformed: each clone
+  // goes through the whole pipeline with its own hints.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (decan::tuneGiven())
+          MPM.addPass(decan::TuneCandidatesPass());
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,

@@ -11,6 +11,7 @@
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Compare.h"
 #include "decan/Tool/Render.h"
+#include "decan/Tool/Tune.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,12 +19,12 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runCompareCommand(int argc, char **argv) {
-  ArgParser P({"json", "html"}, {"help", "h"});
+  ArgParser P({"json", "html", "tune"}, {"help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
     outs() << "USAGE: decan compare [--json OUT.json] [--html OUT.html] "
-              "A.json B.json\n\n"
+              "[--tune tune.json] A.json B.json\n\n"
               "Loops of two builds (plain, PGO, another flag) or two runs, "
               "matched by source\nidentity (function, file:line:column, "
               "nest, inlined-at chain): REF cycles per\ncall and per source "
@@ -31,7 +32,9 @@ int runCompareCommand(int argc, char **argv) {
               "and B, the speedup A's saturations predicted (best of DL1, "
               "NO_DIV, LS/FP\noverlap) and how much of it B realized; loops "
               "in one build only are listed\nwith why they may be missing "
-              "in the other.\n";
+              "in the other.\n--tune: A's predictions are decan tune's for "
+              "the loops it chose a candidate for\n(A: the default build, B: "
+              "the build with `decan flags --apply tune.json`).\n";
     return 0;
   }
   if (P.positionals().size() != 2)
@@ -50,6 +53,12 @@ int runCompareCommand(int argc, char **argv) {
     Rs.push_back(std::move(*R));
   }
   std::vector<LoopComparison> C = compareReports(Rs[0], Rs[1]);
+  if (P.has("tune")) {
+    auto T = readTuneFile(P.get("tune"));
+    if (!T)
+      return reportError(T.takeError());
+    applyTunePredictions(C, *T, Rs[0]);
+  }
   printComparison(outs(), C);
   if (P.has("json")) {
     std::string S;

@@ -12,6 +12,7 @@
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
+#include "decan/Tool/Tune.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -21,12 +22,15 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({"hot", "apply"}, {"cflags", "libs", "help", "h"});
+  ArgParser P({"hot", "apply", "tune"},
+              {"cflags", "libs", "allow-fast-math", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
     outs() << "USAGE: decan flags [--cflags] [--libs] "
-              "[--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n\n"
+              "[--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n"
+              "                   [--tune REPORT.json[:PERCENT] "
+              "[--allow-fast-math]]\n\n"
               "Compile (--cflags) and link (--libs) flags for clang-22; "
               "both by default.\n"
               "--hot: instrument only the loops that cover PERCENT (default "
@@ -36,7 +40,11 @@ int runFlagsCommand(int argc, char **argv) {
               "header block the profile finds hot instead.\n"
               "--apply: the trip counts per call decan measured in REPORT, "
               "per source loop, as\nllvm.loop.estimated_trip_count for the "
-              "vectoriser and unroller of this build.\n";
+              "vectoriser and unroller of this build; with a `decan tune` "
+              "file, each\nloop's chosen candidate as loop hints.\n"
+              "--tune: compile the hot loops of REPORT (as --hot) once per "
+              "optimization\ncandidate, for `decan tune`; --allow-fast-math "
+              "lets vector candidates\nreorder floating-point reductions.\n";
     return 0;
   }
   if (!P.positionals().empty())
@@ -48,8 +56,10 @@ int runFlagsCommand(int argc, char **argv) {
   std::string Out;
   if (Both || P.has("cflags")) {
     Out = compileFlags(*L);
-    if (P.has("hot")) {
-      auto Spec = parseHotSpec(P.get("hot"));
+    for (const char *Opt : {"hot", "tune"}) {
+      if (!P.has(Opt))
+        continue;
+      auto Spec = parseHotSpec(P.get(Opt));
       if (!Spec)
         return reportError(Spec.takeError());
       bool Raw;
@@ -57,7 +67,10 @@ int runFlagsCommand(int argc, char **argv) {
       if (!R)
         return reportError(R.takeError());
       analyse(*R);
-      HotSelection S = selectHotLoops(*R, Spec->Percent);
+      // A tuned loop's calls are shared by 8 candidates, each timed in
+      // every quarter of the run.
+      HotSelection S =
+          selectHotLoops(*R, Spec->Percent, StringRef(Opt) == "tune" ? 64 : 0);
       if (S.Entries.empty())
         return reportError("'" + Spec->Report +
                            "' has no measured loop: nothing to select");
@@ -68,8 +81,26 @@ int runFlagsCommand(int argc, char **argv) {
                         S.ProgramCovered * 100, Spec->Report, Spec->Percent,
                         join(S.Loops, ", "));
       Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
+      if (StringRef(Opt) == "tune") {
+        Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
+        if (P.has("allow-fast-math"))
+          Out += " -mllvm -decan-tune-fast-math";
+      }
     }
-    if (P.has("apply")) {
+    if (P.has("apply") && isTuneFile(P.get("apply"))) {
+      auto T = readTuneFile(P.get("apply"));
+      if (!T)
+        return reportError(T.takeError());
+      std::vector<std::string> Entries;
+      for (const TunedLoop &L : *T)
+        if (L.Choice != "default")
+          Entries.push_back(L.Position + "=" + L.Choice);
+      errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
+                        Entries.size(), T->size(),
+                        Entries.empty() ? "none" : join(Entries, ", "));
+      if (!Entries.empty())
+        Out += " -mllvm -decan-loop-hints=" + join(Entries, ",");
+    } else if (P.has("apply")) {
       bool Raw;
       auto R = readReportFile(P.get("apply"), Raw);
       if (!R)

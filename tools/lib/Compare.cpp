@@ -7,6 +7,7 @@
 #include "decan/Tool/Compare.h"
 
 #include "decan/Tool/LoopTable.h"
+#include "decan/Tool/Tune.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -323,6 +324,42 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
     Out.push_back(std::move(C));
   }
   return Out;
+}
+
+void applyTunePredictions(std::vector<LoopComparison> &Cs,
+                          const std::vector<TunedLoop> &Tuned,
+                          const Report &A) {
+  for (LoopComparison &C : Cs) {
+    const LoopReport *LA = A.findLoop(C.Id);
+    if (!LA || LA->Source.empty() || C.Verdict == "only in B" || C.CyclesA <= 0)
+      continue;
+    SourceParts S(LA->Source);
+    for (const TunedLoop &T : Tuned) {
+      if (T.Choice == "default" || T.Position != S.Pos)
+        continue;
+      C.Predicted = T.Predicted;
+      C.PredictedBy = "tune " + T.Choice;
+      C.Realized.reset();
+      if (C.Speedup && T.Predicted > 1) {
+        C.Realized = (*C.Speedup - 1) / (T.Predicted - 1);
+        bool Within = *C.Speedup >= T.PredictedLo - 0.02 &&
+                      *C.Speedup <= T.PredictedHi + 0.02;
+        C.Notes.push_back(
+            formatv("decan tune predicted {0:F2}x [{1:F2}, {2:F2}] for {3}; "
+                    "B realized {4:F2}x: {5}",
+                    T.Predicted, T.PredictedLo, T.PredictedHi, T.Choice,
+                    *C.Speedup,
+                    Within ? "within the interval (+-0.02)"
+                    : *C.Speedup < T.PredictedLo ? "below the interval"
+                                                 : "above the interval")
+                .str());
+        if (C.Verdict != "different work" && C.Verdict != "slower")
+          C.Verdict = Within || *C.Speedup > T.PredictedHi ? "gain showed up"
+                      : *C.Realized >= 0.5                 ? "partly"
+                                                           : "no gain";
+      }
+    }
+  }
 }
 
 static std::string pct(std::optional<double> X) {

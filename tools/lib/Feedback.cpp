@@ -33,10 +33,11 @@ Expected<HotSpec> parseHotSpec(StringRef Value) {
   return S;
 }
 
-HotSelection selectHotLoops(const Report &R, double Percent) {
+HotSelection selectHotLoops(const Report &R, double Percent,
+                            uint64_t MinCalls) {
   std::vector<const LoopReport *> Ls;
   for (const LoopReport &L : R.Loops)
-    if (L.TimeCycles > 0)
+    if (L.TimeCycles > 0 && L.RunCalls >= MinCalls)
       Ls.push_back(&L);
   // Shares of the measured loops' time: the rest of the program's time
   // (code outside innermost loops: an interpreter's dispatch) is not

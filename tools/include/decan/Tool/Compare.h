@@ -26,6 +26,8 @@
 
 namespace decan::tool {
 
+struct TunedLoop;
+
 /// One source loop: in A and B, or in one of them only.
 struct LoopComparison {
   std::string Id;  ///< A's id, or B's for a loop in B only
@@ -65,6 +67,13 @@ struct LoopComparison {
 /// its ranking order, then the loops of B only.
 std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
                                            const Thresholds &T = Thresholds());
+
+/// `decan compare --tune tune.json`: A's prediction for each loop `decan
+/// tune` chose a candidate for is the tune's (its speedup over the default,
+/// with its quarter interval), and a note says whether B realized it within
+/// that interval.
+void applyTunePredictions(std::vector<LoopComparison> &C,
+                          const std::vector<TunedLoop> &Tuned, const Report &A);
 
 /// The table of `decan compare`.
 void printComparison(llvm::raw_ostream &OS,

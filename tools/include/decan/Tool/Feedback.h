@@ -42,7 +42,10 @@ struct HotSelection {
 
 /// The hottest loops of \p R until they cover \p Percent of the measured
 /// loops' time (the time outside innermost loops is no loop's to cover).
-HotSelection selectHotLoops(const Report &R, double Percent);
+/// Loops called fewer than \p MinCalls times are left out (tuning
+/// candidates need calls to share).
+HotSelection selectHotLoops(const Report &R, double Percent,
+                            uint64_t MinCalls = 0);
 
 /// One source loop's measured trip count.
 struct TripCount {
