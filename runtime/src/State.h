@@ -54,6 +54,7 @@ struct LoopState {
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t IterationStep = 0;    ///< decan_loop_desc::iteration_step
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
+  uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.

@@ -129,6 +129,9 @@ struct LoopReport {
   /// or not the variant's work): their stream analysis takes NO_CALL as
   /// the reference (thesis 4.5.2).
   std::vector<std::string> CallsDeleted;
+  /// Loads whose value feeds their own address in a later iteration
+  /// (pointer chasing; decan_machine_info::n_chased_load).
+  unsigned ChasedLoads = 0;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops
