@@ -169,8 +169,14 @@ PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
   SmallVector<std::string, 8> Positions(DecanTune.begin(), DecanTune.end());
   SmallVector<Function *, 8> Targets;
   for (Function &F : M) {
+    // Not cloned: varargs (the dispatcher cannot forward them), coroutines
+    // (split later by the coroutine passes), naked functions and functions
+    // whose blocks' addresses are taken (a computed goto's table would
+    // point into the dispatcher).
     if (F.isDeclaration() || F.isVarArg() || F.hasOptNone() ||
-        F.hasFnAttribute("decan-variant") || F.getName().contains(".decan."))
+        F.isPresplitCoroutine() || F.hasFnAttribute(Attribute::Naked) ||
+        F.hasFnAttribute("decan-variant") || F.getName().contains(".decan.") ||
+        any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }))
       continue;
     DominatorTree DT(F);
     LoopInfo LI(DT);
