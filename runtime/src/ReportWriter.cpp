@@ -144,6 +144,14 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   J.str(L.File);
   J.key("line");
   J.u64(L.Line);
+  if (*L.Source) {
+    J.key("source");
+    J.str(L.Source);
+  }
+  if (L.IterationStep) {
+    J.key("iteration_step");
+    J.u64(L.IterationStep);
+  }
   J.key("variant_mask");
   J.u64(L.VariantMask);
   J.key("selected");

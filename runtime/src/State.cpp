@@ -144,6 +144,8 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->Function = Copy(D->function);
   L->File = Copy(D->file);
   L->Line = D->line;
+  L->Source = Copy(D->source);
+  L->IterationStep = D->iteration_step;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
   L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;

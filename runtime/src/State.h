@@ -50,7 +50,9 @@ struct LoopState {
   // Copies: a module that registered loops may be unloaded before the
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
+  const char *Source = ""; ///< decan_loop_desc::source, "" unknown
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
+  uint32_t IterationStep = 0;    ///< decan_loop_desc::iteration_step
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
   uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
   uint32_t Index = 0;

@@ -337,11 +337,13 @@ TEST(Compare, PredictedGainShowsUp) {
   analyse(A);
   analyse(B);
   auto C = compareReports(A, B);
-  ASSERT_EQ(C.size(), 3u);
-  const LoopComparison *M = nullptr, *N = nullptr, *O = nullptr;
+  ASSERT_EQ(C.size(), 4u); // p:L0 is in B only
+  const LoopComparison *M = nullptr, *N = nullptr, *O = nullptr, *P = nullptr;
   for (const LoopComparison &X : C)
-    (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : O) = &X;
-  ASSERT_TRUE(M && N && O);
+    (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : X.Id == "o:L0" ? O : P) = &X;
+  ASSERT_TRUE(M && N && O && P);
+  EXPECT_EQ(M->MatchedBy, "id"); // no source identity on either side
+  EXPECT_EQ(P->Verdict, "only in B");
   EXPECT_DOUBLE_EQ(*M->Speedup, 2.0);
   EXPECT_DOUBLE_EQ(*M->Predicted, 2.5); // 1 / Sat(DL1) = 1 / 0.4
   EXPECT_EQ(M->PredictedBy, "DL1");
@@ -349,6 +351,91 @@ TEST(Compare, PredictedGainShowsUp) {
   EXPECT_EQ(M->Verdict, "gain showed up");
   EXPECT_EQ(N->Verdict, "no gain");
   EXPECT_EQ(O->Verdict, "only in A");
+}
+
+TEST(Compare, MatchesBySourceIdentityNotId) {
+  // B gained a loop in front of k's loop: ids shifted (k:L0 -> k:L1). The
+  // source identity pairs the loops; the new loop is "only in B".
+  Report A, B;
+  A.Loops.push_back(makeLoop("k:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "k|k.c:5:3||";
+  B.Loops.push_back(makeLoop("k:L0", {30000, -1, -1, -1, -1, -1}));
+  B.Loops[0].Source = "k|k.c:2:3||";
+  B.Loops.push_back(makeLoop("k:L1", {1000, -1, -1, -1, -1, -1}));
+  B.Loops[1].Source = "k|k.c:5:3||";
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].Id, "k:L0");
+  EXPECT_EQ(C[0].IdB, "k:L1");
+  EXPECT_EQ(C[0].MatchedBy, "source");
+  EXPECT_EQ(C[0].Where, "k.c:5:3 in k");
+  EXPECT_NEAR(*C[0].Speedup, 1.0, 1e-12);
+  EXPECT_EQ(C[0].Verdict, "no gain");
+  EXPECT_EQ(C[1].Id, "k:L0");
+  EXPECT_EQ(C[1].Verdict, "only in B");
+}
+
+TEST(Compare, PerSourceIterationAcrossVectorFactors) {
+  // A: scalar, 100 iterations of 10 cycles per call. B: vectorised by 8
+  // (step 8), 12 iterations of 40 cycles plus a remainder loop of the
+  // same source line: the vector body is compared per source iteration
+  // (10 vs 5 cycles), the remainder is a second copy of the same loop.
+  Report A, B;
+  A.Loops.push_back(makeLoop("v:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "v|v.c:9:5||";
+  A.Loops[0].IterationStep = 1;
+  B.Loops.push_back(makeLoop("v:L0", {480, -1, -1, -1, -1, -1}, 900));
+  B.Loops[0].Variants[REF]->TripsMedian = 12;
+  B.Loops[0].Variants[REF]->CyclesPerIter = {40, 40, 40};
+  B.Loops[0].Source = "v|v.c:9:5||";
+  B.Loops[0].IterationStep = 8;
+  B.Loops.push_back(makeLoop("v:L1", {40, -1, -1, -1, -1, -1}, 100));
+  B.Loops[1].Source = "v|v.c:9:5||";
+  B.Loops[1].IterationStep = 1;
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].IdB, "v:L0");
+  EXPECT_EQ(C[0].SpeedupBasis, "per source iteration");
+  EXPECT_NEAR(*C[0].PerSourceIterB, 5.0, 1e-12);
+  EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
+  EXPECT_EQ(C[1].Verdict, "only in B");
+  ASSERT_FALSE(C[1].Notes.empty());
+  EXPECT_NE(C[1].Notes[0].find("from this source line"), std::string::npos);
+}
+
+TEST(Compare, InlinedElsewhereMatchesByLocation) {
+  Report A, B;
+  A.Loops.push_back(makeLoop("f:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "f|f.c:3:5||";
+  B.Loops.push_back(makeLoop("main:L0", {500, -1, -1, -1, -1, -1}));
+  B.Loops[0].Source = "f|f.c:3:5||main@f.c:20:3";
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_EQ(C[0].MatchedBy, "source location");
+  EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
+  ASSERT_FALSE(C[0].Notes.empty());
+  EXPECT_NE(C[0].Notes.back().find("inlined through main@f.c:20:3"),
+            std::string::npos);
+}
+
+TEST(Compare, NoRealizedShareOfAPredictionWithinNoise) {
+  // A predicts 1.01x (Sat(DL1) = 0.99): B's 1.5x is a gain none predicted,
+  // not "realized 5000%" (nor -37173% for a slowdown).
+  Report A, B;
+  A.Loops.push_back(makeLoop("q:L0", {1000, 995, 300, -1, 990, 10}));
+  B.Loops.push_back(makeLoop("q:L0", {666.67, -1, -1, -1, -1, -1}));
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_FALSE(C[0].Realized.has_value());
+  EXPECT_EQ(C[0].Verdict, "gain, none predicted");
 }
 
 } // namespace

@@ -405,6 +405,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       Info.File = str(LO, "file");
     if (!Info.Line)
       Info.Line = static_cast<unsigned>(num(LO, "line"));
+    if (Info.Source.empty())
+      Info.Source = str(LO, "source");
+    if (!Info.IterationStep)
+      Info.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
@@ -705,6 +709,10 @@ json::Value toJSON(const Report &R) {
                     {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
                     {"diagnosis", stringsJSON(L.Diagnosis)},
                     {"warnings", stringsJSON(L.Warnings)}};
+    if (!L.Source.empty())
+      LO["source"] = L.Source;
+    if (L.IterationStep)
+      LO["iteration_step"] = static_cast<int64_t>(L.IterationStep);
     if (L.DL1Gain)
       LO["dl1_gain"] = *L.DL1Gain;
     if (L.DivGain)
@@ -866,6 +874,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.Function = str(LO, "function");
     L.File = str(LO, "file");
     L.Line = static_cast<unsigned>(num(LO, "line"));
+    L.Source = str(LO, "source");
+    L.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);

@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 5
+#define DECAN_ABI_VERSION 6
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -182,7 +182,11 @@ struct decan_loop_desc {
   volatile int32_t countdown; ///< see `active`; producers write 0
   uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
   uint32_t line;              ///< 0 when unknown
-  uint32_t flags;             ///< DECAN_DESC_* (ABI 5; was reserved, 0)
+  /// Source iterations one iteration of this loop runs: the smallest
+  /// constant step of its integer induction variables (a loop vectorised or
+  /// unrolled by 8 steps by 8), so builds with other vector or unroll
+  /// factors compare time per source iteration; 0 when unknown.
+  uint32_t iteration_step;
   const char *id;             ///< stable id "function:L<index>" (see design.md)
   const char *function;       ///< symbol of the enclosing function
   const char *file;           ///< source file, "" when unknown
@@ -194,13 +198,25 @@ struct decan_loop_desc {
   /// lower bound, not an estimate. Same value as the meta record's.
   uint32_t bound_mask;
   const struct decan_machine_info *minfo; ///< may be null
+  /// The loop's source identity across builds, or null when unknown (no
+  /// debug location; rewritten binaries): "ORIGIN|FILE:LINE:COL|NEST|INLINED"
+  /// with ORIGIN the function the loop is written in, NEST the LINE:COL of
+  /// the enclosing loops (outermost first, '/'-separated) and INLINED the
+  /// call sites it was inlined through ("FN@FILE:LINE:COL", innermost
+  /// first, '<'-separated). docs/pgo.md.
+  const char *source;
+  uint32_t flags;    ///< DECAN_DESC_* (below)
+  uint32_t reserved; ///< 0
   void *runtime_state; ///< owned by the runtime; null at load time
 };
 
 /// Read-only, relocation-free record in section ".decan.meta", one per
 /// innermost loop seen (skipped loops too, with variant_mask 0 and a reason).
 /// Followed by `strings_size` bytes: NUL-terminated id, function, file,
-/// skip reason ("" when selected), in that order.
+/// skip reason ("" when selected) and, where the producer knows it, the
+/// source identity and the iteration step in decimal (as decan_loop_desc's
+/// `source` and `iteration_step`), in that order; readers take the strings
+/// present.
 struct decan_meta_record {
   char magic[4];        ///< "DCN1"
   uint32_t record_size; ///< header + strings, padded to 8 bytes

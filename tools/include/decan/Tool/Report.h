@@ -113,6 +113,11 @@ struct LoopReport {
   /// function with `decan flags --regions`), REF only, enclosing loops.
   bool isRegion() const { return llvm::StringRef(Id).starts_with("region:"); }
   unsigned Line = 0;
+  /// Source identity across builds (decan_loop_desc::source; "" unknown)
+  /// and source iterations per iteration (0 unknown): what `decan compare`
+  /// matches loops of two builds by (Compare.h).
+  std::string Source;
+  unsigned IterationStep = 0;
   uint32_t VariantMask = 0;
   std::map<std::string, std::string> StorePolicy;
   /// Requested variants the runtime could not run, with the reason
