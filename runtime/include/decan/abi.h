@@ -177,7 +177,8 @@ struct decan_loop_desc {
   /// 0: the original loop runs inline; 1: every call goes to the runtime;
   /// 2: every call decrements `countdown` first and goes to the runtime
   /// only when the result is <= 0 (otherwise the original loop runs inline,
-  /// untimed).
+  /// untimed); 3 (regions only, DECAN_DESC_REGION): a timed activation is
+  /// open on the only thread and `countdown` holds its nesting depth.
   volatile uint32_t active;
   volatile int32_t countdown; ///< see `active`; producers write 0
   uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
