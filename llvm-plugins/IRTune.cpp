@@ -61,10 +61,15 @@ struct Candidate {
 /// Every one is legal for every loop: a hint the vectoriser cannot honour
 /// (a strict FP reduction, a dependence) leaves the loop as the compiler
 /// would; decan tune sees it in the clone's iteration step.
+/// "default-twin" is the default again, at another address: how far two
+/// copies of the same code differ (code layout, thesis 6.5.1) widens every
+/// prediction, and it is never chosen.
 constexpr Candidate Candidates[] = {
-    {"default", 0, 0, 0}, {"scalar", 1, 1, 0},  {"scalar-unroll4", 1, 1, 4},
-    {"vf2", 2, 1, 0},     {"vf4", 4, 1, 0},     {"vf4-il2", 4, 2, 0},
-    {"vf8", 8, 1, 0},     {"vf8-il2", 8, 2, 0},
+    {"default", 0, 0, 0}, {"default-twin", 0, 0, 0},
+    {"scalar", 1, 1, 0},  {"scalar-unroll4", 1, 1, 4},
+    {"vf2", 2, 1, 0},     {"vf4", 4, 1, 0},
+    {"vf4-il2", 4, 2, 0}, {"vf8", 8, 1, 0},
+    {"vf8-il2", 8, 2, 0},
 };
 
 const Candidate *findCandidate(StringRef Name) {

@@ -69,4 +69,31 @@ TEST(Tune, KeepsTheDefaultWhenNoCandidateWinsEveryQuarter) {
   EXPECT_EQ(*tuneJSON(T).getAsObject()->getString("format"), "decan-tune-1");
 }
 
+TEST(Tune, TheDefaultsTwinWidensThePredictionAndIsNeverChosen) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  // The same code at another address runs 5% faster in one quarter: code
+  // layout alone moves this loop by 5%.
+  R.Loops.push_back(candidateLoop("default-twin", {2, 2 / 1.05, 2, 2}, 1));
+  R.Loops.push_back(candidateLoop("vf4", {4, 4, 4, 4}, 4)); // 2x
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Choice, "vf4");
+  EXPECT_NEAR(T[0].LayoutSpread, 0.05, 1e-9);
+  EXPECT_NEAR(T[0].PredictedLo, 2 * 0.95, 1e-9);
+  EXPECT_NEAR(T[0].PredictedHi, 2 * 1.05, 1e-9);
+
+  // A twin faster than every real candidate is still not a choice, and a
+  // gain inside the layout spread keeps the default.
+  Report S;
+  S.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  S.Loops.push_back(candidateLoop("default-twin", {1.8, 1.8, 1.8, 1.8}, 1));
+  S.Loops.push_back(candidateLoop("scalar", {1.9, 1.9, 1.9, 1.9}, 1));
+  auto U = tuneResults(S);
+  ASSERT_EQ(U.size(), 1u);
+  EXPECT_EQ(U[0].Choice, "default");
+  EXPECT_NE(U[0].Why.find("once code layout is allowed for"), std::string::npos)
+      << U[0].Why;
+}
+
 } // namespace

@@ -342,14 +342,16 @@ void applyTunePredictions(std::vector<LoopComparison> &Cs,
       C.Realized.reset();
       if (C.Speedup && T.Predicted > 1) {
         C.Realized = (*C.Speedup - 1) / (T.Predicted - 1);
-        bool Within = *C.Speedup >= T.PredictedLo - 0.02 &&
-                      *C.Speedup <= T.PredictedHi + 0.02;
+        // The interval already allows for code layout (the default's
+        // twin, Tune.cpp): no extra tolerance.
+        bool Within =
+            *C.Speedup >= T.PredictedLo && *C.Speedup <= T.PredictedHi;
         C.Notes.push_back(
             formatv("decan tune predicted {0:F2}x [{1:F2}, {2:F2}] for {3}; "
                     "B realized {4:F2}x: {5}",
                     T.Predicted, T.PredictedLo, T.PredictedHi, T.Choice,
                     *C.Speedup,
-                    Within ? "within the interval (+-0.02)"
+                    Within                       ? "within the interval"
                     : *C.Speedup < T.PredictedLo ? "below the interval"
                                                  : "above the interval")
                 .str());

@@ -49,8 +49,12 @@ struct TunedLoop {
   std::string Function; ///< the function tuned
   std::vector<TuneCandidate> Candidates;
   std::string Choice = "default";
-  /// The choice's speedup over the default and its interval.
+  /// The choice's speedup over the default and its interval, widened by
+  /// LayoutSpread.
   double Predicted = 1, PredictedLo = 1, PredictedHi = 1;
+  /// How far the default's twin (the same code at another address) strayed
+  /// from the default in its quarters: what code layout alone moves.
+  double LayoutSpread = 0;
   std::string Why; ///< why the choice (one line)
 };
 
