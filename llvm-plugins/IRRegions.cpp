@@ -123,31 +123,58 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
 /// stubs.
 enum : uint32_t { RegionEvery = 1, RegionCounting = 2, RegionOpen = 3 };
 
-/// Blocks of one stub: the test in \p Head (split at \p Before), the
-/// path into the runtime, and the continuation.
-struct StubBlocks {
-  BasicBlock *Head, *Cont;
+/// A stub under construction before an instruction: the blocks between
+/// its test of `active` and the continuation, and the value it read.
+/// Inactive, the stub is one volatile load and an unlikely branch to Cont.
+class Stub {
+public:
+  Stub(Instruction *Before, Constant *Desc, Type *DescTy)
+      : Desc(Desc), DescTy(DescTy), B(Before->getContext()) {
+    BasicBlock *Head = Before->getParent();
+    F = Head->getParent();
+    Cont = Head->splitBasicBlock(Before, "decan.region.cont");
+    Head->getTerminator()->eraseFromParent();
+    BasicBlock *On = block("decan.region.on");
+    B.SetInsertPoint(Head);
+    Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
+    Active = B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true,
+                          "decan.region.active");
+    B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
+                   MDBuilder(F->getContext()).createUnlikelyBranchWeights());
+    B.SetInsertPoint(On);
+  }
+  BasicBlock *block(const char *Name) {
+    return BasicBlock::Create(F->getContext(), Name, F, Cont);
+  }
+  /// Branch on `active == State` from the current block.
+  void branchOnState(uint32_t State, BasicBlock *Yes, BasicBlock *No) {
+    B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(State)), Yes, No);
+  }
+  /// `countdown += Delta` (volatile) in the current block; the new value.
+  Value *addToCountdown(int Delta) {
+    Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
+    Value *New =
+        B.CreateAdd(B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true),
+                    B.getInt32(Delta));
+    B.CreateStore(New, Ptr, /*Volatile=*/true);
+    return New;
+  }
+  /// \p Callee(desc) in \p Call, then on to the continuation.
+  void emitCall(BasicBlock *Call, FunctionCallee Callee) {
+    B.SetInsertPoint(Call);
+    B.CreateCall(Callee, {Desc});
+    B.CreateBr(Cont);
+  }
+
+  Constant *Desc;
+  Type *DescTy;
+  IRBuilder<> B;
+  Function *F;
+  BasicBlock *Cont;
+  LoadInst *Active;
 };
 
-static StubBlocks splitForStub(Instruction *Before) {
-  BasicBlock *Head = Before->getParent();
-  BasicBlock *Cont = Head->splitBasicBlock(Before, "decan.region.cont");
-  Head->getTerminator()->eraseFromParent();
-  return {Head, Cont};
-}
-
-/// `countdown += Delta` (volatile), returning the new value.
-static Value *addToCountdown(IRBuilder<> &B, Constant *Desc, Type *DescTy,
-                             int Delta) {
-  Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
-  Value *New = B.CreateAdd(B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true),
-                           B.getInt32(Delta));
-  B.CreateStore(New, Ptr, /*Volatile=*/true);
-  return New;
-}
-
-/// The enter stub before \p Before: one volatile load and an unlikely
-/// branch while inactive.
+/// The enter stub before \p Before:
 ///   switch (desc.active) {
 ///   case 0: break;
 ///   case 3: ++desc.countdown; break;            // nested in the timed one
@@ -156,38 +183,22 @@ static Value *addToCountdown(IRBuilder<> &B, Constant *Desc, Type *DescTy,
 ///   }
 static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Enter) {
-  auto [Head, Cont] = splitForStub(Before);
-  Function *F = Head->getParent();
-  LLVMContext &Ctx = F->getContext();
-  auto Block = [&](const char *Name) {
-    return BasicBlock::Create(Ctx, Name, F, Cont);
-  };
-  BasicBlock *On = Block("decan.region.on"), *Nest = Block("decan.region.nest"),
-             *NotNest = Block("decan.region.notnest"),
-             *Count = Block("decan.region.count"),
-             *Call = Block("decan.region.enter");
-  MDBuilder MDB(Ctx);
-  IRBuilder<> B(Head);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
-  LoadInst *Active = B.CreateLoad(B.getInt32Ty(), ActivePtr, /*Volatile=*/true,
-                                  "decan.region.active");
-  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
-                 MDB.createUnlikelyBranchWeights());
-  B.SetInsertPoint(On);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionOpen)), Nest, NotNest);
-  B.SetInsertPoint(Nest);
-  addToCountdown(B, Desc, DescTy, 1);
-  B.CreateBr(Cont);
-  B.SetInsertPoint(NotNest);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionCounting)), Count,
-                 Call);
-  B.SetInsertPoint(Count);
-  Value *Left = addToCountdown(B, Desc, DescTy, -1);
-  B.CreateCondBr(B.CreateICmpSGT(Left, B.getInt32(0)), Cont, Call,
-                 MDB.createLikelyBranchWeights());
-  B.SetInsertPoint(Call);
-  B.CreateCall(Enter, {Desc});
-  B.CreateBr(Cont);
+  Stub S(Before, Desc, DescTy);
+  BasicBlock *Nest = S.block("decan.region.nest"),
+             *NotNest = S.block("decan.region.notnest"),
+             *Count = S.block("decan.region.count"),
+             *Call = S.block("decan.region.enter");
+  S.branchOnState(RegionOpen, Nest, NotNest);
+  S.B.SetInsertPoint(Nest);
+  S.addToCountdown(1);
+  S.B.CreateBr(S.Cont);
+  S.B.SetInsertPoint(NotNest);
+  S.branchOnState(RegionCounting, Count, Call);
+  S.B.SetInsertPoint(Count);
+  Value *Left = S.addToCountdown(-1);
+  S.B.CreateCondBr(S.B.CreateICmpSGT(Left, S.B.getInt32(0)), S.Cont, Call,
+                   MDBuilder(S.F->getContext()).createLikelyBranchWeights());
+  S.emitCall(Call, Enter);
 }
 
 /// The leave stub before \p Before:
@@ -197,33 +208,18 @@ static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
 ///   }
 static void insertLeaveStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Leave) {
-  auto [Head, Cont] = splitForStub(Before);
-  Function *F = Head->getParent();
-  LLVMContext &Ctx = F->getContext();
-  auto Block = [&](const char *Name) {
-    return BasicBlock::Create(Ctx, Name, F, Cont);
-  };
-  BasicBlock *On = Block("decan.region.on"), *Open = Block("decan.region.open"),
-             *NotOpen = Block("decan.region.notopen"),
-             *Call = Block("decan.region.leave");
-  MDBuilder MDB(Ctx);
-  IRBuilder<> B(Head);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
-  LoadInst *Active = B.CreateLoad(B.getInt32Ty(), ActivePtr, /*Volatile=*/true,
-                                  "decan.region.active");
-  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
-                 MDB.createUnlikelyBranchWeights());
-  B.SetInsertPoint(On);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionOpen)), Open, NotOpen);
-  B.SetInsertPoint(Open);
-  Value *Depth = addToCountdown(B, Desc, DescTy, -1);
-  B.CreateCondBr(B.CreateICmpEQ(Depth, B.getInt32(0)), Call, Cont,
-                 MDB.createUnlikelyBranchWeights());
-  B.SetInsertPoint(NotOpen);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(RegionEvery)), Call, Cont);
-  B.SetInsertPoint(Call);
-  B.CreateCall(Leave, {Desc});
-  B.CreateBr(Cont);
+  Stub S(Before, Desc, DescTy);
+  BasicBlock *Open = S.block("decan.region.open"),
+             *NotOpen = S.block("decan.region.notopen"),
+             *Call = S.block("decan.region.leave");
+  S.branchOnState(RegionOpen, Open, NotOpen);
+  S.B.SetInsertPoint(Open);
+  Value *Depth = S.addToCountdown(-1);
+  S.B.CreateCondBr(S.B.CreateICmpEQ(Depth, S.B.getInt32(0)), Call, S.Cont,
+                   MDBuilder(S.F->getContext()).createUnlikelyBranchWeights());
+  S.B.SetInsertPoint(NotOpen);
+  S.branchOnState(RegionEvery, Call, S.Cont);
+  S.emitCall(Call, Leave);
 }
 
 PreservedAnalyses RegionPass::run(Module &M, ModuleAnalysisManager &MAM) {
