@@ -601,7 +601,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
           {SubsetNop, "NOP"},
           {SubsetCtrl, "CTRL"},
           {SubsetAddr, "ADDR"},
-          {SubsetCall, "CALL"}};
+          {SubsetCall, "CALL"},
+          {SubsetRed, "RED"}};
       for (auto [Bit, N] : Names)
         if (B & Bit)
           errs() << " " << N;

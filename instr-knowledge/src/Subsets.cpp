@@ -151,6 +151,118 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
   return Bits;
 }
 
+/// The data register (vector or GPR) instruction \p I writes, when it
+/// writes exactly one (flags aside); 0 otherwise.
+static unsigned soleDataDef(const X86Knowledge &K, const ReachingDefs &RD,
+                            unsigned I) {
+  unsigned Reg = 0;
+  for (auto [R, U] : RD.writesOf(I)) {
+    if (!K.isVector(R) && !K.isGPR(R))
+      continue;
+    if (Reg && !K.regsOverlap(Reg, R))
+      return 0;
+    if (!Reg || K.regBits(R) > K.regBits(Reg))
+      Reg = R;
+  }
+  return Reg;
+}
+
+/// The RED subset (thesis 4.4.3.2, NO_RED): the loop's reduction chains.
+/// Over the arithmetic instructions that write one data register (never
+/// CTRL, address, stores, calls, divisions), a chain is a cycle of values
+/// around the back edge (a strongly connected component of "reads the
+/// result of") in which each member takes exactly one value from the chain
+/// (the accumulator: `s += x`, or an unrolled sum whose accumulator
+/// alternates between two registers) and whose results nothing outside the
+/// chain reads in the loop (the exit may). A prefix sum (the accumulator is
+/// stored) is none; in `x = x * a; s += x` only the add is one, the
+/// multiply's result feeding other work.
+static void markReductions(const X86Knowledge &K, const LoopBody &L,
+                           const ReachingDefs &RD,
+                           std::vector<unsigned> &Bits) {
+  unsigned N = L.Instrs.size();
+  std::vector<bool> Cand(N, false);
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = Bits[I];
+    Cand[I] = (B & (SubsetFP | SubsetOther)) &&
+              !(B & (SubsetCtrl | SubsetAddr | SubsetStore | SubsetCall |
+                     SubsetBranch | SubsetNop | SubsetUnsupported |
+                     SubsetGather | SubsetDiv)) &&
+              soleDataDef(K, RD, I);
+  }
+  // Reach[I]: candidates reading, transitively, the result of I.
+  std::vector<std::vector<unsigned>> Succ(N);
+  for (const RegRead &R : RD.reads())
+    if (Cand[R.Instr])
+      for (auto [D, C] : R.Defs)
+        if (D != EntryDef && Cand[D])
+          Succ[D].push_back(R.Instr);
+  std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
+  for (unsigned I = 0; I < N; ++I) {
+    if (!Cand[I])
+      continue;
+    std::vector<unsigned> Work(Succ[I]);
+    while (!Work.empty()) {
+      unsigned J = Work.back();
+      Work.pop_back();
+      if (Reach[I][J])
+        continue;
+      Reach[I][J] = true;
+      Work.insert(Work.end(), Succ[J].begin(), Succ[J].end());
+    }
+  }
+  auto InChain = [&](unsigned I, unsigned J) {
+    return Reach[I][J] && Reach[J][I];
+  };
+  for (unsigned I = 0; I < N; ++I) {
+    if (!Cand[I] || !Reach[I][I])
+      continue;
+    // Exactly one value from the chain, and that one from nowhere else.
+    std::set<unsigned> FromChain;
+    bool OK = true;
+    for (const RegRead *R : RD.readsOf(I)) {
+      bool Any = false, All = true;
+      for (auto [D, C] : R->Defs) {
+        bool Member = D != EntryDef && InChain(I, D);
+        Any |= Member;
+        All &= Member || D == EntryDef;
+      }
+      if (Any) {
+        OK &= All;
+        FromChain.insert(R->Unit);
+      }
+    }
+    // Registers are read unit by unit: one register may be several units.
+    std::set<unsigned> Regs;
+    for (const RegRead *R : RD.readsOf(I))
+      if (FromChain.count(R->Unit))
+        Regs.insert(R->Reg);
+    for (unsigned X : Regs)
+      for (unsigned Y : Regs)
+        OK &= K.regsOverlap(X, Y);
+    // Nothing outside the chain reads its results.
+    for (const RegRead &R : RD.reads())
+      for (auto [D, C] : R.Defs)
+        if (D == I && !(Cand[R.Instr] && InChain(I, R.Instr)))
+          OK = false;
+    if (OK)
+      Bits[I] |= SubsetRed;
+  }
+  // A chain is all or nothing: one member failing leaves the others a
+  // chain with a reader outside.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 0; I < N; ++I)
+      if (Bits[I] & SubsetRed)
+        for (unsigned J = 0; J < N; ++J)
+          if (Cand[J] && InChain(I, J) && !(Bits[J] & SubsetRed)) {
+            Bits[I] &= ~SubsetRed;
+            Changed = true;
+            break;
+          }
+  }
+}
+
 LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   LoopSubsets S;
   unsigned N = L.Instrs.size();
@@ -231,6 +343,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     }
   }
   Slice(Addrs, SubsetAddr);
+  markReductions(K, L, RD, S.Bits);
   // Memory written by the loop that an exit may read (same base/index).
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
@@ -280,6 +393,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     S.NumDiv += !!(B & SubsetDiv);
     S.NumCtrl += !!(B & SubsetCtrl);
     S.NumAddr += !!(B & SubsetAddr);
+    S.NumRed += !!(B & SubsetRed);
     S.NumOther += !(B & (SubsetLoad | SubsetStore | SubsetFP | SubsetDiv |
                          SubsetCtrl | SubsetAddr | SubsetBranch | SubsetCall));
   }

@@ -41,6 +41,9 @@ decan_store_policy decan::storePolicy(Variant V) {
   case Variant::LS:
   case Variant::NO_DIV:
   case Variant::NO_CALL:
+  case Variant::S2L:
+  case Variant::NO_RED:
+  case Variant::PREFETCH:
     // A store the next iteration reloads goes to a scratch cell; the policy
     // names what happens to the others.
     return DECAN_STORE_AS_LOAD;
@@ -48,6 +51,7 @@ decan_store_policy decan::storePolicy(Variant V) {
     return DECAN_STORE_TO_SCRATCH;
   case Variant::FP:
   case Variant::CTRL:
+  case Variant::NO_STORE:
     return DECAN_STORE_DELETED;
   }
   return DECAN_STORE_KEPT;
@@ -60,6 +64,11 @@ bool decan::keepsCall(Variant V, CallKind C) {
   case Variant::LS:
     return C == CallKind::ReadOnly; // memory work that writes nothing
   case Variant::NO_DIV:
+  case Variant::S2L:
+  case Variant::NO_STORE:
+  case Variant::NO_RED:
+  case Variant::PREFETCH:
+    // Everything but what they target; variants never write memory.
     return C == CallKind::ReadOnly || C == CallKind::Pure;
   case Variant::FP:
   case Variant::DL1:
@@ -185,6 +194,13 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                 DECAN_WHY_NO_DIV);
   if (V == Variant::NO_CALL && S.NumCall == 0)
     return fail(VariantStatus::Empty, "no call", DECAN_WHY_NO_CALL);
+  if ((V == Variant::S2L || V == Variant::NO_STORE) && S.NumStore == 0)
+    return fail(VariantStatus::Empty, "no store", DECAN_WHY_NO_STORE);
+  if (V == Variant::NO_RED && S.NumRed == 0)
+    return fail(VariantStatus::Empty, "no reduction chain", DECAN_WHY_NO_RED);
+  if (V == Variant::PREFETCH && !AnyMem)
+    return fail(VariantStatus::Empty, "no memory access to repeat",
+                DECAN_WHY_NO_MEMORY);
   bool MemoryCalls = false;
   for (unsigned I = 0; I < N; ++I)
     MemoryCalls |=
@@ -240,7 +256,8 @@ std::optional<VariantResult> VariantBuilder::planScratch() {
     SL = std::move(*L);
   }
 
-  if ((V == Variant::LS || V == Variant::NO_DIV || V == Variant::NO_CALL) &&
+  if ((V == Variant::LS || V == Variant::NO_DIV || V == Variant::NO_CALL ||
+       V == Variant::S2L || V == Variant::NO_RED || V == Variant::PREFETCH) &&
       Opts.ScratchInAllVariants) {
     Cell = forwardingCells();
     Window = maskedPairs(Cell);
@@ -319,6 +336,61 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
           return fail(VariantStatus::Unsupported, "scatter in the loop");
         Fates[I] = Fate::Replace;
         OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::S2L:
+      if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::NO_STORE:
+      if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        // A plain store goes; a read-modify-write keeps its read.
+        if ((B & SubsetPureMem) && !(B & SubsetLoad)) {
+          Fates[I] = Fate::Delete;
+        } else {
+          Fates[I] = Fate::Replace;
+          OK = asLoad(I, Repl[I], Why);
+        }
+      }
+      break;
+    case Variant::NO_RED:
+      if (B & SubsetRed) {
+        if (fmaAsMultiply(I, Repl[I])) {
+          Fates[I] = Fate::Replace;
+        } else if (Mem) {
+          // The load stays (into a free register), the accumulator keeps
+          // its value.
+          Fates[I] = Fate::Replace;
+          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
+        } else {
+          Fates[I] = Fate::Delete;
+        }
+      } else if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::PREFETCH:
+      if (Mem && !(B & SubsetGather)) {
+        Fates[I] = Fate::Replace;
+        if (B & SubsetStore) {
+          OK = asLoad(I, Repl[I], Why);
+        } else {
+          Repl[I] = {Ref.Instrs[I]};
+          Repl[I][0].Id = I;
+        }
+        if (OK)
+          OK = addPrefetch(I, Repl[I], Why);
+      } else if ((B & SubsetStore) && (B & SubsetGather)) {
+        return fail(VariantStatus::Unsupported, "scatter in the loop");
       }
       break;
     case Variant::NO_DIV:

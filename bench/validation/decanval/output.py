@@ -7,7 +7,9 @@ import os
 
 from decan_abi import SAT_VARIANTS  # noqa: E402
 COLOURS = {"LS": "#1f77b4", "FP": "#d62728", "NO_DIV": "#2ca02c",
-           "DL1": "#9467bd", "CTRL": "#ff7f0e", "NO_CALL": "#8c564b"}
+           "DL1": "#9467bd", "CTRL": "#ff7f0e", "NO_CALL": "#8c564b",
+           "S2L": "#e377c2", "NO_STORE": "#7f7f7f", "NO_RED": "#bcbd22",
+           "PREFETCH": "#17becf"}
 
 
 def human_bytes(b):

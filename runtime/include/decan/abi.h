@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 4
+#define DECAN_ABI_VERSION 5
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -65,7 +65,21 @@ enum decan_variant {
   /// The loop without its calls (thesis 4.5.2): emitted only for loops that
   /// call something; bit 6 of variant_mask tells.
   DECAN_NO_CALL = 6,
-  DECAN_NUM_VARIANTS = 7
+  /// Stores turned into loads of the same address and width, nothing else
+  /// (thesis 4.4.3.3 STORE2LOAD): S2L vs REF is what the stores' writes
+  /// cost (coherence, write-allocate). Emitted for every loop; "empty"
+  /// without stores.
+  DECAN_S2L = 7,
+  /// Stores deleted (a read-modify-write keeps its read): what the stores
+  /// cost altogether.
+  DECAN_NO_STORE = 8,
+  /// The reduction chains deleted (accumulator updates; stores as loads):
+  /// what the reduction's latency costs.
+  DECAN_NO_RED = 9,
+  /// A prefetcht0 of the same address after each memory access (stores as
+  /// loads): one more L1 access each, a probe of load-port headroom.
+  DECAN_PREFETCH = 10,
+  DECAN_NUM_VARIANTS = 11
 };
 
 /// Or-ed into the variant argument of __decan_end_call for the original
@@ -113,7 +127,9 @@ enum decan_variant_why {
   DECAN_WHY_TRAP = 10,         ///< an integer division could trap
   DECAN_WHY_MEMORY_CALLS = 11, ///< memcpy & co. cannot be redirected (DL1)
   DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
-  DECAN_WHY_OTHER = 13         ///< see the producer's remark
+  DECAN_WHY_OTHER = 13,        ///< see the producer's remark
+  DECAN_WHY_NO_STORE = 14,     ///< no store (S2L, NO_STORE)
+  DECAN_WHY_NO_RED = 15        ///< no reduction chain (NO_RED)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are

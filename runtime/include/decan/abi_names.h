@@ -25,7 +25,8 @@ extern "C" {
 /// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
 /// data (no initializer runs), so the runtime may read it at any time.
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
-    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
+    "REF",     "LS",  "FP",       "NO_DIV", "DL1",     "CTRL",
+    "NO_CALL", "S2L", "NO_STORE", "NO_RED", "PREFETCH"};
 
 /// The fixed fields of a sample record in the runtime's report, in order
 /// ("fields" lists them, then one name per counted event; docs/runtime.md).
@@ -115,6 +116,10 @@ static inline const char *decan_variant_why_text(uint32_t why) {
            "redirected";
   case DECAN_WHY_VERIFIER:
     return "the dependence verifier rejected it";
+  case DECAN_WHY_NO_STORE:
+    return "no store";
+  case DECAN_WHY_NO_RED:
+    return "no reduction chain (an accumulator only its own updates read)";
   }
   return "see the compiler's remark (-Rpass-missed=decan)";
 }

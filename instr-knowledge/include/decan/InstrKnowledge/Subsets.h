@@ -42,6 +42,9 @@ enum SubsetBits : unsigned {
   SubsetAddr = 1u << 11,   ///< backward slice of memory addresses
   SubsetCall = 1u << 12,   ///< a direct or indirect call (Instr::Call says
                            ///< what it may do; docs/variants.md, "Calls")
+  SubsetRed = 1u << 13,    ///< RED: an accumulator update (acc = acc op x)
+                           ///< whose result only the reduction chain reads
+                           ///< (and the loop's exit); never CTRL or address
 };
 
 /// Local-view subsets of opcode \p Opcode, from its descriptor and name
@@ -55,7 +58,7 @@ unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode,
 struct LoopSubsets {
   std::vector<unsigned> Bits; ///< per instruction of the LoopBody
   unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
-           NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0;
+           NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0, NumRed = 0;
   /// Some exit depends on a load while the loop also stores: variants that
   /// change stores could change the trip count.
   bool CtrlReadsStoredMemory = false;

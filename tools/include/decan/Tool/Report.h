@@ -35,6 +35,10 @@ enum Variant : unsigned {
   DL1,
   CTRL,
   NO_CALL,
+  S2L,
+  NO_STORE,
+  NO_RED,
+  PREFETCH,
   NumVariants
 };
 
@@ -67,6 +71,18 @@ struct ThreadRow {
   uint64_t Pid = 0, Thread = 0, Tid = 0;
   uint64_t Calls = 0, Excluded = 0;
   Summary Cycles;
+};
+
+/// One thread's whole-run time in a loop (every call while the loop was
+/// active, as the runtime totals it): what the OpenMP analysis (thesis 5.9)
+/// compares between threads.
+struct ThreadTotal {
+  std::optional<int64_t> Rank;
+  uint64_t Pid = 0, Thread = 0, Tid = 0;
+  uint64_t Calls = 0;
+  double Cycles = 0;
+  /// Sat(S2L) of this thread alone (its S2L and REF medians), when both ran.
+  std::optional<double> SatS2L;
 };
 
 /// Statistics of one variant of one loop over every process and thread.
@@ -141,6 +157,11 @@ struct LoopReport {
   uint64_t TimedCalls = 0, MaxStride = 1;
   double TimedCycles = 0;
   unsigned Threads = 0; ///< threads (all processes) that ran the loop
+  /// Per thread (all processes): its whole-run time in the loop.
+  std::vector<ThreadTotal> ThreadTotals;
+  /// Spread of ThreadTotals' cycles: standard deviation / mean (thesis
+  /// 5.9's STD), and the slowest thread / the mean; unset below 2 threads.
+  std::optional<double> ThreadSpread, ThreadMaxOverMean;
   /// What decan added: inside the runtime around the timed calls, probes
   /// (\p ProbeCycles each) included, and the stub's countdown
   /// (\p CountdownCycles) on the calls of a stride that were not timed; 0

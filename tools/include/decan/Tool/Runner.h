@@ -24,7 +24,8 @@ namespace decan::tool {
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
-  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL};
+  std::vector<unsigned> Variants = {
+      REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL, S2L, NO_STORE, NO_RED, PREFETCH};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;
