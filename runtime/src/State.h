@@ -185,11 +185,18 @@ struct MachineFacts {
   const char *TscSource = "calibrated";
   long LogicalCpus = 0;
   uint64_t ProbeMin = 0, ProbeMedian = 0;
+  /// What the probes add to a call that runs longer than they do, in 1/100
+  /// cycle (measureProbeCallCost); at most ProbeMedian.
+  uint64_t ProbeCallCentiCycles = 0;
   /// TSC when measuring began (after the runtime's own start-up work).
   uint64_t TscStart = 0;
   /// Process CPU time (us) at TscStart: the runtime's start-up is not the
   /// run.
   uint64_t CpuStartUs = 0;
+  /// The main thread's runqueue wait (us) at TscStart: wall time the
+  /// program spent waiting for a CPU that other processes held is not the
+  /// program's time.
+  uint64_t RunqueueWaitStartUs = 0;
   /// Fixed cost of a sampling slot beyond its calls: six context-switch
   /// reads.
   uint64_t SlotFixedCycles = 0;

@@ -247,6 +247,29 @@ TEST(Coherence, TooFewCallsAndPrecision) {
   EXPECT_TRUE(Long.Warnings.empty());
 }
 
+TEST(Analyse, ShortCallsGiveAnApproximateProgramShare) {
+  // Calls of 150 cycles with 30-cycle probes: below the precision floor,
+  // so the share measured from timing them alone is said to be approximate.
+  Report R;
+  R.ProbeCycles = R.ProbeCallCycles = 30;
+  R.Loops.push_back(makeLoop("s:L0", {150, 100, 100, -1, -1, -1}));
+  R.Loops[0].RunCalls = 1000;
+  R.Loops[0].RunCycles = 150000;
+  R.Loops[0].ProgramShare = 0.4;
+  // Calls of 3000 cycles: above it, the share stands as measured.
+  R.Loops.push_back(makeLoop("l:L0", {3000, 2000, 2000, -1, -1, -1}));
+  R.Loops[1].RunCalls = 1000;
+  R.Loops[1].RunCycles = 3000000;
+  R.Loops[1].ProgramShare = 0.5;
+  analyse(R);
+  const LoopReport &Short = R.Loops[0].Id == "s:L0" ? R.Loops[0] : R.Loops[1];
+  const LoopReport &Long = R.Loops[0].Id == "s:L0" ? R.Loops[1] : R.Loops[0];
+  EXPECT_TRUE(Short.ProgramShareApproximate);
+  EXPECT_TRUE(hasWarning(Short, "is approximate: calls of 150 cycles"));
+  EXPECT_FALSE(Long.ProgramShareApproximate);
+  EXPECT_FALSE(hasWarning(Long, "is approximate"));
+}
+
 TEST(Coherence, ExcludedCallsAreFlagged) {
   LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
   L.Variants[LS]->Excluded = 10;

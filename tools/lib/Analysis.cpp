@@ -897,11 +897,21 @@ void analyse(Report &R, const Thresholds &T) {
                   "the loop's own {1:F0}: the part it cannot time weighs on "
                   "the program's time, and the program share ({2}) is a lower "
                   "bound",
-                  L.overheadCycles(R.ProbeCycles, R.CountdownCycles) /
+                  L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) /
                       (double)L.RunCalls,
                   L.TimeCycles / (double)L.RunCalls,
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());
+    if (TooShort && L.ProgramShare && !L.ProgramShareLowerBound) {
+      L.ProgramShareApproximate = true;
+      L.Warnings.push_back(
+          formatv("the program share ({0}) is approximate: calls of {1:F0} "
+                  "cycles are timed alone between the probes, without the "
+                  "overlap with the code around them that they have in the "
+                  "program (their cost there may be lower or higher)",
+                  pct(*L.ProgramShare), MeanCall)
+              .str());
+    }
     checkRun(L, T);
     checkCoherence(L, R.ProbeCycles, TC);
     for (const auto &KV : L.Unavailable) {

@@ -76,7 +76,10 @@ void printReportTable(raw_ostream &OS, const Report &R) {
        << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
                   demangleSymbol(L.Function), location(L.File, L.Line));
     if (L.ProgramShare)
-      OS << "  program " << (L.ProgramShareLowerBound ? ">=" : "")
+      OS << "  program "
+         << (L.ProgramShareLowerBound    ? ">="
+             : L.ProgramShareApproximate ? "~"
+                                         : "")
          << percent(*L.ProgramShare);
     OS << "  loops " << percent(L.Share);
     if (L.DL1Gain)
