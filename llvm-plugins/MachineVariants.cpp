@@ -48,6 +48,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -461,6 +462,11 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
           Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
       *Count++ = N;
     Vals[abi_ir::MInfoNCall] = Counts->NumCall;
+    // The groups, as the rewriter records them (names packed in words).
+    decan_machine_info MI;
+    std::memcpy(&MI, Vals.data(), sizeof(MI));
+    recordGroups(*Counts, MI);
+    std::memcpy(Vals.data(), &MI, sizeof(MI));
   }
   if (CallsDeleted)
     Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;

@@ -16,7 +16,10 @@
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
+#include <cstring>
+#include <map>
 #include <set>
+#include <string>
 
 using namespace llvm;
 using namespace decan;
@@ -263,6 +266,57 @@ static void markReductions(const X86Knowledge &K, const LoopBody &L,
   }
 }
 
+/// GROUPING's groups (LoopSubsets::Group): one per data structure.
+static void findGroups(const X86Knowledge &K, const LoopBody &L,
+                       LoopSubsets &S) {
+  unsigned N = L.Instrs.size();
+  S.Group.assign(N, -1);
+  std::map<std::string, int> Index;
+  auto Reg = [&](unsigned R) {
+    return R ? ("%" + StringRef(K.regName(R)).lower()) : std::string();
+  };
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = S.Bits[I];
+    if (!(B & (SubsetLoad | SubsetStore)) ||
+        (B & (SubsetCtrl | SubsetNop | SubsetCall | SubsetGather)))
+      continue;
+    const Instr &In = L.Instrs[I];
+    int M = K.memOperandIndex(In.Opcode);
+    if (M < 0 || In.Ops.size() < (unsigned)M + 5)
+      continue;
+    const Operand &Base = In.Ops[M], &Scale = In.Ops[M + 1],
+                  &Idx = In.Ops[M + 2], &Disp = In.Ops[M + 3],
+                  &Seg = In.Ops[M + 4];
+    unsigned BaseReg = Base.isReg() ? Base.Reg : 0;
+    unsigned IdxReg = Idx.isReg() ? Idx.Reg : 0;
+    // The frame (spills, locals) and RIP-relative scalars are no array.
+    if (BaseReg == K.reg("RSP") || (BaseReg == K.reg("RIP") && !IdxReg))
+      continue;
+    std::string Sym;
+    if (Disp.Kind == Operand::Symbol)
+      Sym = Disp.SymKey ? "sym" + std::to_string(Disp.SymKey)
+                        : "op" + std::to_string(I); // unknown: its own
+    std::string Key = Sym + "|" + std::to_string(BaseReg) + "|" +
+                      std::to_string(IdxReg) + "|" +
+                      std::to_string(Scale.isImm() ? Scale.Imm : 1) + "|" +
+                      std::to_string(Seg.isReg() ? Seg.Reg : 0);
+    auto [It, New] = Index.try_emplace(Key, (int)S.GroupNames.size());
+    if (New) {
+      std::string Name = std::string(Disp.Kind == Operand::Symbol ? "sym" : "") + "(" +
+                         Reg(BaseReg);
+      if (IdxReg)
+        Name += "," + Reg(IdxReg) + "," +
+                std::to_string(Scale.isImm() ? Scale.Imm : 1);
+      Name += ")";
+      S.GroupNames.push_back(Name);
+      S.GroupAccesses.push_back(0);
+    }
+    S.Group[I] = It->second;
+    ++S.GroupAccesses[It->second];
+  }
+  S.NumGroups = S.GroupNames.size();
+}
+
 LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   LoopSubsets S;
   unsigned N = L.Instrs.size();
@@ -344,6 +398,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   }
   Slice(Addrs, SubsetAddr);
   markReductions(K, L, RD, S.Bits);
+  findGroups(K, L, S);
   // Memory written by the loop that an exit may read (same base/index).
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
@@ -398,4 +453,15 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
                          SubsetCtrl | SubsetAddr | SubsetBranch | SubsetCall));
   }
   return S;
+}
+
+void decan::recordGroups(const LoopSubsets &S, decan_machine_info &MI) {
+  MI.n_groups = S.NumGroups;
+  for (unsigned G = 0; G < DECAN_MAX_GROUPS; ++G) {
+    MI.group_accesses[G] = G < S.NumGroups ? S.GroupAccesses[G] : 0;
+    std::memset(MI.group_name[G], 0, sizeof(MI.group_name[G]));
+    if (G < S.NumGroups)
+      std::strncpy(MI.group_name[G], S.GroupNames[G].c_str(),
+                   sizeof(MI.group_name[G]) - 1);
+  }
 }

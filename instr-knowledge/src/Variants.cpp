@@ -53,7 +53,13 @@ decan_store_policy decan::storePolicy(Variant V) {
   case Variant::CTRL:
   case Variant::NO_STORE:
     return DECAN_STORE_DELETED;
+  default:
+    break;
   }
+  // GROUPING: the other groups' stores become loads (the group's own go to
+  // the scratch area, or away).
+  if (variantGroup(V) >= 0)
+    return DECAN_STORE_AS_LOAD;
   return DECAN_STORE_KEPT;
 }
 
@@ -76,8 +82,12 @@ bool decan::keepsCall(Variant V, CallKind C) {
   case Variant::CTRL:
   case Variant::NO_CALL:
     return false;
+  default:
+    break;
   }
-  return false;
+  // GROUPING: everything but memory of one group, which no call writes.
+  return variantGroup(V) >= 0 &&
+         (C == CallKind::ReadOnly || C == CallKind::Pure);
 }
 
 /// What a call may do; a call the front end said nothing about may write.
@@ -198,6 +208,24 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
     return fail(VariantStatus::Empty, "no store", DECAN_WHY_NO_STORE);
   if (V == Variant::NO_RED && S.NumRed == 0)
     return fail(VariantStatus::Empty, "no reduction chain", DECAN_WHY_NO_RED);
+  if (int G = variantGroup(V); G >= 0) {
+    if (S.NumGroups < 2 || (unsigned)G >= S.NumGroups)
+      return fail(VariantStatus::Empty,
+                  S.NumGroups < 2 ? "fewer than two memory groups (DL1 and "
+                                    "LS measure the one there is)"
+                                  : "no memory group " + std::to_string(G),
+                  DECAN_WHY_NO_GROUP);
+    // Removing loads whose values address other accesses would move those
+    // accesses too: not the group's cost alone.
+    if (isGroupRemoval(V))
+      for (unsigned I = 0; I < N; ++I)
+        if (S.Group[I] == G && (S.Bits[I] & SubsetAddr) &&
+            (S.Bits[I] & SubsetLoad))
+          return fail(VariantStatus::Unsupported,
+                      "group " + S.GroupNames[G] +
+                          " holds addresses or indexes of other accesses",
+                      DECAN_WHY_NO_FORM);
+  }
   if (V == Variant::PREFETCH && !AnyMem)
     return fail(VariantStatus::Empty, "no memory access to repeat",
                 DECAN_WHY_NO_MEMORY);
@@ -218,7 +246,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
   // change loaded values, so an integer division fed by a load the variant
   // changes could kill the program: refuse instead.
-  if (V == Variant::FP || V == Variant::DL1)
+  if (V == Variant::FP || V == Variant::DL1 || variantGroup(V) >= 0)
     for (unsigned I = 0; I < N; ++I) {
       if (!(S.Bits[I] & SubsetDiv) || (S.Bits[I] & SubsetFP) ||
           (S.Bits[I] & SubsetCtrl))
@@ -249,7 +277,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
 /// DL1's scratch layout; LS and NO_DIV's scratch cells and window for
 /// stores the next iteration reloads.
 std::optional<VariantResult> VariantBuilder::planScratch() {
-  if (V == Variant::DL1) {
+  if (V == Variant::DL1 || isGroupDL1(V)) {
     Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
     if (!L)
       return fail(VariantStatus::Unsupported, toString(L.takeError()));
@@ -295,6 +323,27 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     if (Window.count(I) && toScratchWindow(I, Opts.ScratchSize / 2,
                                            Opts.ScratchSize / 4 - 1, Repl[I])) {
       Fates[I] = Fate::Replace;
+      continue;
+    }
+    if (int G = variantGroup(V); G >= 0) {
+      if (Mem && S.Group[I] == G) {
+        if (isGroupDL1(V)) {
+          if (auto R = redirect(I, B, OK))
+            return R;
+        } else if (B & (SubsetPureMem | SubsetStore)) {
+          Fates[I] = Fate::Delete; // FP's rule, for one group
+        } else {
+          Fates[I] = Fate::Replace;
+          OK = regForm(I, Repl[I], Why);
+        }
+      } else if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      if (!OK)
+        return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
       continue;
     }
     switch (V) {
@@ -411,43 +460,54 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       }
       break;
     case Variant::DL1:
-      if (Mem) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported,
-                      "gather/scatter " +
-                          K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                          ": a vector index cannot address the scratch area");
-        if (SL.How[I] == ScratchLayout::Redirect) {
-          Fates[I] = Fate::Replace;
-          OK = toScratch(I, SL.Offset[I], Repl[I]);
-        } else if ((SL.How[I] == ScratchLayout::Indexed ||
-                    SL.How[I] == ScratchLayout::Masked) &&
-                   toScratchIndexed(
-                       I, SL.Offset[I], Repl[I],
-                       [&](unsigned J) {
-                         return SL.How[J] == ScratchLayout::Indexed ||
-                                SL.How[J] == ScratchLayout::Masked;
-                       },
-                       SL.Mask[I])) {
-          Fates[I] = Fate::Replace;
-        } else if (B & SubsetStore) {
-          return fail(VariantStatus::Unsupported,
-                      "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                          " to an address computed from loaded data cannot "
-                          "be redirected to the scratch area");
-        } else {
-          ++InPlace; // its address chain stays, and so does its access
-        }
-      }
+      if (Mem)
+        if (auto R = redirect(I, B, OK))
+          return R;
       break;
     case Variant::CTRL:
       Fates[I] = Fate::Delete;
+      break;
+    default: // GROUPING, above
       break;
     }
     if (!OK)
       return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
   }
 
+  return std::nullopt;
+}
+
+/// DL1's rule for one access (DL1, and DL1_Gk for its group): into the
+/// scratch area where the layout says, else left in place.
+std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
+                                                      bool &OK) {
+  if (B & SubsetGather)
+    return fail(VariantStatus::Unsupported,
+                "gather/scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                    ": a vector index cannot address the scratch area");
+  // Indexed accesses of the variant's own group(s) share scratch bases.
+  int G = variantGroup(V);
+  auto Redirected = [&](unsigned J) {
+    return (SL.How[J] == ScratchLayout::Indexed ||
+            SL.How[J] == ScratchLayout::Masked) &&
+           (G < 0 || S.Group[J] == G);
+  };
+  if (SL.How[I] == ScratchLayout::Redirect) {
+    Fates[I] = Fate::Replace;
+    OK = toScratch(I, SL.Offset[I], Repl[I]);
+  } else if ((SL.How[I] == ScratchLayout::Indexed ||
+              SL.How[I] == ScratchLayout::Masked) &&
+             toScratchIndexed(I, SL.Offset[I], Repl[I], Redirected,
+                              SL.Mask[I])) {
+    Fates[I] = Fate::Replace;
+  } else if (B & SubsetStore) {
+    return fail(VariantStatus::Unsupported,
+                "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                    " to an address computed from loaded data cannot "
+                    "be redirected to the scratch area");
+  } else {
+    ++InPlace; // its address chain stays, and so does its access
+  }
   return std::nullopt;
 }
 
@@ -462,7 +522,8 @@ void VariantBuilder::findDivisionFeeds() {
       // Divisions that stay divisions (kept, or FP's register form).
       if ((S.Bits[I] & SubsetDiv) &&
           (Fates[I] == Fate::Keep ||
-           (V == Variant::FP && Fates[I] == Fate::Replace)))
+           ((V == Variant::FP || isGroupRemoval(V)) &&
+            Fates[I] == Fate::Replace)))
         Work.push_back(I);
     while (!Work.empty()) {
       unsigned I = Work.back();

@@ -52,6 +52,10 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
+  /// GROUPING: minfo's memory groups (copied, as the strings above).
+  uint32_t NumGroups = 0;
+  uint32_t GroupAccesses[DECAN_MAX_GROUPS] = {};
+  char GroupName[DECAN_MAX_GROUPS][32] = {};
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.

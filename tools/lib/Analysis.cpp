@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Analysis.h"
+#include "decan/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -372,6 +373,68 @@ againstNoCall(const LoopReport &L,
            " deleted the loop's calls and NO_CALL was not measured: no "
            "stream analysis for them";
   return Out;
+}
+
+/// GROUPING (thesis 4.4.3.3): each measured group's saturations (removed,
+/// in L1; removed against LS: its share of the memory stream), and the
+/// groups ranked by what removing them gains.
+static void groupAnalysis(LoopReport &L,
+                          const std::array<std::optional<double>, NumVariants> &Sat,
+                          const std::array<std::vector<double>, NumVariants> &B,
+                          const Thresholds &T, bool TooShort) {
+  struct Cost {
+    const MemoryGroup *G;
+    unsigned K;
+    std::string Claim;
+  };
+  std::vector<Cost> Costs;
+  for (unsigned K = 0; K < L.Groups.size() && K < DECAN_MAX_GROUPS; ++K) {
+    MemoryGroup &G = L.Groups[K];
+    G.SatDL1 = Sat[DL1_G0 + K];
+    G.SatRemoved = Sat[NO_G0 + K];
+    G.SatRemovedVsLS.reset();
+    if (G.SatRemoved && Sat[LS] && *Sat[LS] > 0)
+      G.SatRemovedVsLS = *G.SatRemoved / *Sat[LS];
+    if (TooShort || !G.SatRemoved)
+      continue;
+    const std::vector<double> &Reps = B[NO_G0 + K];
+    Classified C = classifyReplicates(
+        {*G.SatRemoved}, {Reps},
+        [&](const double *X) {
+          return std::string(1 - X[0] >= T.GroupCost ? "costly" : "cheap");
+        },
+        T.Margin);
+    bool Paired = !Reps.empty();
+    bool Settled = (!Paired || C.Agreement >= T.Confidence) &&
+                   C.Label != kNearThreshold;
+    std::string S =
+        formatv("array `{0}` ({1} access{2}) costs {3} of this loop "
+                "(removed: Sat(NO_G{4})={5:F2}",
+                G.Name, G.Accesses, G.Accesses == 1 ? "" : "es",
+                pct(std::max(0.0, 1 - *G.SatRemoved)), K, *G.SatRemoved)
+            .str();
+    if (G.SatDL1)
+      S += formatv("; in L1: Sat(DL1_G{0})={1:F2}", K, *G.SatDL1).str();
+    S += Paired ? formatv(", confidence {0})", pct(C.Agreement)).str() : ")";
+    if (!Settled)
+      S += ": whether it costs at least " + pct(T.GroupCost) +
+           " is inconclusive (" + describeSplit(C) + ")";
+    Costs.push_back({&G, K, S});
+  }
+  if (Costs.empty())
+    return;
+  std::stable_sort(Costs.begin(), Costs.end(),
+                   [](const Cost &A, const Cost &B) {
+                     return *A.G->SatRemoved < *B.G->SatRemoved;
+                   });
+  std::string S = "memory groups (thesis 4.4.3.3), costliest first: ";
+  for (size_t I = 0; I < Costs.size(); ++I)
+    S += (I ? "; " : "") + Costs[I].Claim;
+  if (L.NumGroups > DECAN_MAX_GROUPS)
+    S += formatv("; {0} more group(s) not measured (the first {1} are)",
+                 L.NumGroups - DECAN_MAX_GROUPS, DECAN_MAX_GROUPS)
+             .str();
+  L.Diagnosis.push_back(S);
 }
 
 /// OpenMP analyses (thesis 5.9): the spread of the threads' whole-run
@@ -880,6 +943,7 @@ void analyse(Report &R, const Thresholds &T) {
       }
     }
     threadAnalysis(L, T, TooShort);
+    groupAnalysis(L, Sat, B, T, TooShort);
     if (Sat[CTRL] && !TooShort) {
       L.CtrlShare = *Sat[CTRL];
       std::string S = formatv("loop overhead: control instructions alone "

@@ -450,11 +450,13 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
   }
   OS << "</table>\n";
   // Per-rank/thread rows: imbalance between ranks or threads shows here.
-  size_t Rows = 0;
+  size_t Rows = 0, Measured = 0;
   for (unsigned V = 0; V < NumVariants; ++V)
-    if (L.Variants[V])
+    if (L.Variants[V]) {
       Rows += L.Variants[V]->Rows.size();
-  if (Rows <= NumVariants)
+      ++Measured;
+    }
+  if (Rows <= Measured) // one row per variant: nothing more to show
     return;
   OS << "<details><summary>per rank and thread (" << Rows
      << " rows)</summary><table class=\"rows\"><tr><th>variant</th>"

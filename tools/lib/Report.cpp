@@ -27,6 +27,7 @@ static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
                   CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
                   S2L == DECAN_S2L && NO_STORE == DECAN_NO_STORE &&
                   NO_RED == DECAN_NO_RED && PREFETCH == DECAN_PREFETCH &&
+                  DL1_G0 == DECAN_DL1_G0 && NO_G0 == DECAN_NO_G0 &&
                   NumVariants == DECAN_NUM_VARIANTS,
               "tool::Variant mirrors enum decan_variant");
 
@@ -425,6 +426,17 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
         if (std::optional<StringRef> S = V.getAsString())
           if (!is_contained(Info.CallsDeleted, *S))
             Info.CallsDeleted.push_back(S->str());
+    if (const json::Array *GA = LO->getArray("groups")) {
+      Info.Groups.clear();
+      for (const json::Value &GV : *GA)
+        if (const json::Object *GO = GV.getAsObject()) {
+          MemoryGroup G;
+          G.Name = str(GO, "name");
+          G.Accesses = static_cast<unsigned>(num(GO, "accesses"));
+          Info.Groups.push_back(G);
+        }
+      Info.NumGroups = static_cast<unsigned>(num(LO, "n_groups"));
+    }
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -736,6 +748,23 @@ json::Value toJSON(const Report &R) {
     if (L.SampleMeanTrips)
       Run["sample_mean_trips"] = *L.SampleMeanTrips;
     LO["whole_run"] = std::move(Run);
+    if (!L.Groups.empty()) {
+      json::Array GA;
+      for (const MemoryGroup &G : L.Groups) {
+        json::Object Sat;
+        if (G.SatDL1)
+          Sat["dl1"] = *G.SatDL1;
+        if (G.SatRemoved)
+          Sat["removed"] = *G.SatRemoved;
+        if (G.SatRemovedVsLS)
+          Sat["removed_vs_ls"] = *G.SatRemovedVsLS;
+        GA.push_back(json::Object{{"name", G.Name},
+                                  {"accesses", static_cast<int64_t>(G.Accesses)},
+                                  {"saturation", std::move(Sat)}});
+      }
+      LO["groups"] = std::move(GA);
+      LO["n_groups"] = static_cast<int64_t>(L.NumGroups);
+    }
     if (!L.ThreadTotals.empty()) {
       json::Array TA;
       for (const ThreadTotal &T : L.ThreadTotals) {
@@ -991,6 +1020,15 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       if (auto M = Run->getNumber("mean_trips"))
         L.RunMeanTrips = *M;
     }
+    if (const json::Array *GA = LO->getArray("groups"))
+      for (const json::Value &GV : *GA)
+        if (const json::Object *GO = GV.getAsObject()) {
+          MemoryGroup G;
+          G.Name = str(GO, "name");
+          G.Accesses = static_cast<unsigned>(num(GO, "accesses"));
+          L.Groups.push_back(G);
+        }
+    L.NumGroups = static_cast<unsigned>(num(LO, "n_groups"));
     if (const json::Array *TA = LO->getArray("thread_totals"))
       for (const json::Value &TV : *TA)
         if (const json::Object *TO = TV.getAsObject()) {

@@ -79,8 +79,25 @@ enum decan_variant {
   /// A prefetcht0 of the same address after each memory access (stores as
   /// loads): one more L1 access each, a probe of load-port headroom.
   DECAN_PREFETCH = 10,
-  DECAN_NUM_VARIANTS = 11
+  /// GROUPING (thesis 4.4.3.3), per data structure: the accesses of group
+  /// k (one array: same base, index, scale, segment, symbol; several
+  /// displacements) redirected into the L1 scratch area (DL1 of that group
+  /// only), and, separately, removed (NO_G). Groups are numbered in order of
+  /// first access; decan_machine_info names them. Emitted for every loop;
+  /// "empty" for k >= the loop's groups, or with fewer than two groups.
+  DECAN_DL1_G0 = 11,
+  DECAN_DL1_G1 = 12,
+  DECAN_DL1_G2 = 13,
+  DECAN_DL1_G3 = 14,
+  DECAN_NO_G0 = 15,
+  DECAN_NO_G1 = 16,
+  DECAN_NO_G2 = 17,
+  DECAN_NO_G3 = 18,
+  DECAN_NUM_VARIANTS = 19
 };
+
+/// Groups measured per loop (DECAN_DL1_G0.. and DECAN_NO_G0..).
+#define DECAN_MAX_GROUPS 4
 
 /// Or-ed into the variant argument of __decan_end_call for the original
 /// loop run after variant `v` (rotate and instance mode): its cycles and trip
@@ -129,7 +146,8 @@ enum decan_variant_why {
   DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
   DECAN_WHY_OTHER = 13,        ///< see the producer's remark
   DECAN_WHY_NO_STORE = 14,     ///< no store (S2L, NO_STORE)
-  DECAN_WHY_NO_RED = 15        ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_RED = 15,       ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_GROUP = 16      ///< fewer groups than that (GROUPING)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
@@ -156,6 +174,13 @@ struct decan_machine_info {
   uint32_t calls_deleted_mask;
   /// enum decan_variant_why per variant (0 when available or not built).
   uint32_t why[DECAN_NUM_VARIANTS];
+  /// GROUPING: the loop's memory groups (may exceed DECAN_MAX_GROUPS; only
+  /// the first ones are measured), the accesses of each, and a name (the
+  /// access without its displacement, "(%rsi,%rax,8)", or the source name
+  /// where the producer knows it), NUL-terminated.
+  uint32_t n_groups;
+  uint32_t group_accesses[DECAN_MAX_GROUPS];
+  char group_name[DECAN_MAX_GROUPS][32];
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in

@@ -11,10 +11,12 @@
 #define DECAN_INSTRKNOWLEDGE_SUBSETS_H
 
 #include "decan/InstrKnowledge/Instr.h"
+#include "decan/abi.h"
 
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
+#include <string>
 #include <vector>
 
 namespace decan {
@@ -59,6 +61,16 @@ struct LoopSubsets {
   std::vector<unsigned> Bits; ///< per instruction of the LoopBody
   unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
            NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0, NumRed = 0;
+  /// GROUPING (thesis 4.4.3.3): per instruction, its memory group (-1:
+  /// none). A group is one data structure as the addresses show it: the
+  /// accesses with the same base, index, scale, segment and symbol, any
+  /// displacement (a[i-1], a[i], a[i+1]: hit under miss stays inside the
+  /// group). CTRL-slice, stack (RSP), RIP-relative scalar and gather
+  /// accesses belong to none. Numbered in order of first access.
+  std::vector<int> Group;
+  unsigned NumGroups = 0;
+  std::vector<std::string> GroupNames;   ///< "(%rsi,%rax,8)", "sym(,%rax,8)"
+  std::vector<unsigned> GroupAccesses;   ///< instructions per group
   /// Some exit depends on a load while the loop also stores: variants that
   /// change stores could change the trip count.
   bool CtrlReadsStoredMemory = false;
@@ -71,6 +83,10 @@ struct LoopSubsets {
 /// registers, flags and loop-carried values, of every branch in the loop;
 /// the address slice that of every base/index register of a memory operand.
 LoopSubsets computeSubsets(const X86Knowledge &K, const LoopBody &Loop);
+
+/// Writes the GROUPING fields of \p MI (n_groups, group_accesses,
+/// group_name) from \p S: what both front ends record.
+void recordGroups(const LoopSubsets &S, decan_machine_info &MI);
 
 } // namespace decan
 

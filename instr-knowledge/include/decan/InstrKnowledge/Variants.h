@@ -28,6 +28,13 @@
 //          (sum += x; both chains of an unrolled sum); a load-op keeps its
 //          load into a free register, the accumulator its entry value;
 //          stores -> loads (as S2L)
+//   DL1_Gk group k's accesses (LoopSubsets::Group) into the scratch area
+//          as DL1 places them, the others in place; stores of other
+//          groups -> loads
+//   NO_Gk  group k's accesses removed as FP removes memory (a load-op in
+//          register form, a pure load replaced by a dependency-free
+//          idiom, a store deleted); other stores -> loads. Unavailable
+//          when the group's values are addresses of other accesses
 //   PREFETCH a prefetcht0 of the same address after each memory access
 //          outside the CTRL slice; stores -> loads (as S2L), so its
 //          reference is S2L
@@ -76,7 +83,15 @@ enum class Variant : unsigned {
   S2L,
   NO_STORE,
   NO_RED,
-  PREFETCH
+  PREFETCH,
+  DL1_G0,
+  DL1_G1,
+  DL1_G2,
+  DL1_G3,
+  NO_G0,
+  NO_G1,
+  NO_G2,
+  NO_G3
 };
 constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
 static_assert(unsigned(Variant::REF) == DECAN_REF &&
@@ -90,8 +105,27 @@ static_assert(unsigned(Variant::REF) == DECAN_REF &&
                   unsigned(Variant::NO_STORE) == DECAN_NO_STORE &&
                   unsigned(Variant::NO_RED) == DECAN_NO_RED &&
                   unsigned(Variant::PREFETCH) == DECAN_PREFETCH &&
-                  unsigned(Variant::PREFETCH) + 1 == NumVariants,
+                  unsigned(Variant::DL1_G0) == DECAN_DL1_G0 &&
+                  unsigned(Variant::NO_G0) == DECAN_NO_G0 &&
+                  unsigned(Variant::NO_G3) + 1 == NumVariants,
               "Variant mirrors enum decan_variant");
+/// GROUPING: the group a DL1_Gk or NO_Gk variant targets, or -1.
+inline int variantGroup(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  if (X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS)
+    return X - DECAN_DL1_G0;
+  if (X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS)
+    return X - DECAN_NO_G0;
+  return -1;
+}
+inline bool isGroupDL1(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  return X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS;
+}
+inline bool isGroupRemoval(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  return X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS;
+}
 /// "REF", "LS", ... (decan/abi_names.h).
 const char *variantName(Variant V);
 /// What variant \p V does to the loop's stores (docs/design.md, "Stores in

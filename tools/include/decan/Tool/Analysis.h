@@ -52,6 +52,8 @@ struct Thresholds {
   /// Sat(PREFETCH) - 1 at or above this: one more L1 access per access slows
   /// the loop, the load ports are near saturation.
   double PortSlowdown = 0.1;
+  /// 1 - Sat(NO_Gk) at or above this: a memory group (array) costs.
+  double GroupCost = 0.1;
   /// Threads' whole-run times in a loop with a standard deviation of at
   /// least this share of their mean: imbalanced (thesis 5.9).
   double ThreadImbalance = 0.1;
