@@ -62,6 +62,8 @@ constexpr unsigned MInfoStorePolicy =
     offsetof(decan_machine_info, store_policy) / 4;
 constexpr unsigned MInfoNCall = offsetof(decan_machine_info, n_call) / 4;
 constexpr unsigned MInfoWhy = offsetof(decan_machine_info, why) / 4;
+constexpr unsigned MInfoNChasedLoad =
+    offsetof(decan_machine_info, n_chased_load) / 4;
 constexpr unsigned MInfoCallsDeleted =
     offsetof(decan_machine_info, calls_deleted_mask) / 4;
 } // namespace abi_ir

@@ -462,6 +462,7 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
           Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
       *Count++ = N;
     Vals[abi_ir::MInfoNCall] = Counts->NumCall;
+    Vals[abi_ir::MInfoNChasedLoad] = Counts->NumChasedLoad;
     // The groups, as the rewriter records them (names packed in words).
     decan_machine_info MI;
     std::memcpy(&MI, Vals.data(), sizeof(MI));

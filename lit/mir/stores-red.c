@@ -1,4 +1,4 @@
-// S2L, NO_STORE, NO_RED and PREFETCH at three ISA levels (SSE, AVX2,
+// S2L, NO_STORE, NO_RED, PREFETCH and GROUPING at three ISA levels (SSE, AVX2,
 // AVX-512), on a kernel that stores (scale: c[i] = a[i] * k) and one that
 // reduces (dot: s += a[i] * b[i]). S2L: the store becomes a load of the
 // same address; NO_STORE: no store is left; NO_RED: the accumulator update
@@ -6,19 +6,19 @@
 // each access; variants with nothing to change are "empty".
 //
 // RUN: %clang %kflags -march=x86-64-v2 -DVB=16 %s -o %t2.ll
-// RUN: %mkvariants %t2.ll scale REF S2L NO_STORE NO_RED PREFETCH > %t2s.ll
+// RUN: %mkvariants %t2.ll scale REF S2L NO_STORE NO_RED PREFETCH DL1_G0 NO_G0 NO_G1 > %t2s.ll
 // RUN: llc -O2 -load=%decan_plugin -pass-remarks=decan -pass-remarks-missed=decan %t2s.ll -o - 2>%t2s.err | FileCheck %s --check-prefixes=SCALE,SCALE2
 // RUN: FileCheck %s --check-prefix=REMS < %t2s.err
 // RUN: %mkvariants %t2.ll dot REF S2L NO_RED PREFETCH > %t2d.ll
 // RUN: llc -O2 -load=%decan_plugin -pass-remarks-missed=decan %t2d.ll -o - 2>%t2d.err | FileCheck %s --check-prefixes=DOT,DOT2
 // RUN: FileCheck %s --check-prefix=REMD < %t2d.err
 // RUN: %clang %kflags -march=x86-64-v3 -DVB=32 %s -o %t3.ll
-// RUN: %mkvariants %t3.ll scale REF S2L NO_STORE NO_RED PREFETCH > %t3s.ll
+// RUN: %mkvariants %t3.ll scale REF S2L NO_STORE NO_RED PREFETCH DL1_G0 NO_G0 NO_G1 > %t3s.ll
 // RUN: llc -O2 -load=%decan_plugin %t3s.ll -o - | FileCheck %s --check-prefixes=SCALE,SCALE3
 // RUN: %mkvariants %t3.ll dot REF S2L NO_RED PREFETCH > %t3d.ll
 // RUN: llc -O2 -load=%decan_plugin %t3d.ll -o - | FileCheck %s --check-prefixes=DOT,DOT3
 // RUN: %clang %kflags -march=x86-64-v4 -mprefer-vector-width=512 -DVB=64 %s -o %t4.ll
-// RUN: %mkvariants %t4.ll scale REF S2L NO_STORE NO_RED PREFETCH > %t4s.ll
+// RUN: %mkvariants %t4.ll scale REF S2L NO_STORE NO_RED PREFETCH DL1_G0 NO_G0 NO_G1 > %t4s.ll
 // RUN: llc -O2 -load=%decan_plugin %t4s.ll -o - | FileCheck %s --check-prefixes=SCALE,SCALE4
 // RUN: %mkvariants %t4.ll dot REF S2L NO_RED PREFETCH > %t4d.ll
 // RUN: llc -O2 -load=%decan_plugin %t4d.ll -o - | FileCheck %s --check-prefixes=DOT,DOT4
@@ -67,6 +67,24 @@ void dot(const double *a, const double *b, long n, vd *out) {
 // SCALE:       prefetcht0 (%r[[A:[a-z0-9]+]],%r[[I:[a-z0-9]+]],8)
 // SCALE:       prefetcht0 (%r{{[a-z0-9]+}},%r[[I]],8)
 // SCALE-NOT:   {{mov[a-z]*}} %{{[xyz]}}mm{{[0-9]+}}, {{.*}}(%r
+// SCALE:       retq
+
+// GROUPING: a is group 0, c group 1. DL1_G0 reads a from the scratch area
+// and c's store becomes a load in place; NO_G0 removes a (the load an
+// idiom, or the multiply in register form); NO_G1 removes the store.
+// SCALE-LABEL: scale.decan.L0.DL1_G0:
+// SCALE:       Inner Loop Header
+// SCALE:       scale.decan.L0.scratch{{(\+[0-9]+)?}}(%rip)
+// SCALE:       (%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8), %{{[xyz]}}mm
+// SCALE:       retq
+// SCALE-LABEL: scale.decan.L0.NO_G0:
+// SCALE:       Inner Loop Header
+// SCALE-NOT:   (%rdi
+// SCALE:       (%rsi,%r{{[a-z0-9]+}},8), %{{[xyz]}}mm
+// SCALE:       retq
+// SCALE-LABEL: scale.decan.L0.NO_G1:
+// SCALE:       Inner Loop Header
+// SCALE-NOT:   (%rsi
 // SCALE:       retq
 
 // The reduction: NO_RED keeps both loads and the multiply, not the add (an

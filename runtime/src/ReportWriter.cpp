@@ -162,6 +162,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   emitPerVariant(J, "unavailable_why", [&](int V) -> const char * {
     return L.Unavailable[V] ? L.UnavailableWhy[V] : nullptr;
   });
+  J.key("chased_loads");
+  J.u64(L.ChasedLoads);
   J.key("calls_deleted");
   J.beginArray();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)

@@ -52,6 +52,7 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
+  uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
   /// GROUPING: minfo's memory groups (copied, as the strings above).
   uint32_t NumGroups = 0;
   uint32_t GroupAccesses[DECAN_MAX_GROUPS] = {};

@@ -219,3 +219,72 @@ TEST_F(StoreRedPrefetchTest, NewVariantsKeepOnlyCallsThatWriteNothing) {
     EXPECT_TRUE(keepsCall(V, CallKind::Pure)) << variantName(V);
   }
 }
+
+TEST_F(StoreRedPrefetchTest, GroupsAreDataStructures) {
+  // b[i-1] + b[i] + b[i+1] -> a[i]: two groups (b: three displacements of
+  // one array, hit under miss stays inside it), the stack none.
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "MOVSDrm", {"XMM1", "RSI", "#8", "RCX", "#-8", "-"}),
+            ins(*K, "ADDSDrm", {"XMM1", "XMM1", "RSI", "#8", "RCX", "#0", "-"}),
+            ins(*K, "ADDSDrm", {"XMM1", "XMM1", "RSI", "#8", "RCX", "#8", "-"}),
+            ins(*K, "MULSDrm", {"XMM1", "XMM1", "RSP", "#1", "-", "#16", "-"}),
+            ins(*K, "MOVSDmr", {"RDI", "#8", "RCX", "#0", "-", "XMM1"})},
+           "#1");
+  L.FreeRegs = {K->reg("XMM7"), K->reg("R11")};
+  LoopSubsets S = computeSubsets(*K, L);
+  ASSERT_EQ(S.NumGroups, 2u);
+  EXPECT_EQ(S.GroupNames[0], "(%rsi,%rcx,8)");
+  EXPECT_EQ(S.GroupNames[1], "(%rdi,%rcx,8)");
+  EXPECT_EQ(S.GroupAccesses[0], 3u);
+  EXPECT_EQ(S.GroupAccesses[1], 1u);
+  EXPECT_EQ(S.Group[3], -1); // the frame
+  decan_machine_info MI{};
+  recordGroups(S, MI);
+  EXPECT_EQ(MI.n_groups, 2u);
+  EXPECT_STREQ(MI.group_name[1], "(%rdi,%rcx,8)");
+
+  // NO_G0 removes b as FP removes memory: the pure load becomes an idiom,
+  // the load-ops their register forms; a's store becomes a load.
+  VariantResult R = build(L, Variant::NO_G0);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  for (unsigned Id : {0u, 1u, 2u})
+    for (const Instr &I : of(R, Id))
+      EXPECT_EQ(K->memOperandIndex(I.Opcode), -1) << name(I);
+  EXPECT_TRUE(of(R, 3)[0].Unchanged);
+  EXPECT_EQ(name(of(R, 4)[0]), "MOVSDrm");
+  // NO_G1 deletes the store and keeps b.
+  VariantResult R1 = build(L, Variant::NO_G1);
+  ASSERT_EQ(R1.Status, VariantStatus::OK) << R1.Reason;
+  EXPECT_TRUE(of(R1, 4).empty());
+  EXPECT_TRUE(of(R1, 0)[0].Unchanged);
+  // DL1_G0 sends b to the scratch area, a's store becomes a load in place.
+  VariantResult D = build(L, Variant::DL1_G0);
+  ASSERT_EQ(D.Status, VariantStatus::OK) << D.Reason;
+  EXPECT_EQ(of(D, 0)[0].Ops[4].Kind, Operand::Scratch);
+  EXPECT_EQ(of(D, 4)[0].Ops[1].Reg, K->reg("RDI"));
+  // No third group; a loop of one group has no GROUPING.
+  EXPECT_EQ(build(L, Variant::NO_G2).Status, VariantStatus::Empty);
+  EXPECT_EQ(build(L, Variant::NO_G2).Why, DECAN_WHY_NO_GROUP);
+  EXPECT_EQ(build(scale(*K), Variant::DL1_G0).Status, VariantStatus::OK);
+  EXPECT_EQ(build(dot(*K), Variant::NO_G1).Status, VariantStatus::OK);
+  LoopBody One = loop(
+      *K, {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"})},
+      "#1");
+  EXPECT_EQ(build(One, Variant::NO_G0).Status, VariantStatus::Empty);
+}
+
+TEST_F(StoreRedPrefetchTest, AGroupOfIndexesIsNotRemoved) {
+  // b[idx[i]]: removing idx would move b's accesses too.
+  LoopBody L = loop(
+      *K,
+      {ins(*K, "MOV32rm", {"EAX", "RSI", "#4", "RCX", "#0", "-"}),
+       ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RAX", "#0", "-"})},
+      "#1");
+  LoopSubsets S = computeSubsets(*K, L);
+  ASSERT_EQ(S.NumGroups, 2u);
+  VariantResult R = build(L, Variant::NO_G0);
+  EXPECT_EQ(R.Status, VariantStatus::Unsupported);
+  EXPECT_NE(R.Reason.find("addresses or indexes"), std::string::npos);
+  EXPECT_EQ(build(L, Variant::NO_G1).Status, VariantStatus::OK);
+}

@@ -270,6 +270,40 @@ TEST(Analyse, ShortCallsGiveAnApproximateProgramShare) {
   EXPECT_FALSE(hasWarning(Long, "is approximate"));
 }
 
+TEST(Analyse, ChasedLoadsAreLatencyBound) {
+  // One call of 1000 iterations at 400 cycles each; FP and LS empty
+  // because every load feeds an address or the exit test.
+  Report R;
+  R.ProbeCycles = R.ProbeCallCycles = 30;
+  LoopReport L = makeLoop("walk:L0", {400000, -1, -1, -1, -1, -1}, 400000);
+  L.RunCalls = 1;
+  L.RunMeanTrips = 1000;
+  L.ChasedLoads = 1;
+  L.Unavailable = {{"LS", "empty"}, {"FP", "empty"}, {"DL1", "empty"}};
+  L.UnavailableWhy = {
+      {"FP", "every memory access feeds the exit test or an address"}};
+  R.Loops.push_back(L);
+  // The same shape without a chain: a search.
+  LoopReport S = L;
+  S.Id = "find:L0";
+  S.ChasedLoads = 0;
+  S.TimeCycles = 2000;
+  R.Loops.push_back(S);
+  analyse(R);
+  const LoopReport &Walk = R.Loops[0].Id == "walk:L0" ? R.Loops[0] : R.Loops[1];
+  const LoopReport &Find = R.Loops[0].Id == "walk:L0" ? R.Loops[1] : R.Loops[0];
+  EXPECT_EQ(Walk.Verdict, "latency-bound");
+  auto Has = [](const LoopReport &X, const char *Part) {
+    return llvm::any_of(X.Diagnosis, [&](const std::string &D) {
+      return D.find(Part) != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(Has(Walk, "about 400 per chased load: the latency of memory"));
+  EXPECT_TRUE(Has(Walk, "FP not built: every memory access feeds the exit"));
+  EXPECT_NE(Find.Verdict, "latency-bound");
+  EXPECT_TRUE(Has(Find, "the loop's work is its exit test"));
+}
+
 TEST(Coherence, ExcludedCallsAreFlagged) {
   LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
   L.Variants[LS]->Excluded = 10;
@@ -456,4 +490,49 @@ TEST(Analyse, ThreadSpreadAndS2LPerThread) {
   ASSERT_EQ(Back->Loops[0].ThreadTotals.size(), 4u);
   EXPECT_EQ(Back->Loops[0].ThreadTotals[3].Cycles, 2000);
   EXPECT_EQ(Back->Loops[0].ThreadTotals[3].Tid, 103u);
+}
+
+TEST(Analyse, GroupsRankedByCost) {
+  // Group 0 streams (removing it or serving it from L1 saves 60%), group 1
+  // is L1-resident (nothing to gain).
+  Report R;
+  R.Loops.push_back(makeLoop("g:L0", meds({{REF, 100},
+                                           {LS, 90},
+                                           {DL1_G0, 42},
+                                           {DL1_G1, 99},
+                                           {NO_G0, 40},
+                                           {NO_G1, 98}})));
+  LoopReport &L = R.Loops[0];
+  L.Groups = {{"(%rdi,%rax,8)", 2, {}, {}, {}},
+              {"(%rsi,%rax,8)", 2, {}, {}, {}}};
+  L.NumGroups = 2;
+  analyse(R);
+  ASSERT_TRUE(L.Groups[0].SatRemoved && L.Groups[1].SatRemoved);
+  EXPECT_DOUBLE_EQ(*L.Groups[0].SatRemoved, 0.4);
+  EXPECT_DOUBLE_EQ(*L.Groups[0].SatDL1, 0.42);
+  EXPECT_NEAR(*L.Groups[0].SatRemovedVsLS, 0.4 / 0.9, 1e-12);
+  EXPECT_TRUE(hasDiagnosis(
+      L, "memory groups (thesis 4.4.3.3), costliest first: array "
+         "`(%rdi,%rax,8)` (2 accesses) costs 60% of this loop (removed: "
+         "Sat(NO_G0)=0.40; in L1: Sat(DL1_G0)=0.42); array `(%rsi,%rax,8)` "
+         "(2 accesses) costs 2% of this loop"));
+  // The analysed JSON carries loops[].groups[] with both saturations.
+  auto Back = reportFromJSON(toJSON(R));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  analyse(*Back);
+  ASSERT_EQ(Back->Loops[0].Groups.size(), 2u);
+  EXPECT_EQ(Back->Loops[0].Groups[1].Name, "(%rsi,%rax,8)");
+  EXPECT_DOUBLE_EQ(*Back->Loops[0].Groups[1].SatRemoved, 0.98);
+  llvm::json::Value J = toJSON(R);
+  const llvm::json::Object *G0 = J.getAsObject()
+                                     ->getArray("loops")
+                                     ->front()
+                                     .getAsObject()
+                                     ->getArray("groups")
+                                     ->front()
+                                     .getAsObject();
+  EXPECT_EQ(G0->getString("name"), "(%rdi,%rax,8)");
+  EXPECT_EQ(G0->getInteger("accesses"), 2);
+  EXPECT_EQ(G0->getObject("saturation")->getNumber("removed"), 0.4);
+  EXPECT_EQ(G0->getObject("saturation")->getNumber("dl1"), 0.42);
 }

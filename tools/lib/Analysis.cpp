@@ -378,10 +378,11 @@ againstNoCall(const LoopReport &L,
 /// GROUPING (thesis 4.4.3.3): each measured group's saturations (removed,
 /// in L1; removed against LS: its share of the memory stream), and the
 /// groups ranked by what removing them gains.
-static void groupAnalysis(LoopReport &L,
-                          const std::array<std::optional<double>, NumVariants> &Sat,
-                          const std::array<std::vector<double>, NumVariants> &B,
-                          const Thresholds &T, bool TooShort) {
+static void
+groupAnalysis(LoopReport &L,
+              const std::array<std::optional<double>, NumVariants> &Sat,
+              const std::array<std::vector<double>, NumVariants> &B,
+              const Thresholds &T, bool TooShort) {
   struct Cost {
     const MemoryGroup *G;
     unsigned K;
@@ -405,8 +406,8 @@ static void groupAnalysis(LoopReport &L,
         },
         T.Margin);
     bool Paired = !Reps.empty();
-    bool Settled = (!Paired || C.Agreement >= T.Confidence) &&
-                   C.Label != kNearThreshold;
+    bool Settled =
+        (!Paired || C.Agreement >= T.Confidence) && C.Label != kNearThreshold;
     std::string S =
         formatv("array `{0}` ({1} access{2}) costs {3} of this loop "
                 "(removed: Sat(NO_G{4})={5:F2}",
@@ -503,6 +504,68 @@ static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
                     ? ": some threads pay for writing, others not"
                     : ": no thread pays for coherence")
             .str());
+}
+
+/// Where a load's latency lies, from its cost in TSC cycles (rough bounds,
+/// common to current x86 server cores).
+static StringRef latencyLevel(double Cycles) {
+  return Cycles <= 8     ? "L1"
+         : Cycles <= 30  ? "L2"
+         : Cycles <= 100 ? "L3"
+                         : "memory (DRAM)";
+}
+
+/// Loops whose FP (and LS) are empty: everything is in the exit test's or
+/// the addresses' slice, so no variant separates memory from arithmetic.
+/// What REF alone says: a chain of chased loads is latency-bound, and its
+/// cost per iteration places the loads; a search is its exit test.
+static void diagnoseControlBound(LoopReport &L, bool TooShort) {
+  auto Empty = [&](const char *V) {
+    auto It = L.Unavailable.find(V);
+    return It != L.Unavailable.end() && It->second == "empty";
+  };
+  // FP empty: every memory access feeds the exit test or an address. LS
+  // may still remove a counter the exit does not need (a front end that
+  // cannot see the counter is live after the loop keeps it out of CTRL).
+  if (!Empty("FP") || !L.RunCalls || L.TimeCycles <= 0 ||
+      (!L.ChasedLoads && !Empty("LS")))
+    return;
+  double PerCall = L.TimeCycles / (double)L.RunCalls;
+  std::optional<double> PerIter;
+  if (L.RunMeanTrips && *L.RunMeanTrips > 0)
+    PerIter = PerCall / *L.RunMeanTrips;
+  std::string Cost =
+      PerIter ? formatv("{0:F1} cycles per iteration", *PerIter).str()
+              : formatv("{0:F0} cycles per call (trip count unknown)", PerCall)
+                    .str();
+  if (!L.ChasedLoads) {
+    L.Diagnosis.push_back(
+        "the loop's work is its exit test: every load feeds it or an address "
+        "(a search), so no variant separates memory from arithmetic; REF: " +
+        Cost);
+    return;
+  }
+  std::string S = formatv("latency-bound (pointer chasing): each iteration's "
+                          "address comes from a load of the previous one ({0} "
+                          "chased load{1}); REF: {2}",
+                          L.ChasedLoads, L.ChasedLoads == 1 ? "" : "s", Cost)
+                      .str();
+  if (PerIter) {
+    double PerLoad = *PerIter / L.ChasedLoads;
+    S += formatv(", about {0:F0} per chased load: the latency of {1}", PerLoad,
+                 latencyLevel(PerLoad))
+             .str();
+    if (PerLoad > 30)
+      S += "; prefetching cannot run ahead of such a chain: fewer levels of "
+           "indirection, or nodes laid out in traversal order, shorten it";
+  }
+  L.Diagnosis.push_back(S);
+  // The class needs no variant: it is the loop's structure, and REF's
+  // whole-run time is exact. Too-short calls still decide nothing.
+  if (!TooShort && L.Verdict.empty()) {
+    L.Verdict = "latency-bound";
+    L.VerdictConfidence = 1;
+  }
 }
 
 void analyse(Report &R, const Thresholds &T) {
@@ -618,9 +681,14 @@ void analyse(Report &R, const Thresholds &T) {
                                         : 0;
     bool TooShort = R.ProbeCycles > 0 && MeanCall > 0 &&
                     MeanCall < T.PrecisionFactor * R.ProbeCycles;
+    // Too few pairs matter only where the loop has both streams to
+    // compare (a pointer chase has no FP: its LS decides nothing).
+    bool StreamsExist =
+        !L.Unavailable.count("LS") && !L.Unavailable.count("FP");
     std::string Missing;
     for (unsigned V : {LS, FP})
-      if (L.Variants[V] && !L.Saturation[V]) // too few pairs, not dropped
+      if (StreamsExist && L.Variants[V] &&
+          !L.Saturation[V]) // too few pairs, not dropped
         Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
                            Missing.empty() ? "" : "; ", variantName(V),
                            L.Variants[V]->Pairs.size(), TC.MinCalls)
@@ -678,6 +746,7 @@ void analyse(Report &R, const Thresholds &T) {
                 .str();
       }
     }
+    diagnoseControlBound(L, TooShort);
     bool AnyPairs = false;
     for (unsigned V = 0; V < NumVariants; ++V)
       AnyPairs |= L.Variants[V] && !L.Variants[V]->Pairs.empty();
@@ -981,11 +1050,15 @@ void analyse(Report &R, const Thresholds &T) {
     for (const auto &KV : L.Unavailable) {
       // "empty": the variant would equal REF (e.g. no division for
       // NO_DIV); a fact about the loop, not a measurement problem.
-      if (KV.second == "empty")
+      if (KV.second == "empty") {
+        auto W = L.UnavailableWhy.find(KV.first);
         L.Diagnosis.push_back(
-            formatv("{0} not built: nothing to remove in this loop", KV.first)
+            formatv("{0} not built: {1}", KV.first,
+                    W == L.UnavailableWhy.end() || W->second.empty()
+                        ? std::string("nothing to remove in this loop")
+                        : W->second)
                 .str());
-      else {
+      } else {
         auto W = L.UnavailableWhy.find(KV.first);
         L.Warnings.push_back(
             formatv("{0} not measured: {1}{2}", KV.first, KV.second,

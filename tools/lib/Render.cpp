@@ -181,9 +181,14 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
-        // Unsupported or rejected: say why in words (empty says it all).
+        // Unsupported or rejected: say why in words; empty, only where
+        // the loop's work is its control (empty alone says the rest).
         uint32_t St = M.status[V];
-        if ((L.VariantMask >> V & 1) && St != DECAN_VARIANT_EMPTY &&
+        bool FeedsControl = M.why[V] == DECAN_WHY_MEMORY_FEEDS_CONTROL ||
+                            M.why[V] == DECAN_WHY_ARITH_FEEDS_CONTROL ||
+                            M.why[V] == DECAN_WHY_ALL_CONTROL;
+        if ((L.VariantMask >> V & 1) &&
+            (St != DECAN_VARIANT_EMPTY || FeedsControl) &&
             St != DECAN_VARIANT_NOT_BUILT && M.why[V])
           Why += std::string(" (") + decan_variant_why_text(M.why[V]) + ")";
       } else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))

@@ -421,6 +421,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
+    Info.ChasedLoads = std::max(Info.ChasedLoads,
+                                static_cast<unsigned>(num(LO, "chased_loads")));
     if (const json::Array *CD = LO->getArray("calls_deleted"))
       for (const json::Value &V : *CD)
         if (std::optional<StringRef> S = V.getAsString())
@@ -712,6 +714,7 @@ json::Value toJSON(const Report &R) {
                     {"unavailable_why", std::move(UnavailWhy)},
                     {"bound", std::move(Bound)},
                     {"calls_deleted", std::move(CallsDeleted)},
+                    {"chased_loads", static_cast<int64_t>(L.ChasedLoads)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},
@@ -758,9 +761,10 @@ json::Value toJSON(const Report &R) {
           Sat["removed"] = *G.SatRemoved;
         if (G.SatRemovedVsLS)
           Sat["removed_vs_ls"] = *G.SatRemovedVsLS;
-        GA.push_back(json::Object{{"name", G.Name},
-                                  {"accesses", static_cast<int64_t>(G.Accesses)},
-                                  {"saturation", std::move(Sat)}});
+        GA.push_back(
+            json::Object{{"name", G.Name},
+                         {"accesses", static_cast<int64_t>(G.Accesses)},
+                         {"saturation", std::move(Sat)}});
       }
       LO["groups"] = std::move(GA);
       LO["n_groups"] = static_cast<int64_t>(L.NumGroups);
@@ -925,6 +929,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
     readStringMap(LO, "bound", L.Bound);
+    L.ChasedLoads = static_cast<unsigned>(num(LO, "chased_loads"));
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");

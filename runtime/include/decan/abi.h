@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 5
+#define DECAN_ABI_VERSION 6
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -145,9 +145,14 @@ enum decan_variant_why {
   DECAN_WHY_MEMORY_CALLS = 11, ///< memcpy & co. cannot be redirected (DL1)
   DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
   DECAN_WHY_OTHER = 13,        ///< see the producer's remark
-  DECAN_WHY_NO_STORE = 14,     ///< no store (S2L, NO_STORE)
-  DECAN_WHY_NO_RED = 15,       ///< no reduction chain (NO_RED)
-  DECAN_WHY_NO_GROUP = 16      ///< fewer groups than that (GROUPING)
+  /// Empty because what the variant removes or redirects is all in the
+  /// exit test's or the addresses' slice (pointer chasing, searches).
+  DECAN_WHY_MEMORY_FEEDS_CONTROL = 14, ///< every memory access (FP, DL1)
+  DECAN_WHY_ARITH_FEEDS_CONTROL = 15,  ///< all arithmetic (LS)
+  DECAN_WHY_ALL_CONTROL = 16,          ///< every instruction (CTRL)
+  DECAN_WHY_NO_STORE = 17,             ///< no store (S2L, NO_STORE)
+  DECAN_WHY_NO_RED = 18,               ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_GROUP = 19              ///< fewer groups than that (GROUPING)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
@@ -174,6 +179,11 @@ struct decan_machine_info {
   uint32_t calls_deleted_mask;
   /// enum decan_variant_why per variant (0 when available or not built).
   uint32_t why[DECAN_NUM_VARIANTS];
+  /// Loads on a loop-carried chain through memory: the loaded value feeds,
+  /// in a later iteration, the load's own address (pointer chasing), so each
+  /// iteration waits for the previous one's load (ABI 5).
+  uint32_t n_chased_load;
+  uint32_t reserved; ///< 0: keeps meta records a multiple of 8 bytes
   /// GROUPING: the loop's memory groups (may exceed DECAN_MAX_GROUPS; only
   /// the first ones are measured), the accesses of each, and a name (the
   /// access without its displacement, "(%rsi,%rax,8)", or the source name
@@ -181,6 +191,7 @@ struct decan_machine_info {
   uint32_t n_groups;
   uint32_t group_accesses[DECAN_MAX_GROUPS];
   char group_name[DECAN_MAX_GROUPS][32];
+  uint32_t reserved2; ///< 0: keeps meta records a multiple of 8 bytes
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in

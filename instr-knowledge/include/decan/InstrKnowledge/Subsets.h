@@ -69,8 +69,11 @@ struct LoopSubsets {
   /// accesses belong to none. Numbered in order of first access.
   std::vector<int> Group;
   unsigned NumGroups = 0;
-  std::vector<std::string> GroupNames;   ///< "(%rsi,%rax,8)", "sym(,%rax,8)"
-  std::vector<unsigned> GroupAccesses;   ///< instructions per group
+  std::vector<std::string> GroupNames; ///< "(%rsi,%rax,8)", "sym(,%rax,8)"
+  std::vector<unsigned> GroupAccesses; ///< instructions per group
+  /// Loads whose value feeds their own address in a later iteration
+  /// (pointer chasing): each iteration waits for the previous one's load.
+  unsigned NumChasedLoad = 0;
   /// Some exit depends on a load while the loop also stores: variants that
   /// change stores could change the trip count.
   bool CtrlReadsStoredMemory = false;

@@ -84,7 +84,7 @@ struct ThreadRow {
 /// GROUPING (thesis 4.4.3.3): one data structure of a loop, as the
 /// producer grouped its accesses, and what its variants measured.
 struct MemoryGroup {
-  std::string Name;  ///< "(%rsi,%rax,8)", or a source name
+  std::string Name; ///< "(%rsi,%rax,8)", or a source name
   unsigned Accesses = 0;
   std::optional<double> SatDL1;     ///< Sat(DL1_Gk): the group in L1
   std::optional<double> SatRemoved; ///< Sat(NO_Gk): the group removed
@@ -159,6 +159,9 @@ struct LoopReport {
   /// or not the variant's work): their stream analysis takes NO_CALL as
   /// the reference (thesis 4.5.2).
   std::vector<std::string> CallsDeleted;
+  /// Loads whose value feeds their own address in a later iteration
+  /// (pointer chasing; decan_machine_info::n_chased_load).
+  unsigned ChasedLoads = 0;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops
