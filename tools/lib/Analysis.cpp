@@ -446,9 +446,16 @@ static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
   L.ThreadMaxOverMean.reset();
   for (ThreadTotal &TT : L.ThreadTotals)
     TT.SatS2L.reset();
+  // The threads of the runs REF was measured in: in replace mode each
+  // variant has runs of its own, whose totals are that variant's time.
+  auto RefRun = [&](const ThreadTotal &TT) {
+    return !L.Variants[REF] ||
+           any_of(L.Variants[REF]->Rows,
+                  [&](const ThreadRow &R) { return R.Pid == TT.Pid; });
+  };
   std::vector<const ThreadTotal *> Ran;
   for (const ThreadTotal &TT : L.ThreadTotals)
-    if (TT.Calls && TT.Cycles > 0)
+    if (TT.Calls && TT.Cycles > 0 && RefRun(TT))
       Ran.push_back(&TT);
   if (Ran.size() < 2)
     return;
@@ -484,14 +491,23 @@ static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
     for (const ThreadRow &R : L.Variants[REF]->Rows) {
       if (R.Pid != TT.Pid || R.Tid != TT.Tid || R.Cycles.Median <= 0)
         continue;
+      // The same thread; in replace mode (S2L ran in a run of its own) the
+      // thread of the same index and rank.
+      const ThreadRow *Match = nullptr;
       for (const ThreadRow &X : L.Variants[S2L]->Rows)
-        if (X.Pid == TT.Pid && X.Tid == TT.Tid && X.Calls &&
-            X.Cycles.Median > 0) {
-          TT.SatS2L = X.Cycles.Median / R.Cycles.Median;
-          Lo = N ? std::min(Lo, *TT.SatS2L) : *TT.SatS2L;
-          Hi = N ? std::max(Hi, *TT.SatS2L) : *TT.SatS2L;
-          ++N;
-        }
+        if (X.Calls && X.Cycles.Median > 0 && X.Pid == R.Pid && X.Tid == R.Tid)
+          Match = &X;
+      if (!Match)
+        for (const ThreadRow &X : L.Variants[S2L]->Rows)
+          if (X.Calls && X.Cycles.Median > 0 && X.Pid != R.Pid &&
+              X.Thread == R.Thread && X.Rank == R.Rank)
+            Match = &X;
+      if (!Match)
+        continue;
+      TT.SatS2L = Match->Cycles.Median / R.Cycles.Median;
+      Lo = N ? std::min(Lo, *TT.SatS2L) : *TT.SatS2L;
+      Hi = N ? std::max(Hi, *TT.SatS2L) : *TT.SatS2L;
+      ++N;
     }
   if (N > 1)
     L.Diagnosis.push_back(
