@@ -114,6 +114,8 @@ static uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
   if (mincore(reinterpret_cast<void *>(At & ~(uintptr_t)(Page - 1)),
               (size_t)Page, &InCore) != 0)
     return 0;
+  if (L.Desc->active == 3) // a region's open activation: depth, not calls
+    return 0;
   int64_t Left = L.Desc->countdown;
   int64_t Stride = (int64_t)TL->Stride;
   return (uint64_t)(Stride - std::clamp<int64_t>(Left, 0, Stride));

@@ -97,6 +97,9 @@ struct ThreadLoop {
   uint64_t StrideCtx = 0;
   /// The last weighted call was an outlier (Runtime.cpp, isOutlier).
   bool PrevOutlier = false;
+  /// Open activations of this region on the thread (plugin-placed regions:
+  /// only the outermost is timed).
+  uint32_t RegionActive = 0;
 };
 
 struct ThreadLoopPage {
@@ -105,9 +108,13 @@ struct ThreadLoopPage {
 
 struct RegionFrame {
   uint32_t Loop;
+  bool Placed; ///< by the plugin (__decan_region_enter), not by name
   bool Measured;
   bool EvFail;
   uint64_t Call, Ctx, T0;
+  uint64_t Decan; ///< ThreadState::DecanCycles at entry
+  uint64_t Enter;  ///< TSC at the runtime's entry (placed regions)
+  uint64_t Weight; ///< activations this timed one stands for (stride)
   uint64_t Ev[kMaxEvents];
 };
 
@@ -128,6 +135,9 @@ struct ThreadState {
   uint64_t CtxStart = 0;
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
+  /// What decan added on this thread so far (runtime stays less the loops'
+  /// own time): taken out of the regions that enclose it.
+  uint64_t DecanCycles = 0;
   uint64_t EvStart[kMaxEvents] = {};
   unsigned RegionDepth = 0, RegionOverflow = 0;
   RegionFrame Regions[kMaxRegionDepth];

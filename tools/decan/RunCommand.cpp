@@ -40,6 +40,11 @@ static void help() {
          "(default 1)\n"
          "  --events LIST         perf/libpfm4 events read around each "
          "call\n"
+         "  --regions             also time the regions of a build made with "
+         "'decan flags --regions'\n"
+         "                        (outer loops, functions with loops; REF "
+         "only): where the time\n"
+         "                        the innermost loops miss goes\n"
          "  --hot PERCENT         measure REF first, keep the loops "
          "covering PERCENT of loop time\n"
          "  --max-runs N          program runs at most (default 1: the "
@@ -76,7 +81,7 @@ int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
                "fp-env", "o", "output"},
-              {"help", "h"});
+              {"help", "h", "regions"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -113,6 +118,7 @@ int runRunCommand(int argc, char **argv) {
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
   O.FpEnv = P.get("fp-env", "ftz");
+  O.Regions = P.has("regions");
   for (const std::string &List : P.getAll("lib")) {
     SmallVector<StringRef, 4> Libs;
     StringRef(List).split(Libs, ',', -1, false);

@@ -584,20 +584,56 @@ static void diagnoseControlBound(LoopReport &L, bool TooShort) {
   }
 }
 
+/// A region is timed, not diagnosed: its part of the program's time and,
+/// for a function, how much of it the innermost loops measured in that
+/// function take (the rest is code outside them: where to look next).
+static void describeRegion(const Report &R, LoopReport &L,
+                           const Thresholds &T) {
+  L.Verdict.clear();
+  if (!L.ProgramShare || !L.RunCalls)
+    return;
+  double MeanCall = L.RunCycles / (double)L.RunCalls;
+  L.ProgramShareApproximate =
+      R.ProbeCycles > 0 && MeanCall < T.PrecisionFactor * R.ProbeCycles;
+  std::string S =
+      formatv("region (REF only): {0} of the program's time in "
+              "{1} call{2}",
+              pct(*L.ProgramShare), L.RunCalls, L.RunCalls == 1 ? "" : "s")
+          .str();
+  StringRef Rest = StringRef(L.Id).drop_front(strlen("region:"));
+  if (Rest == L.Function) { // the whole function
+    double Inner = 0;
+    for (const LoopReport &O : R.Loops)
+      if (!O.isRegion() && O.Function == L.Function && O.ProgramShare)
+        Inner += *O.ProgramShare;
+    S += formatv("; its own innermost loops that decan measured take {0}, "
+                 "the rest ({1}) is outside them (straight-line code, outer "
+                 "loops, callees)",
+                 pct(Inner), pct(std::max(0.0, *L.ProgramShare - Inner)))
+             .str();
+  }
+  if (L.ProgramShareApproximate)
+    S += formatv("; approximate: activations of {0:F0} cycles are timed "
+                 "alone, without their overlap with the code around them",
+                 MeanCall)
+             .str();
+  L.Diagnosis.push_back(S);
+}
+
 void analyse(Report &R, const Thresholds &T) {
   Thresholds TC = T;
   if (R.Config.getString("mode") == "instance") // one call per variant
     TC.MinCalls = 1;
   double Total = 0;
   for (const LoopReport &L : R.Loops)
-    Total += L.TimeCycles;
+    if (!L.isRegion()) // regions enclose loops: not loop time
+      Total += L.TimeCycles;
   // Replicates of each saturation, per loop, for the verdicts.
   std::vector<std::array<std::vector<double>, NumVariants>> Boot(
       R.Loops.size());
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
-    if (Total > 0)
-      L.Share = L.TimeCycles / Total;
+    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
     double W = 0, WT = 0;
     bool Paired = R.Config.getBoolean("paired").value_or(false);
     for (unsigned V = 0; V < NumVariants; ++V)
@@ -676,6 +712,10 @@ void analyse(Report &R, const Thresholds &T) {
 
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
+    if (L.isRegion()) {
+      describeRegion(R, L, T);
+      continue;
+    }
     // Variants that lost the loop's calls are compared with NO_CALL, the
     // loop without them (thesis 4.5.2: saturation between two variants),
     // so LS and FP still say "memory or arithmetic" for its own work.
@@ -1122,7 +1162,7 @@ void checkLoopStructure(Report &R, const Thresholds &T) {
            std::vector<LoopReport *>>
       Groups;
   for (LoopReport &L : R.Loops)
-    if (L.Line && L.TimeCycles > 0)
+    if (L.Line && L.TimeCycles > 0 && !L.isRegion())
       Groups[{L.Function, L.File, L.Line}].push_back(&L);
   for (auto &[Key, Ls] : Groups) {
     if (Ls.size() < 2)
@@ -1157,12 +1197,17 @@ std::vector<const LoopReport *> rankedLoops(const Report &R) {
   std::vector<const LoopReport *> Out;
   for (const LoopReport &L : R.Loops)
     Out.push_back(&L);
-  std::stable_sort(Out.begin(), Out.end(),
-                   [](const LoopReport *A, const LoopReport *B) {
-                     if (A->DL1Gain.value_or(-1) != B->DL1Gain.value_or(-1))
-                       return A->DL1Gain.value_or(-1) > B->DL1Gain.value_or(-1);
-                     return A->Share > B->Share;
-                   });
+  std::stable_sort(
+      Out.begin(), Out.end(), [](const LoopReport *A, const LoopReport *B) {
+        // Loops first; regions after, by program share.
+        if (A->isRegion() != B->isRegion())
+          return B->isRegion();
+        if (A->isRegion())
+          return A->ProgramShare.value_or(0) > B->ProgramShare.value_or(0);
+        if (A->DL1Gain.value_or(-1) != B->DL1Gain.value_or(-1))
+          return A->DL1Gain.value_or(-1) > B->DL1Gain.value_or(-1);
+        return A->Share > B->Share;
+      });
   return Out;
 }
 

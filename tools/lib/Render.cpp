@@ -52,7 +52,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   }
   unsigned Measured = 0;
   for (const LoopReport &L : R.Loops)
-    Measured += L.RunCalls != 0 || L.Variants[REF].has_value();
+    Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[REF]);
   if (R.Coverage)
     OS << formatv(
         "run: the {0} measured loop{1} {2} of the program's "
@@ -65,11 +65,34 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   OS << "Loops by potential DL1 gain (program = part of the program's time, "
         "loops = part of measured loop time)\n";
   std::string Unmeasured;
+  bool RegionsHeader = false;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
     if (!L.RunCalls &&
         none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+      // Regions are off unless asked for (decan run --regions).
+      if (!L.isRegion())
+        Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+      continue;
+    }
+    if (L.isRegion()) {
+      // Timed, not diagnosed: one line each, after the loops.
+      if (!RegionsHeader)
+        OS << "\nRegions (REF only: where the time the innermost loops miss "
+              "goes)\n";
+      RegionsHeader = true;
+      OS << formatv("  {0}  {1} at {2}", L.Id, demangleSymbol(L.Function),
+                    location(L.File, L.Line));
+      if (L.ProgramShare)
+        OS << "  program " << (L.ProgramShareApproximate ? "~" : "")
+           << percent(*L.ProgramShare);
+      if (L.RunCalls)
+        OS << formatv("  {0} call{1}, {2:F0} cycles/call", L.RunCalls,
+                      L.RunCalls == 1 ? "" : "s",
+                      L.TimeCycles / (double)L.RunCalls);
+      OS << "\n";
+      for (const std::string &D : L.Diagnosis)
+        OS << "    " << D << "\n";
       continue;
     }
     OS << "\n"
@@ -161,6 +184,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.available(V))
         Avail += (Avail.empty() ? "" : ",") + variantName(V).str();
+    if (StringRef(L.Id).starts_with("region:") && L.VariantMask)
+      Avail = "REF (region)"; // timed under decan run --regions
     if (Avail.empty())
       Avail = "-";
     const decan_machine_info &M = L.MInfo;

@@ -577,7 +577,8 @@ Report RawMerger::finish() const {
   R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
-    Total += L.TimeCycles;
+    if (!L.isRegion()) // regions enclose loops: not loop time
+      Total += L.TimeCycles;
     // Measured where the runtime timed itself (entry to exit of every
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
@@ -591,7 +592,7 @@ Report RawMerger::finish() const {
           (double)L.Slots * SlotFixed;
   }
   for (LoopReport &L : R.Loops)
-    L.Share = Total > 0 ? L.TimeCycles / Total : 0;
+    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
   R.ProcessCycles = 0;
   for (const ProcessInfo &P : R.Processes)
     R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
@@ -607,7 +608,7 @@ Report RawMerger::finish() const {
           L.InsideCycles > 0 &&
           L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
       // Regions enclose loops: their time is not added twice.
-      if (!StringRef(L.Id).starts_with("region:"))
+      if (!L.isRegion())
         Cov += *L.ProgramShare;
     }
     R.Coverage = std::min(1.0, Cov);

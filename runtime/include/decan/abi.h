@@ -204,6 +204,14 @@ enum decan_store_policy {
   DECAN_STORE_DELETED = 3     ///< store removed (NOP of the same length)
 };
 
+/// decan_loop_desc::flags.
+enum decan_desc_flags {
+  /// The descriptor times a region, not an innermost loop: an outer loop or
+  /// a function the plugin wrapped (`decan flags --regions`), REF only. Its
+  /// stubs call __decan_region_enter/__decan_region_leave while `active`.
+  DECAN_DESC_REGION = 1
+};
+
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
 /// the producer; `active`, `countdown` and `runtime_state` by the runtime.
 struct decan_loop_desc {
@@ -216,7 +224,7 @@ struct decan_loop_desc {
   volatile int32_t countdown; ///< see `active`; producers write 0
   uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
   uint32_t line;              ///< 0 when unknown
-  uint32_t reserved;          ///< 0
+  uint32_t flags;             ///< DECAN_DESC_* (ABI 5; was reserved, 0)
   const char *id;             ///< stable id "function:L<index>" (see design.md)
   const char *function;       ///< symbol of the enclosing function
   const char *file;           ///< source file, "" when unknown
@@ -279,6 +287,13 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 /// with `variant | DECAN_RERUN`), zero when the timed copy's results stand.
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
+
+/// Entry to and exit from a region descriptor (DECAN_DESC_REGION), called
+/// by the plugin's region stubs only while `active` is set (DECAN_REGIONS).
+/// A leave without its enter (an exit block also reached from outside the
+/// loop) changes nothing; frames left by an unwind are dropped untimed.
+void __decan_region_enter(struct decan_loop_desc *desc);
+void __decan_region_leave(struct decan_loop_desc *desc);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,9 @@ struct RunPart {
 /// One loop: its measurements and what the analyses make of them.
 struct LoopReport {
   std::string Id, Function, File;
+  /// "region:...": a region (decan_region_begin, or an outer loop or a
+  /// function with `decan flags --regions`), REF only, enclosing loops.
+  bool isRegion() const { return llvm::StringRef(Id).starts_with("region:"); }
   unsigned Line = 0;
   uint32_t VariantMask = 0;
   std::map<std::string, std::string> StorePolicy;
