@@ -1107,6 +1107,10 @@ void analyse(Report &R, const Thresholds &T) {
       // "empty": the variant would equal REF (e.g. no division for
       // NO_DIV); a fact about the loop, not a measurement problem.
       if (KV.second == "empty") {
+        // GROUPING's copies past the loop's groups: the groups line says it.
+        std::optional<unsigned> V = parseVariant(KV.first);
+        if (V && *V >= DL1_G0 && *V <= NO_G3)
+          continue;
         auto W = L.UnavailableWhy.find(KV.first);
         L.Diagnosis.push_back(
             formatv("{0} not built: {1}", KV.first,

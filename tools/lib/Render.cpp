@@ -203,6 +203,9 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       // A loop without calls has no NO_CALL copy: nothing to say.
       if (V == NO_CALL && !(L.VariantMask >> V & 1))
         continue;
+      // GROUPING's copies past the loop's groups: nothing to say either.
+      if (V >= DL1_G0 && V <= NO_G3 && M.status[V] == DECAN_VARIANT_EMPTY)
+        continue;
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
