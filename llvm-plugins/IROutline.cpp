@@ -205,10 +205,22 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
   NF->setComdat(F.getComdat());
 
   ValueToValueMapTy VMap;
+  // Source names of the live-ins where debug info gives them (-g): the
+  // machine pass names GROUPING's groups by the pointer they go through.
+  std::string ArgNames;
   for (auto [I, V] : enumerate(P.LiveIns)) {
     NF->getArg(I)->setName(V->getName());
     VMap[V] = NF->getArg(I);
+    std::string N;
+    for (DbgVariableRecord *R : findDVRValues(V))
+      if (DILocalVariable *Var = R->getVariable()) {
+        N = Var->getName().str();
+        break;
+      }
+    ArgNames += (I ? "," : "") + N;
   }
+  if (ArgNames.find_first_not_of(',') != std::string::npos)
+    NF->addFnAttr("decan-arg-names", ArgNames);
   for (unsigned I = 0; I < P.LiveOuts.size(); ++I)
     NF->getArg(OutBase + I)->setName(P.LiveOuts[I]->getName() + ".out");
   if (P.multiExit())

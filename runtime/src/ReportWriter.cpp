@@ -180,6 +180,20 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     if (L.CallsDeletedMask & (1u << V))
       J.str(kVariantNames[V]);
   J.endArray();
+  // GROUPING: the loop's memory groups, in variant order (DL1_Gk, NO_Gk).
+  J.key("groups");
+  J.beginArray();
+  for (uint32_t G = 0; G < L.NumGroups && G < DECAN_MAX_GROUPS; ++G) {
+    J.beginObject();
+    J.key("name");
+    J.str(L.GroupName[G]);
+    J.key("accesses");
+    J.u64(L.GroupAccesses[G]);
+    J.endObject();
+  }
+  J.endArray();
+  J.key("n_groups");
+  J.u64(L.NumGroups);
   emitPerVariant(J, "bound", [&](int V) -> const char * {
     return L.BoundMask & (1u << V) ? "drops a dependence through memory"
                                    : nullptr;

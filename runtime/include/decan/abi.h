@@ -65,8 +65,39 @@ enum decan_variant {
   /// The loop without its calls (thesis 4.5.2): emitted only for loops that
   /// call something; bit 6 of variant_mask tells.
   DECAN_NO_CALL = 6,
-  DECAN_NUM_VARIANTS = 7
+  /// Stores turned into loads of the same address and width, nothing else
+  /// (thesis 4.4.3.3 STORE2LOAD): S2L vs REF is what the stores' writes
+  /// cost (coherence, write-allocate). Emitted for every loop; "empty"
+  /// without stores.
+  DECAN_S2L = 7,
+  /// Stores deleted (a read-modify-write keeps its read): what the stores
+  /// cost altogether.
+  DECAN_NO_STORE = 8,
+  /// The reduction chains deleted (accumulator updates; stores as loads):
+  /// what the reduction's latency costs.
+  DECAN_NO_RED = 9,
+  /// A prefetcht0 of the same address after each memory access (stores as
+  /// loads): one more L1 access each, a probe of load-port headroom.
+  DECAN_PREFETCH = 10,
+  /// GROUPING (thesis 4.4.3.3), per data structure: the accesses of group
+  /// k (one array: same base, index, scale, segment, symbol; several
+  /// displacements) redirected into the L1 scratch area (DL1 of that group
+  /// only), and, separately, removed (NO_G). Groups are numbered in order of
+  /// first access; decan_machine_info names them. Emitted for every loop;
+  /// "empty" for k >= the loop's groups, or with fewer than two groups.
+  DECAN_DL1_G0 = 11,
+  DECAN_DL1_G1 = 12,
+  DECAN_DL1_G2 = 13,
+  DECAN_DL1_G3 = 14,
+  DECAN_NO_G0 = 15,
+  DECAN_NO_G1 = 16,
+  DECAN_NO_G2 = 17,
+  DECAN_NO_G3 = 18,
+  DECAN_NUM_VARIANTS = 19
 };
+
+/// Groups measured per loop (DECAN_DL1_G0.. and DECAN_NO_G0..).
+#define DECAN_MAX_GROUPS 4
 
 /// Or-ed into the variant argument of __decan_end_call for the original
 /// loop run after variant `v` (rotate and instance mode): its cycles and trip
@@ -118,7 +149,10 @@ enum decan_variant_why {
   /// exit test's or the addresses' slice (pointer chasing, searches).
   DECAN_WHY_MEMORY_FEEDS_CONTROL = 14, ///< every memory access (FP, DL1)
   DECAN_WHY_ARITH_FEEDS_CONTROL = 15,  ///< all arithmetic (LS)
-  DECAN_WHY_ALL_CONTROL = 16           ///< every instruction (CTRL)
+  DECAN_WHY_ALL_CONTROL = 16,          ///< every instruction (CTRL)
+  DECAN_WHY_NO_STORE = 17,             ///< no store (S2L, NO_STORE)
+  DECAN_WHY_NO_RED = 18,               ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_GROUP = 19              ///< fewer groups than that (GROUPING)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
@@ -150,6 +184,14 @@ struct decan_machine_info {
   /// iteration waits for the previous one's load (ABI 5).
   uint32_t n_chased_load;
   uint32_t reserved; ///< 0: keeps meta records a multiple of 8 bytes
+  /// GROUPING: the loop's memory groups (may exceed DECAN_MAX_GROUPS; only
+  /// the first ones are measured), the accesses of each, and a name (the
+  /// access without its displacement, "(%rsi,%rax,8)", or the source name
+  /// where the producer knows it), NUL-terminated.
+  uint32_t n_groups;
+  uint32_t group_accesses[DECAN_MAX_GROUPS];
+  char group_name[DECAN_MAX_GROUPS][32];
+  uint32_t reserved2; ///< 0: keeps meta records a multiple of 8 bytes
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in
