@@ -418,16 +418,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
         }
       }
       break;
-    case Variant::NO_CALL:
-      // Everything but the calls: stores become loads, as in NO_DIV.
-      if (B & SubsetStore) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
-        Fates[I] = Fate::Replace;
-        OK = asLoad(I, Repl[I], Why);
-      }
-      break;
-    case Variant::S2L:
+    case Variant::NO_CALL: // everything but the calls, as in NO_DIV
+    case Variant::S2L:     // stores become loads of the same address
       if (B & SubsetStore) {
         if (B & SubsetGather)
           return fail(VariantStatus::Unsupported, "scatter in the loop");

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Compare.h"
+#include "decan/Tool/Render.h"
 
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Tune.h"
@@ -443,27 +444,7 @@ json::Value comparisonJSON(const std::vector<LoopComparison> &Cs) {
                       {"loops", std::move(Loops)}};
 }
 
-static std::string esc(StringRef S) {
-  std::string O;
-  for (char Ch : S)
-    switch (Ch) {
-    case '<':
-      O += "&lt;";
-      break;
-    case '>':
-      O += "&gt;";
-      break;
-    case '&':
-      O += "&amp;";
-      break;
-    case '"':
-      O += "&quot;";
-      break;
-    default:
-      O += Ch;
-    }
-  return O;
-}
+static std::string esc(StringRef S) { return htmlEscape(S); }
 
 void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
                          StringRef NameA, StringRef NameB) {

@@ -268,7 +268,7 @@ Expected<Sweep> parseSweep(StringRef Spec, size_t NumRuns) {
   return S;
 }
 
-static std::string esc(StringRef S) {
+std::string htmlEscape(StringRef S) {
   std::string O;
   for (char C : S) {
     switch (C) {
@@ -290,6 +290,8 @@ static std::string esc(StringRef S) {
   }
   return O;
 }
+
+static std::string esc(StringRef S) { return htmlEscape(S); }
 
 static const char *Colors[NumVariants] = {"#555555", "#1f77b4", "#d62728",
                                           "#9467bd", "#2ca02c", "#ff7f0e",

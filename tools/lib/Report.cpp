@@ -457,7 +457,7 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   return Error::success();
 }
 
-Error RawMerger::addFile(StringRef Path) {
+Expected<json::Value> readJSONFile(StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return createStringError("cannot read '%s': %s", Path.str().c_str(),
@@ -466,6 +466,13 @@ Error RawMerger::addFile(StringRef Path) {
   if (!V)
     return createStringError("'%s' is not valid JSON: %s", Path.str().c_str(),
                              toString(V.takeError()).c_str());
+  return V;
+}
+
+Error RawMerger::addFile(StringRef Path) {
+  auto V = readJSONFile(Path);
+  if (!V)
+    return V.takeError();
   return add(*V, Path);
 }
 

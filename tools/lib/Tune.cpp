@@ -195,10 +195,7 @@ json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
 }
 
 bool isTuneFile(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return false;
-  auto V = json::parse((*Buf)->getBuffer());
+  auto V = readJSONFile(Path);
   if (!V) {
     consumeError(V.takeError());
     return false;
@@ -208,14 +205,9 @@ bool isTuneFile(StringRef Path) {
 }
 
 Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return createStringError("cannot read '%s': %s", Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  auto V = json::parse((*Buf)->getBuffer());
+  auto V = readJSONFile(Path);
   if (!V)
-    return createStringError("'%s': %s", Path.str().c_str(),
-                             toString(V.takeError()).c_str());
+    return V.takeError();
   const json::Object *O = V->getAsObject();
   if (!O || O->getString("format") != "decan-tune-1")
     return createStringError("'%s': not a decan tune file (no "

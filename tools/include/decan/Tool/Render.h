@@ -26,6 +26,9 @@ namespace decan::tool {
 /// saturation, then diagnosis and warnings.
 void printReportTable(llvm::raw_ostream &OS, const Report &R);
 
+/// \p S with <, >, & and " escaped for HTML text and attributes.
+std::string htmlEscape(llvm::StringRef S);
+
 /// `decan list`'s table.
 void printLoopList(llvm::raw_ostream &OS, const std::vector<MetaLoop> &Loops);
 

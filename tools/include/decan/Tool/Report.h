@@ -348,6 +348,9 @@ llvm::Expected<Report> reportFromJSON(const llvm::json::Value &V);
 /// merged and returned unanalysed: call analyse()).
 llvm::Expected<Report> readReportFile(llvm::StringRef Path, bool &WasRaw);
 
+/// The JSON document in file \p Path; errors name the file.
+llvm::Expected<llvm::json::Value> readJSONFile(llvm::StringRef Path);
+
 } // namespace decan::tool
 
 #endif // DECAN_TOOL_REPORT_H
