@@ -65,17 +65,18 @@ constexpr int64_t FrameDelta = FrameSize + 128;
 class LoopEmitter {
 public:
   LoopEmitter(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
-              PlannedLoop &P, uint64_t DescOff)
-      : X86(X86), CB(CB), A(A), P(P), L(*P.L), DescOff(DescOff) {}
+              PlannedLoop &P)
+      : X86(X86), CB(CB), A(A), P(P), L(*P.L) {}
 
   void emit();
 
 private:
-  uint64_t activeOff() const {
-    return DescOff + offsetof(decan_loop_desc, active);
+  CodeTarget desc(uint32_t Field = 0) const {
+    return CodeTarget::desc(P.Slot, Field);
   }
-  uint64_t countdownOff() const {
-    return DescOff + offsetof(decan_loop_desc, countdown);
+  CodeTarget active() const { return desc(offsetof(decan_loop_desc, active)); }
+  CodeTarget countdown() const {
+    return desc(offsetof(decan_loop_desc, countdown));
   }
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
@@ -90,7 +91,6 @@ private:
   Asm &A;
   PlannedLoop &P;
   const LoopCandidate &L;
-  uint64_t DescOff;
 };
 
 void LoopEmitter::saveGPRs(int64_t Off, unsigned Skip) {
@@ -180,7 +180,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
         MI.getOperand(Mem + 3) =
             MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
       if (CI.HasScratch)
-        CB.instRip(MI, CodeTarget::data(P.ScratchOff + CI.ScratchOff));
+        CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
       else if (CI.HasRip)
         CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
       else
@@ -211,11 +211,11 @@ void LoopEmitter::emit() {
   // active == 0: to Skip; active != 2: to Measure; 2: count down, to Skip
   // while the countdown stays above 0 (abi.h).
   auto Test = [&](CodeTarget Skip, CodeTarget Measure) {
-    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
+    A.cmpRipImm(active(), 0);
     CB.jcc(CC_E, Skip);
-    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
+    A.cmpRipImm(active(), 2);
     CB.jcc(CC_NE, Measure);
-    A.decRip(CodeTarget::data(countdownOff()));
+    A.decRip(countdown());
     CB.jcc(CC_G, Skip);
   };
   if (L.FlagsLiveIn) {
@@ -265,7 +265,7 @@ void LoopEmitter::emit() {
     for (int K = 0; K < 8; ++K) // XSAVE leaves the header's reserved bytes
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
-  A.leaRip(A.RDI, CodeTarget::data(DescOff));
+  A.leaRip(A.RDI, desc());
   callRuntime(offsetof(decan_rewritten_header, begin_call));
   CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
   A.store(A.RSP, OffVariant, A.RAX);
@@ -355,7 +355,7 @@ void LoopEmitter::emit() {
   A.load(A.RDX, A.RSP, OffTscExit);
   CB.inst(X86.createSubMem(A.RDX, A.RSP, OffTscEntry));
   A.load(A.RSI, A.RSP, OffVariant);
-  A.leaRip(A.RDI, CodeTarget::data(DescOff));
+  A.leaRip(A.RDI, desc());
   callRuntime(offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
   CB.jcc(CC_NE, CodeTarget::label(RerunRef));
@@ -422,7 +422,7 @@ void LoopEmitter::emit() {
 } // namespace
 
 void decan::rewriter::emitLoopDispatcher(const decan::X86Knowledge &X86,
-                                         CodeBuffer &CB, Asm &A, PlannedLoop &P,
-                                         uint64_t DescOff) {
-  LoopEmitter(X86, CB, A, P, DescOff).emit();
+                                         CodeBuffer &CB, Asm &A,
+                                         PlannedLoop &P) {
+  LoopEmitter(X86, CB, A, P).emit();
 }

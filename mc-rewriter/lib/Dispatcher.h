@@ -142,7 +142,8 @@ struct DataLayout {
 
 struct PlannedLoop {
   const LoopCandidate *L = nullptr;
-  LoopVariants V;
+  LoopVariants V;    ///< the copies are dropped once emitted
+  unsigned Slot = 0; ///< names its descriptor and scratch in CodeTargets
   unsigned DescIndex = 0;
   uint64_t IdOff = 0, FuncOff = 0, FileOff = 0, ScratchOff = 0;
   unsigned StubLabel = 0;
@@ -153,10 +154,10 @@ struct PlannedLoop {
 };
 
 /// Emits loop \p P's stub, its relocated original loop, its measured copies
-/// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); \p DescOff
-/// is its descriptor's offset in the RW segment.
+/// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); its
+/// descriptor and scratch area are CodeTarget::desc/scratch(P.Slot).
 void emitLoopDispatcher(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
-                        PlannedLoop &P, uint64_t DescOff);
+                        PlannedLoop &P);
 
 } // namespace decan::rewriter
 

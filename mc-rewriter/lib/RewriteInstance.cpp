@@ -32,7 +32,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -102,6 +106,12 @@ private:
 
   std::vector<LoopOutcome> Outcomes;
   std::vector<PlannedLoop> Plan;
+  /// Plan[K]'s code, emitted on its own (in parallel) until appended.
+  std::vector<std::unique_ptr<CodeBuffer>> Fragments;
+  std::vector<std::unique_ptr<decan::X86Knowledge>> WorkerKnowledge;
+  std::vector<unsigned> SlotToDesc; ///< a loop's slot -> its Plan index
+  /// Labels of the shared routines, reserved in every loop's buffer.
+  static constexpr unsigned NumShared = 0;
   std::string Meta; ///< .decan.meta
   DataLayout DL;
   CodeBuffer CB;
@@ -134,28 +144,90 @@ Expected<RewriteResult> RewriteInstance::run() {
   return result();
 }
 
+/// What a worker made of one loop: its variants (copies dropped once
+/// emitted) and its code, on its own, to be appended to the new text.
+struct BuiltLoop {
+  std::string Reason;
+  PlannedLoop P;
+  std::unique_ptr<CodeBuffer> Code;
+};
+
 void RewriteInstance::planLoops() {
-  for (const LoopCandidate &L : Loops) {
+  // Which loops are attempted; then, in parallel, their variants and code.
+  std::vector<std::string> Reasons(Loops.size());
+  std::vector<size_t> Todo;
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    const LoopCandidate &L = Loops[I];
+    std::string &Reason = Reasons[I];
+    Reason = L.SkipReason;
+    if (Reason.empty() && !Opts.OnlyLoops.empty() &&
+        !is_contained(Opts.OnlyLoops, L.id()))
+      Reason = "not selected";
+    if (Reason.empty() && !Bin.fileOffset(L.Header))
+      Reason = "loop header not mapped from the file";
+    if (Reason.empty())
+      Todo.push_back(I);
+  }
+  std::vector<BuiltLoop> Built(Todo.size());
+  auto Build = [&](const decan::X86Knowledge &K, size_t J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    BuiltLoop &B = Built[J];
+    Expected<LoopVariants> VOr = buildVariants(K, L, Opts.VariantMask | 1);
+    if (!VOr) {
+      B.Reason = toString(VOr.takeError());
+      return;
+    }
+    B.P.L = &L;
+    B.P.V = std::move(*VOr);
+    B.P.Slot = J;
+    B.Code = std::make_unique<CodeBuffer>(K, NumShared);
+    Asm LA(K, *B.Code);
+    B.P.StubLabel = B.Code->newLabel();
+    emitLoopDispatcher(K, *B.Code, LA, B.P);
+    for (LoopCopy &C : B.P.V.Copies)
+      C = LoopCopy(); // emitted: only the code is kept
+  };
+  // One instruction knowledge per thread (MC objects are not shared).
+  unsigned Threads = std::min<size_t>(
+      hardware_concurrency(Opts.Threads).compute_thread_count(),
+      std::max<size_t>(1, Todo.size() / 64));
+  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks;
+  for (unsigned T = 1; T < Threads; ++T) {
+    auto K = decan::X86Knowledge::createForHost();
+    if (!K) {
+      consumeError(K.takeError());
+      break;
+    }
+    Ks.push_back(std::move(*K));
+  }
+  std::atomic<size_t> Next{0};
+  auto Worker = [&](const decan::X86Knowledge &K) {
+    for (size_t J; (J = Next++) < Todo.size();)
+      Build(K, J);
+  };
+  {
+    std::vector<std::thread> Pool;
+    for (auto &K : Ks)
+      Pool.emplace_back(Worker, std::cref(*K));
+    Worker(X86);
+    for (std::thread &T : Pool)
+      T.join();
+  }
+  WorkerKnowledge = std::move(Ks); // the buffers' encoders until appended
+
+  for (size_t I = 0, J = 0; I < Loops.size(); ++I) {
+    const LoopCandidate &L = Loops[I];
     LoopOutcome O;
     O.Id = L.id();
     O.Where = loopWhere(L);
     O.File = L.File;
     O.Line = L.Line;
     O.Header = L.Header;
-    std::string Reason = L.SkipReason;
-    if (Reason.empty() && !Opts.OnlyLoops.empty() &&
-        !is_contained(Opts.OnlyLoops, O.Id))
-      Reason = "not selected";
-    LoopVariants V;
-    if (Reason.empty()) {
-      Expected<LoopVariants> VOr = buildVariants(X86, L, Opts.VariantMask | 1);
-      if (!VOr)
-        Reason = toString(VOr.takeError());
-      else
-        V = std::move(*VOr);
-    }
-    if (Reason.empty() && !Bin.fileOffset(L.Header))
-      Reason = "loop header not mapped from the file";
+    BuiltLoop *B = nullptr;
+    if (J < Todo.size() && Todo[J] == I)
+      B = &Built[J++];
+    std::string Reason = B ? B->Reason : Reasons[I];
+    const LoopVariants &V = B ? B->P.V : LoopVariants();
     O.Reason = Reason;
     O.Rewritten = Reason.empty();
     O.VariantMask = O.Rewritten ? V.Mask : 0;
@@ -172,11 +244,11 @@ void RewriteInstance::planLoops() {
                V.BoundMask);
     Outcomes.push_back(O);
     if (O.Rewritten) {
-      PlannedLoop P;
-      P.L = &L;
-      P.V = std::move(V);
-      P.DescIndex = Plan.size();
-      Plan.push_back(std::move(P));
+      B->P.DescIndex = Plan.size();
+      SlotToDesc.resize(Todo.size(), 0);
+      SlotToDesc[B->P.Slot] = B->P.DescIndex;
+      Plan.push_back(std::move(B->P));
+      Fragments.push_back(std::move(B->Code));
     }
   }
 }
@@ -203,11 +275,20 @@ void RewriteInstance::layoutData() {
 }
 
 void RewriteInstance::emitCode() {
-  for (PlannedLoop &P : Plan) {
-    P.StubLabel = CB.newLabel();
-    emitLoopDispatcher(X86, CB, A, P,
-                       DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc));
+  for (size_t K = 0; K < Plan.size(); ++K) {
+    PlannedLoop &P = Plan[K];
+    auto Map = CB.append(std::move(*Fragments[K]), NumShared);
+    Fragments[K].reset();
+    P.StubLabel = Map(P.StubLabel);
+    P.OrigBegin = Map(P.OrigBegin);
+    P.OrigEnd = Map(P.OrigEnd);
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (P.V.Mask & (1u << V)) {
+        P.CopyBegin[V] = Map(P.CopyBegin[V]);
+        P.CopyEnd[V] = Map(P.CopyEnd[V]);
+      }
   }
+  WorkerKnowledge.clear();
 }
 
 Error RewriteInstance::layoutFile() {
@@ -217,7 +298,15 @@ Error RewriteInstance::layoutFile() {
     return CodeSizeOr.takeError();
   CodeSize = *CodeSizeOr;
   DataVaddr = Elf->placeData(CodeSize);
-  return CB.encode(DataVaddr, Code);
+  return CB.encode(
+      DataVaddr,
+      [&](const CodeTarget &T) -> uint64_t {
+        const PlannedLoop &P = Plan[SlotToDesc[T.slot()]];
+        if (T.Kind == CodeTarget::LoopScratch)
+          return P.ScratchOff + int64_t(T.offset());
+        return DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc) + T.offset();
+      },
+      Code);
 }
 
 void RewriteInstance::fillData() {

@@ -49,6 +49,8 @@ struct RewriteOptions {
   unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
   /// Rewrite only these loop ids (empty: every rewritable loop).
   std::vector<std::string> OnlyLoops;
+  /// Threads that build variants and emit loops (0: one per core).
+  unsigned Threads = 0;
 };
 
 /// What happened to one loop.
