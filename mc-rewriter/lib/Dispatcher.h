@@ -153,6 +153,17 @@ struct PlannedLoop {
   unsigned OrigBegin = 0, OrigEnd = 0;
 };
 
+/// Labels of the routines every loop shares, reserved first in every
+/// CodeBuffer (CodeBuffer's SharedLabels).
+enum SharedLabel : unsigned {
+  SharedEnter,  ///< save the state, begin_call, start a copy
+  SharedCommon, ///< after a copy: end_call, rerun REF or continue
+  NumSharedLabels
+};
+
+/// Emits the shared routines (once per binary, before any loop).
+void emitSharedDispatch(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A);
+
 /// Emits loop \p P's stub, its relocated original loop, its measured copies
 /// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); its
 /// descriptor and scratch area are CodeTarget::desc/scratch(P.Slot).

@@ -22,6 +22,7 @@
 #include "Dispatcher.h"
 #include "ElfWriter.h"
 
+#include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/Rewriter/Rewriter.h"
 #include "decan/abi.h"
@@ -84,8 +85,8 @@ public:
   RewriteInstance(const BinaryImage &Bin, const decan::X86Knowledge &X86,
                   const std::vector<LoopCandidate> &Loops, StringRef OutPath,
                   const RewriteOptions &Opts)
-      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts), CB(X86),
-        A(X86, CB) {}
+      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts),
+        CB(X86, NumSharedLabels), A(X86, CB) {}
 
   Expected<RewriteResult> run();
 
@@ -111,7 +112,7 @@ private:
   std::vector<std::unique_ptr<decan::X86Knowledge>> WorkerKnowledge;
   std::vector<unsigned> SlotToDesc; ///< a loop's slot -> its Plan index
   /// Labels of the shared routines, reserved in every loop's buffer.
-  static constexpr unsigned NumShared = 0;
+  static constexpr unsigned NumShared = NumSharedLabels;
   std::string Meta; ///< .decan.meta
   DataLayout DL;
   CodeBuffer CB;
@@ -144,6 +145,23 @@ Expected<RewriteResult> RewriteInstance::run() {
   return result();
 }
 
+/// REF alone, without the instruction knowledge's analysis (no subsets,
+/// no dependences, no trip counts): enough to learn which loops run and
+/// for how long.
+Expected<LoopVariants> profileCopy(const decan::X86Knowledge &K,
+                                   const LoopCandidate &L) {
+  LoopVariants V;
+  V.Copies[DECAN_REF] = refCopy(K, L);
+  V.Mask = 1u << DECAN_REF;
+  V.MInfo.status[DECAN_REF] = DECAN_VARIANT_OK;
+  V.MInfo.n_instrs = L.numInstrs();
+  V.MInfo.loop_bytes[DECAN_REF] = L.bytes();
+  for (unsigned N = 0; N < DECAN_NUM_VARIANTS; ++N)
+    V.MInfo.store_policy[N] = decan::storePolicy(decan::Variant(N));
+  V.ScratchSize = 64;
+  return V;
+}
+
 /// What a worker made of one loop: its variants (copies dropped once
 /// emitted) and its code, on its own, to be appended to the new text.
 struct BuiltLoop {
@@ -172,7 +190,9 @@ void RewriteInstance::planLoops() {
   auto Build = [&](const decan::X86Knowledge &K, size_t J) {
     const LoopCandidate &L = Loops[Todo[J]];
     BuiltLoop &B = Built[J];
-    Expected<LoopVariants> VOr = buildVariants(K, L, Opts.VariantMask | 1);
+    Expected<LoopVariants> VOr =
+        Opts.Profile ? profileCopy(K, L)
+                     : buildVariants(K, L, Opts.VariantMask | 1);
     if (!VOr) {
       B.Reason = toString(VOr.takeError());
       return;
@@ -237,7 +257,7 @@ void RewriteInstance::planLoops() {
                                  V.Notes[K]);
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.
-    unsigned Attempted = Opts.VariantMask | 1;
+    unsigned Attempted = Opts.Profile ? 1 : Opts.VariantMask | 1;
     if (!V.MInfo.n_call)
       Attempted &= ~(1u << DECAN_NO_CALL); // a loop without calls has none
     appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
@@ -275,6 +295,8 @@ void RewriteInstance::layoutData() {
 }
 
 void RewriteInstance::emitCode() {
+  if (!Plan.empty())
+    emitSharedDispatch(X86, CB, A);
   for (size_t K = 0; K < Plan.size(); ++K) {
     PlannedLoop &P = Plan[K];
     auto Map = CB.append(std::move(*Fragments[K]), NumShared);

@@ -49,6 +49,10 @@ struct RewriteOptions {
   unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
   /// Rewrite only these loop ids (empty: every rewritable loop).
   std::vector<std::string> OnlyLoops;
+  /// A profiling copy: REF only, built without the instruction knowledge's
+  /// analysis (seconds for a large library), to learn which loops run
+  /// before building variants for those alone.
+  bool Profile = false;
   /// Threads that build variants and emit loops (0: one per core).
   unsigned Threads = 0;
 };
