@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace llvm::ELF;
@@ -189,7 +190,8 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
       {0, &Out}, {CodeOff, &TextBytes}, {DataOff, &Data}, {MetaOff, &Tail}};
 
   // Write to a temporary name, then rename: never a half-written output.
-  std::string Tmp = (OutPath + ".tmp").str();
+  // (per process: two runs may fill one cache entry at once)
+  std::string Tmp = (OutPath + ".tmp" + Twine(::getpid())).str();
   {
     std::error_code EC;
     raw_fd_ostream OS(Tmp, EC, sys::fs::OF_None);

@@ -30,6 +30,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -174,12 +175,15 @@ void RewriteInstance::planLoops() {
   // Which loops are attempted; then, in parallel, their variants and code.
   std::vector<std::string> Reasons(Loops.size());
   std::vector<size_t> Todo;
+  StringSet<> Selected;
+  for (const std::string &Id : Opts.OnlyLoops)
+    Selected.insert(Id);
+  bool Select = Opts.OnlyListed || !Opts.OnlyLoops.empty();
   for (size_t I = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
     std::string &Reason = Reasons[I];
     Reason = L.SkipReason;
-    if (Reason.empty() && !Opts.OnlyLoops.empty() &&
-        !is_contained(Opts.OnlyLoops, L.id()))
+    if (Reason.empty() && Select && !Selected.contains(L.id()))
       Reason = "not selected";
     if (Reason.empty() && !Bin.fileOffset(L.Header))
       Reason = "loop header not mapped from the file";

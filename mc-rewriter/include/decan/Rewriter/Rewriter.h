@@ -47,8 +47,12 @@ namespace decan::rewriter {
 struct RewriteOptions {
   /// Variants to build (bit per decan_variant); REF is always built.
   unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
-  /// Rewrite only these loop ids (empty: every rewritable loop).
+  /// Rewrite only these loop ids (empty: every rewritable loop, unless
+  /// OnlyListed).
   std::vector<std::string> OnlyLoops;
+  /// OnlyLoops is the whole selection even when empty (the loops a profile
+  /// run saw: maybe none of this file's).
+  bool OnlyListed = false;
   /// A profiling copy: REF only, built without the instruction knowledge's
   /// analysis (seconds for a large library), to learn which loops run
   /// before building variants for those alone.
