@@ -109,14 +109,20 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   if (R.VariantMask == 0)
     return nullptr;
 
-  auto *Scratch = new GlobalVariable(
-      M, ArrayType::get(I8, ScratchBytes), /*isConstant=*/false,
-      GlobalValue::InternalLinkage,
-      ConstantAggregateZero::get(ArrayType::get(I8, ScratchBytes)),
-      R.symbol("scratch"));
-  Scratch->setAlignment(Align(64));
-  Scratch->setComdat(C);
-  Used.push_back(Scratch);
+  // Regions run REF only: no scratch area.
+  Constant *Null = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
+  Constant *Scratch = Null;
+  if (!R.Region) {
+    auto *S = new GlobalVariable(
+        M, ArrayType::get(I8, ScratchBytes), /*isConstant=*/false,
+        GlobalValue::InternalLinkage,
+        ConstantAggregateZero::get(ArrayType::get(I8, ScratchBytes)),
+        R.symbol("scratch"));
+    S->setAlignment(Align(64));
+    S->setComdat(C);
+    Used.push_back(S);
+    Scratch = S;
+  }
 
   // The descriptor's strings point into the meta record: no duplicates.
   auto StrPtr = [&](unsigned Off) {
@@ -126,12 +132,11 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   };
   Constant *Minfo = ConstantExpr::getInBoundsGetElementPtr(
       MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(abi_ir::MetaMInfo)});
-  Constant *Null = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
   Constant *Init = ConstantStruct::get(
-      DescTy,
-      {C32(DECAN_ABI_VERSION), C32(0), C32(0), C32(R.VariantMask), C32(R.Line),
-       C32(0), StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
-       C32(ScratchBytes), C32(0), Minfo, Null});
+      DescTy, {C32(DECAN_ABI_VERSION), C32(0), C32(0), C32(R.VariantMask),
+               C32(R.Line), C32(R.Region ? DECAN_DESC_REGION : 0),
+               StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
+               C32(R.Region ? 0 : ScratchBytes), C32(0), Minfo, Null});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =
       new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,

@@ -62,6 +62,8 @@ constexpr unsigned MInfoStorePolicy =
     offsetof(decan_machine_info, store_policy) / 4;
 constexpr unsigned MInfoNCall = offsetof(decan_machine_info, n_call) / 4;
 constexpr unsigned MInfoWhy = offsetof(decan_machine_info, why) / 4;
+constexpr unsigned MInfoNChasedLoad =
+    offsetof(decan_machine_info, n_chased_load) / 4;
 constexpr unsigned MInfoCallsDeleted =
     offsetof(decan_machine_info, calls_deleted_mask) / 4;
 } // namespace abi_ir
@@ -74,11 +76,25 @@ struct LoopRecord {
   unsigned Line = 0, Column = 0;
   std::string SkipReason; ///< "" when the loop is instrumented
   unsigned VariantMask = 0;
+  /// A region (DECAN_DESC_REGION, IRRegions.h): an outer loop (Index is its
+  /// position among the function's outer loops) or, with WholeFunction,
+  /// the function.
+  bool Region = false, WholeFunction = false;
 
-  std::string id() const { return Function + ":L" + std::to_string(Index); }
-  /// `<function>.decan.L<index>.<Suffix>`: every per-loop symbol.
+  /// "function:L<index>"; regions "region:function[:L<index>]".
+  std::string id() const {
+    if (!Region)
+      return Function + ":L" + std::to_string(Index);
+    return "region:" + Function +
+           (WholeFunction ? "" : ":L" + std::to_string(Index));
+  }
+  /// `<function>.decan.L<index>.<Suffix>` (regions: `.decan.R<index>.` or
+  /// `.decan.RF.`): every per-loop symbol.
   std::string symbol(llvm::StringRef Suffix) const {
-    return Function + ".decan.L" + std::to_string(Index) + "." + Suffix.str();
+    std::string Tag = !Region         ? "L" + std::to_string(Index)
+                      : WholeFunction ? std::string("RF")
+                                      : "R" + std::to_string(Index);
+    return Function + ".decan." + Tag + "." + Suffix.str();
   }
 };
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"
+#include "IRRegions.h"
 #include "Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -22,13 +23,17 @@ void decan::registerIRPasses(PassBuilder &PB) {
             Phase == ThinOrFullLTOPhase::FullLTOPreLink)
           return;
         MPM.addPass(decan::OutlinePass());
+        MPM.addPass(decan::RegionPass());
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "decan-outline")
+        if (Name == "decan-outline")
+          MPM.addPass(decan::OutlinePass());
+        else if (Name == "decan-regions")
+          MPM.addPass(decan::RegionPass());
+        else
           return false;
-        MPM.addPass(decan::OutlinePass());
         return true;
       });
 }

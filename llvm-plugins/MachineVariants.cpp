@@ -461,6 +461,7 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
           Counts->NumDiv, Counts->NumCtrl, Counts->NumAddr, Counts->NumOther})
       *Count++ = N;
     Vals[abi_ir::MInfoNCall] = Counts->NumCall;
+    Vals[abi_ir::MInfoNChasedLoad] = Counts->NumChasedLoad;
   }
   if (CallsDeleted)
     Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;

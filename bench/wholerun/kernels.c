@@ -7,7 +7,10 @@
 //            count is the row index (every call does different work)
 //   divide   element-wise division over L1-resident arrays
 //   stream   a triad over 3 x 32 MiB arrays, 4 MiB windows per call
-//   tiny     a 4-iteration loop called millions of times
+//   tiny     a 4-iteration loop called millions of times (calls of a few
+//            cycles: shorter than the probes themselves)
+//   short    the same loop at 32 iterations (calls of about 80 cycles, the
+//            range of an interpreter's loops)
 // With SKIP = 1 the kernel's loop does nothing (its calls are skipped), so
 // timing the two plain builds gives the loop's share of the program's time.
 // Each prints a checksum so that results can be compared.
@@ -136,24 +139,28 @@ __attribute__((noinline)) static double four(const double *A, long N) {
   return S;
 }
 
-// Not a constant: the 4-iteration loop must stay a loop.
-static volatile long TinyTrips = 4;
+// Not constants: the short loops must stay loops.
+static volatile long TinyTrips = 4, ShortTrips = 32;
 
-static double tiny(void) {
+/// \p Calls calls of four() over \p Trips elements each.
+static double shortCalls(long Calls, volatile long *Trips) {
   double A[64];
   for (int I = 0; I < 64; ++I)
     A[I] = I * 0.25;
   double S = 0;
-  for (long R = 0; R < 50000000; ++R)
+  for (long R = 0; R < Calls; ++R)
     if (!Skip)
-      S += four(A + (R & 31), TinyTrips);
+      S += four(A + (R & 31), *Trips);
   return S;
 }
+
+static double tiny(void) { return shortCalls(50000000, &TinyTrips); }
+static double shortish(void) { return shortCalls(6250000, &ShortTrips); }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr,
-            "usage: kernels moving|triangle|divide|stream|tiny [SKIP]\n");
+            "usage: kernels moving|triangle|divide|stream|tiny|short [SKIP]\n");
     return 2;
   }
   Skip = argc > 2 && atoi(argv[2]);
@@ -168,6 +175,8 @@ int main(int argc, char **argv) {
     S = stream();
   else if (!strcmp(argv[1], "tiny"))
     S = tiny();
+  else if (!strcmp(argv[1], "short"))
+    S = shortish();
   else
     return 2;
   printf("%s %.6e\n", argv[1], S);

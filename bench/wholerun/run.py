@@ -2,7 +2,8 @@
 """Whole-run verdicts: do they hold for the whole run and repeat run to run?
 
 Builds bench/wholerun/kernels.c plain and with the plugin, then per kernel
-(moving working set, triangular nest, division-bound, stream, tiny calls):
+(moving working set, triangular nest, division-bound, stream, tiny calls,
+short calls):
 
   * truth: the loop's share of the program's time from two plain builds'
     wall times, with and without the loop's work (kernels NAME 1), median of
@@ -35,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "kernels.c")
 CLANG = "/usr/lib/llvm-22/bin/clang"
 KERNELS = {"moving": "sumRange", "triangle": "rowDot", "divide": "divide1",
-           "stream": "triad", "tiny": "four"}
+           "stream": "triad", "tiny": "four", "short": "four"}
 
 
 def sh(cmd, **kw):

@@ -231,6 +231,35 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     }
   }
   Slice(Addrs, SubsetAddr);
+  // Chased loads: a load in the address slice whose own address is
+  // computed, through any chain of registers and iterations, from its
+  // value.
+  for (unsigned I = 0; I < N; ++I) {
+    int M = K.memOperandIndex(L.Instrs[I].Opcode);
+    if (M < 0 || !(S.Bits[I] & SubsetLoad) || !(S.Bits[I] & SubsetAddr))
+      continue;
+    const Instr &In = L.Instrs[I];
+    std::vector<unsigned> Work;
+    for (int J : {M, M + 2})
+      if ((unsigned)J < In.Ops.size() && In.Ops[J].isReg() && In.Ops[J].Reg)
+        for (const RegRead *RR : RD.readsOf(I))
+          if (K.regsOverlap(RR->Reg, In.Ops[J].Reg))
+            for (auto [D, C] : RR->Defs)
+              if (D != EntryDef)
+                Work.push_back(D);
+    std::set<unsigned> Seen;
+    while (!Work.empty() && !Seen.count(I)) {
+      unsigned D = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(D).second)
+        continue;
+      for (const RegRead *R : RD.readsOf(D))
+        for (auto [E, C] : R->Defs)
+          if (E != EntryDef)
+            Work.push_back(E);
+    }
+    S.NumChasedLoad += Seen.count(I);
+  }
   // Memory written by the loop that an exit may read (same base/index).
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))

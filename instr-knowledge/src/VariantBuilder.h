@@ -54,6 +54,9 @@ private:
   /// \p Code: why, for reports (default: from the status).
   VariantResult fail(VariantStatus St, std::string Why,
                      decan_variant_why Code = DECAN_WHY_NONE);
+  /// An empty variant, with why in words (absent, or all in the control or
+  /// address slice).
+  VariantResult emptyBecause();
 
   /// \p IntoFree: load into a free register even when \p I has a
   /// destination (a deleted division keeps its destination's chain).

@@ -148,6 +148,47 @@ VariantResult VariantBuilder::fail(VariantStatus St, std::string Why,
   return Res;
 }
 
+/// An empty variant, and why in words: what it removes or redirects is
+/// absent, or all of it feeds the exit test or an address (the loop's work
+/// is its control: pointer chasing, a search).
+VariantResult VariantBuilder::emptyBecause() {
+  unsigned Memory = 0, Arith = 0, Control = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = S.Bits[I];
+    if (B & SubsetNop)
+      continue;
+    if (B & (SubsetLoad | SubsetStore))
+      ++Memory;
+    else if (B & (SubsetFP | SubsetOther | SubsetDiv))
+      ++Arith;
+    Control += !!(B & SubsetCtrl);
+  }
+  switch (V) {
+  case Variant::FP:
+  case Variant::DL1:
+    if (!Memory)
+      return fail(VariantStatus::Empty, "no memory access",
+                  DECAN_WHY_NO_MEMORY);
+    return fail(VariantStatus::Empty,
+                "every memory access feeds the exit test or an address",
+                DECAN_WHY_MEMORY_FEEDS_CONTROL);
+  case Variant::LS:
+    if (Arith)
+      return fail(VariantStatus::Empty,
+                  "all arithmetic feeds the exit test or an address",
+                  DECAN_WHY_ARITH_FEEDS_CONTROL);
+    break;
+  case Variant::CTRL:
+    if (Control)
+      return fail(VariantStatus::Empty, "every instruction feeds the exit test",
+                  DECAN_WHY_ALL_CONTROL);
+    break;
+  default:
+    break;
+  }
+  return fail(VariantStatus::Empty, "nothing to transform");
+}
+
 /// Refusals that do not depend on a rule: unsupported instructions, an
 /// unknown size, nothing to do, integer divisions a variant could make trap.
 std::optional<VariantResult> VariantBuilder::checkLoop() {
@@ -196,8 +237,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                 "scratch area",
                 DECAN_WHY_MEMORY_CALLS);
   if (V == Variant::DL1 && !AnyMem)
-    return fail(VariantStatus::Empty, "no memory access to redirect",
-                DECAN_WHY_NO_MEMORY);
+    return emptyBecause();
   // Integer division traps on a zero divisor or an overflowing quotient.
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
   // change loaded values, so an integer division fed by a load the variant
@@ -571,7 +611,7 @@ std::optional<VariantResult> VariantBuilder::padToRefLength() {
     }
   }
   if (!Changed)
-    return fail(VariantStatus::Empty, "nothing to transform");
+    return emptyBecause();
   if (Opts.Layout == LayoutMode::Aware) {
     for (unsigned I = 0; I < N; ++I)
       if (Pad[I] < 0) {

@@ -125,6 +125,8 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
   parseCount(C, GetEnv, "DECAN_WARMUP", C.Warmup);
   parseCount(C, GetEnv, "DECAN_MAX_RECORDS", C.MaxRecords);
   parseCount(C, GetEnv, "DECAN_ACCOUNT_BUDGET", C.AccountBudget);
+  if (const char *R = GetEnv("DECAN_REGIONS"))
+    C.Regions = !strcmp(R, "1");
   if (C.Instance == 0) {
     addWarning(C, "DECAN_INSTANCE counts from 1; 1 used%s%s", "");
     C.Instance = 1;

@@ -59,6 +59,9 @@ struct Config {
   /// (DECAN_ACCOUNT_BUDGET); loops with shorter calls get a stride. 0 times
   /// every call.
   uint64_t AccountBudget = 5;
+  /// Time the regions the plugin placed around outer loops and functions
+  /// (`decan flags --regions`, DECAN_REGIONS=1, `decan run --regions`).
+  bool Regions = false;
   FpEnv Fp = FpEnv::Ftz;
   char Events[kMaxEvents][128] = {};
   unsigned NumEvents = 0;

@@ -24,14 +24,20 @@ constexpr unsigned kProbeSamples = 1001;
 void readMachineFacts();
 /// TSC cycles per second, against CLOCK_MONOTONIC.
 void calibrateTsc();
-/// The empty probed region's min and median cost.
+/// The empty probed region's min and median cost, then what the probes add
+/// to a longer call (measureProbeCallCost).
 void measureProbe();
+/// The probes' cost on a call longer than the probes: the intercept of
+/// probed time against chains of known length.
+void measureProbeCallCost();
 /// The context-switch reads around a sampling slot.
 void measureSlotCost();
 /// What the stub's countdown adds to a call that skips the runtime.
 void measureCountdownCost();
 /// CPU time of all the process's threads (us), 0 when unknown.
 uint64_t processCpuUs();
+/// Main thread's time runnable but not running (us), 0 when unknown.
+uint64_t mainThreadRunqueueWaitUs();
 /// Opens the DECAN_EVENTS counters once to see which work.
 void setupEvents();
 

@@ -162,6 +162,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   emitPerVariant(J, "unavailable_why", [&](int V) -> const char * {
     return L.Unavailable[V] ? L.UnavailableWhy[V] : nullptr;
   });
+  J.key("chased_loads");
+  J.u64(L.ChasedLoads);
   J.key("calls_deleted");
   J.beginArray();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
@@ -329,6 +331,11 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.key("cpu_us");
     J.u64(Cpu > Facts.CpuStartUs ? Cpu - Facts.CpuStartUs : 0);
   }
+  if (uint64_t Wait = mainThreadRunqueueWaitUs()) {
+    J.key("main_runqueue_wait_us");
+    J.u64(Wait > Facts.RunqueueWaitStartUs ? Wait - Facts.RunqueueWaitStartUs
+                                           : 0);
+  }
   J.key("threads");
   J.u64(std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads));
   J.endObject();
@@ -393,6 +400,8 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.key("samples");
   J.u64(kProbeSamples);
   J.endObject();
+  J.key("call_cost_centicycles");
+  J.u64(Facts.ProbeCallCentiCycles);
   J.key("sequence");
   J.str("lfence;rdtsc ... rdtscp;lfence");
   J.key("subtracted");

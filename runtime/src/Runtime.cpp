@@ -173,6 +173,7 @@ void initialize(GetEnvFn GetEnv) {
   }
   installHooks();
   Facts.CpuStartUs = processCpuUs();
+  Facts.RunqueueWaitStartUs = mainThreadRunqueueWaitUs();
   Facts.TscStart = decan_tsc_start();
   currentThread(); // the initializing (main) thread is thread 0
   loadLibraryMap(Cfg.LibMap);
@@ -279,8 +280,9 @@ void registerLoops(decan_loop_desc *Descs, uint32_t Count) {
     }
     if (D->runtime_state)
       continue; // registered twice (same module seen twice)
-    LoopState *L = newLoop(D, /*IsRegion=*/false);
-    if (L && L->Selected && L->Plan.N)
+    bool IsRegion = D->flags & DECAN_DESC_REGION;
+    LoopState *L = newLoop(D, IsRegion);
+    if (L && L->Selected && (IsRegion ? Cfg.Regions : L->Plan.N > 0))
       D->active = 1;
   }
   pthread_mutex_unlock(&Reg.Mutex);
@@ -396,7 +398,9 @@ static void endRerun(ThreadState *T, ThreadLoop *TL, uint64_t Cycles,
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;
   T->InFlightRerunOf = -1;
-  TL->Tot.InsideCycles += rawTsc() - T->EntryTsc;
+  uint64_t Inside = rawTsc() - T->EntryTsc;
+  TL->Tot.InsideCycles += Inside;
+  T->DecanCycles += Inside > Cycles ? Inside - Cycles : 0;
 }
 
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
@@ -489,7 +493,10 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   } else {
     T->InFlightLoop = -1;
     T->InFlightVariant = -1;
-    TL->Tot.InsideCycles += rawTsc() - T->EntryTsc;
+    uint64_t Inside = rawTsc() - T->EntryTsc;
+    TL->Tot.InsideCycles += Inside;
+    uint64_t Own = V == DECAN_REF ? Cycles : 0;
+    T->DecanCycles += Inside > Own ? Inside - Own : 0;
   }
   if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {
     if (Call >= Sched.Instance + L->Plan.N - 1 &&
@@ -529,6 +536,7 @@ DECAN_API void decan_region_begin(const char *Name) {
   LoopState *L = findRegion(Name);
   RegionFrame &F = T->Regions[T->RegionDepth];
   F.Loop = L ? L->Index : ~0u;
+  F.Placed = false;
   F.Measured = false;
   ++T->RegionDepth;
   if (!L || !L->Selected)
@@ -545,6 +553,118 @@ DECAN_API void decan_region_begin(const char *Name) {
   F.Ctx = contextSwitches();
   F.EvFail = Ctr.NumEvents && !readCounters(T, F.Ev);
   F.T0 = decan_tsc_start();
+}
+
+/// Regions the plugin placed (DECAN_DESC_REGION): the descriptor is known,
+/// so no name lookup; only a thread's outermost activation of a region is
+/// timed (a recursive function counts once), and what decan added inside
+/// (the measured loops' variant calls, probes and runtime stays) is taken
+/// out of the region's time.
+DECAN_API void __decan_region_enter(decan_loop_desc *Desc) {
+  uint64_t E0 = rawTsc();
+  auto *L = static_cast<LoopState *>(Desc->runtime_state);
+  ThreadState *T = currentThread();
+  if (!L || !T)
+    return;
+  // This stay is decan's, also for the regions that enclose this one.
+  struct AddStay {
+    ThreadState *T;
+    uint64_t E0;
+    ~AddStay() { T->DecanCycles += rawTsc() - E0; }
+  } Stay{T, E0};
+  if (T->RegionDepth >= kMaxRegionDepth) {
+    ++T->RegionOverflow;
+    return;
+  }
+  ThreadLoop *TL = threadLoop(T, L);
+  RegionFrame &F = T->Regions[T->RegionDepth++];
+  F.Loop = L->Index;
+  F.Placed = true;
+  F.Measured = TL && TL->RegionActive++ == 0;
+  if (!F.Measured)
+    return;
+  // At a stride k (active == 2, one thread) this activation stands for the
+  // k-1 before it that only counted down; active goes back to 1 until its
+  // leave, so that the leave stub calls the runtime.
+  bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
+  F.Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
+  if (Desc->active == 2)
+    Desc->active = 1;
+  F.Call = TL->Rot.Calls += F.Weight;
+  F.Enter = E0;
+  F.T0 = decan_tsc_start();
+  // The stay so far is before the region's start: its enclosing regions'
+  // share of decan's cost, not its own.
+  T->DecanCycles += F.T0 - E0;
+  Stay.E0 = F.T0;
+  F.Decan = T->DecanCycles;
+}
+
+DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
+  uint64_t T1 = decan_tsc_stop();
+  auto *L = static_cast<LoopState *>(Desc->runtime_state);
+  ThreadState *T = TlsThread;
+  if (!L || !T || T->Gen != Reg.Generation)
+    return;
+  struct AddStay {
+    ThreadState *T;
+    uint64_t E0;
+    ~AddStay() { T->DecanCycles += rawTsc() - E0; }
+  } Stay{T, T1};
+  if (T->RegionOverflow) {
+    --T->RegionOverflow;
+    return;
+  }
+  // Frames above this region's were left without their leave (an
+  // exception or longjmp unwound through them): dropped, untimed. A leave
+  // with no frame of its own (an exit block also reached from outside the
+  // loop) changes nothing.
+  unsigned Depth = T->RegionDepth;
+  while (Depth && !(T->Regions[Depth - 1].Placed &&
+                    T->Regions[Depth - 1].Loop == L->Index))
+    --Depth;
+  if (!Depth)
+    return;
+  for (unsigned I = Depth; I < T->RegionDepth; ++I)
+    if (T->Regions[I].Placed && T->Regions[I].Measured)
+      if (LoopState *Dropped =
+              Reg.Loops[T->Regions[I].Loop].load(std::memory_order_relaxed))
+        if (ThreadLoop *DT =
+                peekThreadLoop(T, Dropped->Index, std::memory_order_relaxed))
+          DT->RegionActive = 0;
+  T->RegionDepth = Depth - 1;
+  RegionFrame &F = T->Regions[Depth - 1];
+  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
+  if (!TL)
+    return;
+  if (TL->RegionActive)
+    --TL->RegionActive;
+  if (!F.Measured)
+    return;
+  uint64_t Decan = T->DecanCycles - F.Decan;
+  uint64_t Cycles = T1 - F.T0;
+  Cycles = Cycles > Decan ? Cycles - Decan : 0;
+  record(TL, DECAN_REF, Cycles, 0, F.Call, 0, true, F.Ev, F.Ev);
+  TL->Tot.add(F.Call, Cycles, 0, F.Weight);
+  // The stays around it (enter, leave: this one until now) are what a
+  // timed activation costs; short, frequent regions (small functions) get
+  // an accounting stride as loops do, from the second timed activation on.
+  TL->Tot.InsideCycles += Cycles + F.T0 - F.Enter + (rawTsc() - T1);
+  if (L->Threads.load(std::memory_order_relaxed) != 1 ||
+      Sched.RunMode != Mode::Rotate)
+    return;
+  uint64_t Timed = TL->Tot.TimedCalls;
+  if (Timed >= kStrideMinCalls &&
+      (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
+    TL->StrideCap = strideCap(TL);
+  uint64_t Next = TL->StrideCap;
+  if (Next > 1 || TL->Stride > 1) {
+    Desc->countdown = (int32_t)Next;
+    L->Strided.store(true, std::memory_order_relaxed);
+    if (Desc->active == 1)
+      Desc->active = 2;
+  }
+  TL->Stride = Next;
 }
 
 DECAN_API void decan_region_end(void) {

@@ -147,6 +147,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
   L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;
+  L->ChasedLoads = D->minfo ? D->minfo->n_chased_load : 0;
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) // REF is the real loop
     L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
                         : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT
@@ -161,11 +162,13 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
     const char *Why = nullptr;
     if (V == DECAN_NO_CALL && !IsRegion && !(D->variant_mask & (1u << V)))
       continue; // a loop without calls has no NO_CALL: nothing to report
-    if (!(D->variant_mask & (1u << V)))
-      Why = IsRegion ? "region" : "not-emitted";
-    else if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
-             D->minfo->status[V] != DECAN_VARIANT_NOT_BUILT)
+    // The producer's status first: the rewriter emits no copy of an empty
+    // or unsupported variant, and its reason is still the reason.
+    if (D->minfo && D->minfo->status[V] != DECAN_VARIANT_OK &&
+        D->minfo->status[V] != DECAN_VARIANT_NOT_BUILT)
       Why = decan_variant_status_name(D->minfo->status[V]);
+    else if (!(D->variant_mask & (1u << V)))
+      Why = IsRegion ? "region" : "not-emitted";
     if (Why) {
       L->Unavailable[V] = Why;
       if (D->minfo)

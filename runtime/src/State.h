@@ -52,6 +52,7 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
+  uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.
@@ -92,6 +93,9 @@ struct ThreadLoop {
   uint64_t StrideCtx = 0;
   /// The last weighted call was an outlier (Runtime.cpp, isOutlier).
   bool PrevOutlier = false;
+  /// Open activations of this region on the thread (plugin-placed regions:
+  /// only the outermost is timed).
+  uint32_t RegionActive = 0;
 };
 
 struct ThreadLoopPage {
@@ -100,9 +104,13 @@ struct ThreadLoopPage {
 
 struct RegionFrame {
   uint32_t Loop;
+  bool Placed; ///< by the plugin (__decan_region_enter), not by name
   bool Measured;
   bool EvFail;
   uint64_t Call, Ctx, T0;
+  uint64_t Decan; ///< ThreadState::DecanCycles at entry
+  uint64_t Enter;  ///< TSC at the runtime's entry (placed regions)
+  uint64_t Weight; ///< activations this timed one stands for (stride)
   uint64_t Ev[kMaxEvents];
 };
 
@@ -123,6 +131,9 @@ struct ThreadState {
   uint64_t CtxStart = 0;
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
+  /// What decan added on this thread so far (runtime stays less the loops'
+  /// own time): taken out of the regions that enclose it.
+  uint64_t DecanCycles = 0;
   uint64_t EvStart[kMaxEvents] = {};
   unsigned RegionDepth = 0, RegionOverflow = 0;
   RegionFrame Regions[kMaxRegionDepth];
@@ -185,11 +196,18 @@ struct MachineFacts {
   const char *TscSource = "calibrated";
   long LogicalCpus = 0;
   uint64_t ProbeMin = 0, ProbeMedian = 0;
+  /// What the probes add to a call that runs longer than they do, in 1/100
+  /// cycle (measureProbeCallCost); at most ProbeMedian.
+  uint64_t ProbeCallCentiCycles = 0;
   /// TSC when measuring began (after the runtime's own start-up work).
   uint64_t TscStart = 0;
   /// Process CPU time (us) at TscStart: the runtime's start-up is not the
   /// run.
   uint64_t CpuStartUs = 0;
+  /// The main thread's runqueue wait (us) at TscStart: wall time the
+  /// program spent waiting for a CPU that other processes held is not the
+  /// program's time.
+  uint64_t RunqueueWaitStartUs = 0;
   /// Fixed cost of a sampling slot beyond its calls: six context-switch
   /// reads.
   uint64_t SlotFixedCycles = 0;

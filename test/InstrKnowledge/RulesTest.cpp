@@ -258,6 +258,24 @@ TEST_F(RulesTest, EmptyVariants) {
   EXPECT_EQ(build(L, Variant::DL1).Status, VariantStatus::Empty);
 }
 
+TEST_F(RulesTest, EmptyBecauseTheWorkIsTheExitTest) {
+  // while (a[i] != key) i++: the load and the arithmetic all feed the exit.
+  LoopBody Search =
+      loop(*K, {ins(*K, "CMP64rm", {"RSI", "RDI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "JCC_1", {"#0", "#4"})});
+  for (Variant V : {Variant::FP, Variant::DL1}) {
+    VariantResult R = build(Search, V);
+    EXPECT_EQ(R.Status, VariantStatus::Empty) << variantName(V);
+    EXPECT_EQ(R.Why, DECAN_WHY_MEMORY_FEEDS_CONTROL) << variantName(V);
+  }
+  EXPECT_EQ(build(Search, Variant::LS).Why, DECAN_WHY_ARITH_FEEDS_CONTROL);
+  EXPECT_EQ(build(Search, Variant::CTRL).Why, DECAN_WHY_ALL_CONTROL);
+  // Absent, not in the control slice: said as absent.
+  LoopBody NoMemory = loop(*K, {ins(*K, "ADDSDrr", {"XMM0", "XMM0", "XMM1"})});
+  EXPECT_EQ(build(NoMemory, Variant::DL1).Why, DECAN_WHY_NO_MEMORY);
+  EXPECT_EQ(build(NoMemory, Variant::NO_DIV).Why, DECAN_WHY_NO_DIV);
+}
+
 TEST_F(RulesTest, GatherIsALoadButHasNoScratchForm) {
   LoopBody L = loop(*K, {ins(*K, "VGATHERDPDYrm",
                              {"YMM0", "YMM2", "YMM0", "RDI", "#8", "XMM1", "#0",

@@ -176,4 +176,38 @@ TEST_F(SubsetsTest, CtrlAndAddressSlices) {
   EXPECT_FALSE(S.Bits[3] & SubsetAddr);
   EXPECT_EQ(S.NumLoad, 3u);
   EXPECT_EQ(S.NumCtrl, 6u);
+  // idx[i] feeds b[j]'s address, but its own address comes from the
+  // induction, not from a loaded value: no chain through memory.
+  EXPECT_EQ(S.NumChasedLoad, 0u);
+}
+
+/// while (p) { p = p->next; n++; }: the load's value is its own next
+/// address, so each iteration waits for the previous one's load.
+static LoopBody pointerChase(const X86Knowledge &K) {
+  LoopBody L;
+  L.Instrs = {ins(K, "MOV64rm", {"RDI", "RDI", "#1", "-", "#0", "-"}),
+              ins(K, "INC64r", {"RAX", "RAX"}),
+              ins(K, "TEST64rr", {"RDI", "RDI"}),
+              ins(K, "JCC_1", {"#0", "#5"})};
+  for (unsigned I = 0; I < L.Instrs.size(); ++I)
+    L.Instrs[I].Id = I;
+  LoopBody::Block B;
+  B.Begin = 0;
+  B.End = L.Instrs.size();
+  B.Succs = {0};
+  B.Exiting = true;
+  L.Blocks = {B};
+  return L;
+}
+
+TEST_F(SubsetsTest, PointerChasingLoadsAreChased) {
+  LoopSubsets S = computeSubsets(*K, pointerChase(*K));
+  EXPECT_TRUE(S.Bits[0] & SubsetCtrl);
+  EXPECT_TRUE(S.Bits[0] & SubsetAddr);
+  EXPECT_EQ(S.NumChasedLoad, 1u);
+  // A loaded value that feeds only the exit test is not chased.
+  LoopBody Search =
+      loop(*K, {ins(*K, "CMP64rm", {"RSI", "RDI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "JCC_1", {"#0", "#4"})});
+  EXPECT_EQ(computeSubsets(*K, Search).NumChasedLoad, 0u);
 }

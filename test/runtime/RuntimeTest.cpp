@@ -621,6 +621,62 @@ TEST(Runtime, RegionsAppearAsRefOnlyLoops) {
   }
 }
 
+TEST(Runtime, PlacedRegionsTimeTheOutermostActivation) {
+  // Regions the plugin placed: a function (recursive here) and an outer
+  // loop in it; active only with DECAN_REGIONS=1.
+  configure(
+      {{"DECAN_LOOPS", "all"}, {"DECAN_WARMUP", "0"}, {"DECAN_REGIONS", "1"}});
+  static decan_loop_desc Ds[2] = {makeDesc("region:f", 1),
+                                  makeDesc("region:f:L0", 1)};
+  for (decan_loop_desc &D : Ds)
+    D.flags = DECAN_DESC_REGION;
+  __decan_register_loops(Ds, 2);
+  ASSERT_EQ(Ds[0].active, 1u);
+  auto Work = [] {
+    volatile int X = 0;
+    for (int J = 0; J < 2000; ++J)
+      X = X + J;
+  };
+  for (int I = 0; I < 3; ++I) {
+    __decan_region_enter(&Ds[0]);
+    __decan_region_enter(&Ds[0]); // recursion: counted once
+    __decan_region_enter(&Ds[1]);
+    Work();
+    __decan_region_leave(&Ds[1]);
+    __decan_region_leave(&Ds[0]);
+    __decan_region_leave(&Ds[0]);
+  }
+  // An exception unwinds through the loop region: its leave never runs,
+  // and the function's leave drops it untimed.
+  __decan_region_enter(&Ds[0]);
+  __decan_region_enter(&Ds[1]);
+  Work();
+  __decan_region_leave(&Ds[0]);
+  // A leave with no enter of its own changes nothing.
+  __decan_region_leave(&Ds[1]);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const minijson::Value *F = findLoop(R, "region:f");
+  const minijson::Value *L = findLoop(R, "region:f:L0");
+  ASSERT_NE(F, nullptr);
+  ASSERT_NE(L, nullptr);
+  EXPECT_TRUE((*F)["region"].B);
+  EXPECT_EQ((*F)["threads"][0]["totals"]["calls"].Num, 4);
+  EXPECT_EQ((*L)["threads"][0]["totals"]["calls"].Num, 3)
+      << "the unwound activation is not timed";
+  for (auto &Rec : (*F)["threads"][0]["variants"]["REF"]["records"].Arr)
+    EXPECT_GT(Rec[0].Num, 1000) << "a 2000-iteration body takes cycles";
+}
+
+TEST(Runtime, PlacedRegionsStayInertWithoutDecanRegions) {
+  configure({{"DECAN_LOOPS", "all"}});
+  static decan_loop_desc D = makeDesc("region:g", 1);
+  D.flags = DECAN_DESC_REGION;
+  __decan_register_loops(&D, 1);
+  EXPECT_EQ(D.active, 0u) << "one load and a branch in the program";
+}
+
 // A rewritten binary's RW segment, as the MC rewriter lays it out: header,
 // descriptors, then strings and data, every pointer an offset.
 struct alignas(64) FakeSegment {

@@ -247,6 +247,63 @@ TEST(Coherence, TooFewCallsAndPrecision) {
   EXPECT_TRUE(Long.Warnings.empty());
 }
 
+TEST(Analyse, ShortCallsGiveAnApproximateProgramShare) {
+  // Calls of 150 cycles with 30-cycle probes: below the precision floor,
+  // so the share measured from timing them alone is said to be approximate.
+  Report R;
+  R.ProbeCycles = R.ProbeCallCycles = 30;
+  R.Loops.push_back(makeLoop("s:L0", {150, 100, 100, -1, -1, -1}));
+  R.Loops[0].RunCalls = 1000;
+  R.Loops[0].RunCycles = 150000;
+  R.Loops[0].ProgramShare = 0.4;
+  // Calls of 3000 cycles: above it, the share stands as measured.
+  R.Loops.push_back(makeLoop("l:L0", {3000, 2000, 2000, -1, -1, -1}));
+  R.Loops[1].RunCalls = 1000;
+  R.Loops[1].RunCycles = 3000000;
+  R.Loops[1].ProgramShare = 0.5;
+  analyse(R);
+  const LoopReport &Short = R.Loops[0].Id == "s:L0" ? R.Loops[0] : R.Loops[1];
+  const LoopReport &Long = R.Loops[0].Id == "s:L0" ? R.Loops[1] : R.Loops[0];
+  EXPECT_TRUE(Short.ProgramShareApproximate);
+  EXPECT_TRUE(hasWarning(Short, "is approximate: calls of 150 cycles"));
+  EXPECT_FALSE(Long.ProgramShareApproximate);
+  EXPECT_FALSE(hasWarning(Long, "is approximate"));
+}
+
+TEST(Analyse, ChasedLoadsAreLatencyBound) {
+  // One call of 1000 iterations at 400 cycles each; FP and LS empty
+  // because every load feeds an address or the exit test.
+  Report R;
+  R.ProbeCycles = R.ProbeCallCycles = 30;
+  LoopReport L = makeLoop("walk:L0", {400000, -1, -1, -1, -1, -1}, 400000);
+  L.RunCalls = 1;
+  L.RunMeanTrips = 1000;
+  L.ChasedLoads = 1;
+  L.Unavailable = {{"LS", "empty"}, {"FP", "empty"}, {"DL1", "empty"}};
+  L.UnavailableWhy = {
+      {"FP", "every memory access feeds the exit test or an address"}};
+  R.Loops.push_back(L);
+  // The same shape without a chain: a search.
+  LoopReport S = L;
+  S.Id = "find:L0";
+  S.ChasedLoads = 0;
+  S.TimeCycles = 2000;
+  R.Loops.push_back(S);
+  analyse(R);
+  const LoopReport &Walk = R.Loops[0].Id == "walk:L0" ? R.Loops[0] : R.Loops[1];
+  const LoopReport &Find = R.Loops[0].Id == "walk:L0" ? R.Loops[1] : R.Loops[0];
+  EXPECT_EQ(Walk.Verdict, "latency-bound");
+  auto Has = [](const LoopReport &X, const char *Part) {
+    return llvm::any_of(X.Diagnosis, [&](const std::string &D) {
+      return D.find(Part) != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(Has(Walk, "about 400 per chased load: the latency of memory"));
+  EXPECT_TRUE(Has(Walk, "FP not built: every memory access feeds the exit"));
+  EXPECT_NE(Find.Verdict, "latency-bound");
+  EXPECT_TRUE(Has(Find, "the loop's work is its exit test"));
+}
+
 TEST(Coherence, ExcludedCallsAreFlagged) {
   LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
   L.Variants[LS]->Excluded = 10;

@@ -95,6 +95,69 @@ TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
   EXPECT_DOUBLE_EQ(*R.Loops[0].Saturation[LS], 525.0 / 1250.0);
 }
 
+/// One process that ran dot:L0 1000 times (every call timed, 1000 cycles in
+/// all per call, probes included) for \p WallCycles, of which it waited
+/// \p WaitUs for a CPU; the runtime measured the probes' \p Probe.
+std::string wholeRunReport(const char *Probe, double WallCycles,
+                           double WaitUs) {
+  return R"({"format":"decan-raw-2","version":"0.1.0","status":"complete",
+    "process":{"pid":1,"argv":["./a"],"host":"h","wall_cycles":)" +
+         std::to_string(WallCycles) + R"(,"main_runqueue_wait_us":)" +
+         std::to_string(WaitUs) + R"(},
+    "machine":{"cpu":"Test CPU","tsc_hz":1e9,"logical_cpus":2},
+    "config":{"mode":"rotate","loops":"all","variants":["REF"],"reps":5},
+    "probe":)" +
+         Probe + R"(,"warnings":[],
+    "loops":[{"id":"dot:L0","function":"dot","file":"dot.c","line":7,
+      "variant_mask":1,"threads":[{"thread":0,"tid":2,"calls_seen":1000,
+        "totals":{"calls":1000,"iterations":100000,"trips_known":1000,
+                  "cycles":1000000},
+        "variants":{}}]}]})";
+}
+
+TEST(RawMerger, TakesTheProbesCallCostOffEachCall) {
+  // The empty region costs 50, but a call longer than the probes pays only
+  // 20 of it: each call's own time is 1000 - 20.
+  RawMerger M;
+  auto V = json::parse(wholeRunReport(
+      R"({"empty_region_cycles":{"min":49,"median":50},
+          "call_cost_centicycles":2000})",
+      2e6, 0));
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  Report R = M.finish();
+  EXPECT_EQ(R.ProbeCycles, 50);
+  EXPECT_EQ(R.ProbeCallCycles, 20);
+  ASSERT_EQ(R.Loops.size(), 1u);
+  EXPECT_DOUBLE_EQ(R.Loops[0].TimeCycles, 1000 * (1000.0 - 20));
+  EXPECT_TRUE(R.Warnings.empty());
+
+  // A runtime that did not measure it: the empty region's cost, as before.
+  RawMerger Old;
+  auto O = json::parse(wholeRunReport(
+      R"({"empty_region_cycles":{"min":49,"median":50}})", 2e6, 0));
+  ASSERT_TRUE(bool(O));
+  ASSERT_FALSE(bool(Old.add(*O, "r.json")));
+  Report RO = Old.finish();
+  EXPECT_EQ(RO.ProbeCallCycles, 50);
+  EXPECT_DOUBLE_EQ(RO.Loops[0].TimeCycles, 1000 * (1000.0 - 50));
+}
+
+TEST(RawMerger, SaysWhenTheProgramWaitedForACpu) {
+  // 2e6 cycles at 1 GHz = 2000 us of wall time, 500 us of it waiting.
+  RawMerger M;
+  auto V = json::parse(wholeRunReport(
+      R"({"empty_region_cycles":{"min":49,"median":50}})", 2e6, 500));
+  ASSERT_TRUE(bool(V));
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  Report R = M.finish();
+  ASSERT_EQ(R.Warnings.size(), 1u);
+  EXPECT_NE(R.Warnings[0].find("waited 25% of its run"), std::string::npos)
+      << R.Warnings[0];
+  // The wait is in the wall time, and in any call it fell into: kept.
+  EXPECT_DOUBLE_EQ(R.Processes[0].WallCycles, 2e6);
+}
+
 TEST(RawMerger, OnlineStatisticsWidenTheRange) {
   RawMerger M;
   std::string S = rawReport(0, "[[1000,10,0,1,2],[1200,10,0,1,3]]", "[]");

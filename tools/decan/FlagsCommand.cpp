@@ -15,13 +15,16 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({}, {"cflags", "libs", "help", "h"});
+  ArgParser P({}, {"cflags", "libs", "regions", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan flags [--cflags] [--libs]\n\n"
+    outs() << "USAGE: decan flags [--cflags] [--libs] [--regions]\n\n"
               "Compile (--cflags) and link (--libs) flags for clang-22; "
-              "both by default.\n";
+              "both by default.\n"
+              "--regions also places regions around outer loops and "
+              "functions with loops,\n"
+              "timed by 'decan run --regions' (REF only).\n";
     return 0;
   }
   if (!P.positionals().empty())
@@ -31,8 +34,11 @@ int runFlagsCommand(int argc, char **argv) {
     return reportError(L.takeError());
   bool Both = !P.has("cflags") && !P.has("libs");
   std::string Out;
-  if (Both || P.has("cflags"))
+  if (Both || P.has("cflags")) {
     Out = compileFlags(*L);
+    if (P.has("regions"))
+      Out += " -mllvm -decan-regions";
+  }
   if (Both || P.has("libs"))
     Out += (Out.empty() ? "" : " ") + linkFlags(*L);
   outs() << Out << "\n";

@@ -24,62 +24,68 @@ using namespace llvm;
 using namespace decan::tool;
 
 static void help() {
-  outs() << "USAGE: decan run [options] -- PROGRAM [ARGS...]\n\n"
-            "OPTIONS:\n"
-            "  --loops IDS|all       loops to measure (default all)\n"
-            "  --variants LIST       of REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL "
-            "(default "
-            "all; REF is always added)\n"
-            "  --reps N              measured calls wanted per loop and "
-            "variant (default 31)\n"
-            "  --mode M              rotate (default), replace or instance\n"
-            "  --instance K          instance mode: the call to measure "
-            "(default 1)\n"
-            "  --events LIST         perf/libpfm4 events read around each "
-            "call\n"
-            "  --hot PERCENT         measure REF first, keep the loops "
-            "covering PERCENT of loop time\n"
-            "  --max-runs N          program runs at most (default 1: the "
-            "program runs once;\n"
-            "                        more only for loops short of samples)\n"
-            "  -o, --output FILE     write the table to FILE (default: "
-            "standard error)\n"
-            "  --json FILE           write the analysed report\n"
-            "  --html FILE           write the HTML report\n"
-            "  --remarks FILE        write LLVM optimization-record YAML "
-            "remarks\n"
-            "  --raw-dir DIR         keep the raw runtime reports in DIR\n"
-            "  --lib PATH[,PATH...]  also measure these shared libraries the "
-            "program loads\n"
-            "                        (rewritten copies put first on "
-            "LD_LIBRARY_PATH, and opened\n"
-            "                        instead by dlopen; repeatable)\n"
-            "  --lib auto            the libraries a first run shows the "
-            "program loads\n"
-            "  --rewrite-all         a prebuilt PROGRAM or --lib library: "
-            "build every loop's\n"
-            "                        variants before one run (default: a "
-            "first REF-only run\n"
-            "                        finds the loops that run; only those "
-            "get variants)\n"
-            "  --fp-env ftz|keep     floating-point environment while "
-            "measuring: ftz (default)\n"
-            "                        masks FP exceptions and sets FTZ/DAZ "
-            "for every variant but REF;\n"
-            "                        keep leaves MXCSR as the program set "
-            "it\n"
-            "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n"
-            "The program's standard input, output and error are its own; "
-            "decan prints to\n"
-            "standard error (or -o FILE) and exits with the program's "
-            "status, like time(1).\n";
+  outs()
+      << "USAGE: decan run [options] -- PROGRAM [ARGS...]\n\n"
+         "OPTIONS:\n"
+         "  --loops IDS|all       loops to measure (default all)\n"
+         "  --variants LIST       of REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL "
+         "(default "
+         "all; REF is always added)\n"
+         "  --reps N              measured calls wanted per loop and "
+         "variant (default 31)\n"
+         "  --mode M              rotate (default), replace or instance\n"
+         "  --instance K          instance mode: the call to measure "
+         "(default 1)\n"
+         "  --events LIST         perf/libpfm4 events read around each "
+         "call\n"
+         "  --regions             also time the regions of a build made with "
+         "'decan flags --regions'\n"
+         "                        (outer loops, functions with loops; REF "
+         "only): where the time\n"
+         "                        the innermost loops miss goes\n"
+         "  --hot PERCENT         measure REF first, keep the loops "
+         "covering PERCENT of loop time\n"
+         "  --max-runs N          program runs at most (default 1: the "
+         "program runs once;\n"
+         "                        more only for loops short of samples)\n"
+         "  -o, --output FILE     write the table to FILE (default: "
+         "standard error)\n"
+         "  --json FILE           write the analysed report\n"
+         "  --html FILE           write the HTML report\n"
+         "  --remarks FILE        write LLVM optimization-record YAML "
+         "remarks\n"
+         "  --raw-dir DIR         keep the raw runtime reports in DIR\n"
+         "  --lib PATH[,PATH...]  also measure these shared libraries the "
+         "program loads\n"
+         "                        (rewritten copies put first on "
+         "LD_LIBRARY_PATH, and opened\n"
+         "                        instead by dlopen; repeatable)\n"
+         "  --lib auto            the libraries a first run shows the "
+         "program loads\n"
+         "  --rewrite-all         a prebuilt PROGRAM or --lib library: "
+         "build every loop's\n"
+         "                        variants before one run (default: a "
+         "first REF-only run\n"
+         "                        finds the loops that run; only those "
+         "get variants)\n"
+         "  --fp-env ftz|keep     floating-point environment while "
+         "measuring: ftz (default)\n"
+         "                        masks FP exceptions and sets FTZ/DAZ "
+         "for every variant but REF;\n"
+         "                        keep leaves MXCSR as the program set "
+         "it\n"
+         "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n"
+         "The program's standard input, output and error are its own; "
+         "decan prints to\n"
+         "standard error (or -o FILE) and exits with the program's "
+         "status, like time(1).\n";
 }
 
 int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
                "fp-env", "o", "output"},
-              {"help", "h", "rewrite-all"});
+              {"help", "h", "regions", "rewrite-all"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -117,6 +123,7 @@ int runRunCommand(int argc, char **argv) {
   O.Mode = P.get("mode", "rotate");
   O.RewriteAll = P.has("rewrite-all");
   O.FpEnv = P.get("fp-env", "ftz");
+  O.Regions = P.has("regions");
   for (const std::string &List : P.getAll("lib")) {
     SmallVector<StringRef, 4> Libs;
     StringRef(List).split(Libs, ',', -1, false);

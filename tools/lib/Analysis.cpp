@@ -373,20 +373,118 @@ againstNoCall(const LoopReport &L,
   return Out;
 }
 
+/// Where a load's latency lies, from its cost in TSC cycles (rough bounds,
+/// common to current x86 server cores).
+static StringRef latencyLevel(double Cycles) {
+  return Cycles <= 8     ? "L1"
+         : Cycles <= 30  ? "L2"
+         : Cycles <= 100 ? "L3"
+                         : "memory (DRAM)";
+}
+
+/// Loops whose FP (and LS) are empty: everything is in the exit test's or
+/// the addresses' slice, so no variant separates memory from arithmetic.
+/// What REF alone says: a chain of chased loads is latency-bound, and its
+/// cost per iteration places the loads; a search is its exit test.
+static void diagnoseControlBound(LoopReport &L, bool TooShort) {
+  auto Empty = [&](const char *V) {
+    auto It = L.Unavailable.find(V);
+    return It != L.Unavailable.end() && It->second == "empty";
+  };
+  // FP empty: every memory access feeds the exit test or an address. LS
+  // may still remove a counter the exit does not need (a front end that
+  // cannot see the counter is live after the loop keeps it out of CTRL).
+  if (!Empty("FP") || !L.RunCalls || L.TimeCycles <= 0 ||
+      (!L.ChasedLoads && !Empty("LS")))
+    return;
+  double PerCall = L.TimeCycles / (double)L.RunCalls;
+  std::optional<double> PerIter;
+  if (L.RunMeanTrips && *L.RunMeanTrips > 0)
+    PerIter = PerCall / *L.RunMeanTrips;
+  std::string Cost =
+      PerIter ? formatv("{0:F1} cycles per iteration", *PerIter).str()
+              : formatv("{0:F0} cycles per call (trip count unknown)", PerCall)
+                    .str();
+  if (!L.ChasedLoads) {
+    L.Diagnosis.push_back(
+        "the loop's work is its exit test: every load feeds it or an address "
+        "(a search), so no variant separates memory from arithmetic; REF: " +
+        Cost);
+    return;
+  }
+  std::string S = formatv("latency-bound (pointer chasing): each iteration's "
+                          "address comes from a load of the previous one ({0} "
+                          "chased load{1}); REF: {2}",
+                          L.ChasedLoads, L.ChasedLoads == 1 ? "" : "s", Cost)
+                      .str();
+  if (PerIter) {
+    double PerLoad = *PerIter / L.ChasedLoads;
+    S += formatv(", about {0:F0} per chased load: the latency of {1}", PerLoad,
+                 latencyLevel(PerLoad))
+             .str();
+    if (PerLoad > 30)
+      S += "; prefetching cannot run ahead of such a chain: fewer levels of "
+           "indirection, or nodes laid out in traversal order, shorten it";
+  }
+  L.Diagnosis.push_back(S);
+  // The class needs no variant: it is the loop's structure, and REF's
+  // whole-run time is exact. Too-short calls still decide nothing.
+  if (!TooShort && L.Verdict.empty()) {
+    L.Verdict = "latency-bound";
+    L.VerdictConfidence = 1;
+  }
+}
+
+/// A region is timed, not diagnosed: its part of the program's time and,
+/// for a function, how much of it the innermost loops measured in that
+/// function take (the rest is code outside them: where to look next).
+static void describeRegion(const Report &R, LoopReport &L,
+                           const Thresholds &T) {
+  L.Verdict.clear();
+  if (!L.ProgramShare || !L.RunCalls)
+    return;
+  double MeanCall = L.RunCycles / (double)L.RunCalls;
+  L.ProgramShareApproximate =
+      R.ProbeCycles > 0 && MeanCall < T.PrecisionFactor * R.ProbeCycles;
+  std::string S =
+      formatv("region (REF only): {0} of the program's time in "
+              "{1} call{2}",
+              pct(*L.ProgramShare), L.RunCalls, L.RunCalls == 1 ? "" : "s")
+          .str();
+  StringRef Rest = StringRef(L.Id).drop_front(strlen("region:"));
+  if (Rest == L.Function) { // the whole function
+    double Inner = 0;
+    for (const LoopReport &O : R.Loops)
+      if (!O.isRegion() && O.Function == L.Function && O.ProgramShare)
+        Inner += *O.ProgramShare;
+    S += formatv("; its own innermost loops that decan measured take {0}, "
+                 "the rest ({1}) is outside them (straight-line code, outer "
+                 "loops, callees)",
+                 pct(Inner), pct(std::max(0.0, *L.ProgramShare - Inner)))
+             .str();
+  }
+  if (L.ProgramShareApproximate)
+    S += formatv("; approximate: activations of {0:F0} cycles are timed "
+                 "alone, without their overlap with the code around them",
+                 MeanCall)
+             .str();
+  L.Diagnosis.push_back(S);
+}
+
 void analyse(Report &R, const Thresholds &T) {
   Thresholds TC = T;
   if (R.Config.getString("mode") == "instance") // one call per variant
     TC.MinCalls = 1;
   double Total = 0;
   for (const LoopReport &L : R.Loops)
-    Total += L.TimeCycles;
+    if (!L.isRegion()) // regions enclose loops: not loop time
+      Total += L.TimeCycles;
   // Replicates of each saturation, per loop, for the verdicts.
   std::vector<std::array<std::vector<double>, NumVariants>> Boot(
       R.Loops.size());
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
-    if (Total > 0)
-      L.Share = L.TimeCycles / Total;
+    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
     double W = 0, WT = 0;
     bool Paired = R.Config.getBoolean("paired").value_or(false);
     for (unsigned V = 0; V < NumVariants; ++V)
@@ -465,6 +563,10 @@ void analyse(Report &R, const Thresholds &T) {
 
   for (size_t LI = 0; LI < R.Loops.size(); ++LI) {
     LoopReport &L = R.Loops[LI];
+    if (L.isRegion()) {
+      describeRegion(R, L, T);
+      continue;
+    }
     // Variants that lost the loop's calls are compared with NO_CALL, the
     // loop without them (thesis 4.5.2: saturation between two variants),
     // so LS and FP still say "memory or arithmetic" for its own work.
@@ -486,9 +588,14 @@ void analyse(Report &R, const Thresholds &T) {
                                         : 0;
     bool TooShort = R.ProbeCycles > 0 && MeanCall > 0 &&
                     MeanCall < T.PrecisionFactor * R.ProbeCycles;
+    // Too few pairs matter only where the loop has both streams to
+    // compare (a pointer chase has no FP: its LS decides nothing).
+    bool StreamsExist =
+        !L.Unavailable.count("LS") && !L.Unavailable.count("FP");
     std::string Missing;
     for (unsigned V : {LS, FP})
-      if (L.Variants[V] && !L.Saturation[V]) // too few pairs, not dropped
+      if (StreamsExist && L.Variants[V] &&
+          !L.Saturation[V]) // too few pairs, not dropped
         Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
                            Missing.empty() ? "" : "; ", variantName(V),
                            L.Variants[V]->Pairs.size(), TC.MinCalls)
@@ -546,6 +653,7 @@ void analyse(Report &R, const Thresholds &T) {
                 .str();
       }
     }
+    diagnoseControlBound(L, TooShort);
     bool AnyPairs = false;
     for (unsigned V = 0; V < NumVariants; ++V)
       AnyPairs |= L.Variants[V] && !L.Variants[V]->Pairs.empty();
@@ -673,21 +781,35 @@ void analyse(Report &R, const Thresholds &T) {
                   "the loop's own {1:F0}: the part it cannot time weighs on "
                   "the program's time, and the program share ({2}) is a lower "
                   "bound",
-                  L.overheadCycles(R.ProbeCycles, R.CountdownCycles) /
+                  L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) /
                       (double)L.RunCalls,
                   L.TimeCycles / (double)L.RunCalls,
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());
+    if (TooShort && L.ProgramShare && !L.ProgramShareLowerBound) {
+      L.ProgramShareApproximate = true;
+      L.Warnings.push_back(
+          formatv("the program share ({0}) is approximate: calls of {1:F0} "
+                  "cycles are timed alone between the probes, without the "
+                  "overlap with the code around them that they have in the "
+                  "program (their cost there may be lower or higher)",
+                  pct(*L.ProgramShare), MeanCall)
+              .str());
+    }
     checkRun(L, T);
     checkCoherence(L, R.ProbeCycles, TC);
     for (const auto &KV : L.Unavailable) {
       // "empty": the variant would equal REF (e.g. no division for
       // NO_DIV); a fact about the loop, not a measurement problem.
-      if (KV.second == "empty")
+      if (KV.second == "empty") {
+        auto W = L.UnavailableWhy.find(KV.first);
         L.Diagnosis.push_back(
-            formatv("{0} not built: nothing to remove in this loop", KV.first)
+            formatv("{0} not built: {1}", KV.first,
+                    W == L.UnavailableWhy.end() || W->second.empty()
+                        ? std::string("nothing to remove in this loop")
+                        : W->second)
                 .str());
-      else {
+      } else {
         auto W = L.UnavailableWhy.find(KV.first);
         L.Warnings.push_back(
             formatv("{0} not measured: {1}{2}", KV.first, KV.second,
@@ -735,7 +857,7 @@ void checkLoopStructure(Report &R, const Thresholds &T) {
            std::vector<LoopReport *>>
       Groups;
   for (LoopReport &L : R.Loops)
-    if (L.Line && L.TimeCycles > 0)
+    if (L.Line && L.TimeCycles > 0 && !L.isRegion())
       Groups[{L.Function, L.File, L.Line}].push_back(&L);
   for (auto &[Key, Ls] : Groups) {
     if (Ls.size() < 2)
@@ -770,12 +892,17 @@ std::vector<const LoopReport *> rankedLoops(const Report &R) {
   std::vector<const LoopReport *> Out;
   for (const LoopReport &L : R.Loops)
     Out.push_back(&L);
-  std::stable_sort(Out.begin(), Out.end(),
-                   [](const LoopReport *A, const LoopReport *B) {
-                     if (A->DL1Gain.value_or(-1) != B->DL1Gain.value_or(-1))
-                       return A->DL1Gain.value_or(-1) > B->DL1Gain.value_or(-1);
-                     return A->Share > B->Share;
-                   });
+  std::stable_sort(
+      Out.begin(), Out.end(), [](const LoopReport *A, const LoopReport *B) {
+        // Loops first; regions after, by program share.
+        if (A->isRegion() != B->isRegion())
+          return B->isRegion();
+        if (A->isRegion())
+          return A->ProgramShare.value_or(0) > B->ProgramShare.value_or(0);
+        if (A->DL1Gain.value_or(-1) != B->DL1Gain.value_or(-1))
+          return A->DL1Gain.value_or(-1) > B->DL1Gain.value_or(-1);
+        return A->Share > B->Share;
+      });
   return Out;
 }
 

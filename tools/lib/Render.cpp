@@ -52,7 +52,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   }
   unsigned Measured = 0;
   for (const LoopReport &L : R.Loops)
-    Measured += L.RunCalls != 0 || L.Variants[REF].has_value();
+    Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[REF]);
   if (R.Coverage)
     OS << formatv(
         "run: the {0} measured loop{1} {2} of the program's "
@@ -65,18 +65,44 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   OS << "Loops by potential DL1 gain (program = part of the program's time, "
         "loops = part of measured loop time)\n";
   std::string Unmeasured;
+  bool RegionsHeader = false;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
     if (!L.RunCalls &&
         none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+      // Regions are off unless asked for (decan run --regions).
+      if (!L.isRegion())
+        Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+      continue;
+    }
+    if (L.isRegion()) {
+      // Timed, not diagnosed: one line each, after the loops.
+      if (!RegionsHeader)
+        OS << "\nRegions (REF only: where the time the innermost loops miss "
+              "goes)\n";
+      RegionsHeader = true;
+      OS << formatv("  {0}  {1} at {2}", L.Id, demangleSymbol(L.Function),
+                    location(L.File, L.Line));
+      if (L.ProgramShare)
+        OS << "  program " << (L.ProgramShareApproximate ? "~" : "")
+           << percent(*L.ProgramShare);
+      if (L.RunCalls)
+        OS << formatv("  {0} call{1}, {2:F0} cycles/call", L.RunCalls,
+                      L.RunCalls == 1 ? "" : "s",
+                      L.TimeCycles / (double)L.RunCalls);
+      OS << "\n";
+      for (const std::string &D : L.Diagnosis)
+        OS << "    " << D << "\n";
       continue;
     }
     OS << "\n"
        << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
                   demangleSymbol(L.Function), location(L.File, L.Line));
     if (L.ProgramShare)
-      OS << "  program " << (L.ProgramShareLowerBound ? ">=" : "")
+      OS << "  program "
+         << (L.ProgramShareLowerBound    ? ">="
+             : L.ProgramShareApproximate ? "~"
+                                         : "")
          << percent(*L.ProgramShare);
     OS << "  loops " << percent(L.Share);
     if (L.DL1Gain)
@@ -158,6 +184,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.available(V))
         Avail += (Avail.empty() ? "" : ",") + variantName(V).str();
+    if (StringRef(L.Id).starts_with("region:") && L.VariantMask)
+      Avail = "REF (region)"; // timed under decan run --regions
     if (Avail.empty())
       Avail = "-";
     const decan_machine_info &M = L.MInfo;
@@ -178,9 +206,14 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
-        // Unsupported or rejected: say why in words (empty says it all).
+        // Unsupported or rejected: say why in words; empty, only where
+        // the loop's work is its control (empty alone says the rest).
         uint32_t St = M.status[V];
-        if ((L.VariantMask >> V & 1) && St != DECAN_VARIANT_EMPTY &&
+        bool FeedsControl = M.why[V] == DECAN_WHY_MEMORY_FEEDS_CONTROL ||
+                            M.why[V] == DECAN_WHY_ARITH_FEEDS_CONTROL ||
+                            M.why[V] == DECAN_WHY_ALL_CONTROL;
+        if ((L.VariantMask >> V & 1) &&
+            (St != DECAN_VARIANT_EMPTY || FeedsControl) &&
             St != DECAN_VARIANT_NOT_BUILT && M.why[V])
           Why += std::string(" (") + decan_variant_why_text(M.why[V]) + ")";
       } else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))

@@ -318,6 +318,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       if (auto Med = E->getNumber("median"))
         Probe.push_back(*Med);
   if (const json::Object *P = O->getObject("probe")) {
+    if (auto C = P->getNumber("call_cost_centicycles"))
+      ProbeCall.push_back(*C / 100);
     SlotFixed = std::max(SlotFixed, num(P, "slot_fixed_cycles"));
     Countdown = std::max(Countdown, num(P, "countdown_centicycles") / 100);
   }
@@ -335,6 +337,21 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   double TscHz = num(O->getObject("machine"), "tsc_hz");
   PI.WallCycles = num(Proc, "wall_cycles");
   PI.CpuCycles = num(Proc, "cpu_us") * TscHz / 1e6;
+  // Time the main thread was ready to run while other processes held the
+  // CPUs. It is in the wall time and in any timed call it fell into, so it
+  // is not taken out of either; past a tenth of the run, say that the
+  // timings are disturbed rather than report them as the program's.
+  double Waited = num(Proc, "main_runqueue_wait_us") * TscHz / 1e6;
+  if (PI.WallCycles > 0 && Waited > 0.1 * PI.WallCycles) {
+    std::string W =
+        formatv("the machine was busy: the program waited {0:F0}% of its run "
+                "for a CPU that other processes held; its timings and program "
+                "shares are disturbed (measure on a quiet machine)",
+                100 * Waited / PI.WallCycles)
+            .str();
+    if (!is_contained(Warnings, W))
+      Warnings.push_back(W);
+  }
   PI.Threads = static_cast<unsigned>(num(Proc, "threads"));
   if (const json::Object *C = O->getObject("crash")) {
     PI.CrashSignal = str(C, "signal");
@@ -393,6 +410,8 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
+    Info.ChasedLoads = std::max(Info.ChasedLoads,
+                                static_cast<unsigned>(num(LO, "chased_loads")));
     if (const json::Array *CD = LO->getArray("calls_deleted"))
       for (const json::Value &V : *CD)
         if (std::optional<StringRef> S = V.getAsString())
@@ -445,6 +464,8 @@ Report RawMerger::finish() const {
   R.Config = Config;
   std::vector<double> P = Probe;
   R.ProbeCycles = median(P);
+  std::vector<double> PC = ProbeCall;
+  R.ProbeCallCycles = PC.empty() ? R.ProbeCycles : median(PC);
   R.Processes = Processes;
   R.Warnings = Warnings;
   R.Objects = Objects;
@@ -518,7 +539,7 @@ Report RawMerger::finish() const {
       // Every call's REF run was timed: the loop's own time, less the
       // probes' cost that a run without decan does not pay.
       L.TimeCycles =
-          std::max(0.0, LP.RunCycles - (double)LP.RunCalls * R.ProbeCycles);
+          std::max(0.0, LP.RunCycles - (double)LP.RunCalls * R.ProbeCallCycles);
       if (LP.RunTripsKnown)
         L.RunMeanTrips = (double)LP.RunIterations / (double)LP.RunTripsKnown;
     } else if (L.Variants[REF]) {
@@ -534,20 +555,22 @@ Report RawMerger::finish() const {
   R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
-    Total += L.TimeCycles;
+    if (!L.isRegion()) // regions enclose loops: not loop time
+      Total += L.TimeCycles;
     // Measured where the runtime timed itself (entry to exit of every
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
     if (L.InsideCycles > 0)
-      R.OverheadCycles += L.overheadCycles(R.ProbeCycles, R.CountdownCycles);
+      R.OverheadCycles +=
+          L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles);
     else
       R.OverheadCycles +=
           L.VariantCycles +
-          (double)(L.RunCalls + L.VariantCalls) * R.ProbeCycles +
+          (double)(L.RunCalls + L.VariantCalls) * R.ProbeCallCycles +
           (double)L.Slots * SlotFixed;
   }
   for (LoopReport &L : R.Loops)
-    L.Share = Total > 0 ? L.TimeCycles / Total : 0;
+    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
   R.ProcessCycles = 0;
   for (const ProcessInfo &P : R.Processes)
     R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
@@ -561,9 +584,9 @@ Report RawMerger::finish() const {
       L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
       L.ProgramShareLowerBound =
           L.InsideCycles > 0 &&
-          L.overheadCycles(R.ProbeCycles, R.CountdownCycles) > L.TimeCycles;
+          L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
       // Regions enclose loops: their time is not added twice.
-      if (!StringRef(L.Id).starts_with("region:"))
+      if (!L.isRegion())
         Cov += *L.ProgramShare;
     }
     R.Coverage = std::min(1.0, Cov);
@@ -670,6 +693,7 @@ json::Value toJSON(const Report &R) {
                     {"unavailable_why", std::move(UnavailWhy)},
                     {"bound", std::move(Bound)},
                     {"calls_deleted", std::move(CallsDeleted)},
+                    {"chased_loads", static_cast<int64_t>(L.ChasedLoads)},
                     {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
                     {"time_cycles", L.TimeCycles},
                     {"share", L.Share},
@@ -709,6 +733,7 @@ json::Value toJSON(const Report &R) {
     LO["program_share"] =
         L.ProgramShare ? json::Value(*L.ProgramShare) : json::Value(nullptr);
     LO["program_share_is_lower_bound"] = L.ProgramShareLowerBound;
+    LO["program_share_is_approximate"] = L.ProgramShareApproximate;
     LO["verdict"] = json::Object{{"class", L.Verdict},
                                  {"confidence", L.VerdictConfidence},
                                  {"inconclusive", L.Inconclusive}};
@@ -754,6 +779,7 @@ json::Value toJSON(const Report &R) {
                       {"machine", json::Object(R.Machine)},
                       {"config", json::Object(R.Config)},
                       {"probe_cycles", R.ProbeCycles},
+                      {"probe_call_cycles", R.ProbeCallCycles},
                       {"slot_fixed_cycles", R.SlotFixedCycles},
                       {"countdown_cycles", R.CountdownCycles},
                       {"process_cycles", R.ProcessCycles},
@@ -794,6 +820,9 @@ Expected<Report> reportFromJSON(const json::Value &V) {
   if (const json::Object *C = O->getObject("config"))
     R.Config = *C;
   R.ProbeCycles = num(O, "probe_cycles");
+  R.ProbeCallCycles = O->getNumber("probe_call_cycles")
+                          ? num(O, "probe_call_cycles")
+                          : R.ProbeCycles;
   R.SlotFixedCycles = num(O, "slot_fixed_cycles");
   R.CountdownCycles = num(O, "countdown_cycles");
   R.ProcessCycles = num(O, "process_cycles");
@@ -841,6 +870,7 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
     readStringMap(LO, "bound", L.Bound);
+    L.ChasedLoads = static_cast<unsigned>(num(LO, "chased_loads"));
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
@@ -940,6 +970,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       L.ProgramShare = *PS;
     L.ProgramShareLowerBound =
         LO->getBoolean("program_share_is_lower_bound").value_or(false);
+    L.ProgramShareApproximate =
+        LO->getBoolean("program_share_is_approximate").value_or(false);
     if (const json::Array *Ps = LO->getArray("parts"))
       for (const json::Value &PV : *Ps) {
         const json::Object *PO = PV.getAsObject();

@@ -445,7 +445,8 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     }
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
-                      "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP"},
+                      "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP",
+                      "DECAN_REGIONS"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -461,6 +462,8 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
   Env.push_back("DECAN_EVENTS=" + join(O.Events, ","));
   Env.push_back("DECAN_OUTPUT=" + OutDir.str());
   Env.push_back("DECAN_FP_ENV=" + O.FpEnv);
+  if (O.Regions)
+    Env.push_back("DECAN_REGIONS=1");
   if (!Libs.MapFile.empty())
     Env.push_back("DECAN_LIB_MAP=" + Libs.MapFile);
   // An empty LD_LIBRARY_PATH entry means the current directory: never add

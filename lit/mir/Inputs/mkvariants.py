@@ -8,7 +8,7 @@ FUNCTION.decan.L0.<V> for each variant V (default: all but NO_CALL, which
 the outliner emits only for loops that call), with the
 function attributes "decan-variant"="<V>" and "decan-loop"="FUNCTION:L0",
 and adds the loop's meta record (decan_meta_record layout, element 8 =
-decan_machine_info as [38 x i32]) and its 8 KiB DL1 scratch area: the
+decan_machine_info as [40 x i32]) and its 8 KiB DL1 scratch area: the
 machine pass alone, on IR shaped by hand (the C tests build through the
 whole plugin).
 """
@@ -42,9 +42,9 @@ def main():
     n = len(fn) + 3 + 1 + len(fn) + 1 + 4 + 1
     out.append(
         '@"%s.decan.L0.meta" = dso_local constant { [4 x i8], i32, i32, i32, '
-        'i32, i32, i32, i32, [38 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
+        'i32, i32, i32, i32, [40 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
         'i32 %d, i32 1, i32 63, i32 0, i32 0, i32 %d, i32 0, '
-        '[38 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
+        '[40 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
         % (fn, n, 136 + n, n, n, strings))
     out.append('@"%s.decan.L0.scratch" = dso_local global [8192 x i8] '
                'zeroinitializer, align 64\n' % fn)

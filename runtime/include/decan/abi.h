@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 4
+#define DECAN_ABI_VERSION 5
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -113,7 +113,12 @@ enum decan_variant_why {
   DECAN_WHY_TRAP = 10,         ///< an integer division could trap
   DECAN_WHY_MEMORY_CALLS = 11, ///< memcpy & co. cannot be redirected (DL1)
   DECAN_WHY_VERIFIER = 12,     ///< the dependence verifier rejected it
-  DECAN_WHY_OTHER = 13         ///< see the producer's remark
+  DECAN_WHY_OTHER = 13,        ///< see the producer's remark
+  /// Empty because what the variant removes or redirects is all in the
+  /// exit test's or the addresses' slice (pointer chasing, searches).
+  DECAN_WHY_MEMORY_FEEDS_CONTROL = 14, ///< every memory access (FP, DL1)
+  DECAN_WHY_ARITH_FEEDS_CONTROL = 15,  ///< all arithmetic (LS)
+  DECAN_WHY_ALL_CONTROL = 16           ///< every instruction (CTRL)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
@@ -140,6 +145,11 @@ struct decan_machine_info {
   uint32_t calls_deleted_mask;
   /// enum decan_variant_why per variant (0 when available or not built).
   uint32_t why[DECAN_NUM_VARIANTS];
+  /// Loads on a loop-carried chain through memory: the loaded value feeds,
+  /// in a later iteration, the load's own address (pointer chasing), so each
+  /// iteration waits for the previous one's load (ABI 5).
+  uint32_t n_chased_load;
+  uint32_t reserved; ///< 0: keeps meta records a multiple of 8 bytes
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in
@@ -150,6 +160,14 @@ enum decan_store_policy {
   DECAN_STORE_AS_LOAD = 1,    ///< store -> load of the same address
   DECAN_STORE_TO_SCRATCH = 2, ///< store -> the loop's scratch area
   DECAN_STORE_DELETED = 3     ///< store removed (NOP of the same length)
+};
+
+/// decan_loop_desc::flags.
+enum decan_desc_flags {
+  /// The descriptor times a region, not an innermost loop: an outer loop or
+  /// a function the plugin wrapped (`decan flags --regions`), REF only. Its
+  /// stubs call __decan_region_enter/__decan_region_leave while `active`.
+  DECAN_DESC_REGION = 1
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
@@ -164,7 +182,7 @@ struct decan_loop_desc {
   volatile int32_t countdown; ///< see `active`; producers write 0
   uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
   uint32_t line;              ///< 0 when unknown
-  uint32_t reserved;          ///< 0
+  uint32_t flags;             ///< DECAN_DESC_* (ABI 5; was reserved, 0)
   const char *id;             ///< stable id "function:L<index>" (see design.md)
   const char *function;       ///< symbol of the enclosing function
   const char *file;           ///< source file, "" when unknown
@@ -227,6 +245,13 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 /// with `variant | DECAN_RERUN`), zero when the timed copy's results stand.
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
+
+/// Entry to and exit from a region descriptor (DECAN_DESC_REGION), called
+/// by the plugin's region stubs only while `active` is set (DECAN_REGIONS).
+/// A leave without its enter (an exit block also reached from outside the
+/// loop) changes nothing; frames left by an unwind are dropped untimed.
+void __decan_region_enter(struct decan_loop_desc *desc);
+void __decan_region_leave(struct decan_loop_desc *desc);
 
 #ifdef __cplusplus
 }

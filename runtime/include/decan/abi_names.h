@@ -115,6 +115,12 @@ static inline const char *decan_variant_why_text(uint32_t why) {
            "redirected";
   case DECAN_WHY_VERIFIER:
     return "the dependence verifier rejected it";
+  case DECAN_WHY_MEMORY_FEEDS_CONTROL:
+    return "every memory access feeds the exit test or an address";
+  case DECAN_WHY_ARITH_FEEDS_CONTROL:
+    return "all arithmetic feeds the exit test or an address";
+  case DECAN_WHY_ALL_CONTROL:
+    return "every instruction feeds the exit test";
   }
   return "see the compiler's remark (-Rpass-missed=decan)";
 }

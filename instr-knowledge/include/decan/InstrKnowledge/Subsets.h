@@ -56,6 +56,9 @@ struct LoopSubsets {
   std::vector<unsigned> Bits; ///< per instruction of the LoopBody
   unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
            NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0;
+  /// Loads whose value feeds their own address in a later iteration
+  /// (pointer chasing): each iteration waits for the previous one's load.
+  unsigned NumChasedLoad = 0;
   /// Some exit depends on a load while the loop also stores: variants that
   /// change stores could change the trip count.
   bool CtrlReadsStoredMemory = false;

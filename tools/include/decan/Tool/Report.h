@@ -109,6 +109,9 @@ struct RunPart {
 /// One loop: its measurements and what the analyses make of them.
 struct LoopReport {
   std::string Id, Function, File;
+  /// "region:...": a region (decan_region_begin, or an outer loop or a
+  /// function with `decan flags --regions`), REF only, enclosing loops.
+  bool isRegion() const { return llvm::StringRef(Id).starts_with("region:"); }
   unsigned Line = 0;
   uint32_t VariantMask = 0;
   std::map<std::string, std::string> StorePolicy;
@@ -124,6 +127,9 @@ struct LoopReport {
   /// or not the variant's work): their stream analysis takes NO_CALL as
   /// the reference (thesis 4.5.2).
   std::vector<std::string> CallsDeleted;
+  /// Loads whose value feeds their own address in a later iteration
+  /// (pointer chasing; decan_machine_info::n_chased_load).
+  unsigned ChasedLoads = 0;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops
@@ -156,6 +162,10 @@ struct LoopReport {
   /// the part of it decan cannot time (the stub's call into the runtime)
   /// then weighs on the program's time, and ProgramShare is a lower bound.
   bool ProgramShareLowerBound = false;
+  /// True when the calls are below the precision floor: timed alone, a call
+  /// loses the overlap with the code around it that it has in the program,
+  /// so ProgramShare is an estimate of unknown direction (docs/tool.md).
+  bool ProgramShareApproximate = false;
   /// Mean trips per call: of the whole run, and of the weighted samples.
   std::optional<double> RunMeanTrips, SampleMeanTrips;
   /// Saturation intervals (paired runs).
@@ -202,7 +212,11 @@ struct Report {
   std::string Version; ///< of the runtime that measured (the tool's is in JSON)
   llvm::json::Object Machine;
   llvm::json::Object Config;
-  double ProbeCycles = 0;     ///< median cycles of an empty probed region
+  double ProbeCycles = 0; ///< median cycles of an empty probed region
+  /// What the probes add to a call longer than they are (less than
+  /// ProbeCycles: a real body overlaps the start probe's TSC read); what is
+  /// taken off each timed call. ProbeCycles where the runtime did not say.
+  double ProbeCallCycles = 0;
   double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
   /// The stub's countdown on a call that does not reach the runtime.
   double CountdownCycles = 0;
@@ -269,7 +283,7 @@ private:
   std::vector<std::string> Warnings, Objects;
   llvm::json::Object Machine, Config;
   std::string Version;
-  std::vector<double> Probe;
+  std::vector<double> Probe, ProbeCall;
   double SlotFixed = 0, Countdown = 0;
   unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id);

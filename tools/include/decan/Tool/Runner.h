@@ -54,6 +54,9 @@ struct RunOptions {
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
   std::string FpEnv = "ftz";
+  /// Time the regions a `decan flags --regions` build placed (outer loops,
+  /// functions with loops): DECAN_REGIONS=1.
+  bool Regions = false;
 };
 
 /// What happened besides the measurements.
