@@ -62,3 +62,8 @@ if os.path.exists("/proc/cpuinfo"):
     for feat in ["avx2", "avx512f", "sse4_2"]:
         if " " + feat + " " in flags or " " + feat + "\n" in flags:
             config.available_features.add("cpu-" + feat)
+
+# gdb (scripts/test.sh installs it): unwinding through rewritten code.
+import shutil
+if shutil.which("gdb"):
+    config.available_features.add("gdb")

@@ -40,7 +40,8 @@ using enum decan::X86Target::CondCode;
 //   [+32] indirect jump target          [+40] xsave area pointer
 //   [+48] flags at entry                [+56] flags at exit
 //   [+64] 15 GPRs at entry              [+184] 15 GPRs at exit
-//   [+304] the loop's record            [+320] two 64-byte aligned xsave areas
+//   [+304] the loop's record            [+312] its header + 1 (for unwinding)
+//   [+320] two 64-byte aligned xsave areas
 //
 // Variants run with rsp = new rsp (so a signal handler's frame lands below
 // the saved state) and their rsp-relative operands displaced by FrameDelta.
@@ -58,6 +59,8 @@ constexpr int64_t OffFlagsExit = 56;   ///< flags at exit
 constexpr int64_t OffGPRsEntry = 64;   ///< 15 GPRs at entry
 constexpr int64_t OffGPRsExit = 184;   ///< 15 GPRs at exit
 constexpr int64_t OffRecord = 304;     ///< address of the loop's record
+constexpr int64_t OffReturn = 312;     ///< loop header + 1: a debugger's
+                                       ///< "return address" of a copy
 constexpr int64_t OffXSaveAreas = 320; ///< two 64-byte aligned xsave areas
 constexpr int64_t XSaveSize = 2752; // >= 2688: x87+SSE+AVX+AVX-512, 64-multiple
 constexpr int64_t FrameSize = alignTo(OffXSaveAreas + 2 * XSaveSize + 64, 16);
@@ -73,7 +76,8 @@ constexpr int64_t RecResume = 4;    ///< "leave the frame, run the original"
 constexpr int64_t RecIndReg = 8;    ///< induction GPR (index in Asm::GPRs; -1)
 constexpr int64_t RecIndStep = 12;  ///< its step
 constexpr int64_t RecInd32 = 16;    ///< 1: a 32-bit counter
-constexpr int64_t RecVariants = 20; ///< DECAN_NUM_VARIANTS copies (REF if
+constexpr int64_t RecHeader = 20;   ///< the original loop header
+constexpr int64_t RecVariants = 24; ///< DECAN_NUM_VARIANTS copies (REF if
                                     ///< not built)
 constexpr int64_t RecExits = RecVariants + 4 * DECAN_NUM_VARIANTS; ///< per
 ///< exit: "leave the frame, continue at the original exit"
@@ -254,10 +258,14 @@ void LoopEmitter::emit() {
   for (size_t K = 0; K < Exits.size(); ++K)
     ExitLabels.push_back(CB.newLabel());
   std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
+  P.MeasuredBegin = CB.newLabel();
+  P.MeasuredEnd = CB.newLabel();
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.V.Mask & (1u << V)))
       continue;
     CB.align(64, L.Header % 64);
+    if (V == DECAN_REF)
+      CB.bind(P.MeasuredBegin);
     VariantLabel[V] = CB.newLabel();
     CB.bind(VariantLabel[V]);
     emitCopy(P.V.Copies[V], /*Measured=*/true, [&](uint64_t Addr) {
@@ -284,6 +292,7 @@ void LoopEmitter::emit() {
     A.storeImm(A.RSP, OffExitIndex, K, true);
     CB.jmp(CodeTarget::label(SharedCommon));
   }
+  CB.bind(P.MeasuredEnd);
   // Leaving the frame is the last step (everything restored): a direct jump
   // per destination, so no value lives below the stack pointer after it.
   CB.bind(Resume);
@@ -308,6 +317,7 @@ void LoopEmitter::emit() {
   CB.word(uint32_t(Ind));
   CB.word(uint32_t(Ind < 0 ? 0 : int32_t(P.V.IndStep)));
   CB.word(P.V.Ind32 ? 1 : 0);
+  CB.rel32(CodeTarget::abs(L.Header), Rec);
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
     CB.rel32(CodeTarget::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]), Rec);
   for (unsigned S : ExitStubs)
@@ -315,6 +325,10 @@ void LoopEmitter::emit() {
 }
 
 } // namespace
+
+MeasuredFrameCFI decan::rewriter::measuredFrameCFI() {
+  return {FrameDelta, FrameDelta - OffReturn};
+}
 
 void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
                                          CodeBuffer &CB, Asm &A) {
@@ -328,6 +342,9 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   A.popMem(A.RSP, OffFlagsEntry);
   A.store(A.RSP, OffRecord, A.RAX);
   saveGPRs(A, OffGPRsEntry, /*Skip rax*/ 1);
+  fromRecord(A, A.RDX, A.RCX, RecHeader);
+  A.addImm(A.RDX, 1);
+  A.store(A.RSP, OffReturn, A.RDX);
   A.lea(A.RBX, A.RSP, OffXSaveAreas + 63);
   A.andImm(A.RBX, -64);
   A.store(A.RSP, OffXSavePtr, A.RBX);

@@ -151,6 +151,10 @@ struct PlannedLoop {
   /// unmeasured relocated loop.
   std::array<unsigned, DECAN_NUM_VARIANTS> CopyBegin{}, CopyEnd{};
   unsigned OrigBegin = 0, OrigEnd = 0;
+  /// [MeasuredBegin, MeasuredEnd): the measured copies and their exit
+  /// stubs, which run with the frame below the program's stack (their
+  /// unwind rule: Dispatcher.h, measuredFrameCFI).
+  unsigned MeasuredBegin = 0, MeasuredEnd = 0;
 };
 
 /// Labels of the routines every loop shares, reserved first in every
@@ -160,6 +164,15 @@ enum SharedLabel : unsigned {
   SharedCommon, ///< after a copy: end_call, rerun REF or continue
   NumSharedLabels
 };
+
+/// Unwind rule of a measured copy, for debuggers (.debug_frame): the
+/// interrupted code's stack pointer (the CFA) is rsp + \p FrameDelta, and
+/// the frame holds, at CFA - \p ReturnFromCFA, the loop header's address
+/// + 1, so the copy looks called from the loop header of its function.
+struct MeasuredFrameCFI {
+  int64_t FrameDelta, ReturnFromCFA;
+};
+MeasuredFrameCFI measuredFrameCFI();
 
 /// Emits the shared routines (once per binary, before any loop).
 void emitSharedDispatch(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A);

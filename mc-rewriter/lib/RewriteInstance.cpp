@@ -99,6 +99,7 @@ private:
   void fillData();
   Error patchJumps();
   RewriteResult result();
+  std::string debugFrame() const;
 
   const BinaryImage &Bin;
   const decan::X86Knowledge &X86;
@@ -140,8 +141,11 @@ Expected<RewriteResult> RewriteInstance::run() {
   fillData();
   if (Error Err = patchJumps())
     return std::move(Err);
+  std::string Frames;
+  if (!Elf->hasSection(".debug_frame"))
+    Frames = debugFrame();
   if (Error Err = Elf->write(OutPath, Patches, Code, Data, DL.ScratchOff,
-                             DL.Size, Meta))
+                             DL.Size, Meta, Frames))
     return std::move(Err);
   return result();
 }
@@ -308,6 +312,8 @@ void RewriteInstance::emitCode() {
     P.StubLabel = Map(P.StubLabel);
     P.OrigBegin = Map(P.OrigBegin);
     P.OrigEnd = Map(P.OrigEnd);
+    P.MeasuredBegin = Map(P.MeasuredBegin);
+    P.MeasuredEnd = Map(P.MeasuredEnd);
     for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
       if (P.V.Mask & (1u << V)) {
         P.CopyBegin[V] = Map(P.CopyBegin[V]);
@@ -378,6 +384,56 @@ Error RewriteInstance::patchJumps() {
     Patches.push_back({Off, Jmp});
   }
   return Error::success();
+}
+
+/// .debug_frame for the measured copies, so a debugger unwinds through a
+/// copy that crashes: one CIE (the rule of measuredFrameCFI()) and an FDE
+/// per loop. (Not loaded: the C++ unwinder does not see it.)
+std::string RewriteInstance::debugFrame() const {
+  std::string S;
+  auto U8 = [&](uint8_t V) { S.push_back(char(V)); };
+  auto U32 = [&](uint32_t V) { S.append(reinterpret_cast<char *>(&V), 4); };
+  auto U64 = [&](uint64_t V) { S.append(reinterpret_cast<char *>(&V), 8); };
+  auto Uleb = [&](uint64_t V) {
+    do {
+      uint8_t B = V & 0x7f;
+      V >>= 7;
+      U8(B | (V ? 0x80 : 0));
+    } while (V);
+  };
+  auto Entry = [&](auto Body) {
+    size_t Start = S.size();
+    U32(0); // length, below
+    Body();
+    S.resize(Start + 4 + alignTo(S.size() - Start - 4, 8), char(0)); // nops
+    uint32_t Len = S.size() - Start - 4;
+    memcpy(&S[Start], &Len, 4);
+  };
+  MeasuredFrameCFI CFI = measuredFrameCFI();
+  Entry([&] {
+    U32(0xffffffff); // CIE id
+    U8(1);           // version
+    U8(0);           // no augmentation
+    Uleb(1);         // code alignment
+    U8(0x78);        // data alignment -8 (sleb)
+    U8(16);          // return address: rip
+    U8(0x0c);        // DW_CFA_def_cfa rsp, FrameDelta
+    Uleb(7);
+    Uleb(CFI.FrameDelta);
+    U8(0x80 | 16); // DW_CFA_offset rip, at CFA - ReturnFromCFA
+    Uleb(CFI.ReturnFromCFA / 8);
+  });
+  for (const PlannedLoop &P : Plan) {
+    uint64_t B = CB.labelAddr(P.MeasuredBegin), E = CB.labelAddr(P.MeasuredEnd);
+    if (E <= B)
+      continue;
+    Entry([&] {
+      U32(0); // its CIE: the first
+      U64(B);
+      U64(E - B);
+    });
+  }
+  return S;
 }
 
 RewriteResult RewriteInstance::result() {
