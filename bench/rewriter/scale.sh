@@ -74,6 +74,7 @@ startup() {
   local how=(--lib "$lib" --)
   [ $kind = prog ] && how=(--)
   : > "$work/stamps"
+  rm -f "$work/run.json"
   t0=$(now)
   BENCH_STAMPS=$work/stamps "${env[@]}" "$d" run "$@" --json "$work/run.json" \
     "${how[@]}" "$work/stamp" "${prog[@]}" > "$work/run.out" 2> "$work/run.err"
