@@ -187,7 +187,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
   if (*Has)
     return Path.str();
   std::string Dir = rewriteCacheDir();
-  std::string Entry;
+  std::string Entry, ContentKey;
   if (!Dir.empty()) {
     auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
@@ -202,11 +202,12 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
         ";" +
         (RW.Profile ? "profile" : "mask" + std::to_string(RW.VariantMask)) +
         (RW.OnlyListed ? ";listed" : ";") + ";" + join(Only, ",");
+    ContentKey = utohexstr(
+        xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
     SmallString<256> P(Dir);
-    sys::path::append(
-        P, utohexstr(xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())),
-                     /*LowerCase=*/true) +
-               "-" + utohexstr(xxh3_64bits(arrayRefFromStringRef(Opts)), true));
+    sys::path::append(P, ContentKey + "-" +
+                             utohexstr(xxh3_64bits(arrayRefFromStringRef(Opts)),
+                                       /*LowerCase=*/true));
     Entry = std::string(P);
     SmallString<256> Copy(Entry);
     sys::path::append(Copy, sys::path::filename(Path));
@@ -236,8 +237,37 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
                                  OutDir.str().c_str(), EC.message().c_str());
     Out = rewrittenPath(Path, OutDir);
   }
-  if (Expected<RewrittenFile> F = rewriteFile(Path, Out, RW); !F)
-    return F.takeError();
+  // `decan run` rewrites a file twice (the profiling copy, then variants
+  // for the loops that ran): the input and its loops are found once.
+  struct Opened {
+    std::string Key;
+    std::unique_ptr<decan::X86Knowledge> X86;
+    std::unique_ptr<BinaryImage> Bin;
+    std::vector<LoopCandidate> Loops;
+  };
+  static Opened Last;
+  std::string Key = ContentKey.empty() ? "" : Path.str() + ";" + ContentKey;
+  if (Key.empty() || Last.Key != Key) {
+    Last = Opened();
+    auto In = openInput(Path);
+    if (!In)
+      return In.takeError();
+    if (In->second->hasDecanMeta())
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' already carries decan metadata",
+                               Path.str().c_str());
+    auto Loops = findLoops(*In->second, *In->first);
+    if (!Loops)
+      return Loops.takeError();
+    Last.X86 = std::move(In->first);
+    Last.Bin = std::move(In->second);
+    Last.Loops = std::move(*Loops);
+    Last.Key = Key;
+  }
+  if (auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW); !R)
+    return R.takeError();
+  if (Key.empty() || !RW.Profile)
+    Last = Opened(); // a profiling copy is followed by the final one
   if (!Entry.empty())
     pruneCache(Dir);
   return Out;
