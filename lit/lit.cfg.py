@@ -51,6 +51,7 @@ tools = [
     ToolSubst("not", command=os.path.join(config.llvm_tools_dir, "not"), unresolved="fatal"),
     ToolSubst("llvm-objdump", command=os.path.join(config.llvm_tools_dir, "llvm-objdump"), unresolved="fatal"),
     ToolSubst("llvm-nm", command=os.path.join(config.llvm_tools_dir, "llvm-nm"), unresolved="fatal"),
+    ToolSubst("llvm-profdata", command=os.path.join(config.llvm_tools_dir, "llvm-profdata"), unresolved="fatal"),
     ToolSubst("llc", command=os.path.join(config.llvm_tools_dir, "llc"), unresolved="fatal"),
     ToolSubst("opt", command=os.path.join(config.llvm_tools_dir, "opt"), unresolved="fatal"),
 ]

@@ -35,7 +35,9 @@ static_assert(sizeof(decan_machine_info) == abi_ir::MInfoWords * 4 &&
                   offsetof(decan_machine_info, n_other) / 4 + 1 ==
                       abi_ir::MInfoCounts + abi_ir::MInfoNumCounts,
               "machine info layout");
-static_assert(sizeof(decan_loop_desc) == 80, "descriptor layout");
+static_assert(sizeof(decan_loop_desc) == 96 &&
+                  offsetof(decan_loop_desc, flags) == 80,
+              "descriptor layout");
 static_assert(offsetof(decan_loop_desc, active) == 4 && abi_ir::DescActive == 1,
               "active field (element 1 of DescTy)");
 static_assert(offsetof(decan_loop_desc, countdown) == 8 &&
@@ -51,10 +53,10 @@ LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
   Type *Ptr = PointerType::getUnqual(Ctx);
   DescTy = StructType::getTypeByName(Ctx, "decan.loop_desc");
   if (!DescTy)
-    DescTy = StructType::create(
-        Ctx,
-        {I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr},
-        "decan.loop_desc");
+    DescTy = StructType::create(Ctx,
+                                {I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr,
+                                 Ptr, I32, I32, Ptr, Ptr, I32, I32, Ptr},
+                                "decan.loop_desc");
 }
 
 Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
@@ -63,7 +65,8 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   Type *I8 = Type::getInt8Ty(Ctx);
   auto C32 = [&](uint64_t V) { return ConstantInt::get(I32, V); };
 
-  // Strings: id, function, file, reason; each NUL-terminated, then padding
+  // Strings: id, function, file, reason, source identity, iteration step;
+  // each NUL-terminated, then padding
   // so the record size is a multiple of 8 (records sit back to back).
   std::string Id = R.id();
   std::string Strings;
@@ -77,6 +80,11 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   Strings += R.File;
   Strings.push_back('\0');
   Strings += R.SkipReason;
+  Strings.push_back('\0');
+  unsigned SourceOff = Strings.size();
+  Strings += R.Source;
+  Strings.push_back('\0');
+  Strings += std::to_string(R.IterationStep);
   Strings.push_back('\0');
   unsigned StringsSize = Strings.size();
   Strings.resize(alignTo(Strings.size(), 8), '\0');
@@ -134,9 +142,10 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
       MetaTy, Meta, ArrayRef<Constant *>{C32(0), C32(abi_ir::MetaMInfo)});
   Constant *Init = ConstantStruct::get(
       DescTy, {C32(DECAN_ABI_VERSION), C32(0), C32(0), C32(R.VariantMask),
-               C32(R.Line), C32(R.Region ? DECAN_DESC_REGION : 0),
-               StrPtr(IdOff), StrPtr(FnOff), StrPtr(FileOff), Scratch,
-               C32(R.Region ? 0 : ScratchBytes), C32(0), Minfo, Null});
+               C32(R.Line), C32(R.IterationStep), StrPtr(IdOff), StrPtr(FnOff),
+               StrPtr(FileOff), Scratch, C32(R.Region ? 0 : ScratchBytes), C32(0),
+               Minfo, R.Source.empty() ? Null : StrPtr(SourceOff),
+               C32(R.Region ? DECAN_DESC_REGION : 0), C32(0), Null});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =
       new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,

@@ -80,6 +80,9 @@ struct LoopRecord {
   /// position among the function's outer loops) or, with WholeFunction,
   /// the function.
   bool Region = false, WholeFunction = false;
+  /// Source identity across builds (decan_loop_desc::source), "" unknown.
+  std::string Source;
+  unsigned IterationStep = 0; ///< decan_loop_desc::iteration_step
 
   /// "function:L<index>"; regions "region:function[:L<index>]".
   std::string id() const {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"
+#include "IRLoopIdentity.h"
 #include "IRLoopTable.h"
 #include "IRSelection.h"
 #include "decan/abi.h"
@@ -25,9 +26,11 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -35,6 +38,7 @@
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -201,10 +205,22 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
   NF->setComdat(F.getComdat());
 
   ValueToValueMapTy VMap;
+  // Source names of the live-ins where debug info gives them (-g): the
+  // machine pass names GROUPING's groups by the pointer they go through.
+  std::string ArgNames;
   for (auto [I, V] : enumerate(P.LiveIns)) {
     NF->getArg(I)->setName(V->getName());
     VMap[V] = NF->getArg(I);
+    std::string N;
+    for (DbgVariableRecord *R : findDVRValues(V))
+      if (DILocalVariable *Var = R->getVariable()) {
+        N = Var->getName().str();
+        break;
+      }
+    ArgNames += (I ? "," : "") + N;
   }
+  if (ArgNames.find_first_not_of(',') != std::string::npos)
+    NF->addFnAttr("decan-arg-names", ArgNames);
   for (unsigned I = 0; I < P.LiveOuts.size(); ++I)
     NF->getArg(OutBase + I)->setName(P.LiveOuts[I]->getName() + ".out");
   if (P.multiExit())
@@ -550,9 +566,12 @@ functionsWithLoops(Module &M, FunctionAnalysisManager &FAM,
 
 /// Steps 1-2: the innermost loops of \p F in header order, each with its
 /// record (and skip reason, if any).
+/// \p IsHot: whether a loop is hot by the PGO profile, or null when
+/// -decan-pgo-hot is off.
 static SmallVector<Candidate, 8>
 findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
-               const SmallPtrSetImpl<const Function *> &WithLoops) {
+               const SmallPtrSetImpl<const Function *> &WithLoops,
+               function_ref<bool(const Loop &)> IsHot) {
   DenseMap<const BasicBlock *, unsigned> Pos;
   for (BasicBlock &BB : F)
     Pos[&BB] = Pos.size();
@@ -604,6 +623,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
       R.Line = DL->getLine();
       R.Column = DL->getColumn();
     }
+    R.Source = loopSourceIdentity(C.L, C.Loc);
     if (F.hasOptNone())
       R.SkipReason = "function is optnone (-O0)";
     else if (C.Irreducible)
@@ -615,6 +635,12 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
                      "(compile with -gline-tables-only or -g)";
     else if (!Filter.selects(F, R.File, R.Line))
       R.SkipReason = "not selected (-decan-functions/-decan-lines)";
+    else if (!Filter.selectsHotLoop(R.id(), R.File, R.Line, R.Column))
+      R.SkipReason = "cold: not among the hot loops of -decan-loops (decan "
+                     "flags --hot)";
+    else if (IsHot && C.L && !IsHot(*C.L))
+      R.SkipReason = "cold by the PGO profile: its header block is not hot "
+                     "(-decan-pgo-hot)";
     else if (std::optional<std::string> Why = bodySkipReason(*C.L))
       R.SkipReason = *Why;
     else if (const Function *G = callsLoops(*C.L, WithLoops))
@@ -762,16 +788,32 @@ static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                             const LoopFilter &Filter,
                             const SmallPtrSetImpl<const Function *> &WithLoops,
-                            LoopTableBuilder &Table) {
+                            ProfileSummaryInfo *PSI, LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &AC = FAM.getResult<AssumptionAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
-  SmallVector<Candidate, 8> Cands = findCandidates(F, LI, Filter, WithLoops);
+  BlockFrequencyInfo *BFI =
+      PSI ? &FAM.getResult<BlockFrequencyAnalysis>(F) : nullptr;
+  // Hot by the profile: the header's count in source iterations (a loop
+  // vectorised by 8 runs its header an eighth as often) reaches the
+  // summary's hot threshold, within 10%: the remainder of an unrolled or
+  // vectorised loop keeps some of its counts.
+  auto IsHot = [&](const Loop &L) {
+    std::optional<uint64_t> N = BFI->getBlockProfileCount(L.getHeader());
+    uint64_t Step = std::max(1u, loopIterationStep(L, SE));
+    return N && PSI->isHotCount(*N * Step + *N * Step / 10);
+  };
+  SmallVector<Candidate, 8> Cands =
+      findCandidates(F, LI, Filter, WithLoops,
+                     PSI ? function_ref<bool(const Loop &)>(IsHot) : nullptr);
   if (Cands.empty())
     return false;
+  for (Candidate &C : Cands)
+    if (C.L)
+      C.Rec.IterationStep = loopIterationStep(*C.L, SE);
   // Shape every selected loop before recording any: LCSSA for one loop can
   // rewrite uses inside another (a value of loop A used in loop B).
   for (Candidate &C : Cands)
@@ -877,10 +919,24 @@ PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   SmallPtrSet<const Function *, 16> WithLoops =
       functionsWithLoops(M, FAM, *Filter);
+  // -decan-pgo-hot reads the profile summary; without one every loop is
+  // instrumented, and the user is told.
+  ProfileSummaryInfo *PSI = nullptr;
+  if (Filter->wantsProfileHotness()) {
+    PSI = &MAM.getResult<ProfileSummaryAnalysis>(M);
+    if (!PSI->hasProfileSummary()) {
+      M.getContext().diagnose(DiagnosticInfoGeneric(
+          "decan: -decan-pgo-hot without a PGO profile (-fprofile-instr-use, "
+          "-fprofile-use or -fprofile-sample-use): every loop is "
+          "instrumented",
+          DS_Warning));
+      PSI = nullptr;
+    }
+  }
   LoopTableBuilder Table(M);
   bool Changed = false;
   for (Function *F : Worklist)
-    Changed |= processFunction(*F, FAM, *Filter, WithLoops, Table);
+    Changed |= processFunction(*F, FAM, *Filter, WithLoops, PSI, Table);
   if (!Changed)
     return PreservedAnalyses::all();
   Table.finalize();

@@ -8,6 +8,8 @@
 
 #include "IROutline.h"
 #include "IRRegions.h"
+#include "IRTripCounts.h"
+#include "IRTune.h"
 #include "Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -24,6 +26,30 @@ void decan::registerIRPasses(PassBuilder &PB) {
           return;
         MPM.addPass(decan::OutlinePass());
         MPM.addPass(decan::RegionPass());
+      });
+  // Measured trip counts (decan flags --apply) reach the loops before the
+  // vectoriser and the unroller plan for them.
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        if (decan::tripCountsGiven())
+          FPM.addPass(decan::ApplyTripCountsPass());
+        if (decan::loopHintsGiven())
+          FPM.addPass(decan::ApplyLoopHintsPass());
+      });
+  // Tuning candidates are cloned before any loop is transformed: each clone
+  // goes through the whole pipeline with its own hints.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (decan::tuneGiven())
+          MPM.addPass(decan::TuneCandidatesPass());
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "decan-apply-trip-counts")
+          return false;
+        FPM.addPass(decan::ApplyTripCountsPass());
+        return true;
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,

@@ -116,58 +116,110 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
   return Plans;
 }
 
-/// The enter stub before \p Before, counting down at an accounting stride
-/// as the loops' stub does (abi.h): one volatile load and an unlikely
-/// branch while inactive.
-///   if (desc.active) {
-///     if (desc.active != 2 || --desc.countdown <= 0)
-///       __decan_region_enter(&desc);
+/// Region descriptor states (`active`; abi.h, DECAN_DESC_REGION): 0 inert;
+/// 1 every activation calls the runtime; 2 counting down to the next timed
+/// activation (a stride); 3 a timed activation is open on the only thread
+/// and `countdown` holds its nesting depth, so that recursion stays in the
+/// stubs.
+enum : uint32_t { RegionEvery = 1, RegionCounting = 2, RegionOpen = 3 };
+
+/// A stub under construction before an instruction: the blocks between
+/// its test of `active` and the continuation, and the value it read.
+/// Inactive, the stub is one volatile load and an unlikely branch to Cont.
+class Stub {
+public:
+  Stub(Instruction *Before, Constant *Desc, Type *DescTy)
+      : Desc(Desc), DescTy(DescTy), B(Before->getContext()) {
+    BasicBlock *Head = Before->getParent();
+    F = Head->getParent();
+    Cont = Head->splitBasicBlock(Before, "decan.region.cont");
+    Head->getTerminator()->eraseFromParent();
+    BasicBlock *On = block("decan.region.on");
+    B.SetInsertPoint(Head);
+    Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
+    Active = B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true,
+                          "decan.region.active");
+    B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
+                   MDBuilder(F->getContext()).createUnlikelyBranchWeights());
+    B.SetInsertPoint(On);
+  }
+  BasicBlock *block(const char *Name) {
+    return BasicBlock::Create(F->getContext(), Name, F, Cont);
+  }
+  /// Branch on `active == State` from the current block.
+  void branchOnState(uint32_t State, BasicBlock *Yes, BasicBlock *No) {
+    B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(State)), Yes, No);
+  }
+  /// `countdown += Delta` (volatile) in the current block; the new value.
+  Value *addToCountdown(int Delta) {
+    Value *Ptr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
+    Value *New =
+        B.CreateAdd(B.CreateLoad(B.getInt32Ty(), Ptr, /*Volatile=*/true),
+                    B.getInt32(Delta));
+    B.CreateStore(New, Ptr, /*Volatile=*/true);
+    return New;
+  }
+  /// \p Callee(desc) in \p Call, then on to the continuation.
+  void emitCall(BasicBlock *Call, FunctionCallee Callee) {
+    B.SetInsertPoint(Call);
+    B.CreateCall(Callee, {Desc});
+    B.CreateBr(Cont);
+  }
+
+  Constant *Desc;
+  Type *DescTy;
+  IRBuilder<> B;
+  Function *F;
+  BasicBlock *Cont;
+  LoadInst *Active;
+};
+
+/// The enter stub before \p Before:
+///   switch (desc.active) {
+///   case 0: break;
+///   case 3: ++desc.countdown; break;            // nested in the timed one
+///   case 2: if (--desc.countdown > 0) break;    // a stride's untimed one
+///   default: __decan_region_enter(&desc);
 ///   }
 static void insertEnterStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Enter) {
-  BasicBlock *Head = Before->getParent();
-  Function *F = Head->getParent();
-  LLVMContext &Ctx = F->getContext();
-  BasicBlock *Cont = Head->splitBasicBlock(Before, "decan.region.cont");
-  Head->getTerminator()->eraseFromParent();
-  BasicBlock *On = BasicBlock::Create(Ctx, "decan.region.on", F, Cont);
-  BasicBlock *Count = BasicBlock::Create(Ctx, "decan.region.count", F, Cont);
-  BasicBlock *Call = BasicBlock::Create(Ctx, "decan.region.enter", F, Cont);
-  MDBuilder MDB(Ctx);
-  IRBuilder<> B(Head);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
-  LoadInst *Active = B.CreateLoad(B.getInt32Ty(), ActivePtr, /*Volatile=*/true,
-                                  "decan.region.active");
-  B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), On, Cont,
-                 MDB.createUnlikelyBranchWeights());
-  B.SetInsertPoint(On);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(2)), Count, Call);
-  B.SetInsertPoint(Count);
-  Value *CountPtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescCountdown);
-  Value *Left = B.CreateSub(
-      B.CreateLoad(B.getInt32Ty(), CountPtr, /*Volatile=*/true), B.getInt32(1));
-  B.CreateStore(Left, CountPtr, /*Volatile=*/true);
-  B.CreateCondBr(B.CreateICmpSGT(Left, B.getInt32(0)), Cont, Call,
-                 MDB.createLikelyBranchWeights());
-  B.SetInsertPoint(Call);
-  B.CreateCall(Enter, {Desc});
-  B.CreateBr(Cont);
+  Stub S(Before, Desc, DescTy);
+  BasicBlock *Nest = S.block("decan.region.nest"),
+             *NotNest = S.block("decan.region.notnest"),
+             *Count = S.block("decan.region.count"),
+             *Call = S.block("decan.region.enter");
+  S.branchOnState(RegionOpen, Nest, NotNest);
+  S.B.SetInsertPoint(Nest);
+  S.addToCountdown(1);
+  S.B.CreateBr(S.Cont);
+  S.B.SetInsertPoint(NotNest);
+  S.branchOnState(RegionCounting, Count, Call);
+  S.B.SetInsertPoint(Count);
+  Value *Left = S.addToCountdown(-1);
+  S.B.CreateCondBr(S.B.CreateICmpSGT(Left, S.B.getInt32(0)), S.Cont, Call,
+                   MDBuilder(S.F->getContext()).createLikelyBranchWeights());
+  S.emitCall(Call, Enter);
 }
 
-/// The leave stub before \p Before: `if (desc.active == 1) leave(&desc)`;
-/// at a stride (2) only the timed activation's enter set it back to 1.
+/// The leave stub before \p Before:
+///   switch (desc.active) {
+///   case 1: __decan_region_leave(&desc); break;
+///   case 3: if (--desc.countdown == 0) __decan_region_leave(&desc); break;
+///   }
 static void insertLeaveStub(Instruction *Before, Constant *Desc, Type *DescTy,
                             FunctionCallee Leave) {
-  IRBuilder<> B(Before);
-  Value *ActivePtr = B.CreateStructGEP(DescTy, Desc, abi_ir::DescActive);
-  LoadInst *Active = B.CreateLoad(B.getInt32Ty(), ActivePtr, /*Volatile=*/true,
-                                  "decan.region.active");
-  MDBuilder MDB(B.getContext());
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      B.CreateICmpEQ(Active, B.getInt32(1)), Before, /*Unreachable=*/false,
-      MDB.createUnlikelyBranchWeights());
-  IRBuilder<> T(Then);
-  T.CreateCall(Leave, {Desc});
+  Stub S(Before, Desc, DescTy);
+  BasicBlock *Open = S.block("decan.region.open"),
+             *NotOpen = S.block("decan.region.notopen"),
+             *Call = S.block("decan.region.leave");
+  S.branchOnState(RegionOpen, Open, NotOpen);
+  S.B.SetInsertPoint(Open);
+  Value *Depth = S.addToCountdown(-1);
+  S.B.CreateCondBr(S.B.CreateICmpEQ(Depth, S.B.getInt32(0)), Call, S.Cont,
+                   MDBuilder(S.F->getContext()).createUnlikelyBranchWeights());
+  S.B.SetInsertPoint(NotOpen);
+  S.branchOnState(RegionEvery, Call, S.Cont);
+  S.emitCall(Call, Leave);
 }
 
 PreservedAnalyses RegionPass::run(Module &M, ModuleAnalysisManager &MAM) {

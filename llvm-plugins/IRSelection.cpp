@@ -30,6 +30,20 @@ static cl::list<std::string>
                cl::desc("Instrument only loops starting in these line ranges"),
                cl::value_desc("file.c:10-20,b.c:7"), cl::cat(DecanCategory));
 
+static cl::list<std::string> DecanLoops(
+    "decan-loops", cl::CommaSeparated,
+    cl::desc("Instrument only these loops: loop ids (f:L2) or source "
+             "positions FILE:LINE[:COL] (what `decan flags --hot` prints)"),
+    cl::value_desc("f:L2,a.c:10:3"), cl::cat(DecanCategory));
+
+static cl::opt<bool> DecanPgoHot(
+    "decan-pgo-hot",
+    cl::desc("Instrument only loops whose header block is hot by the PGO "
+             "profile summary (-fprofile-instr-use, -fprofile-use, "
+             "-fprofile-sample-use; -profile-summary-cutoff-hot sets the "
+             "threshold)"),
+    cl::init(false), cl::cat(DecanCategory));
+
 static cl::opt<bool> DecanDisable("decan-disable",
                                   cl::desc("Do not instrument any loop"),
                                   cl::init(false), cl::cat(DecanCategory));
@@ -61,6 +75,30 @@ Expected<LoopFilter> LoopFilter::fromOptions() {
       return Bad();
     Filter.Lines.push_back({File.str(), First, Last});
   }
+  for (StringRef Entry : DecanLoops) {
+    if (Entry.empty())
+      continue;
+    HotLoop H;
+    // FILE:LINE:COL or FILE:LINE; anything else is a loop id (f:L2).
+    auto [Rest, Last] = Entry.rsplit(':');
+    unsigned N;
+    if (!Rest.empty() && !Last.getAsInteger(10, N)) {
+      auto [File, Mid] = Rest.rsplit(':');
+      unsigned Line;
+      if (!File.empty() && !Mid.getAsInteger(10, Line)) {
+        H.File = File.str();
+        H.Line = Line;
+        H.Col = N;
+      } else {
+        H.File = Rest.str();
+        H.Line = N;
+      }
+    } else {
+      H.Id = Entry.str();
+    }
+    Filter.HotLoops.push_back(std::move(H));
+  }
+  Filter.PgoHot = DecanPgoHot;
   return Filter;
 }
 
@@ -91,6 +129,18 @@ bool LoopFilter::selects(const Function &F, StringRef File,
       }))
     return false;
   return true;
+}
+
+bool LoopFilter::selectsHotLoop(StringRef Id, StringRef File, unsigned Line,
+                                unsigned Col) const {
+  if (HotLoops.empty())
+    return true;
+  return any_of(HotLoops, [&](const HotLoop &H) {
+    if (!H.Id.empty())
+      return H.Id == Id;
+    return Line && H.Line == Line && (!H.Col || H.Col == Col) &&
+           (fileMatches(File, H.File) || fileMatches(H.File, File));
+  });
 }
 
 /// Intrinsics that x86-64 codegen turns into library calls.

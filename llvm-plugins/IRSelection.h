@@ -23,7 +23,8 @@ class Loop;
 
 namespace decan {
 
-/// -decan-functions / -decan-lines, parsed once per module.
+/// -decan-functions / -decan-lines / -decan-loops / -decan-pgo-hot, parsed
+/// once per module.
 class LoopFilter {
 public:
   /// Parses the command-line options; bad entries are an Error.
@@ -40,6 +41,16 @@ public:
   /// -gline-tables-only).
   bool hasLineRanges() const { return !Lines.empty(); }
 
+  /// Whether -decan-loops (the hot loops of an earlier report, `decan flags
+  /// --hot`) leaves in the loop \p Id starting at \p File:\p Line:\p Col.
+  bool selectsHotLoop(llvm::StringRef Id, llvm::StringRef File, unsigned Line,
+                      unsigned Col) const;
+
+  /// Whether -decan-pgo-hot was given: only loops whose header block is hot
+  /// by the PGO profile summary (counted in source iterations) are
+  /// instrumented.
+  bool wantsProfileHotness() const { return PgoHot; }
+
 private:
   struct LineRange {
     std::string File;
@@ -47,6 +58,13 @@ private:
   };
   std::vector<std::string> Functions;
   std::vector<LineRange> Lines;
+  /// -decan-loops: a loop id ("f:L2"), or FILE:LINE[:COL] (Col 0: any).
+  struct HotLoop {
+    std::string Id, File;
+    unsigned Line = 0, Col = 0;
+  };
+  std::vector<HotLoop> HotLoops;
+  bool PgoHot = false;
 };
 
 /// Whether the IR side is disabled (-decan-disable).

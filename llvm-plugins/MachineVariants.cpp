@@ -40,6 +40,8 @@
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
@@ -48,6 +50,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -462,6 +465,11 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
       *Count++ = N;
     Vals[abi_ir::MInfoNCall] = Counts->NumCall;
     Vals[abi_ir::MInfoNChasedLoad] = Counts->NumChasedLoad;
+    // The groups, as the rewriter records them (names packed in words).
+    decan_machine_info MI;
+    std::memcpy(&MI, Vals.data(), sizeof(MI));
+    recordGroups(*Counts, MI);
+    std::memcpy(Vals.data(), &MI, sizeof(MI));
   }
   if (CallsDeleted)
     Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;
@@ -479,6 +487,56 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
       setDescBoundBit(M, (MetaName + ".desc").str(), VI);
   }
   return true;
+}
+
+/// GROUPING: the source name of each group where the IR knows it (the
+/// underlying object of a member's memory operand: a global, or a pointer
+/// the debug info names, with -g), else the producer-neutral name the
+/// rules gave it ("(%rsi,%rax,8)"). Names only: the groups themselves come
+/// from the addresses, as in the rewriter.
+static void nameGroups(const MachineLoopBody &ML, LoopSubsets &S) {
+  std::vector<bool> Named(S.NumGroups, false);
+  for (unsigned I = 0; I < S.Group.size() && I < ML.MIs.size(); ++I) {
+    int G = S.Group[I];
+    if (G < 0 || Named[G])
+      continue;
+    for (const MachineMemOperand *MMO : ML.MIs[I]->memoperands()) {
+      const Value *V = MMO->getValue();
+      if (!V)
+        continue;
+      Value *O = const_cast<Value *>(getUnderlyingObject(V));
+      std::string Name;
+      if (auto *GV = dyn_cast<GlobalVariable>(O))
+        Name = GV->getName().str();
+      // A live-in pointer: the outliner recorded its source name.
+      if (auto *A = dyn_cast<Argument>(O)) {
+        SmallVector<StringRef, 8> Names;
+        A->getParent()
+            ->getFnAttribute("decan-arg-names")
+            .getValueAsString()
+            .split(Names, ',');
+        if (A->getArgNo() < Names.size())
+          Name = Names[A->getArgNo()].str();
+      }
+      if (Name.empty())
+        for (DbgVariableRecord *R : findDVRValues(O))
+          if (DILocalVariable *Var = R->getVariable()) {
+            Name = Var->getName().str();
+            break;
+          }
+      if (Name.empty())
+        for (DbgVariableRecord *R : findDVRDeclares(O))
+          if (DILocalVariable *Var = R->getVariable()) {
+            Name = Var->getName().str();
+            break;
+          }
+      if (!Name.empty()) {
+        S.GroupNames[G] = Name;
+        Named[G] = true;
+        break;
+      }
+    }
+  }
 }
 
 /// The status in words, as remarks write it (decan/abi_names.h).
@@ -580,6 +638,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   MachineLoopBody ML = readLoop(*K, *L, *ST.getRegisterInfo());
   LoopSubsets S = computeSubsets(*K, ML.Body);
+  nameGroups(ML, S);
   if (DumpSubsets) {
     errs() << "decan subsets of " << MF.getName() << ":\n";
     for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
@@ -602,7 +661,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
           {SubsetNop, "NOP"},
           {SubsetCtrl, "CTRL"},
           {SubsetAddr, "ADDR"},
-          {SubsetCall, "CALL"}};
+          {SubsetCall, "CALL"},
+          {SubsetRed, "RED"}};
       for (auto [Bit, N] : Names)
         if (B & Bit)
           errs() << " " << N;

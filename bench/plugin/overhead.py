@@ -54,7 +54,7 @@ def symbol_sizes(obj):
         parts = line.split()
         if len(parts) != 4 or parts[2] not in "tT":
             continue
-        if re.search(r"\.decan\.L\d+\.(REF|LS|FP|NO_DIV|DL1|CTRL|NO_CALL)$",
+        if re.search(r"\.decan\.L\d+\.(REF|LS|FP|NO_DIV|DL1|CTRL|NO_CALL|S2L|NO_STORE|NO_RED|PREFETCH)$",
                      parts[3]):
             copies += int(parts[1], 16)
             loops += parts[3].endswith(".REF")

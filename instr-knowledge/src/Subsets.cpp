@@ -16,7 +16,10 @@
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
+#include <cstring>
+#include <map>
 #include <set>
+#include <string>
 
 using namespace llvm;
 using namespace decan;
@@ -151,6 +154,170 @@ unsigned decan::classifyOpcode(const MCInstrInfo &MII, unsigned Opcode,
   return Bits;
 }
 
+/// The data register (vector or GPR) instruction \p I writes, when it
+/// writes exactly one (flags aside); 0 otherwise.
+static unsigned soleDataDef(const X86Knowledge &K, const ReachingDefs &RD,
+                            unsigned I) {
+  unsigned Reg = 0;
+  for (auto [R, U] : RD.writesOf(I)) {
+    if (!K.isVector(R) && !K.isGPR(R))
+      continue;
+    if (Reg && !K.regsOverlap(Reg, R))
+      return 0;
+    if (!Reg || K.regBits(R) > K.regBits(Reg))
+      Reg = R;
+  }
+  return Reg;
+}
+
+/// The RED subset (thesis 4.4.3.2, NO_RED): the loop's reduction chains.
+/// Over the arithmetic instructions that write one data register (never
+/// CTRL, address, stores, calls, divisions), a chain is a cycle of values
+/// around the back edge (a strongly connected component of "reads the
+/// result of") in which each member takes exactly one value from the chain
+/// (the accumulator: `s += x`, or an unrolled sum whose accumulator
+/// alternates between two registers) and whose results nothing outside the
+/// chain reads in the loop (the exit may). A prefix sum (the accumulator is
+/// stored) is none; in `x = x * a; s += x` only the add is one, the
+/// multiply's result feeding other work.
+static void markReductions(const X86Knowledge &K, const LoopBody &L,
+                           const ReachingDefs &RD,
+                           std::vector<unsigned> &Bits) {
+  unsigned N = L.Instrs.size();
+  std::vector<bool> Cand(N, false);
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = Bits[I];
+    Cand[I] = (B & (SubsetFP | SubsetOther)) &&
+              !(B & (SubsetCtrl | SubsetAddr | SubsetStore | SubsetCall |
+                     SubsetBranch | SubsetNop | SubsetUnsupported |
+                     SubsetGather | SubsetDiv)) &&
+              soleDataDef(K, RD, I);
+  }
+  // Reach[I]: candidates reading, transitively, the result of I.
+  std::vector<std::vector<unsigned>> Succ(N);
+  for (const RegRead &R : RD.reads())
+    if (Cand[R.Instr])
+      for (auto [D, C] : R.Defs)
+        if (D != EntryDef && Cand[D])
+          Succ[D].push_back(R.Instr);
+  std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
+  for (unsigned I = 0; I < N; ++I) {
+    if (!Cand[I])
+      continue;
+    std::vector<unsigned> Work(Succ[I]);
+    while (!Work.empty()) {
+      unsigned J = Work.back();
+      Work.pop_back();
+      if (Reach[I][J])
+        continue;
+      Reach[I][J] = true;
+      Work.insert(Work.end(), Succ[J].begin(), Succ[J].end());
+    }
+  }
+  auto InChain = [&](unsigned I, unsigned J) {
+    return Reach[I][J] && Reach[J][I];
+  };
+  for (unsigned I = 0; I < N; ++I) {
+    if (!Cand[I] || !Reach[I][I])
+      continue;
+    // Exactly one value from the chain, and that one from nowhere else.
+    std::set<unsigned> FromChain;
+    bool OK = true;
+    for (const RegRead *R : RD.readsOf(I)) {
+      bool Any = false, All = true;
+      for (auto [D, C] : R->Defs) {
+        bool Member = D != EntryDef && InChain(I, D);
+        Any |= Member;
+        All &= Member || D == EntryDef;
+      }
+      if (Any) {
+        OK &= All;
+        FromChain.insert(R->Unit);
+      }
+    }
+    // Registers are read unit by unit: one register may be several units.
+    std::set<unsigned> Regs;
+    for (const RegRead *R : RD.readsOf(I))
+      if (FromChain.count(R->Unit))
+        Regs.insert(R->Reg);
+    for (unsigned X : Regs)
+      for (unsigned Y : Regs)
+        OK &= K.regsOverlap(X, Y);
+    // Nothing outside the chain reads its results.
+    for (const RegRead &R : RD.reads())
+      for (auto [D, C] : R.Defs)
+        if (D == I && !(Cand[R.Instr] && InChain(I, R.Instr)))
+          OK = false;
+    if (OK)
+      Bits[I] |= SubsetRed;
+  }
+  // A chain is all or nothing: one member failing leaves the others a
+  // chain with a reader outside.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 0; I < N; ++I)
+      if (Bits[I] & SubsetRed)
+        for (unsigned J = 0; J < N; ++J)
+          if (Cand[J] && InChain(I, J) && !(Bits[J] & SubsetRed)) {
+            Bits[I] &= ~SubsetRed;
+            Changed = true;
+            break;
+          }
+  }
+}
+
+/// GROUPING's groups (LoopSubsets::Group): one per data structure.
+static void findGroups(const X86Knowledge &K, const LoopBody &L,
+                       LoopSubsets &S) {
+  unsigned N = L.Instrs.size();
+  S.Group.assign(N, -1);
+  std::map<std::string, int> Index;
+  auto Reg = [&](unsigned R) {
+    return R ? ("%" + StringRef(K.regName(R)).lower()) : std::string();
+  };
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned B = S.Bits[I];
+    if (!(B & (SubsetLoad | SubsetStore)) ||
+        (B & (SubsetCtrl | SubsetNop | SubsetCall | SubsetGather)))
+      continue;
+    const Instr &In = L.Instrs[I];
+    int M = K.memOperandIndex(In.Opcode);
+    if (M < 0 || In.Ops.size() < (unsigned)M + 5)
+      continue;
+    const Operand &Base = In.Ops[M], &Scale = In.Ops[M + 1],
+                  &Idx = In.Ops[M + 2], &Disp = In.Ops[M + 3],
+                  &Seg = In.Ops[M + 4];
+    unsigned BaseReg = Base.isReg() ? Base.Reg : 0;
+    unsigned IdxReg = Idx.isReg() ? Idx.Reg : 0;
+    // The frame (spills, locals) and RIP-relative scalars are no array.
+    if (BaseReg == K.reg("RSP") || (BaseReg == K.reg("RIP") && !IdxReg))
+      continue;
+    std::string Sym;
+    if (Disp.Kind == Operand::Symbol)
+      Sym = Disp.SymKey ? "sym" + std::to_string(Disp.SymKey)
+                        : "op" + std::to_string(I); // unknown: its own
+    std::string Key = Sym + "|" + std::to_string(BaseReg) + "|" +
+                      std::to_string(IdxReg) + "|" +
+                      std::to_string(Scale.isImm() ? Scale.Imm : 1) + "|" +
+                      std::to_string(Seg.isReg() ? Seg.Reg : 0);
+    auto [It, New] = Index.try_emplace(Key, (int)S.GroupNames.size());
+    if (New) {
+      std::string Name =
+          std::string(Disp.Kind == Operand::Symbol ? "sym" : "") + "(" +
+          Reg(BaseReg);
+      if (IdxReg)
+        Name += "," + Reg(IdxReg) + "," +
+                std::to_string(Scale.isImm() ? Scale.Imm : 1);
+      Name += ")";
+      S.GroupNames.push_back(Name);
+      S.GroupAccesses.push_back(0);
+    }
+    S.Group[I] = It->second;
+    ++S.GroupAccesses[It->second];
+  }
+  S.NumGroups = S.GroupNames.size();
+}
+
 LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   LoopSubsets S;
   unsigned N = L.Instrs.size();
@@ -260,6 +427,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     }
     S.NumChasedLoad += Seen.count(I);
   }
+  markReductions(K, L, RD, S.Bits);
+  findGroups(K, L, S);
   // Memory written by the loop that an exit may read (same base/index).
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
@@ -309,8 +478,20 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     S.NumDiv += !!(B & SubsetDiv);
     S.NumCtrl += !!(B & SubsetCtrl);
     S.NumAddr += !!(B & SubsetAddr);
+    S.NumRed += !!(B & SubsetRed);
     S.NumOther += !(B & (SubsetLoad | SubsetStore | SubsetFP | SubsetDiv |
                          SubsetCtrl | SubsetAddr | SubsetBranch | SubsetCall));
   }
   return S;
+}
+
+void decan::recordGroups(const LoopSubsets &S, decan_machine_info &MI) {
+  MI.n_groups = S.NumGroups;
+  for (unsigned G = 0; G < DECAN_MAX_GROUPS; ++G) {
+    MI.group_accesses[G] = G < S.NumGroups ? S.GroupAccesses[G] : 0;
+    std::memset(MI.group_name[G], 0, sizeof(MI.group_name[G]));
+    if (G < S.NumGroups)
+      std::strncpy(MI.group_name[G], S.GroupNames[G].c_str(),
+                   sizeof(MI.group_name[G]) - 1);
+  }
 }

@@ -63,6 +63,11 @@ private:
   bool asLoad(unsigned I, std::vector<Instr> &Out, std::string &Why,
               bool IntoFree = false);
   bool regForm(unsigned I, std::vector<Instr> &Out, std::string &Why);
+  bool fmaAsMultiply(unsigned I, std::vector<Instr> &Out);
+  /// DL1's rule for access \p I (subset bits \p B); a result: unavailable.
+  std::optional<VariantResult> redirect(unsigned I, unsigned B, bool &OK);
+  /// Appends `prefetcht0` of \p I's address to \p Out (PREFETCH).
+  bool addPrefetch(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);
   /// Scratch cells (offsets) for store/load pairs one iteration apart.
   std::map<unsigned, int64_t> forwardingCells() const;

@@ -262,6 +262,75 @@ bool VariantBuilder::asLoad(unsigned I, std::vector<Instr> &Out,
   return true;
 }
 
+/// NO_RED of a fused multiply-add into the accumulator (`vfmadd231pd x, y,
+/// acc`: acc += x * y): the multiply stays, into a free register, so only
+/// the add of the chain goes (the multiply is not the target). False when
+/// \p I is no such FMA or has no form (masked, no free register): the
+/// caller deletes it whole.
+bool VariantBuilder::fmaAsMultiply(unsigned I, std::vector<Instr> &Out) {
+  const Instr &In = Ref.Instrs[I];
+  StringRef N = K.opcodeName(In.Opcode);
+  StringRef Rest;
+  for (StringRef P : {"VFMADD231", "VFMSUB231", "VFNMADD231", "VFNMSUB231"})
+    if (N.starts_with(P))
+      Rest = N.drop_front(P.size());
+  if (Rest.empty() || Rest.contains('k'))
+    return false;
+  static const std::pair<StringRef, StringRef> Sfx[] = {{"m_Int", "rm_Int"},
+                                                        {"r_Int", "rr_Int"},
+                                                        {"mb", "rmb"},
+                                                        {"m", "rm"},
+                                                        {"r", "rr"}};
+  unsigned Op = 0;
+  for (auto [From, To] : Sfx)
+    if (Rest.ends_with(From)) {
+      Op = K.opcode(("VMUL" + Rest.drop_back(From.size()) + To).str());
+      break;
+    }
+  // dst, acc (tied), x, then y or the memory operand.
+  if (!Op || In.Ops.size() < 4 || !In.Ops[0].isReg() || !In.Ops[2].isReg())
+    return false;
+  unsigned Dst = In.Ops[0].Reg;
+  bool Evex = Rest.contains('Z');
+  for (unsigned R : Ref.FreeRegs) {
+    if (!K.isVector(R) || (!Evex && K.regNumber(R) >= 16))
+      continue;
+    unsigned T = sized(R, K.regBits(Dst) / 8);
+    // Scalar forms name FR64/FR32 registers: the XMM of the same number.
+    if (!T)
+      continue;
+    if (K.regBits(Dst) < 128)
+      T = K.reg(("XMM" + Twine(K.regNumber(R))).str());
+    Instr M = mk(I, Op);
+    M.MemWidth = In.MemWidth;
+    M.Ops.push_back(Operand::reg(T));
+    for (unsigned J = 2; J < In.Ops.size(); ++J)
+      M.Ops.push_back(In.Ops[J]);
+    Out = {M};
+    return true;
+  }
+  return false;
+}
+
+/// PREFETCH: `prefetcht0` of the access's own address (same base, index,
+/// scale, displacement, segment): one more L1 access that changes no
+/// register and no memory (thesis 4.6.3).
+bool VariantBuilder::addPrefetch(unsigned I, std::vector<Instr> &Out,
+                                 std::string &Why) {
+  const Instr &In = Ref.Instrs[I];
+  int M = K.memOperandIndex(In.Opcode);
+  unsigned Op = K.opcode("PREFETCHT0");
+  if (M < 0 || !Op || In.Ops.size() < (unsigned)M + 5) {
+    Why = "no prefetch of the address of " + K.opcodeName(In.Opcode).str();
+    return false;
+  }
+  Instr P = mk(I, Op);
+  for (int J = 0; J < 5; ++J)
+    P.Ops.push_back(In.Ops[M + J]);
+  Out.push_back(std::move(P));
+  return true;
+}
+
 /// Register form of a load-op: the memory source becomes the other source
 /// register (never the destination: thesis Table 6.1); a unary op reads its
 /// own destination, set just before by a dependency-free idiom.

@@ -41,6 +41,9 @@ decan_store_policy decan::storePolicy(Variant V) {
   case Variant::LS:
   case Variant::NO_DIV:
   case Variant::NO_CALL:
+  case Variant::S2L:
+  case Variant::NO_RED:
+  case Variant::PREFETCH:
     // A store the next iteration reloads goes to a scratch cell; the policy
     // names what happens to the others.
     return DECAN_STORE_AS_LOAD;
@@ -48,8 +51,15 @@ decan_store_policy decan::storePolicy(Variant V) {
     return DECAN_STORE_TO_SCRATCH;
   case Variant::FP:
   case Variant::CTRL:
+  case Variant::NO_STORE:
     return DECAN_STORE_DELETED;
+  default:
+    break;
   }
+  // GROUPING: the other groups' stores become loads (the group's own go to
+  // the scratch area, or away).
+  if (variantGroup(V) >= 0)
+    return DECAN_STORE_AS_LOAD;
   return DECAN_STORE_KEPT;
 }
 
@@ -60,6 +70,11 @@ bool decan::keepsCall(Variant V, CallKind C) {
   case Variant::LS:
     return C == CallKind::ReadOnly; // memory work that writes nothing
   case Variant::NO_DIV:
+  case Variant::S2L:
+  case Variant::NO_STORE:
+  case Variant::NO_RED:
+  case Variant::PREFETCH:
+    // Everything but what they target; variants never write memory.
     return C == CallKind::ReadOnly || C == CallKind::Pure;
   case Variant::FP:
   case Variant::DL1:
@@ -67,8 +82,12 @@ bool decan::keepsCall(Variant V, CallKind C) {
   case Variant::CTRL:
   case Variant::NO_CALL:
     return false;
+  default:
+    break;
   }
-  return false;
+  // GROUPING: everything but memory of one group, which no call writes.
+  return variantGroup(V) >= 0 &&
+         (C == CallKind::ReadOnly || C == CallKind::Pure);
 }
 
 /// What a call may do; a call the front end said nothing about may write.
@@ -226,6 +245,31 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                 DECAN_WHY_NO_DIV);
   if (V == Variant::NO_CALL && S.NumCall == 0)
     return fail(VariantStatus::Empty, "no call", DECAN_WHY_NO_CALL);
+  if ((V == Variant::S2L || V == Variant::NO_STORE) && S.NumStore == 0)
+    return fail(VariantStatus::Empty, "no store", DECAN_WHY_NO_STORE);
+  if (V == Variant::NO_RED && S.NumRed == 0)
+    return fail(VariantStatus::Empty, "no reduction chain", DECAN_WHY_NO_RED);
+  if (int G = variantGroup(V); G >= 0) {
+    if (S.NumGroups < 2 || (unsigned)G >= S.NumGroups)
+      return fail(VariantStatus::Empty,
+                  S.NumGroups < 2 ? "fewer than two memory groups (DL1 and "
+                                    "LS measure the one there is)"
+                                  : "no memory group " + std::to_string(G),
+                  DECAN_WHY_NO_GROUP);
+    // Removing loads whose values address other accesses would move those
+    // accesses too: not the group's cost alone.
+    if (isGroupRemoval(V))
+      for (unsigned I = 0; I < N; ++I)
+        if (S.Group[I] == G && (S.Bits[I] & SubsetAddr) &&
+            (S.Bits[I] & SubsetLoad))
+          return fail(VariantStatus::Unsupported,
+                      "group " + S.GroupNames[G] +
+                          " holds addresses or indexes of other accesses",
+                      DECAN_WHY_NO_FORM);
+  }
+  if (V == Variant::PREFETCH && !AnyMem)
+    return fail(VariantStatus::Empty, "no memory access to repeat",
+                DECAN_WHY_NO_MEMORY);
   bool MemoryCalls = false;
   for (unsigned I = 0; I < N; ++I)
     MemoryCalls |=
@@ -242,7 +286,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
   // change loaded values, so an integer division fed by a load the variant
   // changes could kill the program: refuse instead.
-  if (V == Variant::FP || V == Variant::DL1)
+  if (V == Variant::FP || V == Variant::DL1 || variantGroup(V) >= 0)
     for (unsigned I = 0; I < N; ++I) {
       if (!(S.Bits[I] & SubsetDiv) || (S.Bits[I] & SubsetFP) ||
           (S.Bits[I] & SubsetCtrl))
@@ -273,14 +317,15 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
 /// DL1's scratch layout; LS and NO_DIV's scratch cells and window for
 /// stores the next iteration reloads.
 std::optional<VariantResult> VariantBuilder::planScratch() {
-  if (V == Variant::DL1) {
+  if (V == Variant::DL1 || isGroupDL1(V)) {
     Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
     if (!L)
       return fail(VariantStatus::Unsupported, toString(L.takeError()));
     SL = std::move(*L);
   }
 
-  if ((V == Variant::LS || V == Variant::NO_DIV || V == Variant::NO_CALL) &&
+  if ((V == Variant::LS || V == Variant::NO_DIV || V == Variant::NO_CALL ||
+       V == Variant::S2L || V == Variant::NO_RED || V == Variant::PREFETCH) &&
       Opts.ScratchInAllVariants) {
     Cell = forwardingCells();
     Window = maskedPairs(Cell);
@@ -318,6 +363,27 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     if (Window.count(I) && toScratchWindow(I, Opts.ScratchSize / 2,
                                            Opts.ScratchSize / 4 - 1, Repl[I])) {
       Fates[I] = Fate::Replace;
+      continue;
+    }
+    if (int G = variantGroup(V); G >= 0) {
+      if (Mem && S.Group[I] == G) {
+        if (isGroupDL1(V)) {
+          if (auto R = redirect(I, B, OK))
+            return R;
+        } else if (B & (SubsetPureMem | SubsetStore)) {
+          Fates[I] = Fate::Delete; // FP's rule, for one group
+        } else {
+          Fates[I] = Fate::Replace;
+          OK = regForm(I, Repl[I], Why);
+        }
+      } else if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      if (!OK)
+        return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
       continue;
     }
     switch (V) {
@@ -361,6 +427,61 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
         OK = asLoad(I, Repl[I], Why);
       }
       break;
+    case Variant::S2L:
+      if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::NO_STORE:
+      if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        // A plain store goes; a read-modify-write keeps its read.
+        if ((B & SubsetPureMem) && !(B & SubsetLoad)) {
+          Fates[I] = Fate::Delete;
+        } else {
+          Fates[I] = Fate::Replace;
+          OK = asLoad(I, Repl[I], Why);
+        }
+      }
+      break;
+    case Variant::NO_RED:
+      if (B & SubsetRed) {
+        if (fmaAsMultiply(I, Repl[I])) {
+          Fates[I] = Fate::Replace;
+        } else if (Mem) {
+          // The load stays (into a free register), the accumulator keeps
+          // its value.
+          Fates[I] = Fate::Replace;
+          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
+        } else {
+          Fates[I] = Fate::Delete;
+        }
+      } else if (B & SubsetStore) {
+        if (B & SubsetGather)
+          return fail(VariantStatus::Unsupported, "scatter in the loop");
+        Fates[I] = Fate::Replace;
+        OK = asLoad(I, Repl[I], Why);
+      }
+      break;
+    case Variant::PREFETCH:
+      if (Mem && !(B & SubsetGather)) {
+        Fates[I] = Fate::Replace;
+        if (B & SubsetStore) {
+          OK = asLoad(I, Repl[I], Why);
+        } else {
+          Repl[I] = {Ref.Instrs[I]};
+          Repl[I][0].Id = I;
+        }
+        if (OK)
+          OK = addPrefetch(I, Repl[I], Why);
+      } else if ((B & SubsetStore) && (B & SubsetGather)) {
+        return fail(VariantStatus::Unsupported, "scatter in the loop");
+      }
+      break;
     case Variant::NO_DIV:
       if (B & SubsetDiv) {
         if (Mem) {
@@ -379,43 +500,54 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       }
       break;
     case Variant::DL1:
-      if (Mem) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported,
-                      "gather/scatter " +
-                          K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                          ": a vector index cannot address the scratch area");
-        if (SL.How[I] == ScratchLayout::Redirect) {
-          Fates[I] = Fate::Replace;
-          OK = toScratch(I, SL.Offset[I], Repl[I]);
-        } else if ((SL.How[I] == ScratchLayout::Indexed ||
-                    SL.How[I] == ScratchLayout::Masked) &&
-                   toScratchIndexed(
-                       I, SL.Offset[I], Repl[I],
-                       [&](unsigned J) {
-                         return SL.How[J] == ScratchLayout::Indexed ||
-                                SL.How[J] == ScratchLayout::Masked;
-                       },
-                       SL.Mask[I])) {
-          Fates[I] = Fate::Replace;
-        } else if (B & SubsetStore) {
-          return fail(VariantStatus::Unsupported,
-                      "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                          " to an address computed from loaded data cannot "
-                          "be redirected to the scratch area");
-        } else {
-          ++InPlace; // its address chain stays, and so does its access
-        }
-      }
+      if (Mem)
+        if (auto R = redirect(I, B, OK))
+          return R;
       break;
     case Variant::CTRL:
       Fates[I] = Fate::Delete;
+      break;
+    default: // GROUPING, above
       break;
     }
     if (!OK)
       return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
   }
 
+  return std::nullopt;
+}
+
+/// DL1's rule for one access (DL1, and DL1_Gk for its group): into the
+/// scratch area where the layout says, else left in place.
+std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
+                                                      bool &OK) {
+  if (B & SubsetGather)
+    return fail(VariantStatus::Unsupported,
+                "gather/scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                    ": a vector index cannot address the scratch area");
+  // Indexed accesses of the variant's own group(s) share scratch bases.
+  int G = variantGroup(V);
+  auto Redirected = [&](unsigned J) {
+    return (SL.How[J] == ScratchLayout::Indexed ||
+            SL.How[J] == ScratchLayout::Masked) &&
+           (G < 0 || S.Group[J] == G);
+  };
+  if (SL.How[I] == ScratchLayout::Redirect) {
+    Fates[I] = Fate::Replace;
+    OK = toScratch(I, SL.Offset[I], Repl[I]);
+  } else if ((SL.How[I] == ScratchLayout::Indexed ||
+              SL.How[I] == ScratchLayout::Masked) &&
+             toScratchIndexed(I, SL.Offset[I], Repl[I], Redirected,
+                              SL.Mask[I])) {
+    Fates[I] = Fate::Replace;
+  } else if (B & SubsetStore) {
+    return fail(VariantStatus::Unsupported,
+                "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                    " to an address computed from loaded data cannot "
+                    "be redirected to the scratch area");
+  } else {
+    ++InPlace; // its address chain stays, and so does its access
+  }
   return std::nullopt;
 }
 
@@ -429,8 +561,8 @@ void VariantBuilder::findDivisionFeeds() {
     for (unsigned I = 0; I < N; ++I)
       // Divisions that stay divisions (kept, or FP's register form).
       if ((S.Bits[I] & SubsetDiv) &&
-          (Fates[I] == Fate::Keep ||
-           (V == Variant::FP && Fates[I] == Fate::Replace)))
+          (Fates[I] == Fate::Keep || ((V == Variant::FP || isGroupRemoval(V)) &&
+                                      Fates[I] == Fate::Replace)))
         Work.push_back(I);
     while (!Work.empty()) {
       unsigned I = Work.back();

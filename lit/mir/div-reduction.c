@@ -65,13 +65,21 @@ void divred(const double *a, const double *b, double *c, long n, vd *out) {
 // V4-LABEL: divred.decan.L0.NO_DIV:
 // V4-NOT:  vdivpd
 // V4:      retq
-// The meta record: status OK for all six, NO_CALL not built (no call),
-// loop bytes (LS, NO_DIV and CTRL keep REF's size), then n_instrs, L, S, FP, DIV, CTRL, address, other.
+// The meta record: status OK for all six, NO_CALL not built (no call), OK
+// for S2L, NO_STORE, NO_RED (s += q) and PREFETCH, for DL1_G0..2 and
+// NO_G0..2 (a, b, c: three groups), empty for G3; loop bytes (LS, NO_DIV,
+// CTRL, S2L, NO_STORE and NO_RED keep REF's size, PREFETCH grows), then
+// n_instrs, L, S, FP, DIV, CTRL, address, other.
 // V4-LABEL: divred.decan.L0.meta:
 // V4-NEXT: .ascii "DCN1"
 // V4-COUNT-7: .long
 // V4-COUNT-6: .long 1{{$| }}
 // V4-NEXT: .long 0{{$| }}
+// V4-COUNT-4: .long 1{{$| }}
+// V4-COUNT-3: .long 1{{$| }}
+// V4-NEXT: .long 5{{$| }}
+// V4-COUNT-3: .long 1{{$| }}
+// V4-NEXT: .long 5{{$| }}
 // V4-NEXT: .long [[REF:[0-9]+]]
 // V4-NEXT: .long [[REF]]
 // V4-NEXT: .long {{[0-9]+}}
@@ -79,6 +87,11 @@ void divred(const double *a, const double *b, double *c, long n, vd *out) {
 // V4-NEXT: .long {{[0-9]+}}
 // V4-NEXT: .long [[REF]]
 // V4-NEXT: .long 0{{$| }}
+// V4-NEXT: .long [[REF]]
+// V4-NEXT: .long [[REF]]
+// V4-NEXT: .long [[REF]]
+// V4-NEXT: .long {{[0-9]+}}
+// V4-COUNT-8: .long {{[0-9]+}}
 // V4-NEXT: .long 7{{$| }}
 // V4-NEXT: .long 2{{$| }}
 // V4-NEXT: .long 1{{$| }}

@@ -27,7 +27,7 @@ long exitk(const double *a, const double *b, double t, long n, double *out) {
 // SUB-NEXT: VMOVSDrm{{(_alt)?}} {{.*}} L PUREMEM CTRL
 // SUB-NEXT: VUCOMISDrr {{.*}} FP CTRL
 // SUB-NEXT: JCC_1 {{.*}} BR CTRL
-// SUB-NEXT: VFMADD231SDm {{.*}} L FP{{$}}
+// SUB-NEXT: VFMADD231SDm {{.*}} L FP RED{{$}}
 // SUB-NEXT: INC64r {{.*}} OTHER CTRL ADDR
 // SUB-NEXT: CMP64rr {{.*}} OTHER CTRL
 // SUB-NEXT: JCC_1 {{.*}} BR CTRL

@@ -1,5 +1,5 @@
 ; The IR pass alone on a loop with two exits (a data-dependent break) and a
-; loop with a live-out (a reduction): dispatch stub at the loop site, the six
+; loop with a live-out (a reduction): dispatch stub at the loop site, the
 ; outlined copies with probes around the untouched loop, trip count derived
 ; after the loop, and the loop tables.
 ; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s \
@@ -58,12 +58,12 @@ exit:
 ;; The stub: one volatile load of desc.active and an unlikely branch in the
 ;; old preheader; at active == 2 the countdown decides whether this call goes
 ;; to the runtime. The original loop is entered through a new preheader.
-; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [40 x i32], [16 x i8] } { [4 x i8] c"DCN1", i32 208, i32 5, i32 63, i32 0, i32 0, i32 15, i32 0, [40 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [16 x i8] c"find:L0\00find\00\00\00\00" }, section ".decan.meta", align 8
+; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [126 x i32], [24 x i8] } { [4 x i8] c"DCN1", i32 560, i32 6, i32 524223, i32 0, i32 0, i32 18, i32 0, [126 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 1, i32 3, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [24 x i8] c"find:L0\00find\00\00\00\001\00\00\00\00\00\00\00" }, section ".decan.meta", align 8
 ; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
-; CHECK: @find.decan.L0.variants = internal constant [7 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.NO_DIV, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF]
-;; Descriptors: abi 1, inactive, all six variants, strings and minfo in the
+; CHECK: @find.decan.L0.variants = internal constant [19 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.NO_DIV, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF, ptr @find.decan.L0.S2L, ptr @find.decan.L0.NO_STORE, ptr @find.decan.L0.NO_RED, ptr @find.decan.L0.PREFETCH, ptr @find.decan.L0.DL1_G0, ptr @find.decan.L0.DL1_G1, ptr @find.decan.L0.DL1_G2, ptr @find.decan.L0.DL1_G3, ptr @find.decan.L0.NO_G0, ptr @find.decan.L0.NO_G1, ptr @find.decan.L0.NO_G2, ptr @find.decan.L0.NO_G3]
+;; Descriptors: abi 1, inactive, all variants but NO_CALL, strings and minfo in the
 ;; meta record, the scratch area.
-; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 5, i32 0, i32 0, i32 63, i32 0, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} @find.decan.L0.meta, i32 0, i32 8), ptr null }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
+; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 6, i32 0, i32 0, i32 524223, i32 0, i32 1, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 8), ptr null, i32 0, i32 0, ptr null }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
 ; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @decan.module_ctor, ptr null }]
 ; CHECK: @llvm.used = {{.*}}[ptr @find.decan.L0.meta, ptr @find.decan.L0.scratch, ptr @sum.decan.L0.meta, ptr @sum.decan.L0.scratch, ptr @decan.descs]
 ; CHECK: @find.decan.L0.desc = internal alias %decan.loop_desc, ptr @decan.descs
@@ -171,7 +171,7 @@ exit:
 ; CHECK-LABEL: define internal preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
 ; CHECK-SAME:  #[[COLD:[0-9]+]]
 ; CHECK:         %variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
-; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %variant, 7
+; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %variant, 19
 ; CHECK-NEXT:    br i1 [[OK]], label %call, label %original
 ; CHECK:       call:
 ; CHECK:         %fn = load ptr, ptr

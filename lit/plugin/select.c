@@ -38,8 +38,8 @@ void chatty(int *a, int n) {
 // RUN:   -foptimization-record-file=%t.yaml
 // RUN: FileCheck --check-prefix=YAML %s < %t.yaml
 
-// REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 6 variants
-// REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 6 variants
+// REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 18 variants
+// REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 18 variants
 // REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 not instrumented: calls 'first', which runs loops decan measures (a loop is measured where it is innermost) [-Rpass-missed=decan]
 
 // ALL-DAG: first.decan.L0.REF

@@ -248,6 +248,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   V.MInfo.n_other = S.NumOther;
   V.MInfo.n_call = S.NumCall;
   V.MInfo.n_chased_load = S.NumChasedLoad;
+  decan::recordGroups(S, V.MInfo);
   unsigned IndDef = 0;
   int64_t IndStep = 0;
   int IndAt = findInduction(K, Ref, S, IndDef, IndStep);

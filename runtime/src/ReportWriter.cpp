@@ -114,6 +114,8 @@ static uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
   if (mincore(reinterpret_cast<void *>(At & ~(uintptr_t)(Page - 1)),
               (size_t)Page, &InCore) != 0)
     return 0;
+  if (L.Desc->active == 3) // a region's open activation: depth, not calls
+    return 0;
   int64_t Left = L.Desc->countdown;
   int64_t Stride = (int64_t)TL->Stride;
   return (uint64_t)(Stride - std::clamp<int64_t>(Left, 0, Stride));
@@ -142,6 +144,14 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   J.str(L.File);
   J.key("line");
   J.u64(L.Line);
+  if (*L.Source) {
+    J.key("source");
+    J.str(L.Source);
+  }
+  if (L.IterationStep) {
+    J.key("iteration_step");
+    J.u64(L.IterationStep);
+  }
   J.key("variant_mask");
   J.u64(L.VariantMask);
   J.key("selected");
@@ -170,6 +180,20 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     if (L.CallsDeletedMask & (1u << V))
       J.str(kVariantNames[V]);
   J.endArray();
+  // GROUPING: the loop's memory groups, in variant order (DL1_Gk, NO_Gk).
+  J.key("groups");
+  J.beginArray();
+  for (uint32_t G = 0; G < L.NumGroups && G < DECAN_MAX_GROUPS; ++G) {
+    J.beginObject();
+    J.key("name");
+    J.str(L.GroupName[G]);
+    J.key("accesses");
+    J.u64(L.GroupAccesses[G]);
+    J.endObject();
+  }
+  J.endArray();
+  J.key("n_groups");
+  J.u64(L.NumGroups);
   emitPerVariant(J, "bound", [&](int V) -> const char * {
     return L.BoundMask & (1u << V) ? "drops a dependence through memory"
                                    : nullptr;

@@ -42,6 +42,7 @@ bool relocateRewritten(decan_rewritten_header *H) {
     Fix(D.file);
     Fix(D.scratch);
     Fix(D.minfo);
+    Fix(D.source);
     if (!D.file)
       D.file = "";
   }

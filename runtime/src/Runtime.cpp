@@ -584,12 +584,17 @@ DECAN_API void __decan_region_enter(decan_loop_desc *Desc) {
   if (!F.Measured)
     return;
   // At a stride k (active == 2, one thread) this activation stands for the
-  // k-1 before it that only counted down; active goes back to 1 until its
-  // leave, so that the leave stub calls the runtime.
+  // k-1 before it that only counted down. On one thread it stays open in
+  // the descriptor (3) with its nesting depth in `countdown`: recursion
+  // stays in the stubs, and the leave stub calls back at depth 0.
   bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
   F.Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
-  if (Desc->active == 2)
+  if (OneThread) {
+    Desc->countdown = 1;
+    Desc->active = 3;
+  } else {
     Desc->active = 1;
+  }
   F.Call = TL->Rot.Calls += F.Weight;
   F.Enter = E0;
   F.T0 = decan_tsc_start();
@@ -623,8 +628,14 @@ DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
   while (Depth && !(T->Regions[Depth - 1].Placed &&
                     T->Regions[Depth - 1].Loop == L->Index))
     --Depth;
-  if (!Depth)
+  if (!Depth) {
+    // Depth 0 reached by a thread without the open activation: a second
+    // thread ran the region in the stubs. Every activation goes to the
+    // runtime from now on.
+    if (Desc->active == 3)
+      Desc->active = 1;
     return;
+  }
   for (unsigned I = Depth; I < T->RegionDepth; ++I)
     if (T->Regions[I].Placed && T->Regions[I].Measured)
       if (LoopState *Dropped =
@@ -651,20 +662,23 @@ DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
   // an accounting stride as loops do, from the second timed activation on.
   TL->Tot.InsideCycles += Cycles + F.T0 - F.Enter + (rawTsc() - T1);
   if (L->Threads.load(std::memory_order_relaxed) != 1 ||
-      Sched.RunMode != Mode::Rotate)
+      Sched.RunMode != Mode::Rotate) {
+    Desc->active = 1;
     return;
+  }
   uint64_t Timed = TL->Tot.TimedCalls;
   if (Timed >= kStrideMinCalls &&
       (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
     TL->StrideCap = strideCap(TL);
   uint64_t Next = TL->StrideCap;
-  if (Next > 1 || TL->Stride > 1) {
-    Desc->countdown = (int32_t)Next;
-    L->Strided.store(true, std::memory_order_relaxed);
-    if (Desc->active == 1)
-      Desc->active = 2;
-  }
   TL->Stride = Next;
+  if (Next > 1) {
+    L->Strided.store(true, std::memory_order_relaxed);
+    Desc->countdown = (int32_t)Next;
+    Desc->active = 2;
+  } else {
+    Desc->active = 1;
+  }
 }
 
 DECAN_API void decan_region_end(void) {

@@ -144,10 +144,20 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->Function = Copy(D->function);
   L->File = Copy(D->file);
   L->Line = D->line;
+  L->Source = Copy(D->source);
+  L->IterationStep = D->iteration_step;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;
   L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;
   L->ChasedLoads = D->minfo ? D->minfo->n_chased_load : 0;
+  if (D->minfo) {
+    L->NumGroups = D->minfo->n_groups;
+    for (unsigned G = 0; G < DECAN_MAX_GROUPS; ++G) {
+      L->GroupAccesses[G] = D->minfo->group_accesses[G];
+      memcpy(L->GroupName[G], D->minfo->group_name[G], sizeof(L->GroupName[G]));
+      L->GroupName[G][sizeof(L->GroupName[G]) - 1] = '\0';
+    }
+  }
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) // REF is the real loop
     L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
                         : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT

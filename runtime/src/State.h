@@ -50,9 +50,15 @@ struct LoopState {
   // Copies: a module that registered loops may be unloaded before the
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
+  const char *Source = ""; ///< decan_loop_desc::source, "" unknown
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
+  uint32_t IterationStep = 0;    ///< decan_loop_desc::iteration_step
   uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
   uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
+  /// GROUPING: minfo's memory groups (copied, as the strings above).
+  uint32_t NumGroups = 0;
+  uint32_t GroupAccesses[DECAN_MAX_GROUPS] = {};
+  char GroupName[DECAN_MAX_GROUPS][32] = {};
   uint32_t Index = 0;
   /// decan_store_policy per variant as the producer recorded it (minfo);
   /// kNoStorePolicy where it recorded none.

@@ -184,20 +184,10 @@ TEST_F(SubsetsTest, CtrlAndAddressSlices) {
 /// while (p) { p = p->next; n++; }: the load's value is its own next
 /// address, so each iteration waits for the previous one's load.
 static LoopBody pointerChase(const X86Knowledge &K) {
-  LoopBody L;
-  L.Instrs = {ins(K, "MOV64rm", {"RDI", "RDI", "#1", "-", "#0", "-"}),
-              ins(K, "INC64r", {"RAX", "RAX"}),
-              ins(K, "TEST64rr", {"RDI", "RDI"}),
-              ins(K, "JCC_1", {"#0", "#5"})};
-  for (unsigned I = 0; I < L.Instrs.size(); ++I)
-    L.Instrs[I].Id = I;
-  LoopBody::Block B;
-  B.Begin = 0;
-  B.End = L.Instrs.size();
-  B.Succs = {0};
-  B.Exiting = true;
-  L.Blocks = {B};
-  return L;
+  return singleBlockLoop(
+      {ins(K, "MOV64rm", {"RDI", "RDI", "#1", "-", "#0", "-"}),
+       ins(K, "INC64r", {"RAX", "RAX"}), ins(K, "TEST64rr", {"RDI", "RDI"}),
+       ins(K, "JCC_1", {"#0", "#5"})});
 }
 
 TEST_F(SubsetsTest, PointerChasingLoadsAreChased) {

@@ -48,11 +48,8 @@ inline Instr ins(const X86Knowledge &K, const char *Op, const Ops &O) {
 
 /// A single-block loop: the instructions, then `add $Step, %rcx;
 /// cmp %rdx, %rcx; jne`.
-inline LoopBody loop(const X86Knowledge &K, std::vector<Instr> Body,
-                     const char *Step = "#8") {
-  Body.push_back(ins(K, "ADD64ri32", {"RCX", "RCX", Step}));
-  Body.push_back(ins(K, "CMP64rr", {"RCX", "RDX"}));
-  Body.push_back(ins(K, "JCC_1", {"#0", "#5"}));
+/// One block, its own successor, that exits: \p Body as given.
+inline LoopBody singleBlockLoop(std::vector<Instr> Body) {
   LoopBody L;
   L.Instrs = std::move(Body);
   for (unsigned I = 0; I < L.Instrs.size(); ++I)
@@ -64,6 +61,14 @@ inline LoopBody loop(const X86Knowledge &K, std::vector<Instr> Body,
   B.Exiting = true;
   L.Blocks = {B};
   return L;
+}
+
+inline LoopBody loop(const X86Knowledge &K, std::vector<Instr> Body,
+                     const char *Step = "#8") {
+  Body.push_back(ins(K, "ADD64ri32", {"RCX", "RCX", Step}));
+  Body.push_back(ins(K, "CMP64rr", {"RCX", "RDX"}));
+  Body.push_back(ins(K, "JCC_1", {"#0", "#5"}));
+  return singleBlockLoop(std::move(Body));
 }
 
 } // namespace decan::test

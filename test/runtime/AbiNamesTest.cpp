@@ -12,7 +12,10 @@
 #include <string.h>
 
 TEST(AbiNames, VariantNamesRoundTrip) {
-  const char *Want[] = {"REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
+  const char *Want[] = {"REF",      "LS",      "FP",     "NO_DIV",   "DL1",
+                        "CTRL",     "NO_CALL", "S2L",    "NO_STORE", "NO_RED",
+                        "PREFETCH", "DL1_G0",  "DL1_G1", "DL1_G2",   "DL1_G3",
+                        "NO_G0",    "NO_G1",   "NO_G2",  "NO_G3"};
   for (uint32_t V = 0; V < DECAN_NUM_VARIANTS; ++V) {
     EXPECT_STREQ(decan_variant_name(V), Want[V]);
     EXPECT_EQ(decan_variant_parse(Want[V], strlen(Want[V])), (int)V);

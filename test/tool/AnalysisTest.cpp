@@ -337,11 +337,13 @@ TEST(Compare, PredictedGainShowsUp) {
   analyse(A);
   analyse(B);
   auto C = compareReports(A, B);
-  ASSERT_EQ(C.size(), 3u);
-  const LoopComparison *M = nullptr, *N = nullptr, *O = nullptr;
+  ASSERT_EQ(C.size(), 4u); // p:L0 is in B only
+  const LoopComparison *M = nullptr, *N = nullptr, *O = nullptr, *P = nullptr;
   for (const LoopComparison &X : C)
-    (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : O) = &X;
-  ASSERT_TRUE(M && N && O);
+    (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : X.Id == "o:L0" ? O : P) = &X;
+  ASSERT_TRUE(M && N && O && P);
+  EXPECT_EQ(M->MatchedBy, "id"); // no source identity on either side
+  EXPECT_EQ(P->Verdict, "only in B");
   EXPECT_DOUBLE_EQ(*M->Speedup, 2.0);
   EXPECT_DOUBLE_EQ(*M->Predicted, 2.5); // 1 / Sat(DL1) = 1 / 0.4
   EXPECT_EQ(M->PredictedBy, "DL1");
@@ -349,6 +351,91 @@ TEST(Compare, PredictedGainShowsUp) {
   EXPECT_EQ(M->Verdict, "gain showed up");
   EXPECT_EQ(N->Verdict, "no gain");
   EXPECT_EQ(O->Verdict, "only in A");
+}
+
+TEST(Compare, MatchesBySourceIdentityNotId) {
+  // B gained a loop in front of k's loop: ids shifted (k:L0 -> k:L1). The
+  // source identity pairs the loops; the new loop is "only in B".
+  Report A, B;
+  A.Loops.push_back(makeLoop("k:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "k|k.c:5:3||";
+  B.Loops.push_back(makeLoop("k:L0", {30000, -1, -1, -1, -1, -1}));
+  B.Loops[0].Source = "k|k.c:2:3||";
+  B.Loops.push_back(makeLoop("k:L1", {1000, -1, -1, -1, -1, -1}));
+  B.Loops[1].Source = "k|k.c:5:3||";
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].Id, "k:L0");
+  EXPECT_EQ(C[0].IdB, "k:L1");
+  EXPECT_EQ(C[0].MatchedBy, "source");
+  EXPECT_EQ(C[0].Where, "k.c:5:3 in k");
+  EXPECT_NEAR(*C[0].Speedup, 1.0, 1e-12);
+  EXPECT_EQ(C[0].Verdict, "no gain");
+  EXPECT_EQ(C[1].Id, "k:L0");
+  EXPECT_EQ(C[1].Verdict, "only in B");
+}
+
+TEST(Compare, PerSourceIterationAcrossVectorFactors) {
+  // A: scalar, 100 iterations of 10 cycles per call. B: vectorised by 8
+  // (step 8), 12 iterations of 40 cycles plus a remainder loop of the
+  // same source line: the vector body is compared per source iteration
+  // (10 vs 5 cycles), the remainder is a second copy of the same loop.
+  Report A, B;
+  A.Loops.push_back(makeLoop("v:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "v|v.c:9:5||";
+  A.Loops[0].IterationStep = 1;
+  B.Loops.push_back(makeLoop("v:L0", {480, -1, -1, -1, -1, -1}, 900));
+  B.Loops[0].Variants[REF]->TripsMedian = 12;
+  B.Loops[0].Variants[REF]->CyclesPerIter = {40, 40, 40};
+  B.Loops[0].Source = "v|v.c:9:5||";
+  B.Loops[0].IterationStep = 8;
+  B.Loops.push_back(makeLoop("v:L1", {40, -1, -1, -1, -1, -1}, 100));
+  B.Loops[1].Source = "v|v.c:9:5||";
+  B.Loops[1].IterationStep = 1;
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].IdB, "v:L0");
+  EXPECT_EQ(C[0].SpeedupBasis, "per source iteration");
+  EXPECT_NEAR(*C[0].PerSourceIterB, 5.0, 1e-12);
+  EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
+  EXPECT_EQ(C[1].Verdict, "only in B");
+  ASSERT_FALSE(C[1].Notes.empty());
+  EXPECT_NE(C[1].Notes[0].find("from this source line"), std::string::npos);
+}
+
+TEST(Compare, InlinedElsewhereMatchesByLocation) {
+  Report A, B;
+  A.Loops.push_back(makeLoop("f:L0", {1000, -1, -1, -1, -1, -1}));
+  A.Loops[0].Source = "f|f.c:3:5||";
+  B.Loops.push_back(makeLoop("main:L0", {500, -1, -1, -1, -1, -1}));
+  B.Loops[0].Source = "f|f.c:3:5||main@f.c:20:3";
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_EQ(C[0].MatchedBy, "source location");
+  EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
+  ASSERT_FALSE(C[0].Notes.empty());
+  EXPECT_NE(C[0].Notes.back().find("inlined through main@f.c:20:3"),
+            std::string::npos);
+}
+
+TEST(Compare, NoRealizedShareOfAPredictionWithinNoise) {
+  // A predicts 1.01x (Sat(DL1) = 0.99): B's 1.5x is a gain none predicted,
+  // not "realized 5000%" (nor -37173% for a slowdown).
+  Report A, B;
+  A.Loops.push_back(makeLoop("q:L0", {1000, 995, 300, -1, 990, 10}));
+  B.Loops.push_back(makeLoop("q:L0", {666.67, -1, -1, -1, -1, -1}));
+  analyse(A);
+  analyse(B);
+  auto C = compareReports(A, B);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_FALSE(C[0].Realized.has_value());
+  EXPECT_EQ(C[0].Verdict, "gain, none predicted");
 }
 
 } // namespace
@@ -382,4 +469,157 @@ TEST(Analyse, CallsAgainstNoCall) {
   R2.Loops[0].CallsDeleted = {"LS"};
   analyse(R2);
   EXPECT_EQ(R2.Loops[0].Streams, "");
+}
+
+namespace {
+bool hasDiagnosis(const LoopReport &L, const std::string &Part) {
+  return std::any_of(
+      L.Diagnosis.begin(), L.Diagnosis.end(),
+      [&](const std::string &D) { return D.find(Part) != std::string::npos; });
+}
+std::array<double, NumVariants>
+meds(std::initializer_list<std::pair<unsigned, double>> L) {
+  std::array<double, NumVariants> M{};
+  for (auto [V, C] : L)
+    M[V] = C;
+  return M;
+}
+} // namespace
+
+TEST(Analyse, StoresCostAndCoherence) {
+  Report R;
+  R.Loops.push_back(
+      makeLoop("s:L0", meds({{REF, 100}, {S2L, 70}, {NO_STORE, 60}})));
+  R.Loops.push_back(
+      makeLoop("t:L0", meds({{REF, 100}, {S2L, 99}, {NO_STORE, 85}})));
+  analyse(R);
+  EXPECT_TRUE(hasDiagnosis(R.Loops[0],
+                           "stores cost 40% of this loop (Sat(NO_STORE)=0.60"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[0], "store writes cost 30% of this loop"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[1],
+                           "stores cost 15% of this loop (Sat(NO_STORE)=0.85"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[1], "coherence none (Sat(S2L)=0.99"));
+}
+
+TEST(Analyse, ReductionAgainstS2LWhenTheLoopStores) {
+  // NO_RED turned the stores into loads too: 40 / 80 against S2L.
+  Report R;
+  R.Loops.push_back(
+      makeLoop("r:L0", meds({{REF, 100}, {S2L, 80}, {NO_RED, 40}})));
+  // No store: S2L is empty, REF is the reference.
+  R.Loops.push_back(makeLoop("d:L0", meds({{REF, 100}, {NO_RED, 60}})));
+  R.Loops[1].Unavailable["S2L"] = "empty";
+  // A reduction that costs nothing.
+  R.Loops.push_back(makeLoop("e:L0", meds({{REF, 100}, {NO_RED, 98}})));
+  R.Loops[2].Unavailable["S2L"] = "empty";
+  analyse(R);
+  EXPECT_TRUE(hasDiagnosis(
+      R.Loops[0],
+      "the reduction chain costs 50% of this loop (Sat(NO_RED)=0.50 "
+      "against S2L"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[1],
+                           "the reduction chain costs 40% of this loop "
+                           "(Sat(NO_RED)=0.60)"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[2], "the reduction chain costs little"));
+  EXPECT_FALSE(hasDiagnosis(R.Loops[2], "S2L was not measured"));
+}
+
+TEST(Analyse, PrefetchProbesLoadPorts) {
+  Report R;
+  R.Loops.push_back(makeLoop("p:L0", meds({{REF, 100}, {PREFETCH, 130}})));
+  R.Loops.push_back(makeLoop("q:L0", meds({{REF, 100}, {PREFETCH, 102}})));
+  for (LoopReport &L : R.Loops)
+    L.Unavailable["S2L"] = "empty";
+  analyse(R);
+  EXPECT_TRUE(hasDiagnosis(R.Loops[0], "load ports near saturation: one more "
+                                       "L1 access per memory access slows "
+                                       "the loop by 30%"));
+  EXPECT_TRUE(hasDiagnosis(R.Loops[1], "load ports have headroom"));
+  // Slower than REF is PREFETCH's result, not a measurement problem.
+  EXPECT_FALSE(hasWarning(R.Loops[0], "slower than REF"));
+}
+
+TEST(Analyse, ThreadSpreadAndS2LPerThread) {
+  Report R;
+  R.Loops.push_back(makeLoop("o:L0", meds({{REF, 100}, {S2L, 60}})));
+  LoopReport &L = R.Loops[0];
+  for (unsigned T = 0; T < 4; ++T) {
+    ThreadTotal TT;
+    TT.Pid = 7;
+    TT.Tid = 100 + T;
+    TT.Calls = 10;
+    TT.Cycles = T == 3 ? 2000 : 1000; // one thread does twice the work
+    L.ThreadTotals.push_back(TT);
+    ThreadRow Ref, S;
+    Ref.Pid = S.Pid = 7;
+    Ref.Tid = S.Tid = 100 + T;
+    Ref.Calls = S.Calls = 5;
+    Ref.Cycles = {100, 100, 100};
+    S.Cycles = {50.0 + 10 * T, 50.0 + 10 * T, 50.0 + 10 * T};
+    L.Variants[REF]->Rows.push_back(Ref);
+    L.Variants[S2L]->Rows.push_back(S);
+  }
+  analyse(R);
+  ASSERT_TRUE(L.ThreadSpread);
+  // Mean 1250, std sqrt((3 * 250^2 + 750^2) / 4) = 433: 35%.
+  EXPECT_NEAR(*L.ThreadSpread, 0.3464, 1e-3);
+  EXPECT_NEAR(*L.ThreadMaxOverMean, 1.6, 1e-9);
+  EXPECT_TRUE(hasDiagnosis(L, "4 threads ran this loop"));
+  EXPECT_TRUE(hasDiagnosis(L, ": imbalanced"));
+  EXPECT_TRUE(hasDiagnosis(L, "S2L per thread: Sat(S2L) from 0.50 to 0.80 "
+                              "over 4 threads: every thread pays"));
+  ASSERT_TRUE(L.ThreadTotals[1].SatS2L);
+  EXPECT_DOUBLE_EQ(*L.ThreadTotals[1].SatS2L, 0.6);
+  // The per-thread totals survive the analysed JSON (decan report re-reads
+  // it and analyses again).
+  auto Back = reportFromJSON(toJSON(R));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  ASSERT_EQ(Back->Loops[0].ThreadTotals.size(), 4u);
+  EXPECT_EQ(Back->Loops[0].ThreadTotals[3].Cycles, 2000);
+  EXPECT_EQ(Back->Loops[0].ThreadTotals[3].Tid, 103u);
+}
+
+TEST(Analyse, GroupsRankedByCost) {
+  // Group 0 streams (removing it or serving it from L1 saves 60%), group 1
+  // is L1-resident (nothing to gain).
+  Report R;
+  R.Loops.push_back(makeLoop("g:L0", meds({{REF, 100},
+                                           {LS, 90},
+                                           {DL1_G0, 42},
+                                           {DL1_G1, 99},
+                                           {NO_G0, 40},
+                                           {NO_G1, 98}})));
+  LoopReport &L = R.Loops[0];
+  L.Groups = {{"(%rdi,%rax,8)", 2, {}, {}, {}},
+              {"(%rsi,%rax,8)", 2, {}, {}, {}}};
+  L.NumGroups = 2;
+  analyse(R);
+  ASSERT_TRUE(L.Groups[0].SatRemoved && L.Groups[1].SatRemoved);
+  EXPECT_DOUBLE_EQ(*L.Groups[0].SatRemoved, 0.4);
+  EXPECT_DOUBLE_EQ(*L.Groups[0].SatDL1, 0.42);
+  EXPECT_NEAR(*L.Groups[0].SatRemovedVsLS, 0.4 / 0.9, 1e-12);
+  EXPECT_TRUE(hasDiagnosis(
+      L, "memory groups (thesis 4.4.3.3), costliest first: array "
+         "`(%rdi,%rax,8)` (2 accesses) costs 60% of this loop (removed: "
+         "Sat(NO_G0)=0.40; in L1: Sat(DL1_G0)=0.42); array `(%rsi,%rax,8)` "
+         "(2 accesses) costs 2% of this loop"));
+  // The analysed JSON carries loops[].groups[] with both saturations.
+  auto Back = reportFromJSON(toJSON(R));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  analyse(*Back);
+  ASSERT_EQ(Back->Loops[0].Groups.size(), 2u);
+  EXPECT_EQ(Back->Loops[0].Groups[1].Name, "(%rsi,%rax,8)");
+  EXPECT_DOUBLE_EQ(*Back->Loops[0].Groups[1].SatRemoved, 0.98);
+  llvm::json::Value J = toJSON(R);
+  const llvm::json::Object *G0 = J.getAsObject()
+                                     ->getArray("loops")
+                                     ->front()
+                                     .getAsObject()
+                                     ->getArray("groups")
+                                     ->front()
+                                     .getAsObject();
+  EXPECT_EQ(G0->getString("name"), "(%rdi,%rax,8)");
+  EXPECT_EQ(G0->getInteger("accesses"), 2);
+  EXPECT_EQ(G0->getObject("saturation")->getNumber("removed"), 0.4);
+  EXPECT_EQ(G0->getObject("saturation")->getNumber("dl1"), 0.42);
 }

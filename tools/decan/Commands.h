@@ -16,6 +16,7 @@ int runListCommand(int argc, char **argv);
 int runRunCommand(int argc, char **argv);
 int runReportCommand(int argc, char **argv);
 int runCompareCommand(int argc, char **argv);
+int runTuneCommand(int argc, char **argv);
 /// The rewriter (decan/Rewriter/Instrument.h) does the work.
 int runRewriteCommand(int argc, char **argv);
 

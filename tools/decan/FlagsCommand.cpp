@@ -1,30 +1,52 @@
 //===- FlagsCommand.cpp - decan flags -------------------------------------===//
 //
 // Part of decan. Prints the clang-22 flags that build a program for decan,
-// like pkg-config: `clang-22 -O2 $(decan flags) prog.c -o prog`.
+// like pkg-config: `clang-22 -O2 $(decan flags) prog.c -o prog`. With
+// --hot REPORT.json[:PERCENT], only the loops covering PERCENT of an earlier
+// run are instrumented (docs/pgo.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
+#include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
+#include "decan/Tool/Tune.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({}, {"cflags", "libs", "regions", "help", "h"});
+  ArgParser P({"hot", "apply", "tune"},
+              {"cflags", "libs", "allow-fast-math", "regions", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan flags [--cflags] [--libs] [--regions]\n\n"
+    outs() << "USAGE: decan flags [--cflags] [--libs] "
+              "[--regions] [--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n"
+              "                   [--tune REPORT.json[:PERCENT] "
+              "[--allow-fast-math]]\n\n"
               "Compile (--cflags) and link (--libs) flags for clang-22; "
               "both by default.\n"
-              "--regions also places regions around outer loops and "
-              "functions with loops,\n"
-              "timed by 'decan run --regions' (REF only).\n";
+              "--regions: also place regions around outer loops and functions "
+              "with loops,\ntimed by 'decan run --regions' (REF only).\n"
+              "--hot: instrument only the loops that cover PERCENT (default "
+              "90) of the\nmeasured loops' time in an earlier decan report; "
+              "the others stay plain (decan\nlist says why). With a clang PGO "
+              "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
+              "header block the profile finds hot instead.\n"
+              "--apply: the trip counts per call decan measured in REPORT, "
+              "per source loop, as\nllvm.loop.estimated_trip_count for the "
+              "vectoriser and unroller of this build; with a `decan tune` "
+              "file, each\nloop's chosen candidate as loop hints.\n"
+              "--tune: compile the hot loops of REPORT (as --hot) once per "
+              "optimization\ncandidate, for `decan tune`; --allow-fast-math "
+              "lets vector candidates\nreorder floating-point reductions.\n";
     return 0;
   }
   if (!P.positionals().empty())
@@ -38,6 +60,70 @@ int runFlagsCommand(int argc, char **argv) {
     Out = compileFlags(*L);
     if (P.has("regions"))
       Out += " -mllvm -decan-regions";
+    for (const char *Opt : {"hot", "tune"}) {
+      if (!P.has(Opt))
+        continue;
+      auto Spec = parseHotSpec(P.get(Opt));
+      if (!Spec)
+        return reportError(Spec.takeError());
+      bool Raw;
+      auto R = readReportFile(Spec->Report, Raw);
+      if (!R)
+        return reportError(R.takeError());
+      analyse(*R);
+      // A tuned loop's calls are shared by 8 candidates, each timed in
+      // every quarter of the run.
+      HotSelection S =
+          selectHotLoops(*R, Spec->Percent, StringRef(Opt) == "tune" ? 64 : 0);
+      if (S.Entries.empty())
+        return reportError("'" + Spec->Report +
+                           "' has no measured loop: nothing to select");
+      errs() << formatv("decan flags: {0} of {1} loops cover {2:F1}% of the "
+                        "measured loops' time ({3:F1}% of the program's) in "
+                        "'{4}' (asked {5:F0}%): {6}\n",
+                        S.Loops.size(), R->Loops.size(), S.Covered * 100,
+                        S.ProgramCovered * 100, Spec->Report, Spec->Percent,
+                        join(S.Loops, ", "));
+      Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
+      if (StringRef(Opt) == "tune") {
+        Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
+        if (P.has("allow-fast-math"))
+          Out += " -mllvm -decan-tune-fast-math";
+      }
+    }
+    if (P.has("apply") && isTuneFile(P.get("apply"))) {
+      auto T = readTuneFile(P.get("apply"));
+      if (!T)
+        return reportError(T.takeError());
+      std::vector<std::string> Entries;
+      for (const TunedLoop &L : *T)
+        if (L.Choice != "default")
+          Entries.push_back(L.Position + "=" + L.Choice);
+      errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
+                        Entries.size(), T->size(),
+                        Entries.empty() ? "none" : join(Entries, ", "));
+      if (!Entries.empty())
+        Out += " -mllvm -decan-loop-hints=" + join(Entries, ",");
+    } else if (P.has("apply")) {
+      bool Raw;
+      auto R = readReportFile(P.get("apply"), Raw);
+      if (!R)
+        return reportError(R.takeError());
+      analyse(*R);
+      std::vector<TripCount> Ts = measuredTripCounts(*R);
+      if (Ts.empty())
+        return reportError("'" + P.get("apply") +
+                           "' has no loop with a source identity and a known "
+                           "trip count (build with $(decan flags), which adds "
+                           "-gline-tables-only)");
+      std::vector<std::string> Entries;
+      for (const TripCount &T : Ts)
+        Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
+      errs() << formatv("decan flags: trip counts of {0} source loops from "
+                        "'{1}': {2}\n",
+                        Ts.size(), P.get("apply"), join(Entries, ", "));
+      Out += " -mllvm -decan-trip-counts=" + join(Entries, ",");
+    }
   }
   if (Both || P.has("libs"))
     Out += (Out.empty() ? "" : " ") + linkFlags(*L);

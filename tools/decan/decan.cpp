@@ -21,6 +21,7 @@ static void printHelp(raw_ostream &OS) {
         "  run        measure loops and their variants in a program run\n"
         "  report     analyse a JSON report (table, HTML, remarks)\n"
         "  compare    compare two reports loop by loop\n"
+        "  tune       time the optimization candidates of a --tune build\n"
         "  rewrite    build variants into a copy of a prebuilt x86-64 ELF\n\n"
         "Run 'decan <command> --help' for a command's options.\n";
 }
@@ -61,6 +62,8 @@ int main(int argc, char **argv) {
     return runReportCommand(argc, argv);
   if (Cmd == "compare")
     return runCompareCommand(argc, argv);
+  if (Cmd == "tune")
+    return runTuneCommand(argc, argv);
   if (Cmd == "rewrite")
     return runRewriteCommand(argc, argv);
   errs() << "decan: error: unknown command '" << argv[1]

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Analysis.h"
+#include "decan/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -183,7 +184,8 @@ void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
                    "next to them",
                    N, NoWork)
                .str());
-    if (V == REF || !Ref)
+    // PREFETCH adds accesses on purpose: slower than REF is its result.
+    if (V == REF || V == PREFETCH || !Ref)
       continue;
     if (L.SatInterval[V]) {
       if (L.SatInterval[V]->Lo > 1 + T.NoiseFloor)
@@ -371,6 +373,153 @@ againstNoCall(const LoopReport &L,
            " deleted the loop's calls and NO_CALL was not measured: no "
            "stream analysis for them";
   return Out;
+}
+
+/// GROUPING (thesis 4.4.3.3): each measured group's saturations (removed,
+/// in L1; removed against LS: its share of the memory stream), and the
+/// groups ranked by what removing them gains.
+static void
+groupAnalysis(LoopReport &L,
+              const std::array<std::optional<double>, NumVariants> &Sat,
+              const std::array<std::vector<double>, NumVariants> &B,
+              const Thresholds &T, bool TooShort) {
+  struct Cost {
+    const MemoryGroup *G;
+    unsigned K;
+    std::string Claim;
+  };
+  std::vector<Cost> Costs;
+  for (unsigned K = 0; K < L.Groups.size() && K < DECAN_MAX_GROUPS; ++K) {
+    MemoryGroup &G = L.Groups[K];
+    G.SatDL1 = Sat[DL1_G0 + K];
+    G.SatRemoved = Sat[NO_G0 + K];
+    G.SatRemovedVsLS.reset();
+    if (G.SatRemoved && Sat[LS] && *Sat[LS] > 0)
+      G.SatRemovedVsLS = *G.SatRemoved / *Sat[LS];
+    if (TooShort || !G.SatRemoved)
+      continue;
+    const std::vector<double> &Reps = B[NO_G0 + K];
+    Classified C = classifyReplicates(
+        {*G.SatRemoved}, {Reps},
+        [&](const double *X) {
+          return std::string(1 - X[0] >= T.GroupCost ? "costly" : "cheap");
+        },
+        T.Margin);
+    bool Paired = !Reps.empty();
+    bool Settled =
+        (!Paired || C.Agreement >= T.Confidence) && C.Label != kNearThreshold;
+    std::string S =
+        formatv("array `{0}` ({1} access{2}) costs {3} of this loop "
+                "(removed: Sat(NO_G{4})={5:F2}",
+                G.Name, G.Accesses, G.Accesses == 1 ? "" : "es",
+                pct(std::max(0.0, 1 - *G.SatRemoved)), K, *G.SatRemoved)
+            .str();
+    if (G.SatDL1)
+      S += formatv("; in L1: Sat(DL1_G{0})={1:F2}", K, *G.SatDL1).str();
+    S += Paired ? formatv(", confidence {0})", pct(C.Agreement)).str() : ")";
+    if (!Settled)
+      S += ": whether it costs at least " + pct(T.GroupCost) +
+           " is inconclusive (" + describeSplit(C) + ")";
+    Costs.push_back({&G, K, S});
+  }
+  if (Costs.empty())
+    return;
+  std::stable_sort(Costs.begin(), Costs.end(),
+                   [](const Cost &A, const Cost &B) {
+                     return *A.G->SatRemoved < *B.G->SatRemoved;
+                   });
+  std::string S = "memory groups (thesis 4.4.3.3), costliest first: ";
+  for (size_t I = 0; I < Costs.size(); ++I)
+    S += (I ? "; " : "") + Costs[I].Claim;
+  if (L.NumGroups > DECAN_MAX_GROUPS)
+    S += formatv("; {0} more group(s) not measured (the first {1} are)",
+                 L.NumGroups - DECAN_MAX_GROUPS, DECAN_MAX_GROUPS)
+             .str();
+  L.Diagnosis.push_back(S);
+}
+
+/// OpenMP analyses (thesis 5.9): the spread of the threads' whole-run
+/// time in the loop (a thread much slower than the others makes them wait
+/// at the barrier), and S2L per thread (which threads pay for coherence).
+static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
+  L.ThreadSpread.reset();
+  L.ThreadMaxOverMean.reset();
+  for (ThreadTotal &TT : L.ThreadTotals)
+    TT.SatS2L.reset();
+  // The threads of the runs REF was measured in: in replace mode each
+  // variant has runs of its own, whose totals are that variant's time.
+  auto RefRun = [&](const ThreadTotal &TT) {
+    return !L.Variants[REF] ||
+           any_of(L.Variants[REF]->Rows,
+                  [&](const ThreadRow &R) { return R.Pid == TT.Pid; });
+  };
+  std::vector<const ThreadTotal *> Ran;
+  for (const ThreadTotal &TT : L.ThreadTotals)
+    if (TT.Calls && TT.Cycles > 0 && RefRun(TT))
+      Ran.push_back(&TT);
+  if (Ran.size() < 2)
+    return;
+  double Sum = 0, Max = 0;
+  for (const ThreadTotal *TT : Ran) {
+    Sum += TT->Cycles;
+    Max = std::max(Max, TT->Cycles);
+  }
+  double Mean = Sum / Ran.size(), Var = 0;
+  for (const ThreadTotal *TT : Ran)
+    Var += (TT->Cycles - Mean) * (TT->Cycles - Mean);
+  double Std = std::sqrt(Var / Ran.size());
+  L.ThreadSpread = Std / Mean;
+  L.ThreadMaxOverMean = Max / Mean;
+  std::string S =
+      formatv("threads (OpenMP, thesis 5.9): {0} threads ran "
+              "this loop; time per thread {1:F0} cycles on "
+              "average, standard deviation {2} of it, the "
+              "slowest {3:F2}x the mean",
+              Ran.size(), Mean, pct(*L.ThreadSpread), *L.ThreadMaxOverMean)
+          .str();
+  S += *L.ThreadSpread >= T.ThreadImbalance
+           ? ": imbalanced, the others wait for the slowest at the barrier; "
+             "balance the work (schedule(dynamic), smaller chunks)"
+           : ": balanced";
+  L.Diagnosis.push_back(S);
+  // S2L per thread, from each thread's medians.
+  if (TooShort || !L.Variants[REF] || !L.Variants[S2L])
+    return;
+  double Lo = 0, Hi = 0;
+  unsigned N = 0;
+  for (ThreadTotal &TT : L.ThreadTotals)
+    for (const ThreadRow &R : L.Variants[REF]->Rows) {
+      if (R.Pid != TT.Pid || R.Tid != TT.Tid || R.Cycles.Median <= 0)
+        continue;
+      // The same thread; in replace mode (S2L ran in a run of its own) the
+      // thread of the same index and rank.
+      const ThreadRow *Match = nullptr;
+      for (const ThreadRow &X : L.Variants[S2L]->Rows)
+        if (X.Calls && X.Cycles.Median > 0 && X.Pid == R.Pid && X.Tid == R.Tid)
+          Match = &X;
+      if (!Match)
+        for (const ThreadRow &X : L.Variants[S2L]->Rows)
+          if (X.Calls && X.Cycles.Median > 0 && X.Pid != R.Pid &&
+              X.Thread == R.Thread && X.Rank == R.Rank)
+            Match = &X;
+      if (!Match)
+        continue;
+      TT.SatS2L = Match->Cycles.Median / R.Cycles.Median;
+      Lo = N ? std::min(Lo, *TT.SatS2L) : *TT.SatS2L;
+      Hi = N ? std::max(Hi, *TT.SatS2L) : *TT.SatS2L;
+      ++N;
+    }
+  if (N > 1)
+    L.Diagnosis.push_back(
+        formatv("S2L per thread: Sat(S2L) from {0:F2} to {1:F2} over {2} "
+                "threads{3}",
+                Lo, Hi, N,
+                1 - Hi >= T.StoreCost
+                    ? ": every thread pays for writing shared lines"
+                : 1 - Lo >= T.StoreCost
+                    ? ": some threads pay for writing, others not"
+                    : ": no thread pays for coherence")
+            .str());
 }
 
 /// Where a load's latency lies, from its cost in TSC cycles (rough bounds,
@@ -764,6 +913,162 @@ void analyse(Report &R, const Thresholds &T) {
                     *Sat[NO_DIV])
                 .str());
     }
+    // A saturation against another variant (thesis 4.5.2): the point and
+    // the replicates divided by the reference's, or REF's when \p Ref is
+    // REF.
+    auto Against = [&](unsigned V, unsigned Ref)
+        -> std::pair<std::optional<double>, std::vector<double>> {
+      if (!Sat[V])
+        return {std::nullopt, {}};
+      if (Ref == REF)
+        return {Sat[V], B[V]};
+      if (!Sat[Ref] || *Sat[Ref] <= 0)
+        return {std::nullopt, {}};
+      std::vector<double> X;
+      if (B[V].size() == B[Ref].size())
+        for (size_t I = 0; I < B[V].size(); ++I)
+          X.push_back(B[Ref][I] > 0 ? B[V][I] / B[Ref][I] : B[V][I]);
+      return {*Sat[V] / *Sat[Ref], X};
+    };
+    // A claim stands when its replicates agree and its point is not on a
+    // threshold (an unpaired run has no replicates, only the point).
+    auto Settled = [&](const Classified &C, bool Paired) {
+      return Confident(C, Paired) && C.Label != kNearThreshold;
+    };
+    auto SatText = [&](unsigned V) {
+      return SatI[V] ? interval(*SatI[V]) : formatv("{0:F2}", *Sat[V]).str();
+    };
+    // "costly" when removing the target gains at least \p Cost.
+    auto CostClaim = [&](double S, const std::vector<double> &Reps,
+                         double Cost) {
+      return classifyReplicates(
+          {S}, {Reps},
+          [&](const double *X) {
+            return std::string(1 - X[0] >= Cost ? "costly" : "cheap");
+          },
+          T.Margin);
+    };
+    // Stores (thesis 5.12, Table 5.2): NO_STORE deletes them, S2L keeps
+    // their reads; S2L vs REF is what writing costs (coherence traffic,
+    // write-allocate, store-buffer pressure).
+    if (Sat[NO_STORE] && !TooShort) {
+      bool Paired = !B[NO_STORE].empty();
+      Classified C = CostClaim(*Sat[NO_STORE], B[NO_STORE], T.StoreCost);
+      L.Diagnosis.push_back(
+          !Settled(C, Paired)
+              ? formatv("stores: Sat(NO_STORE)={0}: whether they cost at "
+                        "least {1} is inconclusive ({2})",
+                        SatText(NO_STORE), pct(T.StoreCost), describeSplit(C))
+                    .str()
+          : C.Label == "costly"
+              ? formatv(
+                    "stores cost {0} of this loop (Sat(NO_STORE)={1:F2}{2})",
+                    pct(std::max(0.0, 1 - *Sat[NO_STORE])), *Sat[NO_STORE],
+                    Conf(C, Paired))
+                    .str()
+              : formatv("stores cost little (Sat(NO_STORE)={0:F2}{1})",
+                        *Sat[NO_STORE], Conf(C, Paired))
+                    .str());
+    }
+    if (Sat[S2L] && !TooShort) {
+      bool Paired = !B[S2L].empty();
+      Classified C = CostClaim(*Sat[S2L], B[S2L], T.StoreCost);
+      L.Diagnosis.push_back(
+          !Settled(C, Paired)
+              ? formatv("store writes (coherence, write-allocate): "
+                        "Sat(S2L)={0}: whether they cost at least {1} is "
+                        "inconclusive ({2})",
+                        SatText(S2L), pct(T.StoreCost), describeSplit(C))
+                    .str()
+          : C.Label == "costly"
+              ? formatv("store writes cost {0} of this loop: coherence and "
+                        "write-allocate traffic (stores as loads: "
+                        "Sat(S2L)={1:F2}{2}); in a parallel loop, look for "
+                        "threads writing one cache line (false sharing)",
+                        pct(std::max(0.0, 1 - *Sat[S2L])), *Sat[S2L],
+                        Conf(C, Paired))
+                    .str()
+              : formatv("store writes cost little: coherence none "
+                        "(Sat(S2L)={0:F2}{1})",
+                        *Sat[S2L], Conf(C, Paired))
+                    .str());
+    }
+    // NO_RED and PREFETCH turn stores into loads: S2L is their reference
+    // when the loop stores (thesis 4.5.2), so they measure only their own
+    // change.
+    unsigned StoreRef = Sat[S2L] ? S2L : REF;
+    bool StoresUnknown =
+        !Sat[S2L] && !L.Unavailable.count("S2L") && !L.Variants[S2L];
+    auto RefName = [&](unsigned Ref) {
+      return Ref == REF ? std::string()
+                        : formatv(" against {0}", variantName(Ref)).str();
+    };
+    if (Sat[NO_RED] && !TooShort) {
+      auto [S, Reps] = Against(NO_RED, StoreRef);
+      if (S) {
+        bool Paired = !Reps.empty();
+        Classified C = CostClaim(*S, Reps, T.RedCost);
+        std::string Txt =
+            !Settled(C, Paired)
+                ? formatv("reduction: Sat(NO_RED)={0:F2}{1}: whether the "
+                          "chain costs at least {2} is inconclusive ({3})",
+                          *S, RefName(StoreRef), pct(T.RedCost),
+                          describeSplit(C))
+                      .str()
+            : C.Label == "costly"
+                ? formatv("the reduction chain costs {0} of this loop "
+                          "(Sat(NO_RED)={1:F2}{2}{3}): its latency bounds "
+                          "the loop; use several partial accumulators "
+                          "(unroll, or allow reassociation)",
+                          pct(std::max(0.0, 1 - *S)), *S, RefName(StoreRef),
+                          Conf(C, Paired))
+                      .str()
+                : formatv("the reduction chain costs little "
+                          "(Sat(NO_RED)={0:F2}{1}{2})",
+                          *S, RefName(StoreRef), Conf(C, Paired))
+                      .str();
+        if (StoresUnknown)
+          Txt += "; S2L was not measured: if the loop stores, turning its "
+                 "stores into loads counts too";
+        L.Diagnosis.push_back(Txt);
+      }
+    }
+    if (Sat[PREFETCH] && !TooShort) {
+      auto [S, Reps] = Against(PREFETCH, StoreRef);
+      if (S) {
+        bool Paired = !Reps.empty();
+        // A slowdown of at least PortSlowdown: the L1 ports were busy.
+        Classified C = classifyReplicates(
+            {*S}, {Reps},
+            [&](const double *X) {
+              return std::string(X[0] - 1 >= T.PortSlowdown ? "busy"
+                                                            : "headroom");
+            },
+            T.Margin);
+        L.Diagnosis.push_back(
+            !Settled(C, Paired)
+                ? formatv("load ports: Sat(PREFETCH)={0:F2}{1}: whether one "
+                          "more L1 access per access slows the loop is "
+                          "inconclusive ({2})",
+                          *S, RefName(StoreRef), describeSplit(C))
+                      .str()
+            : C.Label == "busy"
+                ? formatv("load ports near saturation: one more L1 access "
+                          "per memory access slows the loop by {0} "
+                          "(Sat(PREFETCH)={1:F2}{2}{3}); fewer or wider "
+                          "accesses would pay",
+                          pct(*S - 1), *S, RefName(StoreRef), Conf(C, Paired))
+                      .str()
+                : formatv(
+                      "load ports have headroom: one more L1 access per "
+                      "memory access costs {0} (Sat(PREFETCH)={1:F2}{2}{3})",
+                      pct(std::max(0.0, *S - 1)), *S, RefName(StoreRef),
+                      Conf(C, Paired))
+                      .str());
+      }
+    }
+    threadAnalysis(L, T, TooShort);
+    groupAnalysis(L, Sat, B, T, TooShort);
     if (Sat[CTRL] && !TooShort) {
       L.CtrlShare = *Sat[CTRL];
       std::string S = formatv("loop overhead: control instructions alone "
@@ -802,6 +1107,10 @@ void analyse(Report &R, const Thresholds &T) {
       // "empty": the variant would equal REF (e.g. no division for
       // NO_DIV); a fact about the loop, not a measurement problem.
       if (KV.second == "empty") {
+        // GROUPING's copies past the loop's groups: the groups line says it.
+        std::optional<unsigned> V = parseVariant(KV.first);
+        if (V && *V >= DL1_G0 && *V <= NO_G3)
+          continue;
         auto W = L.UnavailableWhy.find(KV.first);
         L.Diagnosis.push_back(
             formatv("{0} not built: {1}", KV.first,

@@ -68,14 +68,18 @@ Expected<std::vector<MetaLoop>> parseLoopTable(StringRef Bytes) {
                                "reads %u: rebuild the program",
                                R.abi_version, DECAN_ABI_VERSION);
     StringRef Strings = Bytes.substr(Off + Header, R.strings_size);
-    SmallVector<StringRef, 4> Parts;
-    Strings.split(Parts, '\0', 4);
+    SmallVector<StringRef, 6> Parts;
+    Strings.split(Parts, '\0', 6);
     MetaLoop L;
     L.Id = Parts.size() > 0 ? Parts[0].str() : "";
     L.Function = Parts.size() > 1 ? Parts[1].str() : "";
     L.File = Parts.size() > 2 ? Parts[2].str() : "";
     if (Parts.size() > 3)
-      L.SkipReason = Parts[3].split('\0').first.str();
+      L.SkipReason = Parts[3].str();
+    if (Parts.size() > 4)
+      L.Source = Parts[4].str();
+    if (Parts.size() > 5)
+      Parts[5].split('\0').first.getAsInteger(10, L.IterationStep);
     L.Line = R.line;
     L.Column = R.column;
     L.VariantMask = R.variant_mask;

@@ -203,6 +203,9 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       // A loop without calls has no NO_CALL copy: nothing to say.
       if (V == NO_CALL && !(L.VariantMask >> V & 1))
         continue;
+      // GROUPING's copies past the loop's groups: nothing to say either.
+      if (V >= DL1_G0 && V <= NO_G3 && M.status[V] == DECAN_VARIANT_EMPTY)
+        continue;
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
@@ -480,11 +483,13 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
   }
   OS << "</table>\n";
   // Per-rank/thread rows: imbalance between ranks or threads shows here.
-  size_t Rows = 0;
+  size_t Rows = 0, Measured = 0;
   for (unsigned V = 0; V < NumVariants; ++V)
-    if (L.Variants[V])
+    if (L.Variants[V]) {
       Rows += L.Variants[V]->Rows.size();
-  if (Rows <= NumVariants)
+      ++Measured;
+    }
+  if (Rows <= Measured) // one row per variant: nothing more to show
     return;
   OS << "<details><summary>per rank and thread (" << Rows
      << " rows)</summary><table class=\"rows\"><tr><th>variant</th>"

@@ -25,6 +25,9 @@ namespace decan::tool {
 static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
                   NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
                   CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
+                  S2L == DECAN_S2L && NO_STORE == DECAN_NO_STORE &&
+                  NO_RED == DECAN_NO_RED && PREFETCH == DECAN_PREFETCH &&
+                  DL1_G0 == DECAN_DL1_G0 && NO_G0 == DECAN_NO_G0 &&
                   NumVariants == DECAN_NUM_VARIANTS,
               "tool::Variant mirrors enum decan_variant");
 
@@ -137,6 +140,14 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     LP.RunIterations += static_cast<uint64_t>(num(T, "iterations"));
     LP.RunTripsKnown += static_cast<uint64_t>(num(T, "trips_known"));
     LP.RunCycles += num(T, "cycles");
+    ThreadTotal TT;
+    TT.Rank = PI.Rank;
+    TT.Pid = PI.Pid;
+    TT.Thread = static_cast<uint64_t>(num(&TO, "thread"));
+    TT.Tid = static_cast<uint64_t>(num(&TO, "tid"));
+    TT.Calls = static_cast<uint64_t>(num(T, "calls"));
+    TT.Cycles = num(T, "cycles");
+    LP.Info.ThreadTotals.push_back(TT);
     LP.Untimed += static_cast<uint64_t>(num(T, "untimed"));
     LP.VariantCalls += static_cast<uint64_t>(num(T, "variant_calls"));
     LP.VariantCycles += num(T, "variant_cycles");
@@ -405,6 +416,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       Info.File = str(LO, "file");
     if (!Info.Line)
       Info.Line = static_cast<unsigned>(num(LO, "line"));
+    if (Info.Source.empty())
+      Info.Source = str(LO, "source");
+    if (!Info.IterationStep)
+      Info.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
@@ -417,6 +432,17 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
         if (std::optional<StringRef> S = V.getAsString())
           if (!is_contained(Info.CallsDeleted, *S))
             Info.CallsDeleted.push_back(S->str());
+    if (const json::Array *GA = LO->getArray("groups")) {
+      Info.Groups.clear();
+      for (const json::Value &GV : *GA)
+        if (const json::Object *GO = GV.getAsObject()) {
+          MemoryGroup G;
+          G.Name = str(GO, "name");
+          G.Accesses = static_cast<unsigned>(num(GO, "accesses"));
+          Info.Groups.push_back(G);
+        }
+      Info.NumGroups = static_cast<unsigned>(num(LO, "n_groups"));
+    }
     const json::Array *Threads = LO->getArray("threads");
     if (!Threads)
       continue;
@@ -705,6 +731,10 @@ json::Value toJSON(const Report &R) {
                     {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
                     {"diagnosis", stringsJSON(L.Diagnosis)},
                     {"warnings", stringsJSON(L.Warnings)}};
+    if (!L.Source.empty())
+      LO["source"] = L.Source;
+    if (L.IterationStep)
+      LO["iteration_step"] = static_cast<int64_t>(L.IterationStep);
     if (L.DL1Gain)
       LO["dl1_gain"] = *L.DL1Gain;
     if (L.DivGain)
@@ -730,6 +760,44 @@ json::Value toJSON(const Report &R) {
     if (L.SampleMeanTrips)
       Run["sample_mean_trips"] = *L.SampleMeanTrips;
     LO["whole_run"] = std::move(Run);
+    if (!L.Groups.empty()) {
+      json::Array GA;
+      for (const MemoryGroup &G : L.Groups) {
+        json::Object Sat;
+        if (G.SatDL1)
+          Sat["dl1"] = *G.SatDL1;
+        if (G.SatRemoved)
+          Sat["removed"] = *G.SatRemoved;
+        if (G.SatRemovedVsLS)
+          Sat["removed_vs_ls"] = *G.SatRemovedVsLS;
+        GA.push_back(
+            json::Object{{"name", G.Name},
+                         {"accesses", static_cast<int64_t>(G.Accesses)},
+                         {"saturation", std::move(Sat)}});
+      }
+      LO["groups"] = std::move(GA);
+      LO["n_groups"] = static_cast<int64_t>(L.NumGroups);
+    }
+    if (!L.ThreadTotals.empty()) {
+      json::Array TA;
+      for (const ThreadTotal &T : L.ThreadTotals) {
+        json::Object TO{{"pid", static_cast<int64_t>(T.Pid)},
+                        {"thread", static_cast<int64_t>(T.Thread)},
+                        {"tid", static_cast<int64_t>(T.Tid)},
+                        {"calls", static_cast<int64_t>(T.Calls)},
+                        {"cycles", T.Cycles}};
+        if (T.Rank)
+          TO["rank"] = *T.Rank;
+        if (T.SatS2L)
+          TO["s2l_saturation"] = *T.SatS2L;
+        TA.push_back(std::move(TO));
+      }
+      LO["thread_totals"] = std::move(TA);
+    }
+    if (L.ThreadSpread)
+      LO["thread_spread"] =
+          json::Object{{"std_over_mean", *L.ThreadSpread},
+                       {"max_over_mean", L.ThreadMaxOverMean.value_or(0)}};
     LO["program_share"] =
         L.ProgramShare ? json::Value(*L.ProgramShare) : json::Value(nullptr);
     LO["program_share_is_lower_bound"] = L.ProgramShareLowerBound;
@@ -866,6 +934,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.Function = str(LO, "function");
     L.File = str(LO, "file");
     L.Line = static_cast<unsigned>(num(LO, "line"));
+    L.Source = str(LO, "source");
+    L.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
@@ -966,6 +1036,28 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       if (auto M = Run->getNumber("mean_trips"))
         L.RunMeanTrips = *M;
     }
+    if (const json::Array *GA = LO->getArray("groups"))
+      for (const json::Value &GV : *GA)
+        if (const json::Object *GO = GV.getAsObject()) {
+          MemoryGroup G;
+          G.Name = str(GO, "name");
+          G.Accesses = static_cast<unsigned>(num(GO, "accesses"));
+          L.Groups.push_back(G);
+        }
+    L.NumGroups = static_cast<unsigned>(num(LO, "n_groups"));
+    if (const json::Array *TA = LO->getArray("thread_totals"))
+      for (const json::Value &TV : *TA)
+        if (const json::Object *TO = TV.getAsObject()) {
+          ThreadTotal T;
+          if (auto Rk = TO->getInteger("rank"))
+            T.Rank = *Rk;
+          T.Pid = static_cast<uint64_t>(num(TO, "pid"));
+          T.Thread = static_cast<uint64_t>(num(TO, "thread"));
+          T.Tid = static_cast<uint64_t>(num(TO, "tid"));
+          T.Calls = static_cast<uint64_t>(num(TO, "calls"));
+          T.Cycles = num(TO, "cycles");
+          L.ThreadTotals.push_back(T);
+        }
     if (auto PS = LO->getNumber("program_share"))
       L.ProgramShare = *PS;
     L.ProgramShareLowerBound =

@@ -8,7 +8,7 @@ FUNCTION.decan.L0.<V> for each variant V (default: all but NO_CALL, which
 the outliner emits only for loops that call), with the
 function attributes "decan-variant"="<V>" and "decan-loop"="FUNCTION:L0",
 and adds the loop's meta record (decan_meta_record layout, element 8 =
-decan_machine_info as [40 x i32]) and its 8 KiB DL1 scratch area: the
+decan_machine_info as [126 x i32]) and its 8 KiB DL1 scratch area: the
 machine pass alone, on IR shaped by hand (the C tests build through the
 whole plugin).
 """
@@ -38,14 +38,15 @@ def main():
                        r') \1\2 "decan-variant"="%s" "decan-loop"="%s:L0" {'
                        % (v, fn), clone, count=1)
         out.append(clone)
+    mask = sum(1 << VARIANTS.index(v) for v in variants if v in VARIANTS)
     strings = "%s:L0\\00%s\\00k.c\\00\\00" % (fn, fn)
     n = len(fn) + 3 + 1 + len(fn) + 1 + 4 + 1
     out.append(
         '@"%s.decan.L0.meta" = dso_local constant { [4 x i8], i32, i32, i32, '
-        'i32, i32, i32, i32, [40 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
-        'i32 %d, i32 1, i32 63, i32 0, i32 0, i32 %d, i32 0, '
-        '[40 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
-        % (fn, n, 136 + n, n, n, strings))
+        'i32, i32, i32, i32, [126 x i32], [%d x i8] } { [4 x i8] c"DCN1", '
+        'i32 %d, i32 6, i32 %d, i32 0, i32 0, i32 %d, i32 0, '
+        '[126 x i32] zeroinitializer, [%d x i8] c"%s" }, section ".decan.meta"\n'
+        % (fn, n, 32 + 126 * 4 + n, mask, n, n, strings))
     out.append('@"%s.decan.L0.scratch" = dso_local global [8192 x i8] '
                'zeroinitializer, align 64\n' % fn)
     sys.stdout.write("\n".join(out))

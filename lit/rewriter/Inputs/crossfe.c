@@ -57,6 +57,20 @@ NOINLINE void callopaque(double *b, const double *a, long n) {
     b[i] = opaque(a[i]);
 }
 
+// Issue 16: a dot product (NO_RED deletes the accumulator's adds, an FMA
+// keeps its multiply) and a scaled copy (S2L, NO_STORE, PREFETCH).
+NOINLINE double dotred(const double *a, const double *b, long n) {
+  double s = 0;
+  for (long i = 0; i < n; ++i)
+    s += a[i] * b[i];
+  return s;
+}
+NOINLINE void scalecopy(double *restrict b, const double *restrict a, long n,
+                        double k) {
+  for (long i = 0; i < n; ++i)
+    b[i] = a[i] * k;
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 3 * ROW;
   double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
@@ -71,6 +85,8 @@ int main(int argc, char **argv) {
   callexp(b, a, 64);
   callopaque(b, a, 64);
   s += b[7];
+  s += dotred(a, a, n);
+  scalecopy(b, a, n, 0.5);
   stencil(a, b, n);
   divmem(a, n, 1.5);
   printf("%.6f %.6f %u\n", s, a[n - 1] + b[n / 2], crc(p, n, t, 0));

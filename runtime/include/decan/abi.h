@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 5
+#define DECAN_ABI_VERSION 6
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -65,8 +65,39 @@ enum decan_variant {
   /// The loop without its calls (thesis 4.5.2): emitted only for loops that
   /// call something; bit 6 of variant_mask tells.
   DECAN_NO_CALL = 6,
-  DECAN_NUM_VARIANTS = 7
+  /// Stores turned into loads of the same address and width, nothing else
+  /// (thesis 4.4.3.3 STORE2LOAD): S2L vs REF is what the stores' writes
+  /// cost (coherence, write-allocate). Emitted for every loop; "empty"
+  /// without stores.
+  DECAN_S2L = 7,
+  /// Stores deleted (a read-modify-write keeps its read): what the stores
+  /// cost altogether.
+  DECAN_NO_STORE = 8,
+  /// The reduction chains deleted (accumulator updates; stores as loads):
+  /// what the reduction's latency costs.
+  DECAN_NO_RED = 9,
+  /// A prefetcht0 of the same address after each memory access (stores as
+  /// loads): one more L1 access each, a probe of load-port headroom.
+  DECAN_PREFETCH = 10,
+  /// GROUPING (thesis 4.4.3.3), per data structure: the accesses of group
+  /// k (one array: same base, index, scale, segment, symbol; several
+  /// displacements) redirected into the L1 scratch area (DL1 of that group
+  /// only), and, separately, removed (NO_G). Groups are numbered in order of
+  /// first access; decan_machine_info names them. Emitted for every loop;
+  /// "empty" for k >= the loop's groups, or with fewer than two groups.
+  DECAN_DL1_G0 = 11,
+  DECAN_DL1_G1 = 12,
+  DECAN_DL1_G2 = 13,
+  DECAN_DL1_G3 = 14,
+  DECAN_NO_G0 = 15,
+  DECAN_NO_G1 = 16,
+  DECAN_NO_G2 = 17,
+  DECAN_NO_G3 = 18,
+  DECAN_NUM_VARIANTS = 19
 };
+
+/// Groups measured per loop (DECAN_DL1_G0.. and DECAN_NO_G0..).
+#define DECAN_MAX_GROUPS 4
 
 /// Or-ed into the variant argument of __decan_end_call for the original
 /// loop run after variant `v` (rotate and instance mode): its cycles and trip
@@ -118,7 +149,10 @@ enum decan_variant_why {
   /// exit test's or the addresses' slice (pointer chasing, searches).
   DECAN_WHY_MEMORY_FEEDS_CONTROL = 14, ///< every memory access (FP, DL1)
   DECAN_WHY_ARITH_FEEDS_CONTROL = 15,  ///< all arithmetic (LS)
-  DECAN_WHY_ALL_CONTROL = 16           ///< every instruction (CTRL)
+  DECAN_WHY_ALL_CONTROL = 16,          ///< every instruction (CTRL)
+  DECAN_WHY_NO_STORE = 17,             ///< no store (S2L, NO_STORE)
+  DECAN_WHY_NO_RED = 18,               ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_GROUP = 19              ///< fewer groups than that (GROUPING)
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are
@@ -150,6 +184,14 @@ struct decan_machine_info {
   /// iteration waits for the previous one's load (ABI 5).
   uint32_t n_chased_load;
   uint32_t reserved; ///< 0: keeps meta records a multiple of 8 bytes
+  /// GROUPING: the loop's memory groups (may exceed DECAN_MAX_GROUPS; only
+  /// the first ones are measured), the accesses of each, and a name (the
+  /// access without its displacement, "(%rsi,%rax,8)", or the source name
+  /// where the producer knows it), NUL-terminated.
+  uint32_t n_groups;
+  uint32_t group_accesses[DECAN_MAX_GROUPS];
+  char group_name[DECAN_MAX_GROUPS][32];
+  uint32_t reserved2; ///< 0: keeps meta records a multiple of 8 bytes
 };
 
 /// Stores seen by variants in rotate/instance mode (documented in
@@ -177,12 +219,17 @@ struct decan_loop_desc {
   /// 0: the original loop runs inline; 1: every call goes to the runtime;
   /// 2: every call decrements `countdown` first and goes to the runtime
   /// only when the result is <= 0 (otherwise the original loop runs inline,
-  /// untimed).
+  /// untimed); 3 (regions only, DECAN_DESC_REGION): a timed activation is
+  /// open on the only thread and `countdown` holds its nesting depth.
   volatile uint32_t active;
   volatile int32_t countdown; ///< see `active`; producers write 0
   uint32_t variant_mask;      ///< bit per decan_variant the producer emitted
   uint32_t line;              ///< 0 when unknown
-  uint32_t flags;             ///< DECAN_DESC_* (ABI 5; was reserved, 0)
+  /// Source iterations one iteration of this loop runs: the smallest
+  /// constant step of its integer induction variables (a loop vectorised or
+  /// unrolled by 8 steps by 8), so builds with other vector or unroll
+  /// factors compare time per source iteration; 0 when unknown.
+  uint32_t iteration_step;
   const char *id;             ///< stable id "function:L<index>" (see design.md)
   const char *function;       ///< symbol of the enclosing function
   const char *file;           ///< source file, "" when unknown
@@ -194,13 +241,25 @@ struct decan_loop_desc {
   /// lower bound, not an estimate. Same value as the meta record's.
   uint32_t bound_mask;
   const struct decan_machine_info *minfo; ///< may be null
+  /// The loop's source identity across builds, or null when unknown (no
+  /// debug location; rewritten binaries): "ORIGIN|FILE:LINE:COL|NEST|INLINED"
+  /// with ORIGIN the function the loop is written in, NEST the LINE:COL of
+  /// the enclosing loops (outermost first, '/'-separated) and INLINED the
+  /// call sites it was inlined through ("FN@FILE:LINE:COL", innermost
+  /// first, '<'-separated). docs/pgo.md.
+  const char *source;
+  uint32_t flags;    ///< DECAN_DESC_* (below)
+  uint32_t reserved; ///< 0
   void *runtime_state; ///< owned by the runtime; null at load time
 };
 
 /// Read-only, relocation-free record in section ".decan.meta", one per
 /// innermost loop seen (skipped loops too, with variant_mask 0 and a reason).
 /// Followed by `strings_size` bytes: NUL-terminated id, function, file,
-/// skip reason ("" when selected), in that order.
+/// skip reason ("" when selected) and, where the producer knows it, the
+/// source identity and the iteration step in decimal (as decan_loop_desc's
+/// `source` and `iteration_step`), in that order; readers take the strings
+/// present.
 struct decan_meta_record {
   char magic[4];        ///< "DCN1"
   uint32_t record_size; ///< header + strings, padded to 8 bytes

@@ -25,7 +25,9 @@ extern "C" {
 /// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
 /// data (no initializer runs), so the runtime may read it at any time.
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
-    "REF", "LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL"};
+    "REF",    "LS",       "FP",     "NO_DIV",   "DL1",    "CTRL",   "NO_CALL",
+    "S2L",    "NO_STORE", "NO_RED", "PREFETCH", "DL1_G0", "DL1_G1", "DL1_G2",
+    "DL1_G3", "NO_G0",    "NO_G1",  "NO_G2",    "NO_G3"};
 
 /// The fixed fields of a sample record in the runtime's report, in order
 /// ("fields" lists them, then one name per counted event; docs/runtime.md).
@@ -115,6 +117,12 @@ static inline const char *decan_variant_why_text(uint32_t why) {
            "redirected";
   case DECAN_WHY_VERIFIER:
     return "the dependence verifier rejected it";
+  case DECAN_WHY_NO_STORE:
+    return "no store";
+  case DECAN_WHY_NO_GROUP:
+    return "the loop has fewer memory groups (arrays) than that, or one";
+  case DECAN_WHY_NO_RED:
+    return "no reduction chain (an accumulator only its own updates read)";
   case DECAN_WHY_MEMORY_FEEDS_CONTROL:
     return "every memory access feeds the exit test or an address";
   case DECAN_WHY_ARITH_FEEDS_CONTROL:

@@ -11,10 +11,12 @@
 #define DECAN_INSTRKNOWLEDGE_SUBSETS_H
 
 #include "decan/InstrKnowledge/Instr.h"
+#include "decan/abi.h"
 
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
+#include <string>
 #include <vector>
 
 namespace decan {
@@ -42,6 +44,9 @@ enum SubsetBits : unsigned {
   SubsetAddr = 1u << 11,   ///< backward slice of memory addresses
   SubsetCall = 1u << 12,   ///< a direct or indirect call (Instr::Call says
                            ///< what it may do; docs/variants.md, "Calls")
+  SubsetRed = 1u << 13,    ///< RED: an accumulator update (acc = acc op x)
+                           ///< whose result only the reduction chain reads
+                           ///< (and the loop's exit); never CTRL or address
 };
 
 /// Local-view subsets of opcode \p Opcode, from its descriptor and name
@@ -55,7 +60,17 @@ unsigned classifyOpcode(const llvm::MCInstrInfo &MII, unsigned Opcode,
 struct LoopSubsets {
   std::vector<unsigned> Bits; ///< per instruction of the LoopBody
   unsigned NumInstrs = 0, NumLoad = 0, NumStore = 0, NumFP = 0, NumDiv = 0,
-           NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0;
+           NumCtrl = 0, NumAddr = 0, NumOther = 0, NumCall = 0, NumRed = 0;
+  /// GROUPING (thesis 4.4.3.3): per instruction, its memory group (-1:
+  /// none). A group is one data structure as the addresses show it: the
+  /// accesses with the same base, index, scale, segment and symbol, any
+  /// displacement (a[i-1], a[i], a[i+1]: hit under miss stays inside the
+  /// group). CTRL-slice, stack (RSP), RIP-relative scalar and gather
+  /// accesses belong to none. Numbered in order of first access.
+  std::vector<int> Group;
+  unsigned NumGroups = 0;
+  std::vector<std::string> GroupNames; ///< "(%rsi,%rax,8)", "sym(,%rax,8)"
+  std::vector<unsigned> GroupAccesses; ///< instructions per group
   /// Loads whose value feeds their own address in a later iteration
   /// (pointer chasing): each iteration waits for the previous one's load.
   unsigned NumChasedLoad = 0;
@@ -71,6 +86,10 @@ struct LoopSubsets {
 /// registers, flags and loop-carried values, of every branch in the loop;
 /// the address slice that of every base/index register of a memory operand.
 LoopSubsets computeSubsets(const X86Knowledge &K, const LoopBody &Loop);
+
+/// Writes the GROUPING fields of \p MI (n_groups, group_accesses,
+/// group_name) from \p S: what both front ends record.
+void recordGroups(const LoopSubsets &S, decan_machine_info &MI);
 
 } // namespace decan
 

@@ -20,6 +20,24 @@
 //   CTRL   everything but the CTRL slice deleted
 //   NO_CALL calls deleted (bridged: sqrt(x) in XMM0 -> XMM0 keeps its
 //          chain); stores -> loads (as NO_DIV). Only for loops that call.
+//   S2L    stores -> loads of the same address and width, nothing else:
+//          vmovupd %ymm0, (%rdi)  ->  vmovupd (%rdi), %ymm15
+//   NO_STORE stores deleted; a read-modify-write keeps its read:
+//          addl $1, (%rdi)  ->  movl (%rdi), %r11d
+//   NO_RED the RED subset deleted: accumulator updates only they read
+//          (sum += x; both chains of an unrolled sum); a load-op keeps its
+//          load into a free register, the accumulator its entry value;
+//          stores -> loads (as S2L)
+//   DL1_Gk group k's accesses (LoopSubsets::Group) into the scratch area
+//          as DL1 places them, the others in place; stores of other
+//          groups -> loads
+//   NO_Gk  group k's accesses removed as FP removes memory (a load-op in
+//          register form, a pure load replaced by a dependency-free
+//          idiom, a store deleted); other stores -> loads. Unavailable
+//          when the group's values are addresses of other accesses
+//   PREFETCH a prefetcht0 of the same address after each memory access
+//          outside the CTRL slice; stores -> loads (as S2L), so its
+//          reference is S2L
 //
 // Calls (Instr::Call): a call that may write memory (unknown callees,
 // memcpy/memset/memmove) is deleted in every variant but REF, so variants
@@ -54,7 +72,27 @@ namespace decan {
 class X86Knowledge;
 
 /// Variant indices, equal to enum decan_variant of decan/abi.h.
-enum class Variant : unsigned { REF = 0, LS, FP, NO_DIV, DL1, CTRL, NO_CALL };
+enum class Variant : unsigned {
+  REF = 0,
+  LS,
+  FP,
+  NO_DIV,
+  DL1,
+  CTRL,
+  NO_CALL,
+  S2L,
+  NO_STORE,
+  NO_RED,
+  PREFETCH,
+  DL1_G0,
+  DL1_G1,
+  DL1_G2,
+  DL1_G3,
+  NO_G0,
+  NO_G1,
+  NO_G2,
+  NO_G3
+};
 constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
 static_assert(unsigned(Variant::REF) == DECAN_REF &&
                   unsigned(Variant::LS) == DECAN_LS &&
@@ -63,8 +101,31 @@ static_assert(unsigned(Variant::REF) == DECAN_REF &&
                   unsigned(Variant::DL1) == DECAN_DL1 &&
                   unsigned(Variant::CTRL) == DECAN_CTRL &&
                   unsigned(Variant::NO_CALL) == DECAN_NO_CALL &&
-                  unsigned(Variant::NO_CALL) + 1 == NumVariants,
+                  unsigned(Variant::S2L) == DECAN_S2L &&
+                  unsigned(Variant::NO_STORE) == DECAN_NO_STORE &&
+                  unsigned(Variant::NO_RED) == DECAN_NO_RED &&
+                  unsigned(Variant::PREFETCH) == DECAN_PREFETCH &&
+                  unsigned(Variant::DL1_G0) == DECAN_DL1_G0 &&
+                  unsigned(Variant::NO_G0) == DECAN_NO_G0 &&
+                  unsigned(Variant::NO_G3) + 1 == NumVariants,
               "Variant mirrors enum decan_variant");
+/// GROUPING: the group a DL1_Gk or NO_Gk variant targets, or -1.
+inline int variantGroup(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  if (X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS)
+    return X - DECAN_DL1_G0;
+  if (X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS)
+    return X - DECAN_NO_G0;
+  return -1;
+}
+inline bool isGroupDL1(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  return X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS;
+}
+inline bool isGroupRemoval(Variant V) {
+  unsigned X = static_cast<unsigned>(V);
+  return X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS;
+}
 /// "REF", "LS", ... (decan/abi_names.h).
 const char *variantName(Variant V);
 /// What variant \p V does to the loop's stores (docs/design.md, "Stores in

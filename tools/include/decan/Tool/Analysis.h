@@ -44,6 +44,19 @@ struct Thresholds {
   double DL1InL1 = 0.9, DL1InL2 = 0.5;
   /// 1 - Sat(NO_DIV) at or above this: divisions/sqrt are a bottleneck.
   double DivCost = 0.1;
+  /// 1 - Sat(NO_STORE) (and 1 - Sat(S2L)) at or above this: the stores
+  /// (their writes) are a cost worth naming.
+  double StoreCost = 0.1;
+  /// 1 - Sat(NO_RED) at or above this: the reduction chain's latency costs.
+  double RedCost = 0.1;
+  /// Sat(PREFETCH) - 1 at or above this: one more L1 access per access slows
+  /// the loop, the load ports are near saturation.
+  double PortSlowdown = 0.1;
+  /// 1 - Sat(NO_Gk) at or above this: a memory group (array) costs.
+  double GroupCost = 0.1;
+  /// Threads' whole-run times in a loop with a standard deviation of at
+  /// least this share of their mean: imbalanced (thesis 5.9).
+  double ThreadImbalance = 0.1;
   /// Sat(CTRL) at or above this: loop control alone takes most of a call.
   double CtrlHigh = 0.5;
   /// Loop structure (thesis 5.4.3): the loops of one source loop (vector

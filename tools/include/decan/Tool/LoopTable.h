@@ -23,7 +23,9 @@ namespace decan::tool {
 /// One decoded decan_meta_record.
 struct MetaLoop {
   std::string Id, Function, File, SkipReason;
+  std::string Source; ///< source identity (abi.h), "" unknown
   unsigned Line = 0, Column = 0;
+  unsigned IterationStep = 0; ///< 0 unknown
   uint32_t VariantMask = 0;
   decan_machine_info MInfo{};
 

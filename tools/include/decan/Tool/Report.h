@@ -35,6 +35,18 @@ enum Variant : unsigned {
   DL1,
   CTRL,
   NO_CALL,
+  S2L,
+  NO_STORE,
+  NO_RED,
+  PREFETCH,
+  DL1_G0,
+  DL1_G1,
+  DL1_G2,
+  DL1_G3,
+  NO_G0,
+  NO_G1,
+  NO_G2,
+  NO_G3,
   NumVariants
 };
 
@@ -67,6 +79,29 @@ struct ThreadRow {
   uint64_t Pid = 0, Thread = 0, Tid = 0;
   uint64_t Calls = 0, Excluded = 0;
   Summary Cycles;
+};
+
+/// GROUPING (thesis 4.4.3.3): one data structure of a loop, as the
+/// producer grouped its accesses, and what its variants measured.
+struct MemoryGroup {
+  std::string Name; ///< "(%rsi,%rax,8)", or a source name
+  unsigned Accesses = 0;
+  std::optional<double> SatDL1;     ///< Sat(DL1_Gk): the group in L1
+  std::optional<double> SatRemoved; ///< Sat(NO_Gk): the group removed
+  /// SatRemoved against LS (the share of the memory stream), when measured.
+  std::optional<double> SatRemovedVsLS;
+};
+
+/// One thread's whole-run time in a loop (every call while the loop was
+/// active, as the runtime totals it): what the OpenMP analysis (thesis 5.9)
+/// compares between threads.
+struct ThreadTotal {
+  std::optional<int64_t> Rank;
+  uint64_t Pid = 0, Thread = 0, Tid = 0;
+  uint64_t Calls = 0;
+  double Cycles = 0;
+  /// Sat(S2L) of this thread alone (its S2L and REF medians), when both ran.
+  std::optional<double> SatS2L;
 };
 
 /// Statistics of one variant of one loop over every process and thread.
@@ -113,6 +148,11 @@ struct LoopReport {
   /// function with `decan flags --regions`), REF only, enclosing loops.
   bool isRegion() const { return llvm::StringRef(Id).starts_with("region:"); }
   unsigned Line = 0;
+  /// Source identity across builds (decan_loop_desc::source; "" unknown)
+  /// and source iterations per iteration (0 unknown): what `decan compare`
+  /// matches loops of two builds by (Compare.h).
+  std::string Source;
+  unsigned IterationStep = 0;
   uint32_t VariantMask = 0;
   std::map<std::string, std::string> StorePolicy;
   /// Requested variants the runtime could not run, with the reason
@@ -147,6 +187,15 @@ struct LoopReport {
   uint64_t TimedCalls = 0, MaxStride = 1;
   double TimedCycles = 0;
   unsigned Threads = 0; ///< threads (all processes) that ran the loop
+  /// GROUPING: the loop's memory groups (the first DECAN_MAX_GROUPS are
+  /// measured) and how many it has.
+  std::vector<MemoryGroup> Groups;
+  unsigned NumGroups = 0;
+  /// Per thread (all processes): its whole-run time in the loop.
+  std::vector<ThreadTotal> ThreadTotals;
+  /// Spread of ThreadTotals' cycles: standard deviation / mean (thesis
+  /// 5.9's STD), and the slowest thread / the mean; unset below 2 threads.
+  std::optional<double> ThreadSpread, ThreadMaxOverMean;
   /// What decan added: inside the runtime around the timed calls, probes
   /// (\p ProbeCycles each) included, and the stub's countdown
   /// (\p CountdownCycles) on the calls of a stride that were not timed; 0

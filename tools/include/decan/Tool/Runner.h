@@ -24,7 +24,10 @@ namespace decan::tool {
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
-  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL};
+  std::vector<unsigned> Variants = {REF,      LS,      FP,     NO_DIV,   DL1,
+                                    CTRL,     NO_CALL, S2L,    NO_STORE, NO_RED,
+                                    PREFETCH, DL1_G0,  DL1_G1, DL1_G2,   DL1_G3,
+                                    NO_G0,    NO_G1,   NO_G2,  NO_G3};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;

@@ -1,0 +1,39 @@
+//===- IRLoopIdentity.h - decan: a loop's identity across builds ----------===//
+//
+// Part of decan. Loop ids ("function:L<index>") number loops by header
+// position, which changes when PGO or a flag changes inlining, unrolling or
+// layout. The source identity names the loop by where it is written: the
+// function it is written in, its file:line:column, the loops around it and
+// the call sites it was inlined through (decan_loop_desc::source, abi.h).
+// The iteration step says how many source iterations one iteration runs, so
+// a loop vectorised or unrolled differently is the same work per source
+// iteration. `decan compare` matches loops by both (docs/pgo.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_LLVM_PLUGINS_IRLOOPIDENTITY_H
+#define DECAN_LLVM_PLUGINS_IRLOOPIDENTITY_H
+
+#include "llvm/IR/DebugLoc.h"
+
+#include <string>
+
+namespace llvm {
+class Loop;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace decan {
+
+/// "ORIGIN|FILE:LINE:COL|NEST|INLINED" for the loop starting at \p Loc
+/// (\p L: its LoopInfo loop, or null for an irreducible cycle); "" without
+/// a debug location.
+std::string loopSourceIdentity(const llvm::Loop *L, const llvm::DebugLoc &Loc);
+
+/// The smallest nonzero constant step of \p L's integer induction
+/// variables (header phis that are affine recurrences of \p L), or 0.
+unsigned loopIterationStep(const llvm::Loop &L, llvm::ScalarEvolution &SE);
+
+} // namespace decan
+
+#endif // DECAN_LLVM_PLUGINS_IRLOOPIDENTITY_H

@@ -1,0 +1,72 @@
+//===- FeedbackTest.cpp - What a report feeds into the next build ---------===//
+
+#include "decan/Tool/Feedback.h"
+
+#include "gtest/gtest.h"
+
+using namespace decan::tool;
+
+namespace {
+
+LoopReport loop(std::string Id, std::string Source, double Share,
+                uint64_t Calls = 100) {
+  LoopReport L;
+  L.Id = Id;
+  L.Source = Source;
+  L.Share = Share;
+  L.TimeCycles = Share * 1000;
+  L.RunCalls = Calls;
+  return L;
+}
+
+TEST(Feedback, HotSpec) {
+  auto S = parseHotSpec("r.json:75");
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->Report, "r.json");
+  EXPECT_EQ(S->Percent, 75);
+  S = parseHotSpec("r.json");
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->Percent, 90);
+  EXPECT_FALSE(bool(parseHotSpec("r.json:0")));
+  EXPECT_FALSE(bool(parseHotSpec("r.json:x")));
+}
+
+TEST(Feedback, HotLoopsBySourcePosition) {
+  Report R;
+  R.Loops.push_back(loop("f:L0", "f|a.c:3:5||", 0.10));
+  R.Loops.push_back(loop("g:L1", "g|b.c:9:3||main@b.c:20:1", 0.70));
+  R.Loops.push_back(loop("h:L0", "", 0.15));
+  R.Loops.back().File = "c.c";
+  R.Loops.back().Line = 4;
+  R.Loops.push_back(loop("k:L0", "", 0.05));
+  HotSelection S = selectHotLoops(R, 80);
+  ASSERT_EQ(S.Entries.size(), 2u);
+  EXPECT_EQ(S.Entries[0], "b.c:9:3"); // hottest first, position as written
+  EXPECT_EQ(S.Entries[1], "c.c:4");   // no source identity: file:line
+  EXPECT_NEAR(S.Covered, 0.85, 1e-12);
+  // Tuning leaves rarely called loops out.
+  R.Loops[1].RunCalls = 3;
+  S = selectHotLoops(R, 80, 64);
+  EXPECT_EQ(S.Entries.front(), "c.c:4");
+}
+
+TEST(Feedback, TripCountsPerSourceLoop) {
+  Report R;
+  // A vector body (step 8, 12 iterations a call) and its remainder (step 1,
+  // 3 iterations a call): 99 source iterations per call.
+  R.Loops.push_back(loop("v:L0", "v|v.c:9:5||", 0.9));
+  R.Loops.back().IterationStep = 8;
+  R.Loops.back().RunMeanTrips = 12;
+  R.Loops.push_back(loop("v:L1", "v|v.c:9:5||", 0.1));
+  R.Loops.back().IterationStep = 1;
+  R.Loops.back().RunMeanTrips = 3;
+  // Without a source identity: no entry.
+  R.Loops.push_back(loop("w:L0", "", 0.1));
+  R.Loops.back().RunMeanTrips = 7;
+  std::vector<TripCount> T = measuredTripCounts(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Position, "v.c:9:5");
+  EXPECT_EQ(T[0].Trips, 99u);
+}
+
+} // namespace

@@ -1,0 +1,99 @@
+//===- TuneTest.cpp - decan tune's choice from candidate timings ----------===//
+
+#include "decan/Tool/Tune.h"
+
+#include "gtest/gtest.h"
+
+using namespace decan::tool;
+
+namespace {
+
+/// A candidate's loop: \p PerIter cycles per machine iteration in each
+/// quarter, \p Step source iterations per iteration, 100 calls of 64.
+LoopReport candidateLoop(const std::string &Cand, std::array<double, 4> PerIter,
+                         unsigned Step) {
+  LoopReport L;
+  L.Function = "f.decan.tune." + Cand;
+  L.Id = L.Function + ":L0";
+  L.Source = "f|f.c:3:5||";
+  L.IterationStep = Step;
+  L.RunCalls = 100;
+  L.RunMeanTrips = 64.0 / Step;
+  L.TimeCycles = 0;
+  for (int Q = 0; Q < 4; ++Q) {
+    RunPart P;
+    P.Calls = 25;
+    P.Iterations = 25 * 64.0 / Step;
+    P.Cycles = P.Iterations * PerIter[Q];
+    L.TimeCycles += P.Cycles;
+    L.Parts.push_back(P);
+  }
+  return L;
+}
+
+TEST(Tune, ChoosesACandidateFasterInEveryQuarter) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  // vf4: 4 source iterations per iteration at 4 cycles: 1 per source
+  // iteration, 2x in every quarter.
+  R.Loops.push_back(candidateLoop("vf4", {4, 4, 4.4, 4}, 4));
+  // scalar: one disturbed quarter (2.5 > 1.5 x 1.5), left out.
+  R.Loops.push_back(candidateLoop("scalar", {1.5, 1.5, 2.5, 1.5}, 1));
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Position, "f.c:3:5");
+  EXPECT_EQ(T[0].Function, "f");
+  EXPECT_EQ(T[0].Choice, "vf4");
+  EXPECT_NEAR(T[0].Predicted, 2.0, 1e-9);
+  EXPECT_NEAR(T[0].PredictedLo, 2 / 1.1, 1e-9);
+  EXPECT_NEAR(T[0].PredictedHi, 2.0, 1e-9);
+  ASSERT_EQ(T[0].Candidates.size(), 3u);
+  EXPECT_EQ(T[0].Candidates.front().Name, "vf4");
+  for (const TuneCandidate &C : T[0].Candidates)
+    if (C.Name == "scalar")
+      EXPECT_EQ(C.Quarters.size(), 3u);
+}
+
+TEST(Tune, KeepsTheDefaultWhenNoCandidateWinsEveryQuarter) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  // Slower than the default in one quarter (not disturbed: within 1.5x of
+  // its best quarter).
+  R.Loops.push_back(candidateLoop("scalar", {1.5, 1.5, 2.2, 1.5}, 1));
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Choice, "default");
+  EXPECT_NE(T[0].Why.find("not by more than 2% in every undisturbed quarter"),
+            std::string::npos);
+  // JSON round trip of the choice.
+  EXPECT_EQ(*tuneJSON(T).getAsObject()->getString("format"), "decan-tune-1");
+}
+
+TEST(Tune, TheDefaultsTwinWidensThePredictionAndIsNeverChosen) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  // The same code at another address runs 5% faster in one quarter: code
+  // layout alone moves this loop by 5%.
+  R.Loops.push_back(candidateLoop("default-twin", {2, 2 / 1.05, 2, 2}, 1));
+  R.Loops.push_back(candidateLoop("vf4", {4, 4, 4, 4}, 4)); // 2x
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Choice, "vf4");
+  EXPECT_NEAR(T[0].LayoutSpread, 0.05, 1e-9);
+  EXPECT_NEAR(T[0].PredictedLo, 2 * 0.95, 1e-9);
+  EXPECT_NEAR(T[0].PredictedHi, 2 * 1.05, 1e-9);
+
+  // A twin faster than every real candidate is still not a choice, and a
+  // gain inside the layout spread keeps the default.
+  Report S;
+  S.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  S.Loops.push_back(candidateLoop("default-twin", {1.8, 1.8, 1.8, 1.8}, 1));
+  S.Loops.push_back(candidateLoop("scalar", {1.9, 1.9, 1.9, 1.9}, 1));
+  auto U = tuneResults(S);
+  ASSERT_EQ(U.size(), 1u);
+  EXPECT_EQ(U[0].Choice, "default");
+  EXPECT_NE(U[0].Why.find("once code layout is allowed for"), std::string::npos)
+      << U[0].Why;
+}
+
+} // namespace

@@ -1,0 +1,86 @@
+//===- TuneCommand.cpp - decan tune ---------------------------------------===//
+//
+// Part of decan. Runs a program built with `decan flags --tune` once, every
+// candidate of every tuned loop timed as REF, and says per loop which
+// candidate to keep (decan/Tool/Tune.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "decan/Tool/Analysis.h"
+#include "decan/Tool/Args.h"
+#include "decan/Tool/Install.h"
+#include "decan/Tool/Render.h"
+#include "decan/Tool/Runner.h"
+#include "decan/Tool/Tune.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace decan::tool;
+
+int runTuneCommand(int argc, char **argv) {
+  ArgParser P({"json", "report"}, {"help", "h"});
+  if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
+    return reportError(std::move(E));
+  if (P.has("help") || P.has("h")) {
+    outs() << "USAGE: decan tune [--json tune.json] [--report run.json] -- "
+              "PROGRAM [ARGS...]\n\n"
+              "Runs a program built with $(decan flags --tune REPORT.json) "
+              "once: each tuned\nloop's candidates (default, scalar, "
+              "scalar-unroll4, vf2, vf4, vf4-il2, vf8,\nvf8-il2) run in turn "
+              "and are timed; per loop, cycles per source iteration of\neach "
+              "candidate, its speedup over the default by quarter of the run, "
+              "and the\nchoice. `decan flags --apply tune.json` builds with "
+              "the choices.\n";
+    return 0;
+  }
+  RunOptions O;
+  O.Command = P.positionals();
+  if (O.Command.empty())
+    return reportError("no program given (decan tune [options] -- PROGRAM "
+                       "[ARGS...])");
+  // The candidates are the program's own code: timed as REF, no variant.
+  O.Variants = {REF};
+  for (const char *Opt : {"json", "report"})
+    if (P.has(Opt))
+      if (Error E = checkWritable(P.get(Opt)))
+        return reportError(std::move(E));
+  if (auto L = findInstallLayout(argv[0]))
+    O.LibDir = L->LibDir;
+  else
+    consumeError(L.takeError());
+  auto Out = runMeasurements(O, errs());
+  if (!Out)
+    return reportError(Out.takeError());
+  Report &R = Out->Merged;
+  analyse(R);
+  std::vector<TunedLoop> T = tuneResults(R);
+  printTune(errs(), T);
+  int RC = 0;
+  if (P.has("json")) {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << formatv("{0:2}", tuneJSON(T)) << "\n";
+    if (Error E = writeFileAtomically(P.get("json"), S))
+      RC = reportError(std::move(E));
+  }
+  if (P.has("report")) {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << formatv("{0:2}", toJSON(R)) << "\n";
+    if (Error E = writeFileAtomically(P.get("report"), S))
+      RC = reportError(std::move(E));
+  }
+  for (const std::string &Pb : Out->Problems)
+    errs() << "decan: " << Pb << "\n";
+  int St = Out->WaitStatus;
+  int ProgramRC = WIFEXITED(St)     ? WEXITSTATUS(St)
+                  : WIFSIGNALED(St) ? 128 + WTERMSIG(St)
+                                    : 1;
+  return ProgramRC ? ProgramRC : RC;
+}

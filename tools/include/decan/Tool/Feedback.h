@@ -1,0 +1,66 @@
+//===- decan/Tool/Feedback.h - A report fed into the next build -----------===//
+//
+// Part of decan. What `decan flags` takes from an earlier report for the
+// next build (docs/pgo.md): with --hot REPORT.json[:PERCENT], the loops that
+// cover PERCENT of the measured loops' time, as `-decan-loops` entries; with
+// --apply REPORT.json, each source loop's measured trip count per call, as
+// `-decan-trip-counts` entries the plugin turns into
+// llvm.loop.estimated_trip_count before the vectoriser and unroller run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_FEEDBACK_H
+#define DECAN_TOOL_FEEDBACK_H
+
+#include "decan/Tool/Report.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace decan::tool {
+
+/// REPORT.json[:PERCENT], PERCENT in (0, 100], 90 by default.
+struct HotSpec {
+  std::string Report;
+  double Percent = 90;
+};
+
+/// Parses --hot's value; a trailing ":NUMBER" is the percentage unless the
+/// whole value names an existing file.
+llvm::Expected<HotSpec> parseHotSpec(llvm::StringRef Value);
+
+struct HotSelection {
+  /// `-decan-loops` entries: the loop's FILE:LINE:COL where its source
+  /// identity is known (stable across builds), FILE:LINE, else its id.
+  std::vector<std::string> Entries;
+  std::vector<std::string> Loops; ///< their ids, hottest first
+  double Covered = 0;             ///< share of the measured loops' time
+  double ProgramCovered = 0;      ///< share of the program's time (0 unknown)
+};
+
+/// The hottest loops of \p R until they cover \p Percent of the measured
+/// loops' time (the time outside innermost loops is no loop's to cover).
+/// Loops called fewer than \p MinCalls times are left out (tuning
+/// candidates need calls to share).
+HotSelection selectHotLoops(const Report &R, double Percent,
+                            uint64_t MinCalls = 0);
+
+/// One source loop's measured trip count.
+struct TripCount {
+  std::string Position; ///< FILE:LINE:COL (the loop as written)
+  uint64_t Trips = 0;   ///< mean source iterations per call, rounded
+  uint64_t Calls = 0;   ///< calls measured
+};
+
+/// The mean source iterations per call of each source loop of \p R with a
+/// source identity and whole-run trip counts: per inlining context, the
+/// iterations of its machine loops (vector body, remainder) times their
+/// iteration steps over the calls of the most-called one; over the
+/// contexts, total iterations over total calls.
+std::vector<TripCount> measuredTripCounts(const Report &R);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_FEEDBACK_H

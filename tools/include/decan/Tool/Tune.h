@@ -1,0 +1,83 @@
+//===- decan/Tool/Tune.h - Optimization candidates, measured in one run ---===//
+//
+// Part of decan. `decan tune`: a program built with `decan flags --tune`
+// runs each hot function as several candidates (the same code with other
+// loop hints: vectorisation width, interleave count, unroll count, scalar;
+// llvm-plugins/IRTune.h), called in turn, so every candidate of every hot
+// loop is timed in one run, under the same inputs and phases. Per source
+// loop: each candidate's cycles per source iteration, its speedup over the
+// compiler's default paired by quarter of the run, and the choice, which
+// `decan flags --apply tune.json` puts on the loop in the next build
+// (docs/pgo.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_TUNE_H
+#define DECAN_TOOL_TUNE_H
+
+#include "decan/Tool/Report.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decan::tool {
+
+struct TuneCandidate {
+  std::string Name;              ///< "default", "scalar", "vf4", ...
+  double CyclesPerIteration = 0; ///< per source iteration, whole run
+  /// Cycles per source iteration in each undisturbed quarter of the run (by
+  /// call; a quarter 1.5x slower than the candidate's best is disturbed),
+  /// and their range: the interval.
+  std::vector<double> Quarters;
+  double Lo = 0, Hi = 0;
+  unsigned Step = 0;  ///< largest iteration step of its loops (VF x IC x UF)
+  uint64_t Calls = 0; ///< calls of its main loop
+  /// The default's time over this candidate's: whole run, and the range of
+  /// the per-quarter ratios (each quarter's candidate calls against the
+  /// default's calls of the same quarter).
+  double Speedup = 1, SpeedupLo = 1, SpeedupHi = 1;
+  unsigned Pairs = 0; ///< undisturbed quarters paired with the default's
+};
+
+struct TunedLoop {
+  std::string Position; ///< FILE:LINE:COL
+  std::string Function; ///< the function tuned
+  std::vector<TuneCandidate> Candidates;
+  std::string Choice = "default";
+  /// The choice's speedup over the default and its interval, widened by
+  /// LayoutSpread.
+  double Predicted = 1, PredictedLo = 1, PredictedHi = 1;
+  /// How far the default's twin (the same code at another address) strayed
+  /// from the default in its quarters: what code layout alone moves.
+  double LayoutSpread = 0;
+  std::string Why; ///< why the choice (one line)
+};
+
+/// The tuned loops of an analysed report of a `--tune` build. A candidate
+/// is chosen when it is the fastest and beats the default by more than
+/// \p MinGain in every quarter of the run.
+std::vector<TunedLoop> tuneResults(const Report &R, double MinGain = 0.02);
+
+/// `decan-tune-1`: {"tool", "format", "loops": [{"source", "function",
+/// "candidates": [{"name", "cycles_per_iteration", "interval",
+/// "iteration_step", "calls", "speedup", "speedup_interval"}], "choice",
+/// "predicted_speedup", "predicted_interval", "why"}]}.
+llvm::json::Value tuneJSON(const std::vector<TunedLoop> &Loops);
+
+/// Whether \p Path is a `decan-tune-1` file (false when unreadable).
+bool isTuneFile(llvm::StringRef Path);
+
+/// Reads a `decan-tune-1` file back (choice and prediction per loop).
+llvm::Expected<std::vector<TunedLoop>> readTuneFile(llvm::StringRef Path);
+
+/// The table of `decan tune`.
+void printTune(llvm::raw_ostream &OS, const std::vector<TunedLoop> &Loops);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_TUNE_H

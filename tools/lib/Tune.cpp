@@ -1,0 +1,271 @@
+//===- Tune.cpp - Optimization candidates, measured in one run ------------===//
+//
+// Part of decan. See decan/Tool/Tune.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Tune.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+using namespace llvm;
+
+namespace decan::tool {
+
+static constexpr StringLiteral Marker = ".decan.tune.";
+
+std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
+  struct Acc {
+    double Cycles = 0, Iterations = 0;
+    double QCycles[4] = {}, QIterations[4] = {};
+    unsigned Step = 0;
+    uint64_t Calls = 0;
+  };
+  // Position -> (function, candidate) -> its machine loops, summed.
+  std::map<std::string, std::map<std::string, Acc>> ByLoop;
+  std::map<std::string, std::string> FunctionOf;
+  for (const LoopReport &L : R.Loops) {
+    size_t At = L.Function.find(Marker.data());
+    if (At == std::string::npos || !L.RunCalls || !L.RunMeanTrips)
+      continue;
+    std::string Cand = L.Function.substr(At + Marker.size());
+    std::string Pos =
+        !L.Source.empty()
+            ? StringRef(L.Source).split('|').second.split('|').first.str()
+            : L.File + ":" + std::to_string(L.Line);
+    FunctionOf[Pos] = L.Function.substr(0, At);
+    Acc &A = ByLoop[Pos][Cand];
+    unsigned Step = std::max(1u, L.IterationStep);
+    A.Cycles += L.TimeCycles;
+    A.Iterations += *L.RunMeanTrips * double(L.RunCalls) * Step;
+    // The probes' cost per timed region off each call, as in TimeCycles:
+    // a candidate with a remainder loop is timed twice per call.
+    for (size_t Q = 0; Q < std::min<size_t>(4, L.Parts.size()); ++Q) {
+      A.QCycles[Q] += std::max(0.0, L.Parts[Q].Cycles -
+                                        L.Parts[Q].Calls * R.ProbeCallCycles);
+      A.QIterations[Q] += L.Parts[Q].Iterations * Step;
+    }
+    A.Step = std::max(A.Step, Step);
+    A.Calls = std::max(A.Calls, L.RunCalls);
+  }
+  std::vector<TunedLoop> Out;
+  for (auto &[Pos, Cands] : ByLoop) {
+    auto Def = Cands.find("default");
+    if (Def == Cands.end() || Def->second.Iterations <= 0)
+      continue;
+    TunedLoop T;
+    T.Position = Pos;
+    T.Function = FunctionOf[Pos];
+    auto PerIter = [](double C, double I) { return I > 0 ? C / I : 0.0; };
+    const Acc &D = Def->second;
+    // Per quarter, cycles per source iteration; a quarter more than 1.5x
+    // the candidate's best quarter was disturbed (a context switch in one
+    // of its few calls weighs more than the candidates differ) and is left
+    // out, of the candidate and of the pairs.
+    auto Clean = [&](const Acc &A) {
+      std::array<double, 4> Q{};
+      double Best = 0;
+      for (int K = 0; K < 4; ++K) {
+        Q[K] = PerIter(A.QCycles[K], A.QIterations[K]);
+        if (Q[K] > 0 && (Best == 0 || Q[K] < Best))
+          Best = Q[K];
+      }
+      for (double &V : Q)
+        if (V > 1.5 * Best)
+          V = 0;
+      return Q;
+    };
+    std::array<double, 4> DQ = Clean(D);
+    for (auto &[Name, A] : Cands) {
+      if (A.Iterations <= 0)
+        continue;
+      TuneCandidate C;
+      C.Name = Name;
+      C.Step = A.Step;
+      C.Calls = A.Calls;
+      std::array<double, 4> MQ = Clean(A);
+      std::vector<double> Mine, Ratios;
+      for (int K = 0; K < 4; ++K) {
+        if (MQ[K] <= 0)
+          continue;
+        Mine.push_back(MQ[K]);
+        if (DQ[K] > 0)
+          Ratios.push_back(DQ[K] / MQ[K]);
+      }
+      C.Quarters = Mine;
+      C.CyclesPerIteration =
+          Mine.empty() ? PerIter(A.Cycles, A.Iterations) : median(Mine);
+      C.Lo = Mine.empty() ? C.CyclesPerIteration
+                          : *std::min_element(Mine.begin(), Mine.end());
+      C.Hi = Mine.empty() ? C.CyclesPerIteration
+                          : *std::max_element(Mine.begin(), Mine.end());
+      if (Ratios.empty()) {
+        C.Speedup = PerIter(D.Cycles, D.Iterations) / C.CyclesPerIteration;
+        C.SpeedupLo = C.SpeedupHi = C.Speedup;
+      } else {
+        C.SpeedupLo = *std::min_element(Ratios.begin(), Ratios.end());
+        C.SpeedupHi = *std::max_element(Ratios.begin(), Ratios.end());
+        C.Speedup = median(Ratios);
+      }
+      C.Pairs = Ratios.size();
+      T.Candidates.push_back(std::move(C));
+    }
+    llvm::sort(T.Candidates,
+               [](const TuneCandidate &A, const TuneCandidate &B) {
+                 return A.CyclesPerIteration < B.CyclesPerIteration;
+               });
+    // The twin is the default's code at another address: its distance
+    // from the default is layout, not optimization, so every prediction
+    // is widened by it and the twin itself is never a choice.
+    for (const TuneCandidate &C : T.Candidates)
+      if (C.Name == "default-twin")
+        T.LayoutSpread =
+            std::max(std::abs(1 - C.SpeedupLo), std::abs(1 - C.SpeedupHi));
+    const TuneCandidate *BestP = &T.Candidates.front();
+    for (const TuneCandidate &C : T.Candidates)
+      if (C.Name != "default-twin") {
+        BestP = &C;
+        break;
+      }
+    const TuneCandidate &Best = *BestP;
+    double Lo = Best.SpeedupLo * (1 - T.LayoutSpread);
+    double Hi = Best.SpeedupHi * (1 + T.LayoutSpread);
+    if (Best.Name == "default") {
+      T.Why = "the compiler's default is the fastest candidate";
+    } else if (Best.Pairs < 2) {
+      T.Why = "too few undisturbed quarters to compare the candidates "
+              "quarter by quarter";
+    } else if (Lo <= 1 + MinGain) {
+      T.Why =
+          formatv("{0} is fastest over the run ({1:F2}x) but not by more "
+                  "than {2:F0}% in every undisturbed quarter once code "
+                  "layout is allowed for (the default's twin strays "
+                  "{3:F1}%): kept the default",
+                  Best.Name, Best.Speedup, MinGain * 100, T.LayoutSpread * 100)
+              .str();
+    } else {
+      T.Choice = Best.Name;
+      T.Predicted = Best.Speedup;
+      T.PredictedLo = Lo;
+      T.PredictedHi = Hi;
+      T.Why = formatv("{0} beats the default in every undisturbed quarter "
+                      "of the run ({1:F2}x to {2:F2}x; {3:F2}x to {4:F2}x "
+                      "with the {5:F1}% the default's twin strays by code "
+                      "layout)",
+                      Best.Name, Best.SpeedupLo, Best.SpeedupHi, Lo, Hi,
+                      T.LayoutSpread * 100)
+                  .str();
+    }
+    Out.push_back(std::move(T));
+  }
+  return Out;
+}
+
+json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
+  json::Array A;
+  for (const TunedLoop &T : Loops) {
+    json::Array Cs;
+    for (const TuneCandidate &C : T.Candidates)
+      Cs.push_back(json::Object{
+          {"name", C.Name},
+          {"cycles_per_iteration", C.CyclesPerIteration},
+          {"interval", json::Array{C.Lo, C.Hi}},
+          {"iteration_step", static_cast<int64_t>(C.Step)},
+          {"calls", static_cast<int64_t>(C.Calls)},
+          {"speedup", C.Speedup},
+          {"speedup_interval", json::Array{C.SpeedupLo, C.SpeedupHi}}});
+    A.push_back(json::Object{
+        {"source", T.Position},
+        {"function", T.Function},
+        {"candidates", std::move(Cs)},
+        {"choice", T.Choice},
+        {"predicted_speedup", T.Predicted},
+        {"predicted_interval", json::Array{T.PredictedLo, T.PredictedHi}},
+        {"layout_spread", T.LayoutSpread},
+        {"why", T.Why}});
+  }
+  return json::Object{
+      {"tool", "decan"}, {"format", "decan-tune-1"}, {"loops", std::move(A)}};
+}
+
+bool isTuneFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  auto V = json::parse((*Buf)->getBuffer());
+  if (!V) {
+    consumeError(V.takeError());
+    return false;
+  }
+  const json::Object *O = V->getAsObject();
+  return O && O->getString("format") == "decan-tune-1";
+}
+
+Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  auto V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return createStringError("'%s': %s", Path.str().c_str(),
+                             toString(V.takeError()).c_str());
+  const json::Object *O = V->getAsObject();
+  if (!O || O->getString("format") != "decan-tune-1")
+    return createStringError("'%s': not a decan tune file (no "
+                             "\"format\":\"decan-tune-1\")",
+                             Path.str().c_str());
+  std::vector<TunedLoop> Out;
+  if (const json::Array *Ls = O->getArray("loops"))
+    for (const json::Value &LV : *Ls) {
+      const json::Object *LO = LV.getAsObject();
+      if (!LO)
+        continue;
+      TunedLoop T;
+      T.Position = LO->getString("source").value_or("").str();
+      T.Function = LO->getString("function").value_or("").str();
+      T.Choice = LO->getString("choice").value_or("default").str();
+      T.Predicted = LO->getNumber("predicted_speedup").value_or(1);
+      if (const json::Array *I = LO->getArray("predicted_interval");
+          I && I->size() == 2) {
+        T.PredictedLo = (*I)[0].getAsNumber().value_or(T.Predicted);
+        T.PredictedHi = (*I)[1].getAsNumber().value_or(T.Predicted);
+      }
+      T.Why = LO->getString("why").value_or("").str();
+      if (!T.Position.empty())
+        Out.push_back(std::move(T));
+    }
+  return Out;
+}
+
+void printTune(raw_ostream &OS, const std::vector<TunedLoop> &Loops) {
+  if (Loops.empty()) {
+    OS << "decan tune: no tuning candidates were measured (build with "
+          "$(decan flags --tune REPORT.json))\n";
+    return;
+  }
+  for (const TunedLoop &T : Loops) {
+    OS << formatv("{0} in {1}: choice {2}", T.Position, T.Function, T.Choice);
+    if (T.Choice != "default")
+      OS << formatv(", predicted {0:F2}x [{1:F2}, {2:F2}]", T.Predicted,
+                    T.PredictedLo, T.PredictedHi);
+    OS << "\n  " << T.Why << "\n";
+    OS << formatv("  {0,-16} {1,12} {2,20} {3,5} {4,8} {5,18}\n", "candidate",
+                  "cyc/src-it", "quarters (min-max)", "step", "speedup",
+                  "speedup quarters");
+    for (const TuneCandidate &C : T.Candidates)
+      OS << formatv("  {0,-16} {1,12:F3} {2,20} {3,5} {4,7:F2}x {5,18}\n",
+                    C.Name, C.CyclesPerIteration,
+                    formatv("{0:F3}-{1:F3}", C.Lo, C.Hi).str(), C.Step,
+                    C.Speedup,
+                    formatv("{0:F2}-{1:F2}x", C.SpeedupLo, C.SpeedupHi).str());
+  }
+}
+
+} // namespace decan::tool
