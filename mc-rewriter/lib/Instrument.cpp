@@ -201,7 +201,8 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
         "rw1;" + toolIdentity() + ";abi" + std::to_string(DECAN_ABI_VERSION) +
         ";" +
         (RW.Profile ? "profile" : "mask" + std::to_string(RW.VariantMask)) +
-        (RW.OnlyListed ? ";listed" : ";") + ";" + join(Only, ",");
+        (RW.OnlyListed ? ";listed" : ";") +
+        (RW.ListUnselected ? ";" : ";quiet") + ";" + join(Only, ",");
     ContentKey = utohexstr(
         xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
     SmallString<256> P(Dir);

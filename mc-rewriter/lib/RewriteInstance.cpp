@@ -268,8 +268,9 @@ void RewriteInstance::planLoops() {
     unsigned Attempted = Opts.Profile ? 1 : Opts.VariantMask | 1;
     if (!V.MInfo.n_call)
       Attempted &= ~(1u << DECAN_NO_CALL); // a loop without calls has none
-    appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
-               V.BoundMask);
+    if (Opts.ListUnselected || B || !L.SkipReason.empty())
+      appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
+                 V.BoundMask);
     Outcomes.push_back(O);
     if (O.Rewritten) {
       B->P.DescIndex = Plan.size();

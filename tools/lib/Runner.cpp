@@ -892,8 +892,17 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       rewriter::RewriteOptions Final;
       Final.OnlyLoops = Keep;
       Final.OnlyListed = true;
+      Final.ListUnselected = false;
+      // The loops left out are not in the final copies' tables: count them
+      // from the profiling copies' (explainLibraries).
+      std::vector<unsigned> Before;
+      for (const Libraries::Lib &L : Libs->Each)
+        Before.push_back(L.Measurable);
       if (Error E = Prepare(Final, Tmp.Path + "/stage2"))
         return std::move(E);
+      for (size_t K = 0; K < Libs->Each.size() && K < Before.size(); ++K)
+        if (Before[K] > Libs->Each[K].Measurable)
+          Libs->Each[K].NotSelected += Before[K] - Libs->Each[K].Measurable;
       if (!O.HotPercent)
         Log << formatv("decan: {0} loop(s) ran in the first run: variants "
                        "built for those (--rewrite-all: every loop)\n",

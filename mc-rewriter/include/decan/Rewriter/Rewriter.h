@@ -53,6 +53,10 @@ struct RewriteOptions {
   /// OnlyLoops is the whole selection even when empty (the loops a profile
   /// run saw: maybe none of this file's).
   bool OnlyListed = false;
+  /// .decan.meta lists the loops left out by the selection ("not
+  /// selected"); decan run's copies leave them out (with 19 variants a
+  /// record is ~600 bytes: OpenBLAS's 59 000 would double the file).
+  bool ListUnselected = true;
   /// A profiling copy: REF only, built without the instruction knowledge's
   /// analysis (seconds for a large library), to learn which loops run
   /// before building variants for those alone.
