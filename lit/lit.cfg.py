@@ -21,6 +21,10 @@ except ImportError:
     lit_config.warning("python3-psutil missing: no per-test timeout")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "TMP", "TEMP"])
+# Rewritten copies are cached (docs/rewriter.md): the tests' cache lives in
+# the build tree, never in the user's.
+config.environment["DECAN_CACHE_DIR"] = os.path.join(config.test_exec_root,
+                                                     "decan-cache")
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.decan_bin_dir, append_path=True)
 
@@ -59,3 +63,8 @@ if os.path.exists("/proc/cpuinfo"):
     for feat in ["avx2", "avx512f", "sse4_2"]:
         if " " + feat + " " in flags or " " + feat + "\n" in flags:
             config.available_features.add("cpu-" + feat)
+
+# gdb (scripts/test.sh installs it): unwinding through rewritten code.
+import shutil
+if shutil.which("gdb"):
+    config.available_features.add("gdb")

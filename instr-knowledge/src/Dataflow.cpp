@@ -9,18 +9,17 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 
 using namespace llvm;
 using namespace decan;
-
-namespace {
-using DefSet = std::set<std::pair<unsigned, bool>>;
-using State = std::map<unsigned, DefSet>;
-} // namespace
 
 ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
   const MCRegisterInfo &MRI = K.regInfo();
@@ -40,56 +39,105 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
         WrittenUnits.insert(static_cast<unsigned>(U));
       }
   }
+  // Bit-vector reaching definitions. Bits: one "from before the loop" per
+  // written unit, then one per (instruction, unit) definition in this
+  // iteration, then the same definitions from a previous iteration (the
+  // two definition ranges 64-bit aligned, so carrying a state around the
+  // back edge moves whole words). Units the loop never writes always see
+  // their value from before it.
+  std::vector<int> Dense(MRI.getNumRegUnits(), -1);
+  unsigned NU = 0;
+  for (unsigned U : WrittenUnits)
+    Dense[U] = NU++;
+  std::vector<std::vector<unsigned>> DefsOfUnit(NU); // def numbers
+  std::vector<unsigned> DefInstr;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> DefsAt(N);
+  for (unsigned I = 0; I < N; ++I)
+    for (auto [R, U] : Writes[I]) {
+      unsigned D = Dense[U];
+      // An instruction writing a unit twice (two names of one register)
+      // defines it once.
+      if (!DefsOfUnit[D].empty() && DefInstr[DefsOfUnit[D].back()] == I)
+        continue;
+      DefsOfUnit[D].push_back(DefInstr.size());
+      DefsAt[I].push_back({D, unsigned(DefInstr.size())});
+      DefInstr.push_back(I);
+    }
+  unsigned ND = DefInstr.size();
+  unsigned Cur = alignTo(NU, 64), Carried = Cur + alignTo(ND, 64);
+  unsigned Bits = Carried + alignTo(ND, 64);
+  auto Kill = [&](BitVector &S, unsigned D) {
+    S.reset(D);
+    for (unsigned X : DefsOfUnit[D]) {
+      S.reset(Cur + X);
+      S.reset(Carried + X);
+    }
+  };
   unsigned NB = L.Blocks.size();
-  std::vector<State> Out(NB);
+  // Per block: the definitions it leaves (Gen) and every bit of the units
+  // it writes (KillMask); a unit it does not write passes through.
+  std::vector<BitVector> Gen(NB, BitVector(Bits)),
+      KillMask(NB, BitVector(Bits));
+  for (unsigned B = 0; B < NB; ++B)
+    for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I)
+      for (auto [D, X] : DefsAt[I]) {
+        Kill(Gen[B], D);
+        Gen[B].set(Cur + X);
+        if (!KillMask[B].test(D)) {
+          KillMask[B].set(D);
+          for (unsigned Y : DefsOfUnit[D]) {
+            KillMask[B].set(Cur + Y);
+            KillMask[B].set(Carried + Y);
+          }
+        }
+      }
+  auto Transfer = [&](unsigned B, BitVector &S) {
+    S.reset(KillMask[B]);
+    S |= Gen[B];
+  };
+  std::vector<BitVector> Out(NB, BitVector(Bits));
   std::vector<std::vector<unsigned>> Preds(NB);
   for (unsigned B = 0; B < NB; ++B)
     for (unsigned S : L.Blocks[B].Succs)
       if (S < NB)
         Preds[S].push_back(B);
-  auto Transfer = [&](unsigned B, State S, bool Record) {
-    for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I) {
-      if (Record)
-        for (auto [R, U] : ReadUnits[I]) {
-          RegRead RR{I, R, U, {}};
-          auto It = S.find(U);
-          if (It == S.end())
-            RR.Defs.insert({EntryDef, false});
-          else
-            RR.Defs = It->second;
-          Reads.push_back(std::move(RR));
-        }
-      for (auto [R, U] : Writes[I])
-        S[U] = DefSet{{I, false}};
-    }
-    return S;
-  };
+  // Whether a unit has any definition at a block's end does not depend on
+  // the iteration: every unit does after the header and after any block
+  // with a predecessor (a unit no predecessor defines gets "from before
+  // the loop"); a block without one has only the units it writes. Absent
+  // units of a predecessor reach as "from before the loop".
+  std::vector<BitVector> AbsentOut(NB, BitVector(Bits));
+  for (unsigned B = 0; B < NB; ++B)
+    if (B != 0 && Preds[B].empty())
+      for (unsigned D = 0; D < NU; ++D)
+        if (!KillMask[B].test(D))
+          AbsentOut[B].set(D);
   auto In = [&](unsigned B) {
-    State S;
+    BitVector S(Bits);
     if (B == 0) {
-      for (unsigned U : WrittenUnits)
-        S[U].insert({EntryDef, false});
-      for (unsigned P : Preds[0])
-        for (auto &[U, Ds] : Out[P])
-          for (auto [D, C] : Ds)
-            S[U].insert({D, D == EntryDef ? false : true});
+      // From before the loop, and around the back edges (carried).
+      S.set(0, NU);
+      for (unsigned P : Preds[0]) {
+        BitVector C = Out[P];
+        for (unsigned X = 0; X < ND; ++X)
+          if (C.test(Cur + X))
+            C.set(Carried + X);
+        C.reset(Cur, Cur + ND);
+        S |= C;
+      }
       return S;
     }
-    for (unsigned P : Preds[B])
-      for (auto &[U, Ds] : Out[P])
-        S[U].insert(Ds.begin(), Ds.end());
-    // A unit no predecessor wrote reaches from the header: keep it absent
-    // only when no predecessor had it at all.
-    for (unsigned P : Preds[B])
-      for (unsigned U : WrittenUnits)
-        if (!Out[P].count(U))
-          S[U].insert({EntryDef, false});
+    for (unsigned P : Preds[B]) {
+      S |= Out[P];
+      S |= AbsentOut[P];
+    }
     return S;
   };
   for (unsigned Iter = 0; Iter < 4 * NB + 4; ++Iter) {
     bool Changed = false;
     for (unsigned B = 0; B < NB; ++B) {
-      State S = Transfer(B, In(B), false);
+      BitVector S = In(B);
+      Transfer(B, S);
       if (S != Out[B]) {
         Out[B] = std::move(S);
         Changed = true;
@@ -98,8 +146,32 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
     if (!Changed)
       break;
   }
-  for (unsigned B = 0; B < NB; ++B)
-    Transfer(B, In(B), true);
+  for (unsigned B = 0; B < NB; ++B) {
+    BitVector S = In(B);
+    for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I) {
+      for (auto [R, U] : ReadUnits[I]) {
+        RegRead RR{I, R, U, {}};
+        int D = Dense[U];
+        if (D >= 0) {
+          for (unsigned X : DefsOfUnit[D]) {
+            if (S.test(Cur + X))
+              RR.Defs.push_back({DefInstr[X], false});
+            if (S.test(Carried + X))
+              RR.Defs.push_back({DefInstr[X], true});
+          }
+          if (S.test(D))
+            RR.Defs.push_back({EntryDef, false});
+        }
+        if (RR.Defs.empty())
+          RR.Defs.push_back({EntryDef, false});
+        Reads.push_back(std::move(RR));
+      }
+      for (auto [D, X] : DefsAt[I]) {
+        Kill(S, D);
+        S.set(Cur + X);
+      }
+    }
+  }
   ReadIdx.resize(N);
   for (unsigned R = 0; R < Reads.size(); ++R)
     ReadIdx[Reads[R].Instr].push_back(R);

@@ -11,6 +11,8 @@
 
 #include "decan/InstrKnowledge/Instr.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <set>
 #include <utility>
 #include <vector>
@@ -27,8 +29,8 @@ struct RegRead {
   unsigned Reg;   ///< register as the instruction names it
   unsigned Unit;  ///< register unit read
   /// Reaching definitions: instruction index (or EntryDef) and whether the
-  /// value comes from a previous iteration.
-  std::set<std::pair<unsigned, bool>> Defs;
+  /// value comes from a previous iteration; sorted, no duplicates.
+  llvm::SmallVector<std::pair<unsigned, bool>, 2> Defs;
 };
 
 /// Reaching definitions over the loop CFG (Blocks[0] = header; edges to the

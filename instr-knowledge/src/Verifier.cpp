@@ -14,6 +14,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -72,8 +73,8 @@ static bool sameArray(const Operand *A, const Operand *B) {
   return true;
 }
 
-std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
-                                            const LoopBody &L) {
+static std::vector<DepEdge> computeDependenceGraph(const X86Knowledge &K,
+                                                   const LoopBody &L) {
   std::vector<DepEdge> Edges;
   ReachingDefs RD(K, L);
   auto IdOf = [&](unsigned D) {
@@ -161,6 +162,54 @@ std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
   std::sort(Edges.begin(), Edges.end());
   Edges.erase(std::unique(Edges.begin(), Edges.end()), Edges.end());
   return Edges;
+}
+
+static bool sameInstr(const Instr &A, const Instr &B) {
+  return A.Opcode == B.Opcode && A.Ops == B.Ops && A.Id == B.Id &&
+         A.MemWidth == B.MemWidth && A.Size == B.Size && A.Object == B.Object &&
+         A.Call == B.Call && A.ImplicitUses == B.ImplicitUses &&
+         A.ImplicitDefs == B.ImplicitDefs && A.Unchanged == B.Unchanged &&
+         A.Padding == B.Padding && A.Stand == B.Stand;
+}
+
+static bool sameBody(const LoopBody &A, const LoopBody &B) {
+  if (A.Instrs.size() != B.Instrs.size() ||
+      A.Blocks.size() != B.Blocks.size() || A.FreeRegs != B.FreeRegs ||
+      A.LiveOuts != B.LiveOuts)
+    return false;
+  for (size_t I = 0; I < A.Blocks.size(); ++I)
+    if (A.Blocks[I].Begin != B.Blocks[I].Begin ||
+        A.Blocks[I].End != B.Blocks[I].End ||
+        A.Blocks[I].Succs != B.Blocks[I].Succs ||
+        A.Blocks[I].Exiting != B.Blocks[I].Exiting)
+      return false;
+  for (size_t I = 0; I < A.Instrs.size(); ++I)
+    if (!sameInstr(A.Instrs[I], B.Instrs[I]))
+      return false;
+  return true;
+}
+
+std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
+                                            const LoopBody &L) {
+  // Each variant of a loop is checked against REF twice (no new, none
+  // lost): the graphs of the last few bodies are kept, per thread, and
+  // reused for an identical body (compared in full: O(n), the graph is
+  // not).
+  struct Entry {
+    const X86Knowledge *K = nullptr;
+    LoopBody Body;
+    std::vector<DepEdge> Graph;
+  };
+  static thread_local std::array<Entry, 4> Cache;
+  static thread_local unsigned Victim = 0;
+  for (Entry &E : Cache)
+    if (E.K == &K && sameBody(E.Body, L))
+      return E.Graph;
+  Entry &E = Cache[Victim++ % Cache.size()];
+  E.K = &K;
+  E.Body = L;
+  E.Graph = computeDependenceGraph(K, L);
+  return E.Graph;
 }
 
 std::string decan::describeEdge(const X86Knowledge &K, const DepEdge &E) {

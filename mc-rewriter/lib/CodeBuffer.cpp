@@ -8,6 +8,8 @@
 
 #include "decan/Rewriter/LoopCopy.h"
 
+#include <cstring>
+
 using namespace llvm;
 using namespace decan::rewriter;
 
@@ -15,105 +17,160 @@ static Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-Expected<uint64_t> CodeBuffer::layout(uint64_t Base) {
-  this->Base = Base;
-  uint64_t A = Base;
-  for (Item &I : Items) {
-    I.Addr = A;
-    switch (I.Kind) {
-    case Item::Bind:
-      LabelAddr[I.Label] = A;
-      I.Size = 0;
-      break;
-    case Item::Align:
-      I.Size = (I.AlignOff - A % I.AlignTo + I.AlignTo) % I.AlignTo;
-      break;
-    case Item::Rel32:
-      I.Size = 4;
-      break;
-    case Item::Inst: {
-      if (I.Fix == Item::Branch) {
-        I.Size = I.MI.getOpcode() == X86.JCC_4 ? 6 : 5; // jmp, call: 5
-        break;
-      }
-      MCInst Probe = I.MI;
-      if (I.Fix == Item::RipMem)
-        Probe.getOperand(I.MemIdx + 3) = MCOperand::createImm(0x7fff0000);
-      I.Size = X86.encodedSize(Probe);
-      if (!I.Size)
-        return fail("cannot encode '" + X86.print(I.MI, 0) + "'");
-      break;
-    }
-    }
-    A += I.Size;
-  }
-  return A - Base;
+void CodeBuffer::align(unsigned To, unsigned Off) {
+  unsigned Pad = (Off % To - Buf.size() % To + To) % To;
+  // Loop copies are entered by jumps, so padding never runs; multi-byte
+  // NOPs (the instruction knowledge's) keep the bytes before a copy
+  // decodable as a few instructions, not a run of 0x90s.
+  if (Error E = appendNops(X86, Pad, Buf); E && Err.empty())
+    Err = toString(std::move(E));
 }
 
-Error CodeBuffer::encode(uint64_t DataBase, SmallVectorImpl<char> &Out) {
-  for (Item &I : Items) {
-    size_t Before = Out.size();
-    switch (I.Kind) {
-    case Item::Bind:
-      break;
-    case Item::Align:
-      // Loop copies are entered by jumps, so padding never runs; multi-
-      // byte NOPs (the instruction knowledge's) keep the bytes before a
-      // copy decodable as a few instructions, not a run of 0x90s.
-      if (Error E = appendNops(X86, I.Size, Out))
-        return E;
-      break;
-    case Item::Rel32: {
-      int64_t V = int64_t(resolve(I.T, DataBase) - resolve(I.T2, DataBase));
-      uint32_t U = uint32_t(int32_t(V));
-      for (int K = 0; K < 4; ++K)
-        Out.push_back(char(U >> (8 * K)));
-      break;
-    }
-    case Item::Inst: {
-      MCInst MI = I.MI;
-      if (I.Fix != Item::None) {
-        int64_t Disp = int64_t(resolve(I.T, DataBase) - (I.Addr + I.Size));
-        if (Disp != int64_t(int32_t(Disp)))
-          return fail("new code too far from its target (over 2 GiB)");
-        if (I.Fix == Item::Branch) {
-          // rel32 forms, encoded here: MC would leave a fixup for them.
-          if (MI.getOpcode() == X86.JMP_4) {
-            Out.push_back(char(0xe9));
-          } else if (MI.getOpcode() != X86.JCC_4) {
-            Out.push_back(char(0xe8)); // call rel32
-          } else {
-            Out.push_back(char(0x0f));
-            Out.push_back(char(0x80 | (MI.getOperand(1).getImm() & 15)));
-          }
-          uint32_t U = uint32_t(int32_t(Disp));
-          for (int K = 0; K < 4; ++K)
-            Out.push_back(char(U >> (8 * K)));
-          break;
-        }
-        MI.getOperand(I.MemIdx + 3) = MCOperand::createImm(Disp);
-      }
-      if (Error E = X86.encode(MI, Out))
-        return E;
-      if (Out.size() - Before != I.Size)
-        return fail("instruction size changed between layout and "
-                    "encoding: '" +
-                    X86.print(MI, I.Addr) + "'");
-      break;
-    }
-    }
+void CodeBuffer::inst(const MCInst &MI) {
+  if (Error E = X86.encode(MI, Buf); E && Err.empty())
+    Err = "cannot encode '" + X86.print(MI, 0) + "': " + toString(std::move(E));
+}
+
+void CodeBuffer::instRip(const MCInst &MI, CodeTarget T) {
+  // The displacement's place in the encoding: where two encodings with
+  // different displacements differ (an immediate may follow it).
+  int Mem = X86.addressOperandIndex(MI);
+  MCInst A = MI, B = MI;
+  A.getOperand(Mem + 3) = MCOperand::createImm(0x11223344);
+  B.getOperand(Mem + 3) = MCOperand::createImm(0x55667788);
+  SmallVector<char, 16> EA, EB;
+  if (Error E = X86.encode(A, EA)) {
+    if (Err.empty())
+      Err =
+          "cannot encode '" + X86.print(MI, 0) + "': " + toString(std::move(E));
+    return;
   }
+  if (Error E = X86.encode(B, EB))
+    consumeError(std::move(E));
+  unsigned At = 0;
+  while (At < EA.size() && At < EB.size() && EA[At] == EB[At])
+    ++At;
+  if (EA.size() != EB.size() || At + 4 > EA.size()) {
+    if (Err.empty())
+      Err = "no 32-bit displacement in '" + X86.print(MI, 0) + "'";
+    return;
+  }
+  uint32_t Start = Buf.size();
+  Buf.append(EA.begin(), EA.end());
+  fixup(Start + At, Start + EA.size(), T);
+}
+
+void CodeBuffer::branch(unsigned Opc, int CC, CodeTarget T) {
+  // rel32 forms, encoded here: MC would leave a fixup for them.
+  if (Opc == X86.JMP_4) {
+    Buf.push_back(char(0xe9));
+  } else {
+    Buf.push_back(char(0x0f));
+    Buf.push_back(char(0x80 | (CC & 15)));
+  }
+  Buf.append(4, 0);
+  fixup(Buf.size() - 4, Buf.size(), T);
+}
+
+void CodeBuffer::call(CodeTarget T) {
+  Buf.push_back(char(0xe8));
+  Buf.append(4, 0);
+  fixup(Buf.size() - 4, Buf.size(), T);
+}
+
+void CodeBuffer::rel32(CodeTarget A, CodeTarget B) {
+  Fixup F;
+  F.At = Buf.size();
+  F.Difference = true;
+  F.T = A;
+  F.T2 = B;
+  Fixups.push_back(F);
+  Buf.append(4, 0);
+}
+
+void CodeBuffer::word(uint32_t V) {
+  for (int K = 0; K < 4; ++K)
+    Buf.push_back(char(V >> (8 * K)));
+}
+
+void CodeBuffer::fixup(uint32_t At, uint32_t PCEnd, CodeTarget T) {
+  Fixup F;
+  F.At = At;
+  F.PCEnd = PCEnd;
+  F.T = T;
+  Fixups.push_back(F);
+}
+
+std::function<unsigned(unsigned)> CodeBuffer::append(CodeBuffer &&F,
+                                                     unsigned SharedLabels) {
+  if (Err.empty() && !F.Err.empty())
+    Err = std::move(F.Err);
+  align(64);
+  uint32_t Off = Buf.size();
+  unsigned LabelBase = LabelOff.size();
+  auto Map = [SharedLabels, LabelBase](unsigned L) {
+    return L < SharedLabels ? L : LabelBase + (L - SharedLabels);
+  };
+  for (unsigned L = SharedLabels; L < F.LabelOff.size(); ++L)
+    LabelOff.push_back(Off + F.LabelOff[L]);
+  auto MapTarget = [&](CodeTarget &T) {
+    if (T.Kind == CodeTarget::Label)
+      T.Value = Map(unsigned(T.Value));
+  };
+  for (Fixup Fx : F.Fixups) {
+    Fx.At += Off;
+    Fx.PCEnd += Off;
+    MapTarget(Fx.T);
+    MapTarget(Fx.T2);
+    Fixups.push_back(Fx);
+  }
+  Buf.append(F.Buf.begin(), F.Buf.end());
+  F.Buf.clear();
+  F.Fixups.clear();
+  return Map;
+}
+
+Expected<uint64_t> CodeBuffer::layout(uint64_t Base) {
+  if (Base % 64)
+    return fail("new code must start 64-byte aligned");
+  if (!Err.empty())
+    return fail(Err);
+  this->Base = Base;
+  return Buf.size();
+}
+
+Error CodeBuffer::encode(uint64_t DataBase,
+                         function_ref<uint64_t(const CodeTarget &)> LoopData,
+                         SmallVectorImpl<char> &Out) {
+  for (const Fixup &F : Fixups) {
+    uint64_t From =
+        F.Difference ? resolve(F.T2, DataBase, LoopData) : Base + F.PCEnd;
+    int64_t V = int64_t(resolve(F.T, DataBase, LoopData) - From);
+    if (V != int64_t(int32_t(V)))
+      return fail("new code too far from its target (over 2 GiB): kind " +
+                  Twine(int(F.T.Kind)) + " value 0x" +
+                  Twine::utohexstr(F.T.Value) + " at 0x" +
+                  Twine::utohexstr(Base + F.At));
+    uint32_t U = uint32_t(int32_t(V));
+    memcpy(&Buf[F.At], &U, 4);
+  }
+  Out.append(Buf.begin(), Buf.end());
   return Error::success();
 }
 
-uint64_t CodeBuffer::resolve(CodeTarget T, uint64_t DataBase) const {
+uint64_t
+CodeBuffer::resolve(const CodeTarget &T, uint64_t DataBase,
+                    function_ref<uint64_t(const CodeTarget &)> LoopData) const {
   switch (T.Kind) {
   case CodeTarget::Abs:
     return T.Value;
   case CodeTarget::Label:
-    return LabelAddr[T.Value];
+    return Base + LabelOff[T.Value];
   case CodeTarget::Data:
     return DataBase + T.Value;
+  case CodeTarget::LoopDesc:
+  case CodeTarget::LoopScratch:
+    return DataBase + LoopData(T);
   }
   return 0;
 }

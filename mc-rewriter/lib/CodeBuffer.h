@@ -2,9 +2,9 @@
 //
 // Part of decan. Labels, rel32 branches, RIP-relative operands and
 // alignment over MCInsts the X86Target encodes. Every position-dependent
-// form has a fixed size (rel32, disp32), so one layout pass suffices: the
-// rewriter lays the new code out once, then encodes it at its final
-// address. Private to mc-rewriter/lib.
+// form has a fixed size (rel32, disp32), so instructions are encoded as
+// they are appended and only the fields that depend on addresses are
+// filled in once the code is placed. Private to mc-rewriter/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,112 +13,123 @@
 
 #include "decan/InstrKnowledge/Knowledge.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstBuilder.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace decan::rewriter {
 
 /// Where a branch or RIP-relative operand points.
+/// LoopDesc and LoopScratch name a field of a loop's descriptor or a byte
+/// of its scratch area before the RW segment is laid out (loops are
+/// emitted in parallel, before the rewriter knows which of them succeed):
+/// Value is the loop's slot (high 32 bits) and the offset.
 struct CodeTarget {
-  enum KindTy { Abs, Label, Data } Kind = Abs;
+  enum KindTy { Abs, Label, Data, LoopDesc, LoopScratch } Kind = Abs;
   uint64_t Value = 0; ///< address, label id, or offset in the RW segment
   static CodeTarget abs(uint64_t A) { return {Abs, A}; }
   static CodeTarget label(unsigned L) { return {Label, L}; }
   static CodeTarget data(uint64_t Off) { return {Data, Off}; }
+  static CodeTarget desc(unsigned Slot, uint32_t Field) {
+    return {LoopDesc, uint64_t(Slot) << 32 | Field};
+  }
+  /// \p Off may be negative (an operand's displacement is folded in).
+  static CodeTarget scratch(unsigned Slot, int32_t Off) {
+    return {LoopScratch, uint64_t(Slot) << 32 | uint32_t(Off)};
+  }
+  unsigned slot() const { return unsigned(Value >> 32); }
+  int32_t offset() const { return int32_t(uint32_t(Value)); }
 };
 
-struct Item {
-  enum KindTy { Inst, Bind, Align, Rel32 } Kind = Inst;
-  llvm::MCInst MI;
-  enum FixTy { None, RipMem, Branch } Fix = None;
-  int MemIdx = -1;
-  CodeTarget T, T2; ///< Rel32: T - T2
-  unsigned Label = 0, AlignTo = 1, AlignOff = 0;
-  uint64_t Addr = 0;
-  unsigned Size = 0;
+/// A field to fill once addresses are known: a 32-bit displacement
+/// relative to the end of its instruction (branches, RIP-relative
+/// operands) or the difference of two targets (a table entry).
+struct Fixup {
+  uint32_t At = 0;         ///< offset of the 4-byte field in the buffer
+  uint32_t PCEnd = 0;      ///< offset of the instruction's end (PC-relative)
+  bool Difference = false; ///< T - T2 instead of T - (Base + PCEnd)
+  CodeTarget T, T2;
 };
 
+/// Instructions are encoded as they are appended (every position-dependent
+/// form has a fixed size: rel32, disp32), so the buffer holds bytes and a
+/// few fixups, not MCInsts: a library of 60 000 loops stays small. The
+/// code is placed at a 64-byte aligned base, so alignment is known when a
+/// copy is appended.
 class CodeBuffer {
 public:
-  explicit CodeBuffer(const decan::X86Knowledge &X86) : X86(X86) {}
+  /// Labels below \p SharedLabels are the ones of the buffer this one is
+  /// appended to (append()): a loop emitted on its own refers to the
+  /// shared routines through them.
+  explicit CodeBuffer(const decan::X86Knowledge &X86, unsigned SharedLabels = 0)
+      : X86(X86), LabelOff(SharedLabels, 0) {}
 
   unsigned newLabel() {
-    LabelAddr.push_back(0);
-    return LabelAddr.size() - 1;
+    LabelOff.push_back(0);
+    return LabelOff.size() - 1;
   }
-  void bind(unsigned L) {
-    Item I;
-    I.Kind = Item::Bind;
-    I.Label = L;
-    Items.push_back(I);
-  }
-  void align(unsigned To, unsigned Off = 0) {
-    Item I;
-    I.Kind = Item::Align;
-    I.AlignTo = To;
-    I.AlignOff = Off % To;
-    Items.push_back(I);
-  }
-  void inst(const llvm::MCInst &MI) {
-    Item I;
-    I.MI = MI;
-    Items.push_back(I);
-  }
+  void bind(unsigned L) { LabelOff[L] = Buf.size(); }
+  /// Pads with multi-byte NOPs up to an offset of \p Off modulo \p To
+  /// (at most 64).
+  void align(unsigned To, unsigned Off = 0);
+  void inst(const llvm::MCInst &MI);
   /// \p MI has a RIP-based memory operand whose displacement is filled in.
-  void instRip(const llvm::MCInst &MI, CodeTarget T) {
-    Item I;
-    I.MI = MI;
-    I.Fix = Item::RipMem;
-    I.MemIdx = X86.addressOperandIndex(MI);
-    I.T = T;
-    Items.push_back(I);
-  }
+  void instRip(const llvm::MCInst &MI, CodeTarget T);
   void jmp(CodeTarget T) { branch(X86.JMP_4, -1, T); }
   void jcc(unsigned CC, CodeTarget T) { branch(X86.JCC_4, CC, T); }
   /// jmp/jcc rel32 (\p Opc is JMP_4 or JCC_4) to \p T.
-  void branch(unsigned Opc, int CC, CodeTarget T) {
-    Item I;
-    I.MI = X86.createBranch32(Opc == X86.JMP_4 ? -1 : CC);
-    I.Fix = Item::Branch;
-    I.T = T;
-    Items.push_back(I);
-  }
+  void branch(unsigned Opc, int CC, CodeTarget T);
   /// call rel32 to \p T (a call of a moved loop: its original target).
-  void call(CodeTarget T) {
-    Item I;
-    I.MI = llvm::MCInstBuilder(X86.opcode("CALL64pcrel32")).addImm(0);
-    I.Fix = Item::Branch;
-    I.T = T;
-    Items.push_back(I);
-  }
-  void rel32(CodeTarget A, CodeTarget B) {
-    Item I;
-    I.Kind = Item::Rel32;
-    I.T = A;
-    I.T2 = B;
-    Items.push_back(I);
+  void call(CodeTarget T);
+  /// A 4-byte table entry: \p A - \p B.
+  void rel32(CodeTarget A, CodeTarget B);
+  /// A 4-byte constant (a per-loop record's field).
+  void word(uint32_t V);
+
+  /// The first error met while appending (an instruction MC cannot encode).
+  llvm::Error takeError() {
+    return Err.empty()
+               ? llvm::Error::success()
+               : llvm::createStringError(llvm::inconvertibleErrorCode(), Err);
   }
 
-  /// Assigns addresses from \p Base; returns the total size.
+  /// Appends \p F at the next 64-byte boundary (its alignment holds);
+  /// \p F's labels from \p SharedLabels on become new labels here: returns
+  /// the function that maps one of \p F's labels to this buffer's.
+  std::function<unsigned(unsigned)> append(CodeBuffer &&F,
+                                           unsigned SharedLabels);
+
+  /// Places the code at \p Base (64-byte aligned); returns its size.
   llvm::Expected<uint64_t> layout(uint64_t Base);
 
-  /// Encodes every item; \p DataBase is the RW segment's address.
-  llvm::Error encode(uint64_t DataBase, llvm::SmallVectorImpl<char> &Out);
+  /// Fills in every fixup; \p DataBase is the RW segment's address and
+  /// \p LoopData the offset in it of a LoopDesc or LoopScratch target.
+  llvm::Error encode(uint64_t DataBase,
+                     llvm::function_ref<uint64_t(const CodeTarget &)> LoopData,
+                     llvm::SmallVectorImpl<char> &Out);
 
-  uint64_t labelAddr(unsigned L) const { return LabelAddr[L]; }
+  uint64_t labelAddr(unsigned L) const { return Base + LabelOff[L]; }
+  uint64_t size() const { return Buf.size(); }
 
 private:
-  uint64_t resolve(CodeTarget T, uint64_t DataBase) const;
+  uint64_t
+  resolve(const CodeTarget &T, uint64_t DataBase,
+          llvm::function_ref<uint64_t(const CodeTarget &)> LoopData) const;
+  void fixup(uint32_t At, uint32_t PCEnd, CodeTarget T);
 
   const decan::X86Knowledge &X86;
-  std::vector<Item> Items;
-  std::vector<uint64_t> LabelAddr;
+  llvm::SmallVector<char, 0> Buf;
+  std::vector<Fixup> Fixups;
+  std::vector<uint64_t> LabelOff;
   uint64_t Base = 0;
+  std::string Err;
 };
 
 } // namespace decan::rewriter

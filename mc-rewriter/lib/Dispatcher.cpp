@@ -40,7 +40,8 @@ using enum decan::X86Target::CondCode;
 //   [+32] indirect jump target          [+40] xsave area pointer
 //   [+48] flags at entry                [+56] flags at exit
 //   [+64] 15 GPRs at entry              [+184] 15 GPRs at exit
-//   [+304] two 64-byte aligned xsave areas
+//   [+304] the loop's record            [+312] its header + 1 (for unwinding)
+//   [+320] two 64-byte aligned xsave areas
 //
 // Variants run with rsp = new rsp (so a signal handler's frame lands below
 // the saved state) and their rsp-relative operands displaced by FrameDelta.
@@ -57,54 +58,42 @@ constexpr int64_t OffFlagsEntry = 48;  ///< flags at entry
 constexpr int64_t OffFlagsExit = 56;   ///< flags at exit
 constexpr int64_t OffGPRsEntry = 64;   ///< 15 GPRs at entry
 constexpr int64_t OffGPRsExit = 184;   ///< 15 GPRs at exit
-constexpr int64_t OffXSaveAreas = 304; ///< two 64-byte aligned xsave areas
+constexpr int64_t OffRecord = 304;     ///< address of the loop's record
+constexpr int64_t OffReturn = 312;     ///< loop header + 1: a debugger's
+                                       ///< "return address" of a copy
+constexpr int64_t OffXSaveAreas = 320; ///< two 64-byte aligned xsave areas
 constexpr int64_t XSaveSize = 2752; // >= 2688: x87+SSE+AVX+AVX-512, 64-multiple
 constexpr int64_t FrameSize = alignTo(OffXSaveAreas + 2 * XSaveSize + 64, 16);
 constexpr int64_t FrameDelta = FrameSize + 128;
 
-class LoopEmitter {
-public:
-  LoopEmitter(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
-              PlannedLoop &P, uint64_t DescOff)
-      : X86(X86), CB(CB), A(A), P(P), L(*P.L), DescOff(DescOff) {}
+//===----------------------------------------------------------------------===//
+// A loop's record (read-only, in its code): what the shared routines need
+// to know about the loop, as int32 offsets from the record itself (so the
+// code is position independent, DSOs and PIEs alike).
+//===----------------------------------------------------------------------===//
+constexpr int64_t RecDesc = 0;      ///< its descriptor
+constexpr int64_t RecResume = 4;    ///< "leave the frame, run the original"
+constexpr int64_t RecIndReg = 8;    ///< induction GPR (index in Asm::GPRs; -1)
+constexpr int64_t RecIndStep = 12;  ///< its step
+constexpr int64_t RecInd32 = 16;    ///< 1: a 32-bit counter
+constexpr int64_t RecHeader = 20;   ///< the original loop header
+constexpr int64_t RecVariants = 24; ///< DECAN_NUM_VARIANTS copies (REF if
+                                    ///< not built)
+constexpr int64_t RecExits = RecVariants + 4 * DECAN_NUM_VARIANTS; ///< per
+///< exit: "leave the frame, continue at the original exit"
 
-  void emit();
-
-private:
-  uint64_t activeOff() const {
-    return DescOff + offsetof(decan_loop_desc, active);
-  }
-  uint64_t countdownOff() const {
-    return DescOff + offsetof(decan_loop_desc, countdown);
-  }
-  /// Emits one copy; exits go where \p Exit says.
-  void emitCopy(const LoopCopy &C, bool Measured,
-                const std::function<CodeTarget(uint64_t)> &Exit);
-  void saveGPRs(int64_t Off, unsigned Skip = 0);
-  void restoreGPRs(int64_t Off);
-  void callRuntime(uint64_t HeaderFieldOff);
-  void emitTrips();
-
-  const decan::X86Knowledge &X86;
-  CodeBuffer &CB;
-  Asm &A;
-  PlannedLoop &P;
-  const LoopCandidate &L;
-  uint64_t DescOff;
-};
-
-void LoopEmitter::saveGPRs(int64_t Off, unsigned Skip) {
+void saveGPRs(Asm &A, int64_t Off, unsigned Skip = 0) {
   for (unsigned K = 0; K < A.GPRs.size(); ++K)
     if (!(Skip & (1u << K)))
       A.store(A.RSP, Off + 8 * K, A.GPRs[K]);
 }
 
-void LoopEmitter::restoreGPRs(int64_t Off) {
+void restoreGPRs(Asm &A, int64_t Off) {
   for (unsigned K = 0; K < A.GPRs.size(); ++K)
     A.load(A.GPRs[K], A.RSP, Off + 8 * K);
 }
 
-void LoopEmitter::callRuntime(uint64_t HeaderFieldOff) {
+void callRuntime(Asm &A, uint64_t HeaderFieldOff) {
   // The ABI wants a 16-byte aligned stack at the call; r12 is callee-saved.
   A.movrr(A.R12, A.RSP);
   A.andImm(A.RSP, -16);
@@ -112,37 +101,52 @@ void LoopEmitter::callRuntime(uint64_t HeaderFieldOff) {
   A.movrr(A.RSP, A.R12);
 }
 
-/// rcx <- trip count of the timed call: (induction register at exit - at
-/// entry) / step, from the two saved GPR sets (outside the timed region,
-/// nothing added to the loop); 0 when the loop has no induction register
-/// or the quotient is negative. Clobbers rax, rdx (saved already).
-void LoopEmitter::emitTrips() {
-  auto Zero = [&] { CB.inst(X86.createXor32(A.ECX, A.ECX)); };
-  int K = -1;
-  for (unsigned G = 0; G < A.GPRs.size() && P.V.IndReg; ++G)
+/// \p Dst <- the record's address + the int32 at record + \p Field
+/// (+ 4 * \p Index when given). Clobbers \p Tmp.
+void fromRecord(Asm &A, unsigned Dst, unsigned Tmp, int64_t Field,
+                unsigned Index = 0) {
+  A.load(Tmp, A.RSP, OffRecord);
+  A.CB.inst(A.X86.createSignExtendLoad32(Dst, Tmp, Field, Index, 4));
+  A.CB.inst(A.X86.createAdd(Dst, Tmp));
+}
+
+class LoopEmitter {
+public:
+  LoopEmitter(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
+              PlannedLoop &P)
+      : X86(X86), CB(CB), A(A), P(P), L(*P.L) {}
+
+  void emit();
+
+private:
+  CodeTarget desc(uint32_t Field = 0) const {
+    return CodeTarget::desc(P.Slot, Field);
+  }
+  CodeTarget active() const { return desc(offsetof(decan_loop_desc, active)); }
+  CodeTarget countdown() const {
+    return desc(offsetof(decan_loop_desc, countdown));
+  }
+  /// Emits one copy; exits go where \p Exit says.
+  void emitCopy(const LoopCopy &C, bool Measured,
+                const std::function<CodeTarget(uint64_t)> &Exit);
+  int inductionIndex() const;
+
+  const decan::X86Knowledge &X86;
+  CodeBuffer &CB;
+  Asm &A;
+  PlannedLoop &P;
+  const LoopCandidate &L;
+};
+
+/// The induction register's index among the saved GPRs; -1: none (trips
+/// unknown).
+int LoopEmitter::inductionIndex() const {
+  if (!P.V.IndReg || P.V.IndStep == 0 || P.V.IndStep != int32_t(P.V.IndStep))
+    return -1;
+  for (unsigned G = 0; G < A.GPRs.size(); ++G)
     if (X86.regInfo().isSuperRegisterEq(P.V.IndReg, A.GPRs[G]))
-      K = int(G);
-  if (K < 0 || P.V.IndStep == 0 || P.V.IndStep != int32_t(P.V.IndStep)) {
-    Zero();
-    return;
-  }
-  A.load(A.RAX, A.RSP, OffGPRsExit + 8 * K);
-  CB.inst(X86.createSubMem(A.RAX, A.RSP, OffGPRsEntry + 8 * K));
-  if (P.V.Ind32) // a 32-bit counter: the difference modulo 2^32
-    CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
-  if (P.V.IndStep == -1) {
-    CB.inst(X86.createNeg(A.RAX));
-  } else if (P.V.IndStep != 1) {
-    CB.inst(X86.createMoveImm(A.RCX, P.V.IndStep));
-    A.simple(A.CQO);
-    CB.inst(X86.createIDiv(A.RCX));
-  }
-  A.movrr(A.RCX, A.RAX);
-  unsigned Done = CB.newLabel();
-  CB.inst(X86.createTestSelf(A.RCX));
-  CB.jcc(CC_NS, CodeTarget::label(Done));
-  Zero();
-  CB.bind(Done);
+      return int(G);
+  return -1;
 }
 
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
@@ -180,7 +184,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
         MI.getOperand(Mem + 3) =
             MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
       if (CI.HasScratch)
-        CB.instRip(MI, CodeTarget::data(P.ScratchOff + CI.ScratchOff));
+        CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
       else if (CI.HasRip)
         CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
       else
@@ -194,9 +198,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
 
 void LoopEmitter::emit() {
   unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
-           RestoreOrig = CB.newLabel(), RerunRef = CB.newLabel(),
-           Common = CB.newLabel(), VTable = CB.newLabel(),
-           ETable = CB.newLabel();
+           Record = CB.newLabel(), Resume = CB.newLabel();
   // Exit addresses, in a fixed order.
   std::vector<uint64_t> Exits;
   for (const LoopBlock &B : L.Blocks)
@@ -211,11 +213,11 @@ void LoopEmitter::emit() {
   // active == 0: to Skip; active != 2: to Measure; 2: count down, to Skip
   // while the countdown stays above 0 (abi.h).
   auto Test = [&](CodeTarget Skip, CodeTarget Measure) {
-    A.cmpRipImm(CodeTarget::data(activeOff()), 0);
+    A.cmpRipImm(active(), 0);
     CB.jcc(CC_E, Skip);
-    A.cmpRipImm(CodeTarget::data(activeOff()), 2);
+    A.cmpRipImm(active(), 2);
     CB.jcc(CC_NE, Measure);
-    A.decRip(CodeTarget::data(countdownOff()));
+    A.decRip(countdown());
     CB.jcc(CC_G, Skip);
   };
   if (L.FlagsLiveIn) {
@@ -233,31 +235,116 @@ void LoopEmitter::emit() {
     CB.jmp(CodeTarget::label(OrigLabel));
   } else {
     Test(CodeTarget::label(OrigLabel), CodeTarget::label(Measured));
-    CB.jmp(CodeTarget::label(Measured));
   }
-
-  // --- The relocated original loop: exits return to the original code.
-  unsigned OrigBody = CB.newLabel();
-  (void)OrigBody;
-  {
-    // Bind OrigLabel at the copy's header (after its alignment).
-    LoopCopy C = P.V.Copies[DECAN_REF];
-    CB.align(64, L.Header % 64);
-    CB.bind(OrigLabel);
-    P.OrigBegin = OrigLabel;
-    emitCopy(C, /*Measured=*/false,
-             [](uint64_t Addr) { return CodeTarget::abs(Addr); });
-    P.OrigEnd = CB.newLabel();
-    CB.bind(P.OrigEnd);
-  }
-
-  // --- Measured path: save the whole state, ask the runtime.
-  CB.align(16);
+  // Measured: open the frame, keep rax, hand the record to the shared
+  // entry (flags untouched: lea and mov leave them).
   CB.bind(Measured);
   A.lea(A.RSP, A.RSP, -FrameDelta);
+  A.store(A.RSP, OffGPRsEntry, A.RAX);
+  A.leaRip(A.RAX, CodeTarget::label(Record));
+  CB.jmp(CodeTarget::label(SharedEnter));
+
+  // --- The relocated original loop: exits return to the original code.
+  CB.align(64, L.Header % 64);
+  CB.bind(OrigLabel);
+  P.OrigBegin = OrigLabel;
+  emitCopy(P.V.Copies[DECAN_REF], /*Measured=*/false,
+           [](uint64_t Addr) { return CodeTarget::abs(Addr); });
+  P.OrigEnd = CB.newLabel();
+  CB.bind(P.OrigEnd);
+
+  // --- Measured copies; every copy's exit k stops the clock in one stub.
+  std::vector<unsigned> ExitLabels;
+  for (size_t K = 0; K < Exits.size(); ++K)
+    ExitLabels.push_back(CB.newLabel());
+  std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
+  P.MeasuredBegin = CB.newLabel();
+  P.MeasuredEnd = CB.newLabel();
+  for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
+    if (!(P.V.Mask & (1u << V)))
+      continue;
+    CB.align(64, L.Header % 64);
+    if (V == DECAN_REF)
+      CB.bind(P.MeasuredBegin);
+    VariantLabel[V] = CB.newLabel();
+    CB.bind(VariantLabel[V]);
+    emitCopy(P.V.Copies[V], /*Measured=*/true, [&](uint64_t Addr) {
+      for (size_t K = 0; K < Exits.size(); ++K)
+        if (Exits[K] == Addr)
+          return CodeTarget::label(ExitLabels[K]);
+      // An exit only a variant has cannot happen: variants keep the CFG.
+      return CodeTarget::label(ExitLabels.empty() ? Resume : ExitLabels[0]);
+    });
+    P.CopyBegin[V] = VariantLabel[V];
+    P.CopyEnd[V] = CB.newLabel();
+    CB.bind(P.CopyEnd[V]);
+  }
+  CB.align(16);
+  for (size_t K = 0; K < Exits.size(); ++K) {
+    CB.bind(ExitLabels[K]);
+    A.store(A.RSP, OffGPRsExit + 0 * 8, A.RAX);
+    A.store(A.RSP, OffGPRsExit + 2 * 8, A.RCX);
+    A.store(A.RSP, OffGPRsExit + 3 * 8, A.RDX);
+    A.simple(A.RDTSCP);
+    A.simple(A.LFENCE);
+    A.store(A.RSP, OffTscExit, A.EAX, true);
+    A.store(A.RSP, OffTscExit + 4, A.EDX, true);
+    A.storeImm(A.RSP, OffExitIndex, K, true);
+    CB.jmp(CodeTarget::label(SharedCommon));
+  }
+  CB.bind(P.MeasuredEnd);
+  // Leaving the frame is the last step (everything restored): a direct jump
+  // per destination, so no value lives below the stack pointer after it.
+  CB.bind(Resume);
+  A.lea(A.RSP, A.RSP, FrameDelta);
+  CB.jmp(CodeTarget::label(OrigLabel));
+  std::vector<unsigned> ExitStubs;
+  for (uint64_t E : Exits) {
+    unsigned S = CB.newLabel();
+    ExitStubs.push_back(S);
+    CB.bind(S);
+    A.lea(A.RSP, A.RSP, FrameDelta);
+    CB.jmp(CodeTarget::abs(E));
+  }
+
+  // --- The record (abi of the shared routines above).
+  CB.align(4);
+  CB.bind(Record);
+  CodeTarget Rec = CodeTarget::label(Record);
+  CB.rel32(desc(), Rec);
+  CB.rel32(CodeTarget::label(Resume), Rec);
+  int Ind = inductionIndex();
+  CB.word(uint32_t(Ind));
+  CB.word(uint32_t(Ind < 0 ? 0 : int32_t(P.V.IndStep)));
+  CB.word(P.V.Ind32 ? 1 : 0);
+  CB.rel32(CodeTarget::abs(L.Header), Rec);
+  for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    CB.rel32(CodeTarget::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]), Rec);
+  for (unsigned S : ExitStubs)
+    CB.rel32(CodeTarget::label(S), Rec);
+}
+
+} // namespace
+
+MeasuredFrameCFI decan::rewriter::measuredFrameCFI() {
+  return {FrameDelta, FrameDelta - OffReturn};
+}
+
+void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
+                                         CodeBuffer &CB, Asm &A) {
+  unsigned RestoreOrig = CB.newLabel(), Rerun = CB.newLabel(),
+           StartTimed = CB.newLabel();
+  // --- Entry (rax = the loop's record, the program's rax in the frame):
+  // save the whole state, ask the runtime which copy to run.
+  CB.align(64);
+  CB.bind(SharedEnter);
   A.simple(A.PUSHF);
   A.popMem(A.RSP, OffFlagsEntry);
-  saveGPRs(OffGPRsEntry);
+  A.store(A.RSP, OffRecord, A.RAX);
+  saveGPRs(A, OffGPRsEntry, /*Skip rax*/ 1);
+  fromRecord(A, A.RDX, A.RCX, RecHeader);
+  A.addImm(A.RDX, 1);
+  A.store(A.RSP, OffReturn, A.RDX);
   A.lea(A.RBX, A.RSP, OffXSaveAreas + 63);
   A.andImm(A.RBX, -64);
   A.store(A.RSP, OffXSavePtr, A.RBX);
@@ -265,8 +352,8 @@ void LoopEmitter::emit() {
     for (int K = 0; K < 8; ++K) // XSAVE leaves the header's reserved bytes
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
-  A.leaRip(A.RDI, CodeTarget::data(DescOff));
-  callRuntime(offsetof(decan_rewritten_header, begin_call));
+  fromRecord(A, A.RDI, A.RCX, RecDesc);
+  callRuntime(A, offsetof(decan_rewritten_header, begin_call));
   CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
   A.store(A.RSP, OffVariant, A.RAX);
   A.testSelf(A.EAX);
@@ -276,8 +363,7 @@ void LoopEmitter::emit() {
   // The runtime has set the FP environment for the timed call: keep its
   // MXCSR across the state restore.
   A.mxcsr(A.STMXCSR, A.RSP, OffMxcsr);
-  A.leaRip(A.RCX, CodeTarget::label(VTable));
-  A.tableTarget(A.RDX, A.RCX, A.RAX);
+  fromRecord(A, A.RDX, A.RCX, RecVariants, A.RAX);
   A.store(A.RSP, OffJumpTarget, A.RDX);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
@@ -285,86 +371,67 @@ void LoopEmitter::emit() {
   // Start the clock, restore the entry registers and flags, enter the copy
   // whose address is at OffJumpTarget (the measured path and the rerun share
   // it).
-  auto StartTimedCopy = [&] {
-    A.simple(A.LFENCE);
-    A.simple(A.RDTSC);
-    A.store(A.RSP, OffTscEntry, A.EAX, true);
-    A.store(A.RSP, OffTscEntry + 4, A.EDX, true);
-    restoreGPRs(OffGPRsEntry);
-    A.pushMem(A.RSP, OffFlagsEntry);
-    A.simple(A.POPF);
-    A.jmpMem(A.RSP, OffJumpTarget);
-  };
-  StartTimedCopy();
+  CB.bind(StartTimed);
+  A.simple(A.LFENCE);
+  A.simple(A.RDTSC);
+  A.store(A.RSP, OffTscEntry, A.EAX, true);
+  A.store(A.RSP, OffTscEntry + 4, A.EDX, true);
+  restoreGPRs(A, OffGPRsEntry);
+  A.pushMem(A.RSP, OffFlagsEntry);
+  A.simple(A.POPF);
+  A.jmpMem(A.RSP, OffJumpTarget);
 
-  // --- Variant copies; their exits stop the clock and join Common.
-  std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
-  std::vector<std::pair<unsigned, std::vector<unsigned>>> Trampolines;
-  for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
-    if (!(P.V.Mask & (1u << V)))
-      continue;
-    std::vector<unsigned> ExitLabels;
-    for (size_t K = 0; K < Exits.size(); ++K)
-      ExitLabels.push_back(CB.newLabel());
-    const LoopCopy &C = P.V.Copies[V];
-    CB.align(64, L.Header % 64);
-    VariantLabel[V] = CB.newLabel();
-    CB.bind(VariantLabel[V]);
-    emitCopy(C, /*Measured=*/true, [&](uint64_t Addr) {
-      for (size_t K = 0; K < Exits.size(); ++K)
-        if (Exits[K] == Addr)
-          return CodeTarget::label(ExitLabels[K]);
-      // An exit only a variant has cannot happen: variants keep the CFG.
-      return CodeTarget::label(ExitLabels.empty() ? RestoreOrig
-                                                  : ExitLabels[0]);
-    });
-    P.CopyBegin[V] = VariantLabel[V];
-    P.CopyEnd[V] = CB.newLabel();
-    CB.bind(P.CopyEnd[V]);
-    CB.align(16);
-    for (size_t K = 0; K < Exits.size(); ++K) {
-      CB.bind(ExitLabels[K]);
-      A.store(A.RSP, OffGPRsExit + 0 * 8, A.RAX);
-      A.store(A.RSP, OffGPRsExit + 2 * 8, A.RCX);
-      A.store(A.RSP, OffGPRsExit + 3 * 8, A.RDX);
-      A.simple(A.RDTSCP);
-      A.simple(A.LFENCE);
-      A.store(A.RSP, OffTscExit, A.EAX, true);
-      A.store(A.RSP, OffTscExit + 4, A.EDX, true);
-      A.storeImm(A.RSP, OffExitIndex, K, true);
-      CB.jmp(CodeTarget::label(Common));
-    }
-  }
-  // Each entry of the variant table: copy - table (REF where not built).
-  CB.align(4);
-  CB.bind(VTable);
-  for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    CB.rel32(CodeTarget::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]),
-             CodeTarget::label(VTable));
-
-  // --- Common exit: save the variant's final state, tell the runtime.
+  // --- Common exit (the clock stopped, rax/rcx/rdx and the exit index in
+  // the frame): save the copy's final state, tell the runtime.
   CB.align(16);
-  CB.bind(Common);
-  saveGPRs(OffGPRsExit, /*Skip rax, rcx, rdx*/ 0b1101);
+  CB.bind(SharedCommon);
+  saveGPRs(A, OffGPRsExit, /*Skip rax, rcx, rdx*/ 0b1101);
   A.simple(A.PUSHF);
   A.popMem(A.RSP, OffFlagsExit);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XSAVE, A.RBX);
-  emitTrips();
+  // rcx <- trip count of the timed call: (induction register at exit - at
+  // entry) / step, from the two saved GPR sets (outside the timed region,
+  // nothing added to the loop); 0 when the loop has none or the quotient
+  // is negative.
+  {
+    unsigned Zero = CB.newLabel(), Wide = CB.newLabel(), Done = CB.newLabel();
+    A.load(A.RSI, A.RSP, OffRecord);
+    CB.inst(X86.createSignExtendLoad32(A.RDX, A.RSI, RecIndReg, 0, 1));
+    CB.inst(X86.createTestSelf(A.RDX));
+    CB.jcc(CC_S, CodeTarget::label(Zero));
+    for (int K = 0; K < 3; ++K) // *8
+      CB.inst(X86.createAdd(A.RDX, A.RDX));
+    CB.inst(X86.createAdd(A.RDX, A.RSP));
+    A.load(A.RAX, A.RDX, OffGPRsExit);
+    CB.inst(X86.createSubMem(A.RAX, A.RDX, OffGPRsEntry));
+    CB.inst(X86.createCmpMemImm32(A.RSI, RecInd32, 0));
+    CB.jcc(CC_E, CodeTarget::label(Wide));
+    CB.inst(X86.createSignExtend32(A.RAX, A.EAX)); // the difference mod 2^32
+    CB.bind(Wide);
+    CB.inst(X86.createSignExtendLoad32(A.RCX, A.RSI, RecIndStep, 0, 1));
+    A.simple(A.CQO);
+    CB.inst(X86.createIDiv(A.RCX));
+    A.movrr(A.RCX, A.RAX);
+    CB.inst(X86.createTestSelf(A.RCX));
+    CB.jcc(CC_NS, CodeTarget::label(Done));
+    CB.bind(Zero);
+    CB.inst(X86.createXor32(A.ECX, A.ECX));
+    CB.bind(Done);
+  }
   A.load(A.RDX, A.RSP, OffTscExit);
   CB.inst(X86.createSubMem(A.RDX, A.RSP, OffTscEntry));
   A.load(A.RSI, A.RSP, OffVariant);
-  A.leaRip(A.RDI, CodeTarget::data(DescOff));
-  callRuntime(offsetof(decan_rewritten_header, end_call));
+  fromRecord(A, A.RDI, A.RAX, RecDesc);
+  callRuntime(A, offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
-  CB.jcc(CC_NE, CodeTarget::label(RerunRef));
+  CB.jcc(CC_NE, CodeTarget::label(Rerun));
   // The timed copy's results stand (REF): continue at its exit with its
   // final state, but the program's own MXCSR: its control bits at entry,
   // and the sticky flags the copy raised (the program's loop raised them).
   CB.inst(X86.createSignExtendLoad32(A.RAX, A.RSP, OffExitIndex, 0, 1));
-  A.leaRip(A.RCX, CodeTarget::label(ETable));
-  A.tableTarget(A.RDX, A.RCX, A.RAX);
+  fromRecord(A, A.RDX, A.RCX, RecExits, A.RAX);
   A.store(A.RSP, OffJumpTarget, A.RDX);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.load(A.RCX, A.RBX, XSaveSize + 24); // MXCSR of the final state
@@ -375,54 +442,41 @@ void LoopEmitter::emit() {
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XRSTOR, A.RBX);
   A.mxcsr(A.LDMXCSR, A.RSP, OffMxcsr);
-  restoreGPRs(OffGPRsExit);
+  restoreGPRs(A, OffGPRsExit);
   A.pushMem(A.RSP, OffFlagsExit);
   A.simple(A.POPF);
-  A.jmpMem(A.RSP, OffJumpTarget);
-  std::vector<unsigned> ExitStubs;
-  for (uint64_t E : Exits) {
-    unsigned S = CB.newLabel();
-    ExitStubs.push_back(S);
-    CB.bind(S);
-    A.lea(A.RSP, A.RSP, FrameDelta);
-    CB.jmp(CodeTarget::abs(E));
-  }
-  CB.align(4);
-  CB.bind(ETable);
-  for (unsigned S : ExitStubs)
-    CB.rel32(CodeTarget::label(S), CodeTarget::label(ETable));
+  A.jmpMem(A.RSP, OffJumpTarget); // the loop's exit stub leaves the frame
 
   // --- After a variant: back to the entry state (the program's MXCSR
   // included), then the REF copy, timed, reported with DECAN_RERUN: the
   // call's real work and the trip count of the same input.
   CB.align(16);
-  CB.bind(RerunRef);
+  CB.bind(Rerun);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
   // end_call learns which variant the original follows: v | DECAN_RERUN.
   A.load(A.RAX, A.RSP, OffVariant);
   A.addImm(A.RAX, DECAN_RERUN);
   A.store(A.RSP, OffVariant, A.RAX);
-  A.leaRip(A.RCX, CodeTarget::label(VariantLabel[DECAN_REF]));
+  fromRecord(A, A.RCX, A.RDX, RecVariants + 4 * DECAN_REF);
   A.store(A.RSP, OffJumpTarget, A.RCX);
-  StartTimedCopy();
+  CB.jmp(CodeTarget::label(StartTimed));
 
   // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);
   CB.bind(RestoreOrig);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
-  restoreGPRs(OffGPRsEntry);
+  fromRecord(A, A.RDX, A.RCX, RecResume);
+  A.store(A.RSP, OffJumpTarget, A.RDX);
+  restoreGPRs(A, OffGPRsEntry);
   A.pushMem(A.RSP, OffFlagsEntry);
   A.simple(A.POPF);
-  A.lea(A.RSP, A.RSP, FrameDelta);
-  CB.jmp(CodeTarget::label(OrigLabel));
+  A.jmpMem(A.RSP, OffJumpTarget); // the loop's Resume leaves the frame
 }
 
-} // namespace
-
 void decan::rewriter::emitLoopDispatcher(const decan::X86Knowledge &X86,
-                                         CodeBuffer &CB, Asm &A, PlannedLoop &P,
-                                         uint64_t DescOff) {
-  LoopEmitter(X86, CB, A, P, DescOff).emit();
+                                         CodeBuffer &CB, Asm &A,
+                                         PlannedLoop &P) {
+  LoopEmitter(X86, CB, A, P).emit();
 }

@@ -142,7 +142,8 @@ struct DataLayout {
 
 struct PlannedLoop {
   const LoopCandidate *L = nullptr;
-  LoopVariants V;
+  LoopVariants V;    ///< the copies are dropped once emitted
+  unsigned Slot = 0; ///< names its descriptor and scratch in CodeTargets
   unsigned DescIndex = 0;
   uint64_t IdOff = 0, FuncOff = 0, FileOff = 0, ScratchOff = 0;
   unsigned StubLabel = 0;
@@ -150,13 +151,37 @@ struct PlannedLoop {
   /// unmeasured relocated loop.
   std::array<unsigned, DECAN_NUM_VARIANTS> CopyBegin{}, CopyEnd{};
   unsigned OrigBegin = 0, OrigEnd = 0;
+  /// [MeasuredBegin, MeasuredEnd): the measured copies and their exit
+  /// stubs, which run with the frame below the program's stack (their
+  /// unwind rule: Dispatcher.h, measuredFrameCFI).
+  unsigned MeasuredBegin = 0, MeasuredEnd = 0;
 };
 
+/// Labels of the routines every loop shares, reserved first in every
+/// CodeBuffer (CodeBuffer's SharedLabels).
+enum SharedLabel : unsigned {
+  SharedEnter,  ///< save the state, begin_call, start a copy
+  SharedCommon, ///< after a copy: end_call, rerun REF or continue
+  NumSharedLabels
+};
+
+/// Unwind rule of a measured copy, for debuggers (.debug_frame): the
+/// interrupted code's stack pointer (the CFA) is rsp + \p FrameDelta, and
+/// the frame holds, at CFA - \p ReturnFromCFA, the loop header's address
+/// + 1, so the copy looks called from the loop header of its function.
+struct MeasuredFrameCFI {
+  int64_t FrameDelta, ReturnFromCFA;
+};
+MeasuredFrameCFI measuredFrameCFI();
+
+/// Emits the shared routines (once per binary, before any loop).
+void emitSharedDispatch(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A);
+
 /// Emits loop \p P's stub, its relocated original loop, its measured copies
-/// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); \p DescOff
-/// is its descriptor's offset in the RW segment.
+/// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); its
+/// descriptor and scratch area are CodeTarget::desc/scratch(P.Slot).
 void emitLoopDispatcher(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
-                        PlannedLoop &P, uint64_t DescOff);
+                        PlannedLoop &P);
 
 } // namespace decan::rewriter
 

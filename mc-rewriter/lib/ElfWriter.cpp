@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace llvm::ELF;
@@ -61,6 +62,17 @@ Expected<ElfWriter> ElfWriter::create(const BinaryImage &Bin) {
   return W;
 }
 
+bool ElfWriter::hasSection(StringRef Name) const {
+  StringRef In = Bin->bytes();
+  const Elf64_Shdr &S = Shdrs[EH.e_shstrndx];
+  StringRef Names = In.substr(S.sh_offset, S.sh_size);
+  for (const Elf64_Shdr &Sh : Shdrs)
+    if (Sh.sh_name < Names.size() &&
+        Names.drop_front(Sh.sh_name).split('\0').first == Name)
+      return true;
+  return false;
+}
+
 uint64_t ElfWriter::placeData(uint64_t CodeSize) {
   CodeSegSize = (TextStart - CodeVaddr) + CodeSize;
   DataOff = alignTo(CodeOff + CodeSegSize, Page);
@@ -107,7 +119,8 @@ ElfWriter::newProgramHeaders(uint64_t DataFileSize,
 Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
                        ArrayRef<char> Code, const std::string &Data,
                        uint64_t ScratchOff, uint64_t DataMemSize,
-                       const std::string &Meta) const {
+                       const std::string &Meta,
+                       const std::string &DebugFrame) const {
   StringRef In = Bin->bytes();
   std::vector<Elf64_Phdr> NewPh = newProgramHeaders(Data.size(), DataMemSize);
 
@@ -127,8 +140,9 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   };
   uint64_t MetaOff = DataOff + Data.size();
   MetaOff = alignTo(MetaOff, 8);
-  uint64_t ShStrOff = MetaOff + Meta.size();
-  Elf64_Shdr Text{}, DataSec{}, MetaSec{};
+  uint64_t FrameOff = alignTo(MetaOff + Meta.size(), 8);
+  uint64_t ShStrOff = FrameOff + DebugFrame.size();
+  Elf64_Shdr Text{}, DataSec{}, MetaSec{}, FrameSec{};
   Text.sh_name = AddName(".decan.text");
   Text.sh_type = SHT_PROGBITS;
   Text.sh_flags = SHF_ALLOC | SHF_EXECINSTR;
@@ -152,6 +166,8 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   Scratch.sh_size = DataMemSize - ScratchOff;
   Scratch.sh_addralign = Page;
   MetaSec.sh_name = AddName(".decan.meta");
+  if (!DebugFrame.empty())
+    FrameSec.sh_name = AddName(".debug_frame");
   MetaSec.sh_type = SHT_PROGBITS;
   MetaSec.sh_offset = MetaOff;
   MetaSec.sh_size = Meta.size();
@@ -163,6 +179,13 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   if (Scratch.sh_size)
     NewSh.push_back(Scratch);
   NewSh.push_back(MetaSec);
+  if (!DebugFrame.empty()) {
+    FrameSec.sh_type = SHT_PROGBITS;
+    FrameSec.sh_offset = FrameOff;
+    FrameSec.sh_size = DebugFrame.size();
+    FrameSec.sh_addralign = 8;
+    NewSh.push_back(FrameSec);
+  }
   uint64_t ShOff = alignTo(ShStrOff + ShStr.size(), 8);
 
   // Original bytes with the patches, then the new parts.
@@ -177,7 +200,10 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   memcpy(&Out[0], &NewEH, sizeof(NewEH));
   // The pieces at their offsets; gaps (up to past a large .bss) are left as
   // holes, so the file stays sparse.
-  std::string Tail = Meta + ShStr;
+  std::string Tail = Meta;
+  Tail.resize(FrameOff - MetaOff, '\0');
+  Tail += DebugFrame;
+  Tail += ShStr;
   Tail.resize(ShOff - MetaOff, '\0');
   Tail.append(reinterpret_cast<const char *>(NewSh.data()),
               NewSh.size() * sizeof(Elf64_Shdr));
@@ -189,7 +215,8 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
       {0, &Out}, {CodeOff, &TextBytes}, {DataOff, &Data}, {MetaOff, &Tail}};
 
   // Write to a temporary name, then rename: never a half-written output.
-  std::string Tmp = (OutPath + ".tmp").str();
+  // (per process: two runs may fill one cache entry at once)
+  std::string Tmp = (OutPath + ".tmp" + Twine(::getpid())).str();
   {
     std::error_code EC;
     raw_fd_ostream OS(Tmp, EC, sys::fs::OF_None);

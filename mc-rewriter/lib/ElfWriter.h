@@ -43,11 +43,15 @@ public:
   /// Writes the copy to \p OutPath (through a temporary file and a rename,
   /// with the input's permissions): \p Code at textStart(), \p Data at the
   /// RW segment's start, zero-filled memory up to \p DataMemSize (from
-  /// \p ScratchOff on: .decan.scratch), \p Meta as .decan.meta.
+  /// \p ScratchOff on: .decan.scratch), \p Meta as .decan.meta,
+  /// \p DebugFrame (when not empty) as .debug_frame.
   llvm::Error write(llvm::StringRef OutPath, llvm::ArrayRef<Patch> Patches,
                     llvm::ArrayRef<char> Code, const std::string &Data,
                     uint64_t ScratchOff, uint64_t DataMemSize,
-                    const std::string &Meta) const;
+                    const std::string &Meta,
+                    const std::string &DebugFrame = "") const;
+  /// True when the input has a section named \p Name.
+  bool hasSection(llvm::StringRef Name) const;
 
 private:
   explicit ElfWriter(const BinaryImage &Bin) : Bin(&Bin) {}

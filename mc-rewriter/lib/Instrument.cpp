@@ -11,7 +11,13 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -98,5 +104,172 @@ Expected<std::string> decan::rewriter::ensureInstrumented(StringRef Path,
   std::string Out = rewrittenPath(Path, OutDir);
   if (Expected<RewrittenFile> F = rewriteFile(Path, Out); !F)
     return F.takeError();
+  return Out;
+}
+
+std::string decan::rewriter::rewriteCacheDir() {
+  if (auto Off = sys::Process::GetEnv("DECAN_CACHE"))
+    if (*Off == "0" || *Off == "off" || *Off == "no")
+      return "";
+  if (auto D = sys::Process::GetEnv("DECAN_CACHE_DIR"); D && !D->empty())
+    return *D;
+  SmallString<256> P;
+  if (auto X = sys::Process::GetEnv("XDG_CACHE_HOME"); X && !X->empty())
+    P = *X;
+  else if (auto H = sys::Process::GetEnv("HOME"); H && !H->empty())
+    sys::path::append(P, *H, ".cache");
+  else
+    return "";
+  sys::path::append(P, "decan");
+  return std::string(P);
+}
+
+/// This decan build: a rebuilt rewriter must not reuse older copies.
+static std::string toolIdentity() {
+  std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
+  sys::fs::file_status St;
+  if (Exe.empty() || sys::fs::status(Exe, St))
+    return "unknown";
+  return Exe + ";" + std::to_string(St.getSize()) + ";" +
+         std::to_string(
+             St.getLastModificationTime().time_since_epoch().count());
+}
+
+/// Keeps the cache under DECAN_CACHE_MAX_MB (default 4096): the entries
+/// used longest ago go first.
+static void pruneCache(StringRef Dir) {
+  uint64_t Max = 4096;
+  if (auto M = sys::Process::GetEnv("DECAN_CACHE_MAX_MB"))
+    if (!StringRef(*M).getAsInteger(10, Max) && !Max)
+      return;
+  struct Entry {
+    std::string Path;
+    uint64_t Size = 0;
+    sys::TimePoint<> Used;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    Entry En;
+    En.Path = I->path();
+    std::error_code EC2;
+    for (sys::fs::directory_iterator F(En.Path, EC2), FE; F != FE && !EC2;
+         F.increment(EC2)) {
+      sys::fs::file_status St;
+      if (sys::fs::status(F->path(), St))
+        continue;
+      En.Size += St.getSize();
+      En.Used = std::max(En.Used, St.getLastModificationTime());
+    }
+    Total += En.Size;
+    Entries.push_back(std::move(En));
+  }
+  llvm::sort(Entries,
+             [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
+  for (const Entry &En : Entries) {
+    if (Total <= Max << 20)
+      break;
+    sys::fs::remove_directories(En.Path);
+    Total -= En.Size;
+  }
+}
+
+Expected<std::string>
+decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
+                                  const RewriteOptions &RW, bool *Hit) {
+  if (Hit)
+    *Hit = false;
+  Expected<bool> Has = hasDecanMetadata(Path);
+  if (!Has)
+    return Has.takeError();
+  if (*Has)
+    return Path.str();
+  std::string Dir = rewriteCacheDir();
+  std::string Entry, ContentKey;
+  if (!Dir.empty()) {
+    auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return createStringError(Buf.getError(), "cannot read '%s': %s",
+                               Path.str().c_str(),
+                               Buf.getError().message().c_str());
+    std::vector<std::string> Only = RW.OnlyLoops;
+    llvm::sort(Only);
+    std::string Opts =
+        "rw1;" + toolIdentity() + ";abi" + std::to_string(DECAN_ABI_VERSION) +
+        ";" +
+        (RW.Profile ? "profile" : "mask" + std::to_string(RW.VariantMask)) +
+        (RW.OnlyListed ? ";listed" : ";") +
+        (RW.ListUnselected ? ";" : ";quiet") + ";" + join(Only, ",");
+    ContentKey = utohexstr(
+        xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
+    SmallString<256> P(Dir);
+    sys::path::append(P, ContentKey + "-" +
+                             utohexstr(xxh3_64bits(arrayRefFromStringRef(Opts)),
+                                       /*LowerCase=*/true));
+    Entry = std::string(P);
+    SmallString<256> Copy(Entry);
+    sys::path::append(Copy, sys::path::filename(Path));
+    if (sys::fs::exists(Copy)) {
+      // Used now: the last to be pruned (best effort).
+      int FD;
+      if (!sys::fs::openFileForWrite(Copy, FD, sys::fs::CD_OpenExisting,
+                                     sys::fs::OF_Append)) {
+        (void)sys::fs::setLastAccessAndModificationTime(
+            FD, std::chrono::system_clock::now());
+        ::close(FD);
+      }
+      if (Hit)
+        *Hit = true;
+      return std::string(Copy);
+    }
+    if (sys::fs::create_directories(Entry))
+      Entry.clear(); // not writable: rewrite into OutDir instead
+  }
+  std::string Out;
+  if (!Entry.empty()) {
+    Out = rewrittenPath(Path, Entry);
+  } else {
+    if (!OutDir.empty())
+      if (std::error_code EC = sys::fs::create_directories(OutDir))
+        return createStringError(EC, "cannot create '%s': %s",
+                                 OutDir.str().c_str(), EC.message().c_str());
+    Out = rewrittenPath(Path, OutDir);
+  }
+  // `decan run` rewrites a file twice (the profiling copy, then variants
+  // for the loops that ran): the input and its loops are found once.
+  struct Opened {
+    std::string Key;
+    std::unique_ptr<decan::X86Knowledge> X86;
+    std::unique_ptr<BinaryImage> Bin;
+    std::vector<LoopCandidate> Loops;
+  };
+  static Opened Last;
+  std::string Key = ContentKey.empty() ? "" : Path.str() + ";" + ContentKey;
+  if (Key.empty() || Last.Key != Key) {
+    Last = Opened();
+    auto In = openInput(Path);
+    if (!In)
+      return In.takeError();
+    if (In->second->hasDecanMeta())
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' already carries decan metadata",
+                               Path.str().c_str());
+    auto Loops = findLoops(*In->second, *In->first);
+    if (!Loops)
+      return Loops.takeError();
+    Last.X86 = std::move(In->first);
+    Last.Bin = std::move(In->second);
+    Last.Loops = std::move(*Loops);
+    Last.Key = Key;
+  }
+  if (auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW); !R)
+    return R.takeError();
+  if (Key.empty() || !RW.Profile)
+    Last = Opened(); // a profiling copy is followed by the final one
+  if (!Entry.empty())
+    pruneCache(Dir);
   return Out;
 }

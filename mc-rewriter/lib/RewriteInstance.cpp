@@ -22,6 +22,7 @@
 #include "Dispatcher.h"
 #include "ElfWriter.h"
 
+#include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/Rewriter/Rewriter.h"
 #include "decan/abi.h"
@@ -29,10 +30,15 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -80,8 +86,8 @@ public:
   RewriteInstance(const BinaryImage &Bin, const decan::X86Knowledge &X86,
                   const std::vector<LoopCandidate> &Loops, StringRef OutPath,
                   const RewriteOptions &Opts)
-      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts), CB(X86),
-        A(X86, CB) {}
+      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts),
+        CB(X86, NumSharedLabels), A(X86, CB) {}
 
   Expected<RewriteResult> run();
 
@@ -93,6 +99,7 @@ private:
   void fillData();
   Error patchJumps();
   RewriteResult result();
+  std::string debugFrame() const;
 
   const BinaryImage &Bin;
   const decan::X86Knowledge &X86;
@@ -102,6 +109,12 @@ private:
 
   std::vector<LoopOutcome> Outcomes;
   std::vector<PlannedLoop> Plan;
+  /// Plan[K]'s code, emitted on its own (in parallel) until appended.
+  std::vector<std::unique_ptr<CodeBuffer>> Fragments;
+  std::vector<std::unique_ptr<decan::X86Knowledge>> WorkerKnowledge;
+  std::vector<unsigned> SlotToDesc; ///< a loop's slot -> its Plan index
+  /// Labels of the shared routines, reserved in every loop's buffer.
+  static constexpr unsigned NumShared = NumSharedLabels;
   std::string Meta; ///< .decan.meta
   DataLayout DL;
   CodeBuffer CB;
@@ -128,34 +141,121 @@ Expected<RewriteResult> RewriteInstance::run() {
   fillData();
   if (Error Err = patchJumps())
     return std::move(Err);
+  std::string Frames;
+  if (!Elf->hasSection(".debug_frame"))
+    Frames = debugFrame();
   if (Error Err = Elf->write(OutPath, Patches, Code, Data, DL.ScratchOff,
-                             DL.Size, Meta))
+                             DL.Size, Meta, Frames))
     return std::move(Err);
   return result();
 }
 
+/// REF alone, without the instruction knowledge's analysis (no subsets,
+/// no dependences, no trip counts): enough to learn which loops run and
+/// for how long.
+Expected<LoopVariants> profileCopy(const decan::X86Knowledge &K,
+                                   const LoopCandidate &L) {
+  LoopVariants V;
+  V.Copies[DECAN_REF] = refCopy(K, L);
+  V.Mask = 1u << DECAN_REF;
+  V.MInfo.status[DECAN_REF] = DECAN_VARIANT_OK;
+  V.MInfo.n_instrs = L.numInstrs();
+  V.MInfo.loop_bytes[DECAN_REF] = L.bytes();
+  for (unsigned N = 0; N < DECAN_NUM_VARIANTS; ++N)
+    V.MInfo.store_policy[N] = decan::storePolicy(decan::Variant(N));
+  V.ScratchSize = 64;
+  return V;
+}
+
+/// What a worker made of one loop: its variants (copies dropped once
+/// emitted) and its code, on its own, to be appended to the new text.
+struct BuiltLoop {
+  std::string Reason;
+  PlannedLoop P;
+  std::unique_ptr<CodeBuffer> Code;
+};
+
 void RewriteInstance::planLoops() {
-  for (const LoopCandidate &L : Loops) {
+  // Which loops are attempted; then, in parallel, their variants and code.
+  std::vector<std::string> Reasons(Loops.size());
+  std::vector<size_t> Todo;
+  StringSet<> Selected;
+  for (const std::string &Id : Opts.OnlyLoops)
+    Selected.insert(Id);
+  bool Select = Opts.OnlyListed || !Opts.OnlyLoops.empty();
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    const LoopCandidate &L = Loops[I];
+    std::string &Reason = Reasons[I];
+    Reason = L.SkipReason;
+    if (Reason.empty() && Select && !Selected.contains(L.id()))
+      Reason = "not selected";
+    if (Reason.empty() && !Bin.fileOffset(L.Header))
+      Reason = "loop header not mapped from the file";
+    if (Reason.empty())
+      Todo.push_back(I);
+  }
+  std::vector<BuiltLoop> Built(Todo.size());
+  auto Build = [&](const decan::X86Knowledge &K, size_t J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    BuiltLoop &B = Built[J];
+    Expected<LoopVariants> VOr =
+        Opts.Profile ? profileCopy(K, L)
+                     : buildVariants(K, L, Opts.VariantMask | 1);
+    if (!VOr) {
+      B.Reason = toString(VOr.takeError());
+      return;
+    }
+    B.P.L = &L;
+    B.P.V = std::move(*VOr);
+    B.P.Slot = J;
+    B.Code = std::make_unique<CodeBuffer>(K, NumShared);
+    Asm LA(K, *B.Code);
+    B.P.StubLabel = B.Code->newLabel();
+    emitLoopDispatcher(K, *B.Code, LA, B.P);
+    for (LoopCopy &C : B.P.V.Copies)
+      C = LoopCopy(); // emitted: only the code is kept
+  };
+  // One instruction knowledge per thread (MC objects are not shared).
+  unsigned Threads = std::min<size_t>(
+      hardware_concurrency(Opts.Threads).compute_thread_count(),
+      std::max<size_t>(1, Todo.size() / 64));
+  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks;
+  for (unsigned T = 1; T < Threads; ++T) {
+    auto K = decan::X86Knowledge::createForHost();
+    if (!K) {
+      consumeError(K.takeError());
+      break;
+    }
+    Ks.push_back(std::move(*K));
+  }
+  std::atomic<size_t> Next{0};
+  auto Worker = [&](const decan::X86Knowledge &K) {
+    for (size_t J; (J = Next++) < Todo.size();)
+      Build(K, J);
+  };
+  {
+    std::vector<std::thread> Pool;
+    for (auto &K : Ks)
+      Pool.emplace_back(Worker, std::cref(*K));
+    Worker(X86);
+    for (std::thread &T : Pool)
+      T.join();
+  }
+  WorkerKnowledge = std::move(Ks); // the buffers' encoders until appended
+
+  for (size_t I = 0, J = 0; I < Loops.size(); ++I) {
+    const LoopCandidate &L = Loops[I];
     LoopOutcome O;
     O.Id = L.id();
     O.Where = loopWhere(L);
     O.File = L.File;
     O.Line = L.Line;
     O.Header = L.Header;
-    std::string Reason = L.SkipReason;
-    if (Reason.empty() && !Opts.OnlyLoops.empty() &&
-        !is_contained(Opts.OnlyLoops, O.Id))
-      Reason = "not selected";
-    LoopVariants V;
-    if (Reason.empty()) {
-      Expected<LoopVariants> VOr = buildVariants(X86, L, Opts.VariantMask | 1);
-      if (!VOr)
-        Reason = toString(VOr.takeError());
-      else
-        V = std::move(*VOr);
-    }
-    if (Reason.empty() && !Bin.fileOffset(L.Header))
-      Reason = "loop header not mapped from the file";
+    BuiltLoop *B = nullptr;
+    if (J < Todo.size() && Todo[J] == I)
+      B = &Built[J++];
+    std::string Reason = B ? B->Reason : Reasons[I];
+    const LoopVariants &V = B ? B->P.V : LoopVariants();
     O.Reason = Reason;
     O.Rewritten = Reason.empty();
     O.VariantMask = O.Rewritten ? V.Mask : 0;
@@ -165,18 +265,19 @@ void RewriteInstance::planLoops() {
                                  V.Notes[K]);
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.
-    unsigned Attempted = Opts.VariantMask | 1;
+    unsigned Attempted = Opts.Profile ? 1 : Opts.VariantMask | 1;
     if (!V.MInfo.n_call)
       Attempted &= ~(1u << DECAN_NO_CALL); // a loop without calls has none
-    appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
-               V.BoundMask);
+    if (Opts.ListUnselected || B || !L.SkipReason.empty())
+      appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
+                 V.BoundMask);
     Outcomes.push_back(O);
     if (O.Rewritten) {
-      PlannedLoop P;
-      P.L = &L;
-      P.V = std::move(V);
-      P.DescIndex = Plan.size();
-      Plan.push_back(std::move(P));
+      B->P.DescIndex = Plan.size();
+      SlotToDesc.resize(Todo.size(), 0);
+      SlotToDesc[B->P.Slot] = B->P.DescIndex;
+      Plan.push_back(std::move(B->P));
+      Fragments.push_back(std::move(B->Code));
     }
   }
 }
@@ -203,11 +304,24 @@ void RewriteInstance::layoutData() {
 }
 
 void RewriteInstance::emitCode() {
-  for (PlannedLoop &P : Plan) {
-    P.StubLabel = CB.newLabel();
-    emitLoopDispatcher(X86, CB, A, P,
-                       DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc));
+  if (!Plan.empty())
+    emitSharedDispatch(X86, CB, A);
+  for (size_t K = 0; K < Plan.size(); ++K) {
+    PlannedLoop &P = Plan[K];
+    auto Map = CB.append(std::move(*Fragments[K]), NumShared);
+    Fragments[K].reset();
+    P.StubLabel = Map(P.StubLabel);
+    P.OrigBegin = Map(P.OrigBegin);
+    P.OrigEnd = Map(P.OrigEnd);
+    P.MeasuredBegin = Map(P.MeasuredBegin);
+    P.MeasuredEnd = Map(P.MeasuredEnd);
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (P.V.Mask & (1u << V)) {
+        P.CopyBegin[V] = Map(P.CopyBegin[V]);
+        P.CopyEnd[V] = Map(P.CopyEnd[V]);
+      }
   }
+  WorkerKnowledge.clear();
 }
 
 Error RewriteInstance::layoutFile() {
@@ -217,7 +331,15 @@ Error RewriteInstance::layoutFile() {
     return CodeSizeOr.takeError();
   CodeSize = *CodeSizeOr;
   DataVaddr = Elf->placeData(CodeSize);
-  return CB.encode(DataVaddr, Code);
+  return CB.encode(
+      DataVaddr,
+      [&](const CodeTarget &T) -> uint64_t {
+        const PlannedLoop &P = Plan[SlotToDesc[T.slot()]];
+        if (T.Kind == CodeTarget::LoopScratch)
+          return P.ScratchOff + int64_t(T.offset());
+        return DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc) + T.offset();
+      },
+      Code);
 }
 
 void RewriteInstance::fillData() {
@@ -263,6 +385,56 @@ Error RewriteInstance::patchJumps() {
     Patches.push_back({Off, Jmp});
   }
   return Error::success();
+}
+
+/// .debug_frame for the measured copies, so a debugger unwinds through a
+/// copy that crashes: one CIE (the rule of measuredFrameCFI()) and an FDE
+/// per loop. (Not loaded: the C++ unwinder does not see it.)
+std::string RewriteInstance::debugFrame() const {
+  std::string S;
+  auto U8 = [&](uint8_t V) { S.push_back(char(V)); };
+  auto U32 = [&](uint32_t V) { S.append(reinterpret_cast<char *>(&V), 4); };
+  auto U64 = [&](uint64_t V) { S.append(reinterpret_cast<char *>(&V), 8); };
+  auto Uleb = [&](uint64_t V) {
+    do {
+      uint8_t B = V & 0x7f;
+      V >>= 7;
+      U8(B | (V ? 0x80 : 0));
+    } while (V);
+  };
+  auto Entry = [&](auto Body) {
+    size_t Start = S.size();
+    U32(0); // length, below
+    Body();
+    S.resize(Start + 4 + alignTo(S.size() - Start - 4, 8), char(0)); // nops
+    uint32_t Len = S.size() - Start - 4;
+    memcpy(&S[Start], &Len, 4);
+  };
+  MeasuredFrameCFI CFI = measuredFrameCFI();
+  Entry([&] {
+    U32(0xffffffff); // CIE id
+    U8(1);           // version
+    U8(0);           // no augmentation
+    Uleb(1);         // code alignment
+    U8(0x78);        // data alignment -8 (sleb)
+    U8(16);          // return address: rip
+    U8(0x0c);        // DW_CFA_def_cfa rsp, FrameDelta
+    Uleb(7);
+    Uleb(CFI.FrameDelta);
+    U8(0x80 | 16); // DW_CFA_offset rip, at CFA - ReturnFromCFA
+    Uleb(CFI.ReturnFromCFA / 8);
+  });
+  for (const PlannedLoop &P : Plan) {
+    uint64_t B = CB.labelAddr(P.MeasuredBegin), E = CB.labelAddr(P.MeasuredEnd);
+    if (E <= B)
+      continue;
+    Entry([&] {
+      U32(0); // its CIE: the first
+      U64(B);
+      U64(E - B);
+    });
+  }
+  return S;
 }
 
 RewriteResult RewriteInstance::result() {

@@ -133,8 +133,8 @@ static Error rewrite(StringRef Input, StringRef Output,
 }
 
 static void help() {
-  outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--loops=ID,...] "
-            "[--variants=NAME,...] [-q]\n\n"
+  outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--all | "
+            "--loops=ID,...] [--variants=NAME,...] [--profile] [-q]\n\n"
             "Writes a copy of the x86-64 ELF executable or shared library "
             "BINARY into DIR\n(default: BINARY.decan next to it) in which "
             "every rewritable innermost loop\nruns from new code carrying "
@@ -142,8 +142,12 @@ static void help() {
             "  -o DIR          directory of the copy (created if missing)\n"
             "  --list          list innermost loops and why some cannot be "
             "rewritten; write nothing\n"
+            "  --all           rewrite every rewritable loop (the default)\n"
             "  --loops=IDS     rewrite only these loop ids (f:L0,...)\n"
             "  --variants=V    build only these variants (REF always)\n"
+            "  --profile       REF alone, without dependence analysis: a "
+            "quick copy that\n"
+            "                  shows which loops run and for how long\n"
             "  --disasm        print the emitted copies of every rewritten "
             "loop\n"
             "  -q              print nothing on success\n"
@@ -152,7 +156,8 @@ static void help() {
 }
 
 int runRewriteCommand(int argc, char **argv) {
-  ArgParser P({"o", "loops", "variants"}, {"list", "disasm", "q", "help", "h"});
+  ArgParser P({"o", "loops", "variants"},
+              {"list", "disasm", "q", "all", "profile", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -173,6 +178,11 @@ int runRewriteCommand(int argc, char **argv) {
     return 0;
   }
   rw::RewriteOptions RW;
+  if (P.has("all") && P.has("loops"))
+    return reportError("--all and --loops exclude each other");
+  if (P.has("profile") && P.has("variants"))
+    return reportError("--profile builds REF alone: no --variants");
+  RW.Profile = P.has("profile");
   SmallVector<StringRef, 8> Ids;
   std::string Loops = P.get("loops");
   StringRef(Loops).split(Ids, ',', -1, false);

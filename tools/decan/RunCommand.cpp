@@ -64,6 +64,12 @@ static void help() {
          "                        instead by dlopen; repeatable)\n"
          "  --lib auto            the libraries a first run shows the "
          "program loads\n"
+         "  --rewrite-all         a prebuilt PROGRAM or --lib library: "
+         "build every loop's\n"
+         "                        variants before one run (default: a "
+         "first REF-only run\n"
+         "                        finds the loops that run; only those "
+         "get variants)\n"
          "  --fp-env ftz|keep     floating-point environment while "
          "measuring: ftz (default)\n"
          "                        masks FP exceptions and sets FTZ/DAZ "
@@ -81,7 +87,7 @@ int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
                "fp-env", "o", "output"},
-              {"help", "h", "regions"});
+              {"help", "h", "regions", "rewrite-all"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -117,6 +123,7 @@ int runRunCommand(int argc, char **argv) {
   O.Instance = *Inst;
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
+  O.RewriteAll = P.has("rewrite-all");
   O.FpEnv = P.get("fp-env", "ftz");
   O.Regions = P.has("regions");
   for (const std::string &List : P.getAll("lib")) {

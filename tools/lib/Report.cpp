@@ -94,9 +94,9 @@ const LoopReport *Report::findLoop(StringRef Id) const {
 //===----------------------------------------------------------------------===//
 
 RawMerger::LoopPool &RawMerger::loop(StringRef Id) {
-  for (LoopPool &L : Loops)
-    if (L.Info.Id == Id)
-      return L;
+  auto [It, New] = LoopIndex.try_emplace(Id.str(), Loops.size());
+  if (!New)
+    return Loops[It->second];
   Loops.emplace_back();
   Loops.back().Info.Id = Id.str();
   return Loops.back();

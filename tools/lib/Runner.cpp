@@ -28,6 +28,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <set>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -141,7 +142,8 @@ static Error checkRuntimeReaches(StringRef Bin, bool HasLoopTable) {
 /// \p PlainOk: a program without a loop table runs unmodified (`--lib`
 /// measures only the libraries) instead of being rewritten.
 static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
-                                      StringRef TmpDir, bool PlainOk) {
+                                      StringRef TmpDir, bool PlainOk,
+                                      const rewriter::RewriteOptions &RW) {
   Target T;
   size_t Index = 0;
   if (isLauncher(Cmd[0])) {
@@ -167,7 +169,7 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
     return T;
   }
   if (!*Loops) {
-    auto Inst = rewriter::ensureInstrumented(Bin, TmpDir);
+    auto Inst = rewriter::instrumentCached(Bin, TmpDir, RW);
     if (!Inst)
       return createStringError(
           "'%s' has no decan loop table (build it with $(decan flags)) "
@@ -199,6 +201,9 @@ struct Libraries {
     std::string Path, Real, Name;
     std::vector<std::string> Ids;
     unsigned Measurable = 0;
+    /// Rewritable loops left without variants: the first run did not see
+    /// them run.
+    unsigned NotSelected = 0;
   };
   std::vector<Lib> Each;
 };
@@ -223,8 +228,9 @@ static bool isSystemRuntime(StringRef Path) {
 /// through any symlink, as Debian's alternatives are), so the dynamic loader
 /// picks exactly the file the user named; a dlopen of the original by path
 /// is redirected to the copy by the runtime (DECAN_LIB_MAP).
-static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
-                                            StringRef TmpDir) {
+static Expected<Libraries>
+prepareLibraries(ArrayRef<std::string> Libs, StringRef TmpDir,
+                 const rewriter::RewriteOptions &RW) {
   Libraries Out;
   if (Libs.empty())
     return Out;
@@ -253,7 +259,7 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
       return createStringError("library '%s': %s", Lib.c_str(),
                                EC.message().c_str());
     std::string Dir = (TmpDir + "/lib" + Twine(++N)).str();
-    auto Inst = rewriter::ensureInstrumented(Real, Dir);
+    auto Inst = rewriter::instrumentCached(Real, Dir, RW);
     if (!Inst)
       return createStringError("library '%s' has no decan loop table (build "
                                "it with $(decan flags)) and cannot be "
@@ -269,9 +275,14 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
         return createStringError("cannot link '%s': %s", To.c_str(),
                                  EC.message().c_str());
     } else {
-      if (std::error_code EC = sys::fs::rename(*Inst, To))
-        return createStringError("cannot move '%s' to '%s': %s", Inst->c_str(),
-                                 To.c_str(), EC.message().c_str());
+      // The copy stays where it is (the cache keeps it for the next run).
+      SmallString<256> Abs(*Inst);
+      if (std::error_code EC = sys::fs::make_absolute(Abs))
+        return createStringError("'%s': %s", Inst->c_str(),
+                                 EC.message().c_str());
+      if (std::error_code EC = sys::fs::create_link(Abs, To))
+        return createStringError("cannot link '%s': %s", To.c_str(),
+                                 EC.message().c_str());
       Out.Preload = true;
       sys::fs::file_status St;
       if (std::error_code EC = sys::fs::status(Real, St))
@@ -292,6 +303,7 @@ static Expected<Libraries> prepareLibraries(ArrayRef<std::string> Libs,
       for (const MetaLoop &ML : **Loops) {
         L.Ids.push_back(ML.Id);
         L.Measurable += ML.SkipReason.empty() && ML.VariantMask != 0;
+        L.NotSelected += ML.SkipReason == "not selected";
       }
       append_range(Out.Loops, **Loops);
     }
@@ -528,7 +540,7 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
     std::string Shown = "'" + L.Path + "'";
     if (L.Real != L.Path)
       Shown += " (" + L.Real + ")";
-    if (!L.Measurable) {
+    if (!L.Measurable && !L.NotSelected) {
       // A wrapper (Debian's libblas.so.3 over OpenBLAS) forwards to the
       // library that has the loops: name what it depends on.
       std::vector<std::string> Deps;
@@ -549,16 +561,15 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
       Log << "\n";
       continue;
     }
+    std::set<std::string, std::less<>> Ids(L.Ids.begin(), L.Ids.end());
     if (any_of(R.Loops, [&](const LoopReport &LR) {
-          return is_contained(L.Ids, LR.Id) && wasMeasured(LR);
+          return wasMeasured(LR) && Ids.count(LR.Id);
         }))
       continue;
     std::string Copy = Libs.LoaderDir + "/" + L.Name;
     std::string Other = loadedAs(R.Objects, L.Name);
     if (is_contained(R.Objects, Copy) ||
-        any_of(R.Loops, [&](const LoopReport &LR) {
-          return is_contained(L.Ids, LR.Id);
-        }))
+        any_of(R.Loops, [&](const LoopReport &LR) { return Ids.count(LR.Id); }))
       Log << "decan: warning: no loop of library " << Shown
           << " was measured: " << ProgName
           << " loaded it but called none of its measurable loops twice (a "
@@ -687,18 +698,47 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       if (!is_contained(O.Libs, L))
         O.Libs.push_back(std::move(L));
   }
-  // --lib auto measures everything: the program's own loops too.
-  auto T = prepareTarget(O.Command, Tmp.Path, !O.Libs.empty() && !Auto);
-  if (!T)
-    return T.takeError();
-  auto Libs = prepareLibraries(O.Libs, Tmp.Path);
-  if (!Libs)
-    return Libs.takeError();
-  if (!Libs->Loops.empty()) {
-    if (!T->Loops)
-      T->Loops.emplace();
-    append_range(*T->Loops, Libs->Loops);
+  // A prebuilt program or library is rewritten for what will be measured:
+  // --loops names the loops; otherwise a quick REF-only copy (no
+  // dependence analysis) and a first run show which loops run (--hot: the
+  // hottest of them), and only those get variants. --rewrite-all builds
+  // every loop's variants before the one run.
+  rewriter::RewriteOptions Stage;
+  if (O.Loops != "all") {
+    SmallVector<StringRef, 8> Ids;
+    StringRef(O.Loops).split(Ids, ',', -1, false);
+    for (StringRef Id : Ids)
+      Stage.OnlyLoops.push_back(Id.trim().str());
+  } else if (!O.RewriteAll) {
+    Stage.Profile = true;
   }
+  // --lib auto measures everything: the program's own loops too.
+  bool PlainOk = !O.Libs.empty() && !Auto;
+  const std::vector<std::string> Original = O.Command;
+  Expected<Target> T = Target();
+  Expected<Libraries> Libs = Libraries();
+  auto Prepare = [&](const rewriter::RewriteOptions &RW,
+                     StringRef Dir) -> Error {
+    O.Command = Original;
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return createStringError("cannot create '%s': %s", Dir.str().c_str(),
+                               EC.message().c_str());
+    T = prepareTarget(O.Command, Dir, PlainOk, RW);
+    if (!T)
+      return T.takeError();
+    Libs = prepareLibraries(O.Libs, Dir, RW);
+    if (!Libs)
+      return Libs.takeError();
+    if (!Libs->Loops.empty()) {
+      if (!T->Loops)
+        T->Loops.emplace();
+      append_range(*T->Loops, Libs->Loops);
+    }
+    return Error::success();
+  };
+  if (Error E = Prepare(Stage, Tmp.Path + "/stage1"))
+    return std::move(E);
+  bool Profiling = Stage.Profile && (T->Preload || Libs->Preload);
   std::string ProgName = sys::path::filename(O.Command[0]).str();
   if (O.Loops != "all" && T->Loops) {
     SmallVector<StringRef, 8> Ids;
@@ -722,7 +762,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   unsigned Planned = 1;
 
   auto RunOnce = [&](StringRef Loops, ArrayRef<unsigned> Variants,
-                     RawMerger &Into, StringRef What) -> Expected<unsigned> {
+                     RawMerger &Into, StringRef What,
+                     bool Quiet = false) -> Expected<unsigned> {
     ++Out.Runs;
     std::string Dir = (Tmp.Path + "/run" + Twine(Out.Runs)).str();
     if (std::error_code EC = sys::fs::create_directory(Dir))
@@ -732,7 +773,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
       return spawnAndWait(
           O.Command,
-          makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs));
+          makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs),
+          Quiet);
     }();
     if (!Status)
       return Status.takeError();
@@ -799,13 +841,19 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     return N;
   };
 
-  // --hot: a REF-only run gives the profile; keep the loops covering the
-  // requested part of measured loop time.
+  // --hot, or a profiling copy: a REF-only run gives the profile; keep the
+  // loops covering the requested part of measured loop time (--hot), or
+  // every loop that ran.
   std::string Loops = O.Loops;
-  if (O.HotPercent) {
+  if (O.HotPercent || Profiling) {
     Planned = 2;
     RawMerger Profile;
-    auto N = RunOnce(Loops, ArrayRef<unsigned>{REF}, Profile, "profile (REF)");
+    // The user asked for two runs with --hot; otherwise this one is
+    // decan's: its standard output is dropped, like --lib auto's.
+    auto N = RunOnce(Loops, ArrayRef<unsigned>{REF}, Profile,
+                     Profiling ? "finding the loops that run (REF)"
+                               : "profile (REF)",
+                     /*Quiet=*/!O.HotPercent);
     if (!N)
       return N.takeError();
     Report P = Profile.finish();
@@ -815,24 +863,51 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     llvm::stable_sort(Order, [](const LoopReport *A, const LoopReport *B) {
       return A->Share > B->Share;
     });
-    std::string Hot;
-    double Covered = 0;
-    unsigned Kept = 0;
-    for (const LoopReport *L : Order) {
-      if (Covered * 100 >= *O.HotPercent || L->Share <= 0)
-        break;
-      Hot += (Hot.empty() ? "" : ",") + L->Id;
-      Covered += L->Share;
-      ++Kept;
+    std::vector<std::string> Keep;
+    if (O.HotPercent) {
+      std::string Hot;
+      double Covered = 0;
+      for (const LoopReport *L : Order) {
+        if (Covered * 100 >= *O.HotPercent || L->Share <= 0)
+          break;
+        Hot += (Hot.empty() ? "" : ",") + L->Id;
+        Keep.push_back(L->Id);
+        Covered += L->Share;
+      }
+      if (Hot.empty())
+        return createStringError("--hot: no loop was measured in the profile "
+                                 "run");
+      Log << formatv("decan: --hot {0}: {1} of {2} loops cover {3:F1}% of "
+                     "measured loop time: {4}\n",
+                     formatv("{0}", format("%g", *O.HotPercent)).str(),
+                     Keep.size(), P.Loops.size(), Covered * 100, Hot);
+      Loops = Hot;
+    } else {
+      for (const LoopReport *L : Order)
+        if (L->RunCalls || L->CallsSeen ||
+            (L->Variants[REF] && L->Variants[REF]->Calls))
+          Keep.push_back(L->Id);
     }
-    if (Hot.empty())
-      return createStringError("--hot: no loop was measured in the profile "
-                               "run");
-    Log << formatv("decan: --hot {0}: {1} of {2} loops cover {3:F1}% of "
-                   "measured loop time: {4}\n",
-                   formatv("{0}", format("%g", *O.HotPercent)).str(), Kept,
-                   P.Loops.size(), Covered * 100, Hot);
-    Loops = Hot;
+    if (Profiling) {
+      rewriter::RewriteOptions Final;
+      Final.OnlyLoops = Keep;
+      Final.OnlyListed = true;
+      Final.ListUnselected = false;
+      // The loops left out are not in the final copies' tables: count them
+      // from the profiling copies' (explainLibraries).
+      std::vector<unsigned> Before;
+      for (const Libraries::Lib &L : Libs->Each)
+        Before.push_back(L.Measurable);
+      if (Error E = Prepare(Final, Tmp.Path + "/stage2"))
+        return std::move(E);
+      for (size_t K = 0; K < Libs->Each.size() && K < Before.size(); ++K)
+        if (Before[K] > Libs->Each[K].Measurable)
+          Libs->Each[K].NotSelected += Before[K] - Libs->Each[K].Measurable;
+      if (!O.HotPercent)
+        Log << formatv("decan: {0} loop(s) ran in the first run: variants "
+                       "built for those (--rewrite-all: every loop)\n",
+                       Keep.size());
+    }
   }
 
   // Replace mode runs only the first requested variant of a loop and

@@ -52,6 +52,21 @@ llvm::Expected<bool> hasDecanMetadata(llvm::StringRef Path);
 llvm::Expected<std::string> ensureInstrumented(llvm::StringRef Path,
                                                llvm::StringRef OutDir);
 
+/// Where rewritten copies are kept between runs: $DECAN_CACHE_DIR, else
+/// $XDG_CACHE_HOME/decan, else ~/.cache/decan; "" when DECAN_CACHE=0.
+std::string rewriteCacheDir();
+
+/// Like ensureInstrumented(), with \p RW, through the cache of rewritten
+/// copies: a copy is keyed by the input's contents (its build id is part of
+/// them), the options and this decan build, so a second run on the same
+/// library starts at once. Returns a path in the cache (never to be
+/// modified or moved), or under \p OutDir when the cache is off or cannot
+/// be written. \p Hit, when given, says whether the copy was there already.
+llvm::Expected<std::string> instrumentCached(llvm::StringRef Path,
+                                             llvm::StringRef OutDir,
+                                             const RewriteOptions &RW,
+                                             bool *Hit = nullptr);
+
 } // namespace decan::rewriter
 
 #endif // DECAN_REWRITER_INSTRUMENT_H

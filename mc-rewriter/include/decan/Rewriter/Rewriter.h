@@ -47,8 +47,22 @@ namespace decan::rewriter {
 struct RewriteOptions {
   /// Variants to build (bit per decan_variant); REF is always built.
   unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
-  /// Rewrite only these loop ids (empty: every rewritable loop).
+  /// Rewrite only these loop ids (empty: every rewritable loop, unless
+  /// OnlyListed).
   std::vector<std::string> OnlyLoops;
+  /// OnlyLoops is the whole selection even when empty (the loops a profile
+  /// run saw: maybe none of this file's).
+  bool OnlyListed = false;
+  /// .decan.meta lists the loops left out by the selection ("not
+  /// selected"); decan run's copies leave them out (with 19 variants a
+  /// record is ~600 bytes: OpenBLAS's 59 000 would double the file).
+  bool ListUnselected = true;
+  /// A profiling copy: REF only, built without the instruction knowledge's
+  /// analysis (seconds for a large library), to learn which loops run
+  /// before building variants for those alone.
+  bool Profile = false;
+  /// Threads that build variants and emit loops (0: one per core).
+  unsigned Threads = 0;
 };
 
 /// What happened to one loop.

@@ -326,6 +326,8 @@ private:
     std::array<std::optional<Pool>, NumVariants> Variants;
   };
   std::vector<LoopPool> Loops;
+  /// Loops[LoopIndex[id]]: a library registers tens of thousands of loops.
+  std::map<std::string, size_t, std::less<>> LoopIndex;
   std::vector<ProcessInfo> Processes;
   std::vector<std::string> Warnings, Objects;
   llvm::json::Object Machine, Config;

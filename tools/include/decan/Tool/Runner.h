@@ -49,6 +49,11 @@ struct RunOptions {
   /// libraries are measured). "auto": the libraries the program loads in a
   /// first run (not the C and C++ runtimes), and the program itself.
   std::vector<std::string> Libs;
+  /// A prebuilt program or library (not plugin-built) is rewritten for
+  /// what will be measured: the loops --loops names, else those a first,
+  /// REF-only run shows running (--hot: the hottest). True: every loop is
+  /// rewritten with its variants before a single run.
+  bool RewriteAll = false;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
   std::string FpEnv = "ftz";
