@@ -4,7 +4,7 @@
 #   - `decan rewrite --all`: wall and user time, output size (x input),
 #     innermost loops rewritten;
 #   - `decan rewrite --profile` (REF alone, no analysis): time and size;
-#   - `decan run` start-up: seconds from the command to the start of the
+#   - `decan run --find-first` start-up: seconds from the command to the start of the
 #     measured run (a launcher script notes when each run starts: strace
 #     would change what the runtime measures), with an empty cache
 #     and again with the cache filled; the loops measured; whether the
@@ -105,10 +105,14 @@ for name in $inputs; do
     fi
     export DECAN_CACHE_DIR=$work/cache
     rm -rf "$DECAN_CACHE_DIR"
-    read -r s1 m1 o1 <<< "$(startup "$d")"
+    # Now: the selective flow (--find-first: a profiling run first); the
+    # default full rewrite and one run is what the base build did.
+    first=()
+    [ $which = now ] && first=(--find-first)
+    read -r s1 m1 o1 <<< "$(startup "$d" "${first[@]}")"
     s2="-"
     if [ $which = now ]; then
-      read -r s2 m2 o2 <<< "$(startup "$d")"
+      read -r s2 m2 o2 <<< "$(startup "$d" "${first[@]}")"
     fi
     echo "| $name | $((insize / 1000)) kB | $which | $w ($u) | $x | $n | $prof | $s1, $s2 | $m1 | $o1 |"
   done

@@ -64,12 +64,14 @@ static void help() {
          "                        instead by dlopen; repeatable)\n"
          "  --lib auto            the libraries a first run shows the "
          "program loads\n"
-         "  --rewrite-all         a prebuilt PROGRAM or --lib library: "
-         "build every loop's\n"
-         "                        variants before one run (default: a "
+         "  --find-first          a prebuilt PROGRAM or --lib library: a "
          "first REF-only run\n"
-         "                        finds the loops that run; only those "
-         "get variants)\n"
+         "                        (its output dropped) finds the loops "
+         "that run, and only\n"
+         "                        those get variants: fast start for a "
+         "large library, but\n"
+         "                        the program runs twice (default: every "
+         "loop, one run)\n"
          "  --fp-env ftz|keep     floating-point environment while "
          "measuring: ftz (default)\n"
          "                        masks FP exceptions and sets FTZ/DAZ "
@@ -87,7 +89,7 @@ int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
                "fp-env", "o", "output"},
-              {"help", "h", "regions", "rewrite-all"});
+              {"help", "h", "regions", "find-first"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -123,7 +125,7 @@ int runRunCommand(int argc, char **argv) {
   O.Instance = *Inst;
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
-  O.RewriteAll = P.has("rewrite-all");
+  O.FindFirst = P.has("find-first");
   O.FpEnv = P.get("fp-env", "ftz");
   O.Regions = P.has("regions");
   for (const std::string &List : P.getAll("lib")) {

@@ -699,17 +699,18 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         O.Libs.push_back(std::move(L));
   }
   // A prebuilt program or library is rewritten for what will be measured:
-  // --loops names the loops; otherwise a quick REF-only copy (no
-  // dependence analysis) and a first run show which loops run (--hot: the
-  // hottest of them), and only those get variants. --rewrite-all builds
-  // every loop's variants before the one run.
+  // --loops names the loops; else every loop gets its variants before the
+  // one run (the run belongs to the user: it happens once). With
+  // --find-first, a quick REF-only copy (no dependence analysis) and a
+  // first run show which loops run (--hot: the hottest of them), and only
+  // those get variants.
   rewriter::RewriteOptions Stage;
   if (O.Loops != "all") {
     SmallVector<StringRef, 8> Ids;
     StringRef(O.Loops).split(Ids, ',', -1, false);
     for (StringRef Id : Ids)
       Stage.OnlyLoops.push_back(Id.trim().str());
-  } else if (!O.RewriteAll) {
+  } else if (O.FindFirst) {
     Stage.Profile = true;
   }
   // --lib auto measures everything: the program's own loops too.
@@ -905,7 +906,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
           Libs->Each[K].NotSelected += Before[K] - Libs->Each[K].Measurable;
       if (!O.HotPercent)
         Log << formatv("decan: {0} loop(s) ran in the first run: variants "
-                       "built for those (--rewrite-all: every loop)\n",
+                       "built for those (--find-first)\n",
                        Keep.size());
     }
   }

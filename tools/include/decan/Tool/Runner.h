@@ -49,11 +49,13 @@ struct RunOptions {
   /// libraries are measured). "auto": the libraries the program loads in a
   /// first run (not the C and C++ runtimes), and the program itself.
   std::vector<std::string> Libs;
-  /// A prebuilt program or library (not plugin-built) is rewritten for
-  /// what will be measured: the loops --loops names, else those a first,
-  /// REF-only run shows running (--hot: the hottest). True: every loop is
-  /// rewritten with its variants before a single run.
-  bool RewriteAll = false;
+  /// A prebuilt program or library (not plugin-built): every loop is
+  /// rewritten with its variants before the one run (the program runs
+  /// once), or only the loops --loops names. True: a first, REF-only run
+  /// (its output dropped) shows which loops run (--hot: the hottest), and
+  /// only those get variants: a fast start for a large library, at the
+  /// price of a second run the user asked for.
+  bool FindFirst = false;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
   std::string FpEnv = "ftz";
