@@ -31,8 +31,13 @@ static void help() {
          "  --variants LIST       of REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL,"
          "S2L,NO_STORE,\n"
          "                        NO_RED,PREFETCH,DL1_G0..DL1_G3,NO_G0..NO_G3 "
-         "(default all;\n"
-         "                        REF is always added)\n"
+         "(default the first\n"
+         "                        seven, the verdicts'; REF is always added)\n"
+         "  --extended            also S2L, NO_STORE, NO_RED, PREFETCH: "
+         "what stores, the\n"
+         "                        reduction chain and the load ports cost\n"
+         "  --groups              also GROUPING (DL1_G0..3, NO_G0..3): what "
+         "each array costs\n"
          "  --reps N              measured calls wanted per loop and "
          "variant (default 31)\n"
          "  --mode M              rotate (default), replace or instance\n"
@@ -89,7 +94,7 @@ int runRunCommand(int argc, char **argv) {
   ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
                "max-runs", "json", "html", "remarks", "raw-dir", "lib",
                "fp-env", "o", "output"},
-              {"help", "h", "regions", "find-first"});
+              {"help", "h", "regions", "find-first", "groups", "extended"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -110,6 +115,15 @@ int runRunCommand(int argc, char **argv) {
       return reportError(V.takeError());
     O.Variants = *V;
   }
+  auto Add = [&](std::initializer_list<unsigned> Vs) {
+    for (unsigned V : Vs)
+      if (!is_contained(O.Variants, V))
+        O.Variants.push_back(V);
+  };
+  if (P.has("extended"))
+    Add({S2L, NO_STORE, NO_RED, PREFETCH});
+  if (P.has("groups"))
+    Add({DL1_G0, DL1_G1, DL1_G2, DL1_G3, NO_G0, NO_G1, NO_G2, NO_G3});
   auto Reps = P.getUnsigned("reps", 31);
   auto Inst = P.getUnsigned("instance", 1);
   auto MaxRuns = P.getUnsigned("max-runs", 1);
