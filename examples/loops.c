@@ -23,7 +23,8 @@ enum {
   DivN = 4096,       // 3 x 32 KiB
   StreamN = 1 << 21, // 3 x 16 MiB: memory
   ReduceN = 1 << 15, // 256 KiB: L2
-  Calls = 200        // > 31 rounds of 6 variants, plus warm-up
+  Calls = 500        // 31 samples of each of the 7 default variants (a
+                     // slot: the variant and a REF call), plus warm-up
 };
 
 __attribute__((noinline)) static void divide(double *restrict a,
