@@ -143,8 +143,8 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
   Constant *Init = ConstantStruct::get(
       DescTy, {C32(DECAN_ABI_VERSION), C32(0), C32(0), C32(R.VariantMask),
                C32(R.Line), C32(R.IterationStep), StrPtr(IdOff), StrPtr(FnOff),
-               StrPtr(FileOff), Scratch, C32(R.Region ? 0 : ScratchBytes), C32(0),
-               Minfo, R.Source.empty() ? Null : StrPtr(SourceOff),
+               StrPtr(FileOff), Scratch, C32(R.Region ? 0 : ScratchBytes),
+               C32(0), Minfo, R.Source.empty() ? Null : StrPtr(SourceOff),
                C32(R.Region ? DECAN_DESC_REGION : 0), C32(0), Null});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =

@@ -16,8 +16,8 @@ static double *In, *Out;
 static long N;
 
 CODELET_NOINLINE void omp_falseshare_kernel(double *restrict out,
-                                            const double *restrict in,
-                                            double s, long n) {
+                                            const double *restrict in, double s,
+                                            long n) {
 #pragma omp parallel
   {
     long t = omp_get_thread_num(), T = omp_get_num_threads();

@@ -14,8 +14,7 @@ static double *Big, *Small, Sum;
 static long N, Off;
 
 CODELET_NOINLINE double stream_l1_kernel(const double *restrict big,
-                                         const double *restrict small,
-                                         long n) {
+                                         const double *restrict small, long n) {
   double s = 0;
   for (long i = 0; i < n; ++i)
     s += big[i] * small[i];

@@ -114,7 +114,7 @@ struct RegionFrame {
   bool Measured;
   bool EvFail;
   uint64_t Call, Ctx, T0;
-  uint64_t Decan; ///< ThreadState::DecanCycles at entry
+  uint64_t Decan;  ///< ThreadState::DecanCycles at entry
   uint64_t Enter;  ///< TSC at the runtime's entry (placed regions)
   uint64_t Weight; ///< activations this timed one stands for (stride)
   uint64_t Ev[kMaxEvents];

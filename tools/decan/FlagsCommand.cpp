@@ -27,26 +27,27 @@ int runFlagsCommand(int argc, char **argv) {
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan flags [--cflags] [--libs] "
-              "[--regions] [--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n"
-              "                   [--tune REPORT.json[:PERCENT] "
-              "[--allow-fast-math]]\n\n"
-              "Compile (--cflags) and link (--libs) flags for clang-22; "
-              "both by default.\n"
-              "--regions: also place regions around outer loops and functions "
-              "with loops,\ntimed by 'decan run --regions' (REF only).\n"
-              "--hot: instrument only the loops that cover PERCENT (default "
-              "90) of the\nmeasured loops' time in an earlier decan report; "
-              "the others stay plain (decan\nlist says why). With a clang PGO "
-              "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
-              "header block the profile finds hot instead.\n"
-              "--apply: the trip counts per call decan measured in REPORT, "
-              "per source loop, as\nllvm.loop.estimated_trip_count for the "
-              "vectoriser and unroller of this build; with a `decan tune` "
-              "file, each\nloop's chosen candidate as loop hints.\n"
-              "--tune: compile the hot loops of REPORT (as --hot) once per "
-              "optimization\ncandidate, for `decan tune`; --allow-fast-math "
-              "lets vector candidates\nreorder floating-point reductions.\n";
+    outs()
+        << "USAGE: decan flags [--cflags] [--libs] "
+           "[--regions] [--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n"
+           "                   [--tune REPORT.json[:PERCENT] "
+           "[--allow-fast-math]]\n\n"
+           "Compile (--cflags) and link (--libs) flags for clang-22; "
+           "both by default.\n"
+           "--regions: also place regions around outer loops and functions "
+           "with loops,\ntimed by 'decan run --regions' (REF only).\n"
+           "--hot: instrument only the loops that cover PERCENT (default "
+           "90) of the\nmeasured loops' time in an earlier decan report; "
+           "the others stay plain (decan\nlist says why). With a clang PGO "
+           "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
+           "header block the profile finds hot instead.\n"
+           "--apply: the trip counts per call decan measured in REPORT, "
+           "per source loop, as\nllvm.loop.estimated_trip_count for the "
+           "vectoriser and unroller of this build; with a `decan tune` "
+           "file, each\nloop's chosen candidate as loop hints.\n"
+           "--tune: compile the hot loops of REPORT (as --hot) once per "
+           "optimization\ncandidate, for `decan tune`; --allow-fast-math "
+           "lets vector candidates\nreorder floating-point reductions.\n";
     return 0;
   }
   if (!P.positionals().empty())

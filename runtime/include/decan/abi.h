@@ -230,11 +230,11 @@ struct decan_loop_desc {
   /// unrolled by 8 steps by 8), so builds with other vector or unroll
   /// factors compare time per source iteration; 0 when unknown.
   uint32_t iteration_step;
-  const char *id;             ///< stable id "function:L<index>" (see design.md)
-  const char *function;       ///< symbol of the enclosing function
-  const char *file;           ///< source file, "" when unknown
-  void *scratch;              ///< DL1 scratch area (64-byte aligned), or null
-  uint32_t scratch_size;      ///< bytes
+  const char *id;        ///< stable id "function:L<index>" (see design.md)
+  const char *function;  ///< symbol of the enclosing function
+  const char *file;      ///< source file, "" when unknown
+  void *scratch;         ///< DL1 scratch area (64-byte aligned), or null
+  uint32_t scratch_size; ///< bytes
   /// Bit per decan_variant: the variant drops a dependence through memory
   /// that REF has (iteration i+k loads what iteration i stored, and the
   /// variant's stores became loads or vanished), so its saturation is a
@@ -248,8 +248,8 @@ struct decan_loop_desc {
   /// call sites it was inlined through ("FN@FILE:LINE:COL", innermost
   /// first, '<'-separated). docs/pgo.md.
   const char *source;
-  uint32_t flags;    ///< DECAN_DESC_* (below)
-  uint32_t reserved; ///< 0
+  uint32_t flags;      ///< DECAN_DESC_* (below)
+  uint32_t reserved;   ///< 0
   void *runtime_state; ///< owned by the runtime; null at load time
 };
 
