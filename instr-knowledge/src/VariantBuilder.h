@@ -54,6 +54,11 @@ private:
   /// \p Code: why, for reports (default: from the status).
   VariantResult fail(VariantStatus St, std::string Why,
                      decan_variant_why Code = DECAN_WHY_NONE);
+  /// Store \p I becomes a load (a scatter cannot: the variant fails).
+  std::optional<VariantResult> storeAsLoad(unsigned I, unsigned B, bool &OK,
+                                           std::string &Why);
+  /// Deletes \p I; with a memory operand (\p Mem) its load stays.
+  void deleteKeepingLoad(unsigned I, bool Mem, bool &OK, std::string &Why);
   /// An empty variant, with why in words (absent, or all in the control or
   /// address slice).
   VariantResult emptyBecause();

@@ -377,10 +377,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
           OK = regForm(I, Repl[I], Why);
         }
       } else if (B & SubsetStore) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
-        Fates[I] = Fate::Replace;
-        OK = asLoad(I, Repl[I], Why);
+        if (auto R = storeAsLoad(I, B, OK, Why))
+          return R;
       }
       if (!OK)
         return fail(VariantStatus::Unsupported, Why, DECAN_WHY_NO_FORM);
@@ -420,12 +418,9 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       break;
     case Variant::NO_CALL: // everything but the calls, as in NO_DIV
     case Variant::S2L:     // stores become loads of the same address
-      if (B & SubsetStore) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
-        Fates[I] = Fate::Replace;
-        OK = asLoad(I, Repl[I], Why);
-      }
+      if (B & SubsetStore)
+        if (auto R = storeAsLoad(I, B, OK, Why))
+          return R;
       break;
     case Variant::NO_STORE:
       if (B & SubsetStore) {
@@ -444,19 +439,14 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       if (B & SubsetRed) {
         if (fmaAsMultiply(I, Repl[I])) {
           Fates[I] = Fate::Replace;
-        } else if (Mem) {
-          // The load stays (into a free register), the accumulator keeps
-          // its value.
-          Fates[I] = Fate::Replace;
-          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
         } else {
-          Fates[I] = Fate::Delete;
+          // A load folded into the update stays; the accumulator keeps
+          // its value.
+          deleteKeepingLoad(I, Mem, OK, Why);
         }
       } else if (B & SubsetStore) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
-        Fates[I] = Fate::Replace;
-        OK = asLoad(I, Repl[I], Why);
+        if (auto R = storeAsLoad(I, B, OK, Why))
+          return R;
       }
       break;
     case Variant::PREFETCH:
@@ -476,19 +466,11 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
       break;
     case Variant::NO_DIV:
       if (B & SubsetDiv) {
-        if (Mem) {
-          // The load stays (same address and width, into a free register);
-          // the division's result is bridged like a deleted one's.
-          Fates[I] = Fate::Replace;
-          OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
-        } else {
-          Fates[I] = Fate::Delete;
-        }
+        // The division's result is bridged like a deleted one's.
+        deleteKeepingLoad(I, Mem, OK, Why);
       } else if (B & SubsetStore) {
-        if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
-        Fates[I] = Fate::Replace;
-        OK = asLoad(I, Repl[I], Why);
+        if (auto R = storeAsLoad(I, B, OK, Why))
+          return R;
       }
       break;
     case Variant::DL1:
@@ -507,6 +489,32 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
   }
 
   return std::nullopt;
+}
+
+/// The rule of every variant whose stores become loads of the same address
+/// and width (S2L, NO_CALL, NO_DIV, NO_RED, the groups' others): a scatter
+/// has no such load.
+std::optional<VariantResult> VariantBuilder::storeAsLoad(unsigned I, unsigned B,
+                                                         bool &OK,
+                                                         std::string &Why) {
+  if (B & SubsetGather)
+    return fail(VariantStatus::Unsupported, "scatter in the loop");
+  Fates[I] = Fate::Replace;
+  OK = asLoad(I, Repl[I], Why);
+  return std::nullopt;
+}
+
+/// Deletes instruction \p I (a division, a reduction update); with a
+/// memory operand its load stays, same address and width, into a free
+/// register: the variant removes the work, not the memory access.
+void VariantBuilder::deleteKeepingLoad(unsigned I, bool Mem, bool &OK,
+                                       std::string &Why) {
+  if (!Mem) {
+    Fates[I] = Fate::Delete;
+    return;
+  }
+  Fates[I] = Fate::Replace;
+  OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
 }
 
 /// DL1's rule for one access (DL1, and DL1_Gk for its group): into the
