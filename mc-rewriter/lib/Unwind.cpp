@@ -240,14 +240,7 @@ UnwindTables::UnwindTables(const BinaryImage &Bin) : Bin(Bin) {
 }
 
 const FdeInfo *UnwindTables::fdeFor(uint64_t Addr) const {
-  const std::vector<FdeInfo> &F = Parsed.Fdes;
-  auto It = std::upper_bound(
-      F.begin(), F.end(), Addr,
-      [](uint64_t A, const FdeInfo &X) { return A < X.Begin; });
-  if (It == F.begin())
-    return nullptr;
-  --It;
-  return Addr < It->End ? &*It : nullptr;
+  return Parsed.fdeFor(Addr);
 }
 
 namespace {
@@ -420,17 +413,35 @@ void putSleb(std::string &S, int64_t V) {
 
 std::optional<std::string> UnwindTables::ruleAt(uint64_t Addr,
                                                 std::string &Why) const {
-  const FdeInfo *F = fdeFor(Addr);
+  return cfiRuleAt(Frame, Parsed, Addr, Why);
+}
+
+const FdeInfo *EhFrame::fdeFor(uint64_t Addr) const {
+  auto It = std::upper_bound(
+      Fdes.begin(), Fdes.end(), Addr,
+      [](uint64_t A, const FdeInfo &X) { return A < X.Begin; });
+  if (It == Fdes.begin())
+    return nullptr;
+  --It;
+  return Addr < It->End ? &*It : nullptr;
+}
+
+std::optional<std::string> decan::rewriter::cfiRuleAt(ArrayRef<uint8_t> Frame,
+                                                      const EhFrame &Parsed,
+                                                      uint64_t Addr,
+                                                      std::string &Why) {
+  const FdeInfo *F = Parsed.fdeFor(Addr);
   if (!F) {
     Why = "no unwind information (FDE) covers it";
     return std::nullopt;
   }
   const CieInfo *C = Parsed.cie(F->Cie);
-  if (!C || C->InstrEnd > Frame.size() || F->InstrEnd > Frame.size()) {
+  if (!C || C->InstrEnd > Frame.size() || F->InstrEnd > Frame.size() ||
+      C->InstrBegin > C->InstrEnd || F->InstrBegin > F->InstrEnd) {
     Why = "its unwind information cannot be read";
     return std::nullopt;
   }
-  ArrayRef<uint8_t> All(Frame);
+  ArrayRef<uint8_t> All = Frame;
   Row R;
   if (!runCfi(All.slice(C->InstrBegin, C->InstrEnd - C->InstrBegin), *C, R,
               nullptr, nullptr, 0)) {

@@ -54,11 +54,17 @@ struct EhFrame {
   std::vector<FdeInfo> Fdes;
   std::vector<std::pair<uint64_t, CieInfo>> Cies; ///< sorted by offset
   const CieInfo *cie(uint64_t Off) const;
+  const FdeInfo *fdeFor(uint64_t Addr) const; ///< the FDE covering Addr
 };
 
 /// The CIEs and FDEs of the .eh_frame bytes \p D at \p Addr (a bad entry
 /// ends the walk).
 EhFrame parseEhFrame(llvm::ArrayRef<uint8_t> D, uint64_t Addr);
+
+/// UnwindTables::ruleAt on the .eh_frame bytes \p Frame, parsed.
+std::optional<std::string> cfiRuleAt(llvm::ArrayRef<uint8_t> Frame,
+                                     const EhFrame &Parsed, uint64_t Addr,
+                                     std::string &Why);
 
 /// What an exception thrown by a call meets in the calling function.
 enum class CallLanding {
