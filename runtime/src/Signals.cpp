@@ -28,8 +28,9 @@
 
 namespace decan::rt {
 
-static const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV,
-                               SIGBUS, SIGFPE,  SIGILL};
+// SIGABRT: abort(), a failed assert, std::terminate.
+static const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS,
+                               SIGFPE, SIGILL,  SIGABRT};
 
 const char *signalName(int Sig) {
   switch (Sig) {
@@ -45,6 +46,8 @@ const char *signalName(int Sig) {
     return "SIGFPE";
   case SIGILL:
     return "SIGILL";
+  case SIGABRT:
+    return "SIGABRT";
   default:
     return "SIGNAL";
   }
