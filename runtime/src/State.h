@@ -71,7 +71,8 @@ struct LoopState {
   /// The same in words (decan_variant_why_text), "" when not known.
   const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
-  /// It called a measured loop: it stopped being timed (begin_call).
+  /// A call of it ran a measured loop (begin_call): warned once; each such
+  /// call is left untimed, the others are measured.
   std::atomic<bool> Yielded{false};
   /// A measured call of it was left without end_call (an exception or a
   /// longjmp unwound it): said once.
@@ -137,6 +138,9 @@ struct ThreadState {
   /// begin_call at or above it means that call's frame was unwound.
   uintptr_t InFlightFrame = 0;
   Role InFlightRole = Role::Account;
+  /// The variant in flight ran a measured loop (untimed, the original):
+  /// its time holds that loop's work, so it is no sample.
+  bool InFlightNested = false;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
