@@ -75,8 +75,6 @@ public:
       : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
   void run(std::vector<LoopCandidate> &Out);
-  /// Targets of the function's direct calls (after run()).
-  std::vector<uint64_t> CallTargets;
 
 private:
   Flow flowOf(const Instr &I) const;
@@ -609,9 +607,6 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
 void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
   if (!decode())
     return;
-  for (const Flow &Fl : Flows)
-    if (Fl.Call && Fl.HasTarget)
-      CallTargets.push_back(Fl.Target);
   buildBlocks();
   computeDominators();
   unsigned N = Blocks.size();
@@ -682,50 +677,6 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
         break;
       }
     Out.push_back(std::move(L));
-  }
-}
-
-/// A loop that calls a function of \p Bin which runs rewritable loops,
-/// itself or through its own calls, is skipped, as the plugin skips it: its
-/// calls would be measured calls nested in it (the runtime times one loop
-/// at a time), and the callee's loops are the innermost ones.
-static void
-skipLoopsCallingLoops(const BinaryImage &Bin, const decan::X86Target &X86,
-                      const std::map<uint64_t, std::vector<uint64_t>> &Calls,
-                      std::vector<LoopCandidate> &Loops) {
-  std::map<uint64_t, std::string> WithLoops; // function start -> name
-  for (const LoopCandidate &L : Loops)
-    if (L.SkipReason.empty())
-      WithLoops[L.FunctionStart] = L.Function;
-  std::map<uint64_t, std::string> Names;
-  for (const FunctionRange &F : Bin.functions())
-    Names[F.Start] = F.Name;
-  for (bool Grew = true; Grew;) {
-    Grew = false;
-    for (const auto &[F, Targets] : Calls)
-      if (!WithLoops.count(F))
-        for (uint64_t T : Targets)
-          if (WithLoops.count(T)) {
-            WithLoops[F] = Names[F];
-            Grew = true;
-            break;
-          }
-  }
-  for (LoopCandidate &L : Loops) {
-    if (!L.SkipReason.empty())
-      continue;
-    for (const LoopBlock &B : L.Blocks)
-      for (const Instr &I : B.Instrs) {
-        uint64_t T;
-        if (!L.SkipReason.empty() || !X86.analysis().isCall(I.Inst) ||
-            !X86.analysis().evaluateBranch(I.Inst, I.Addr, I.Size, T))
-          continue;
-        auto It = WithLoops.find(T);
-        if (It != WithLoops.end() && T != L.FunctionStart)
-          L.SkipReason = "calls '" + It->second +
-                         "', which runs loops decan measures (a loop is "
-                         "measured where it is innermost)";
-      }
   }
 }
 
@@ -823,14 +774,11 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;
-  std::map<uint64_t, std::vector<uint64_t>> Calls; // function -> targets
   for (const FunctionRange &F : Bin.functions()) {
     ++Stats.Functions;
     FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
     FA.run(Loops);
-    Calls[F.Start] = std::move(FA.CallTargets);
   }
-  skipLoopsCallingLoops(Bin, X86, Calls, Loops);
   skipLoopsExceptionsCannotLeave(Bin, X86, Loops);
   if (StatsOut)
     *StatsOut = Stats;
