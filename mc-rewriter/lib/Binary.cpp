@@ -164,20 +164,8 @@ ArrayRef<uint8_t> BinaryImage::codeAt(uint64_t Addr, uint64_t Size) const {
 }
 
 ArrayRef<uint8_t> BinaryImage::dataAt(uint64_t Addr, uint64_t Size) const {
-  auto Phdrs = Obj->getELFFile().program_headers();
-  if (!Phdrs) {
-    consumeError(Phdrs.takeError());
-    return {};
-  }
-  for (const auto &P : *Phdrs)
-    if (P.p_type == ELF::PT_LOAD && Addr >= P.p_vaddr &&
-        Addr - P.p_vaddr <= P.p_filesz &&
-        Size <= P.p_filesz - (Addr - P.p_vaddr))
-      return ArrayRef<uint8_t>(
-          reinterpret_cast<const uint8_t *>(Buffer->getBufferStart()) +
-              P.p_offset + (Addr - P.p_vaddr),
-          Size);
-  return {};
+  ArrayRef<uint8_t> D = dataFrom(Addr);
+  return D.size() >= Size ? D.take_front(Size) : ArrayRef<uint8_t>();
 }
 
 std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
@@ -268,25 +256,11 @@ void BinaryImage::findFunctions() {
 
   // .eh_frame FDEs cover code no symbol names (stripped binaries, hidden
   // kernels). Errors in .eh_frame only lose those functions.
-  for (const auto &Sec : *Secs) {
-    auto SecName = EF.getSectionName(Sec);
-    if (!SecName) {
-      consumeError(SecName.takeError());
-      continue;
-    }
-    if (*SecName != ".eh_frame" || Sec.sh_type == ELF::SHT_NOBITS)
-      continue;
-    auto Bytes = EF.getSectionContents(Sec);
-    if (!Bytes) {
-      consumeError(Bytes.takeError());
-      continue;
-    }
-    for (const FdeInfo &F : parseEhFrame(*Bytes, Sec.sh_addr).Fdes)
-      if (F.End > F.Begin && InCode(F.Begin, F.End) && !ByStart.count(F.Begin))
-        ByStart[F.Begin] = {F.Begin, F.End,
-                            ("sub_" + utohexstr(F.Begin, /*LowerCase=*/true)),
-                            false};
-  }
+  for (const FdeInfo &F : unwind().fdes())
+    if (F.End > F.Begin && InCode(F.Begin, F.End) && !ByStart.count(F.Begin))
+      ByStart[F.Begin] = {F.Begin, F.End,
+                          ("sub_" + utohexstr(F.Begin, /*LowerCase=*/true)),
+                          false};
 
   // DWARF line tables only, built from the debug sections' bytes: a
   // corrupt section table never reaches DWARFContext's object reader.
