@@ -52,9 +52,10 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   const char *Source = ""; ///< decan_loop_desc::source, "" unknown
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
-  uint32_t IterationStep = 0;    ///< decan_loop_desc::iteration_step
-  uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
-  uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
+  uint32_t IterationStep = 0;      ///< decan_loop_desc::iteration_step
+  uint32_t CallsDeletedMask = 0;   ///< minfo->calls_deleted_mask
+  uint32_t ChasedLoads = 0;        ///< minfo->n_chased_load
+  uint32_t DL1MemoryCallBytes = 0; ///< minfo->dl1_memory_call_bytes
   /// GROUPING: minfo's memory groups (copied, as the strings above).
   uint32_t NumGroups = 0;
   uint32_t GroupAccesses[DECAN_MAX_GROUPS] = {};
