@@ -213,8 +213,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     ThreadLoop *TL = peekThreadLoop(T, L.Index);
     if (!TL)
       continue;
-    if (!TL->Rot.Calls)
-      continue;
+    if (!TL->Rot.Calls || L.Yielded.load(std::memory_order_relaxed))
+      continue; // a loop that ran measured loops: its time holds theirs
     J.beginObject();
     J.key("thread");
     J.u64(T->Index);

@@ -72,8 +72,8 @@ struct LoopState {
   /// The same in words (decan_variant_why_text), "" when not known.
   const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
-  /// A call of it ran a measured loop (begin_call): warned once; each such
-  /// call is left untimed, the others are measured.
+  /// A call of it ran a measured loop (begin_call): it is no longer timed
+  /// and the report leaves out what it measured (its time holds theirs).
   std::atomic<bool> Yielded{false};
   /// Threads that called the loop. The stub's countdown is one per loop,
   /// so only a loop of one thread gets an accounting stride.
@@ -133,9 +133,6 @@ struct ThreadState {
   /// the program's loop after that variant.
   int32_t InFlightRerunOf = -1;
   Role InFlightRole = Role::Account;
-  /// The variant in flight ran a measured loop (untimed, the original):
-  /// its time holds that loop's work, so it is no sample.
-  bool InFlightNested = false;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
