@@ -301,6 +301,29 @@ inline uint64_t rawTsc() {
   return ((uint64_t)Hi << 32) | Lo;
 }
 
+/// An exception or a longjmp left \p T's measured call in flight: it is
+/// dropped, untimed. A variant's FP control bits go back to the program's
+/// (its sticky flags stay: the program's code raised them since).
+static void dropInFlight(ThreadState *T) {
+  LoopState *Left = Reg.Loops[T->InFlightLoop].load();
+  if (T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
+      Cfg.Fp == FpEnv::Ftz)
+    setMxcsr((T->SavedMxcsr & ~kMxcsrFlags) | (getMxcsr() & kMxcsrFlags));
+  if (Left && !Left->Abandoned.exchange(true))
+    addWarning("%s: a measured call was left by an exception or a "
+               "longjmp: such calls are neither timed nor counted in its "
+               "whole run",
+               Left->Id);
+  T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
+}
+
+void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
+  ThreadState *T = TlsThread;
+  if (T && T->Gen == Reg.Generation && T->InFlightLoop >= 0 &&
+      Frame >= T->InFlightFrame)
+    dropInFlight(T);
+}
+
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   uint64_t Entry = rawTsc();
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
@@ -309,6 +332,11 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadState *T = currentThread();
   if (__builtin_expect(!T, 0))
     return -1;
+  // The call in flight cannot enclose this one when this begin_call runs
+  // at or above its frame (a nested call runs deeper in the stack).
+  uintptr_t Frame = (uintptr_t)__builtin_frame_address(0);
+  if (__builtin_expect(T->InFlightLoop >= 0 && Frame >= T->InFlightFrame, 0))
+    dropInFlight(T);
   if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
     // Nested in another measured call (issue 13): a loop is measured where
     // it is innermost. The outer loop's timed calls hold this one's work,
@@ -364,6 +392,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     TL->Stride = Next;
   }
   T->InFlightLoop = (int32_t)L->Index;
+  T->InFlightFrame = Frame;
   T->InFlightVariant = D.Variant;
   T->InFlightRerunOf = -1;
   T->InFlightRole = D.What;
