@@ -66,6 +66,8 @@ constexpr unsigned MInfoNChasedLoad =
     offsetof(decan_machine_info, n_chased_load) / 4;
 constexpr unsigned MInfoCallsDeleted =
     offsetof(decan_machine_info, calls_deleted_mask) / 4;
+constexpr unsigned MInfoDL1MemoryCallBytes =
+    offsetof(decan_machine_info, dl1_memory_call_bytes) / 4;
 } // namespace abi_ir
 
 /// What decan knows about one innermost loop at the IR level.

@@ -181,13 +181,15 @@ static void describeCall(const X86Knowledge &K, const MachineInstr &MI,
     if (MO.isSymbol()) {
       // A libcall (exp for llvm.exp, fmod for frem, memcpy): by name.
       I.Call = callKindOfSymbol(MO.getSymbolName());
+      I.MemoryPointers = memoryCallPointers(MO.getSymbolName());
     } else if (MO.isGlobal()) {
       if (const auto *F = dyn_cast<Function>(MO.getGlobal())) {
         MemoryEffects ME = F->getMemoryEffects();
-        if (callKindOfSymbol(F->getName()) == CallKind::Memory)
+        if (callKindOfSymbol(F->getName()) == CallKind::Memory) {
           I.Call = CallKind::Memory;
-        else if (ME.getWithoutLoc(IRMemLocation::ErrnoMem)
-                     .doesNotAccessMemory())
+          I.MemoryPointers = memoryCallPointers(F->getName());
+        } else if (ME.getWithoutLoc(IRMemLocation::ErrnoMem)
+                       .doesNotAccessMemory())
           I.Call = CallKind::Pure; // readnone, or libm with errno
         else if (ME.onlyReadsMemory())
           I.Call = CallKind::ReadOnly;
@@ -433,7 +435,8 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       VariantStatus St, unsigned Bytes,
                       const LoopSubsets *Counts, bool Bound = false,
                       bool CallsDeleted = false,
-                      decan_variant_why Why = DECAN_WHY_NONE) {
+                      decan_variant_why Why = DECAN_WHY_NONE,
+                      unsigned MemoryCallBytes = 0) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -473,6 +476,8 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   }
   if (CallsDeleted)
     Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;
+  if (V == Variant::DL1)
+    Vals[abi_ir::MInfoDL1MemoryCallBytes] = MemoryCallBytes;
   SmallVector<Constant *, 10> Ops;
   for (unsigned J = 0; J < Init->getNumOperands(); ++J)
     Ops.push_back(Init->getOperand(J));
@@ -720,7 +725,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     return Changed;
   }
   writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,
-            R.CallsDeleted);
+            R.CallsDeleted, DECAN_WHY_NONE,
+            R.MemoryCallsRedirected ? R.MemoryCallBytes : 0);
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "

@@ -247,6 +247,14 @@ void X86Knowledge::regsWritten(const Instr &I,
       Regs.push_back(R);
 }
 
+unsigned decan::memoryCallPointers(StringRef N) {
+  N.consume_front("__");
+  N.consume_back("_chk");
+  if (N == "memcpy" || N == "memmove")
+    return 2;
+  return N == "memset" ? 1 : 0;
+}
+
 CallKind decan::callKindOfSymbol(StringRef N) {
   if (N == "memcpy" || N == "memmove" || N == "memset" || N == "__memcpy_chk" ||
       N == "__memmove_chk" || N == "__memset_chk")

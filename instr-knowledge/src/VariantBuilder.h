@@ -112,6 +112,17 @@ private:
   bool flagsFreeBefore(unsigned I) const;
   Instr maskInto(unsigned I, unsigned T, int64_t Mask) const;
   Instr scratchBase(unsigned I, unsigned Reg, int64_t Off) const;
+  /// DL1: whether memcpy/memset/memmove call \p I can move into the scratch
+  /// area: the front end knows its pointer arguments and nothing in the
+  /// loop reads its result (RAX, the destination).
+  bool memoryCallRedirectable(unsigned I) const;
+  /// DL1: the call \p I with its destination (and source) pointing into
+  /// the second half of the scratch area and its length clamped to
+  /// memoryCallBytes(): lea, lea, mov, cmp, cmova (R11 and the flags: the
+  /// call clobbers both, and neither is an argument), the call unchanged.
+  void redirectMemoryCall(unsigned I, std::vector<Instr> &Out) const;
+  /// DL1: the most bytes a redirected memory call reads or writes.
+  unsigned memoryCallBytes() const { return Opts.ScratchSize / 4; }
 
   const X86Knowledge &K;
   const LoopBody &Ref;
@@ -133,6 +144,9 @@ private:
   std::vector<int> Pad;                 ///< NOP bytes after each change
   int Growth = 0;            ///< bytes the loop grew by (replacements too long)
   bool CallsDeleted = false; ///< some call of the loop is deleted
+  /// DL1: memory calls redirected into the scratch area (its first half is
+  /// then left to the other accesses).
+  unsigned MemoryCallsRedirectable = 0, MemoryCallsRedirected = 0;
 };
 } // namespace decan
 

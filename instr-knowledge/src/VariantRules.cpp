@@ -660,3 +660,46 @@ bool VariantBuilder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
   Out = {Addr, And, Base, R};
   return true;
 }
+
+bool VariantBuilder::memoryCallRedirectable(unsigned I) const {
+  const Instr &C = Ref.Instrs[I];
+  if (C.Call != CallKind::Memory || !C.MemoryPointers ||
+      (S.Bits[I] & SubsetCtrl))
+    return false;
+  // memcpy returns its destination: a reader of that RAX would get the
+  // scratch address.
+  unsigned RAX = K.reg("RAX");
+  for (unsigned R : Ref.LiveOuts)
+    if (K.regsOverlap(R, RAX))
+      return false;
+  for (const RegRead &R : RD.reads())
+    if (K.regsOverlap(R.Reg, RAX))
+      for (auto [D, Carried] : R.Defs)
+        if (D == I)
+          return false;
+  return true;
+}
+
+void VariantBuilder::redirectMemoryCall(unsigned I,
+                                        std::vector<Instr> &Out) const {
+  const Instr &C = Ref.Instrs[I];
+  int64_t Half = Opts.ScratchSize / 2, Len = memoryCallBytes();
+  Out.push_back(scratchBase(I, K.reg("RDI"), Half));
+  if (C.MemoryPointers > 1)
+    Out.push_back(scratchBase(I, K.reg("RSI"), Half + Len));
+  unsigned RDX = K.reg("RDX"), R11 = K.reg("R11");
+  Instr Mov = mk(I, K.opcode("MOV32ri"));
+  Mov.Ops = {Operand::reg(K.reg("R11D")), Operand::imm(Len)};
+  Instr Cmp = mk(I, K.opcode("CMP64rr"));
+  Cmp.Ops = {Operand::reg(RDX), Operand::reg(R11)};
+  Instr Cmov = mk(I, K.opcode("CMOV64rr"));
+  constexpr int64_t CondAbove = 7; // X86::COND_A: unsigned RDX > R11
+  Cmov.Ops = {Operand::reg(RDX), Operand::reg(RDX), Operand::reg(R11),
+              Operand::imm(CondAbove)};
+  Out.push_back(Mov);
+  Out.push_back(Cmp);
+  Out.push_back(Cmov);
+  Instr Call = C;
+  Call.Id = I;
+  Out.push_back(Call);
+}

@@ -272,15 +272,18 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                 DECAN_WHY_NO_MEMORY);
   bool MemoryCalls = false;
   for (unsigned I = 0; I < N; ++I)
-    MemoryCalls |=
-        (S.Bits[I] & SubsetCall) && Ref.Instrs[I].Call == CallKind::Memory;
-  if (V == Variant::DL1 && !AnyMem && MemoryCalls)
+    if ((S.Bits[I] & SubsetCall) && Ref.Instrs[I].Call == CallKind::Memory) {
+      MemoryCalls = true;
+      if (V == Variant::DL1 && memoryCallRedirectable(I))
+        ++MemoryCallsRedirectable;
+    }
+  if (V == Variant::DL1 && !AnyMem && MemoryCalls && !MemoryCallsRedirectable)
     return fail(VariantStatus::Unsupported,
-                "the loop's memory work is memcpy/memset/memmove: a "
-                "destination of unknown size cannot be redirected to the "
-                "scratch area",
+                "the loop's memory work is memcpy/memset/memmove that DL1 "
+                "cannot redirect to the scratch area (an unknown callee's "
+                "arguments, or its result is read)",
                 DECAN_WHY_MEMORY_CALLS);
-  if (V == Variant::DL1 && !AnyMem)
+  if (V == Variant::DL1 && !AnyMem && !MemoryCallsRedirectable)
     return emptyBecause();
   // Integer division traps on a zero divisor or an overflowing quotient.
   // FP (deleted loads) and DL1 (loads from the zero-filled scratch area)
@@ -318,7 +321,10 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
 /// stores the next iteration reloads.
 std::optional<VariantResult> VariantBuilder::planScratch() {
   if (V == Variant::DL1 || isGroupDL1(V)) {
-    Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
+    // Redirected memory calls take the second half of the area.
+    Expected<ScratchLayout> L = layoutScratch(
+        K, Ref, S,
+        MemoryCallsRedirectable ? Opts.ScratchSize / 2 : Opts.ScratchSize);
     if (!L)
       return fail(VariantStatus::Unsupported, toString(L.takeError()));
     SL = std::move(*L);
@@ -344,6 +350,15 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     // Calls: kept or deleted by what they may do (keepsCall); a deleted
     // call's results are bridged like any deleted instruction's.
     if (B & SubsetCall) {
+      // DL1 makes a memcpy/memset/memmove's accesses L1 hits, as it does
+      // the loop's own: destination and source into the scratch area.
+      if (V == Variant::DL1 && Ref.Instrs[I].Call == CallKind::Memory &&
+          memoryCallRedirectable(I)) {
+        Fates[I] = Fate::Replace;
+        redirectMemoryCall(I, Repl[I]);
+        ++MemoryCallsRedirected;
+        continue;
+      }
       if (!keepsCall(V, callKind(Ref.Instrs[I]))) {
         Fates[I] = Fate::Delete;
         CallsDeleted = true;
@@ -813,9 +828,18 @@ VariantResult VariantBuilder::assembleBody() {
   Res.Bytes = *VB;
   Res.Status = VariantStatus::OK;
   Res.CallsDeleted = CallsDeleted;
+  Res.MemoryCallsRedirected = MemoryCallsRedirected;
+  Res.MemoryCallBytes = memoryCallBytes();
+  if (MemoryCallsRedirected)
+    Res.Reason = std::to_string(MemoryCallsRedirected) +
+                 " memcpy/memset/memmove call(s) redirected to the scratch "
+                 "area, lengths above " +
+                 std::to_string(memoryCallBytes()) + " bytes clamped to " +
+                 std::to_string(memoryCallBytes());
   if (Growth > 0)
-    Res.Reason = "loop grew by " + std::to_string(Growth) +
-                 " bytes: replacements longer than what they replace";
+    Res.Reason += (Res.Reason.empty() ? "" : "; ") +
+                  std::string("loop grew by ") + std::to_string(Growth) +
+                  " bytes: replacements longer than what they replace";
   if (InPlace)
     Res.Reason += (Res.Reason.empty() ? "" : "; ") + std::to_string(InPlace) +
                   " access(es) at addresses computed from loaded data left in "

@@ -354,6 +354,25 @@ Error decan::verifyNoNewDependences(const X86Knowledge &K, const LoopBody &Ref,
   return Error::success();
 }
 
+/// DL1 points a memcpy/memset/memmove's pointer arguments into the scratch
+/// area (a `lea` of it before the call, with the call's id): the call then
+/// stops reading their values, which is the variant's target, as an access
+/// still made drops its affine address.
+static bool redirectedArgument(const X86Knowledge &K, const Instr &RefCall,
+                               const std::vector<const Instr *> &BV,
+                               unsigned Unit) {
+  if (RefCall.Call != CallKind::Memory)
+    return false;
+  unsigned Lea = K.opcode("LEA64r");
+  for (const Instr *X : BV)
+    if (X->Opcode == Lea && X->Ops.size() == 6 &&
+        X->Ops[4].Kind == Operand::Scratch && X->Ops[0].isReg())
+      for (MCRegUnit U : K.regInfo().regunits(X->Ops[0].Reg))
+        if (static_cast<unsigned>(U) == Unit)
+          return true;
+  return false;
+}
+
 Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
                                    const LoopBody &Variant,
                                    std::vector<DepEdge> *LostMemory) {
@@ -450,6 +469,8 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
         Carry.pop_back();
         if (Kept.count(E->To)) {
           std::vector<const Instr *> BV = withId(Variant, E->To);
+          if (redirectedArgument(K, *RefById[E->To], BV, E->Resource))
+            continue;
           if (!touchesUnit(K, BV, E->Resource, /*Write=*/false) &&
               Dropped(E->To, BV, E->Resource, E->From))
             continue;

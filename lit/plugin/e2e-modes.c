@@ -56,8 +56,8 @@
 // LIST-DAG: {{^}}axpy:L0 axpy {{.*}}REF
 // LIST-DAG: {{^}}divide:L0 divide {{.*}}REF
 // LIST-DAG: {{^}}prefix:L1 prefix {{.*}}REF
-// main's loop calls the kernels: instrumented too (measured in the calls
-// that run no measured loop; here every call does).
+// main's loop calls the kernels: instrumented too (it yields to them at
+// its first call that runs one, and is then not measured).
 // LIST:     {{^}}main:L0 main {{.*}} REF
 // LIST-NEXT: not available: LS: unsupported (an exit condition reads memory the loop may write)
 // LIST:      calls: 6; kept in every variant but NO_CALL

@@ -41,7 +41,7 @@ void chatty(int *a, int n) {
 // REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 18 variants
 // REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 18 variants
 // A loop that calls a loop is instrumented too (the runtime measures the
-// innermost loop running, call by call).
+// innermost loop; one that runs measured loops yields to them).
 // REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 outlined into 19 variants
 
 // ALL-DAG: first.decan.L0.REF

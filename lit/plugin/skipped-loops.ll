@@ -76,8 +76,8 @@ exit:
 }
 
 ;; A loop that calls a function of the module with loops is instrumented
-;; too (issue 13): the runtime measures, call by call, the innermost loop
-;; running (docs/runtime.md); its record has the NO_CALL bit (6).
+;; too (issue 13): the runtime measures the innermost loop (one that runs
+;; measured loops yields to them: docs/runtime.md); NO_CALL bit (6) set.
 define void @driver(ptr %x, i64 %n) {
 entry:
   br label %loop

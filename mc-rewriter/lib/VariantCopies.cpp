@@ -59,8 +59,10 @@ static decan::LoopBody toBody(const decan::X86Knowledge &X86,
       // A call: what it may do, known only for the C library's PLT entries
       // (the rules delete any other call in every variant but REF).
       if (CI.IsCall)
-        if (auto It = L.Callees.find(CI.CallTarget); It != L.Callees.end())
+        if (auto It = L.Callees.find(CI.CallTarget); It != L.Callees.end()) {
           I.Call = decan::callKindOfSymbol(It->second);
+          I.MemoryPointers = decan::memoryCallPointers(It->second);
+        }
       ById.push_back(&CI);
       Body.Instrs.push_back(std::move(I));
     }
@@ -281,9 +283,13 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
     V.Mask |= 1u << N;
     if (R.CallsDeleted)
       V.MInfo.calls_deleted_mask |= 1u << N;
+    if (N == DECAN_DL1 && R.MemoryCallsRedirected) {
+      V.MInfo.dl1_memory_call_bytes = R.MemoryCallBytes;
+      V.Notes[N] = R.Reason; // what DL1 did to the calls, in words
+    }
     if (R.Bound) {
       V.BoundMask |= 1u << N;
-      V.Notes[N] = R.BoundReason;
+      V.Notes[N] += (V.Notes[N].empty() ? "" : "; ") + R.BoundReason;
     }
     // The trip count is read from every variant's exit state: each one must
     // run the update unchanged.

@@ -174,6 +174,10 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   });
   J.key("chased_loads");
   J.u64(L.ChasedLoads);
+  if (L.DL1MemoryCallBytes) {
+    J.key("dl1_memory_call_bytes");
+    J.u64(L.DL1MemoryCallBytes);
+  }
   J.key("calls_deleted");
   J.beginArray();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
@@ -209,8 +213,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     ThreadLoop *TL = peekThreadLoop(T, L.Index);
     if (!TL)
       continue;
-    if (!TL->Rot.Calls)
-      continue;
+    if (!TL->Rot.Calls || L.Yielded.load(std::memory_order_relaxed))
+      continue; // a loop that ran measured loops: its time holds theirs
     J.beginObject();
     J.key("thread");
     J.u64(T->Index);

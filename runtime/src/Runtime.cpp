@@ -338,24 +338,27 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (__builtin_expect(T->InFlightLoop >= 0 && Frame >= T->InFlightFrame, 0))
     dropInFlight(T);
   if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
-    // Nested in another measured call. A loop is measured where it is
-    // innermost, call by call (issue 13): a call of a loop that runs this
-    // one yields to it. When the outer call runs the program's loop (REF)
-    // its timing is abandoned at once (its end_call then changes nothing),
-    // so this one is measured; a variant in flight must still be followed
-    // by the original run, so this one runs untimed and the variant's time
-    // is no sample. The outer loop's other calls are measured.
+    // Nested in another measured call (issue 13): a loop is measured where
+    // it is innermost. The outer loop's timed calls hold this one's work,
+    // and of calls of a strided loop the runtime sees only one in k, so
+    // the nest shows late and its calls cannot be told apart: the outer
+    // loop stops being timed and its measurements so far are dropped from
+    // the report (ReportWriter), so no time is counted twice. When it runs
+    // the program's loop (REF) its timing is abandoned at once (its
+    // end_call then changes nothing), so this one is measured; a variant in
+    // flight must still be followed by the original run, so this one runs
+    // untimed.
     LoopState *Out = Reg.Loops[T->InFlightLoop].load();
     if (!Out || Out == L)
       return -1;
-    if (Out->Desc && !Out->Yielded.exchange(true))
-      addWarning("%s calls measured loops (%s): its calls that run one are "
-                 "not timed (the innermost loop is), the others are",
+    if (Out->Desc && !Out->Yielded.exchange(true)) {
+      Out->Desc->active = 0;
+      addWarning("%s calls measured loops (%s): not measured (a loop is "
+                 "measured where it is innermost; its time holds theirs)",
                  Out->Id, L->Id);
-    if (T->InFlightVariant != DECAN_REF) {
-      T->InFlightNested = true;
-      return -1;
     }
+    if (T->InFlightVariant != DECAN_REF)
+      return -1; // a variant must still be followed by the original run
     T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
   }
   ThreadLoop *TL = threadLoop(T, L);
@@ -393,7 +396,6 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   T->InFlightVariant = D.Variant;
   T->InFlightRerunOf = -1;
   T->InFlightRole = D.What;
-  T->InFlightNested = false;
   T->EntryTsc = Entry;
   // REF is the program's loop: it runs in the program's FP environment.
   if (D.Variant != DECAN_REF && Cfg.Fp == FpEnv::Ftz) {
@@ -469,9 +471,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     Ctx = contextSwitches();
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;
-    if (What == Role::Sample && T->InFlightNested) {
-      TL->Pending = nullptr; // it ran a measured loop: not this loop's time
-    } else if (What == Role::Sample) {
+    if (What == Role::Sample) {
       TL->Pending = record(TL, V, Cycles, Trips, Call,
                            Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
                            T->EvStart, EvEnd);

@@ -150,6 +150,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->BoundMask = D->bound_mask;
   L->CallsDeletedMask = D->minfo ? D->minfo->calls_deleted_mask : 0;
   L->ChasedLoads = D->minfo ? D->minfo->n_chased_load : 0;
+  L->DL1MemoryCallBytes = D->minfo ? D->minfo->dl1_memory_call_bytes : 0;
   if (D->minfo) {
     L->NumGroups = D->minfo->n_groups;
     for (unsigned G = 0; G < DECAN_MAX_GROUPS; ++G) {

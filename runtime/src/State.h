@@ -52,9 +52,10 @@ struct LoopState {
   const char *Id = "", *Function = "", *File = "";
   const char *Source = ""; ///< decan_loop_desc::source, "" unknown
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
-  uint32_t IterationStep = 0;    ///< decan_loop_desc::iteration_step
-  uint32_t CallsDeletedMask = 0; ///< minfo->calls_deleted_mask
-  uint32_t ChasedLoads = 0;      ///< minfo->n_chased_load
+  uint32_t IterationStep = 0;      ///< decan_loop_desc::iteration_step
+  uint32_t CallsDeletedMask = 0;   ///< minfo->calls_deleted_mask
+  uint32_t ChasedLoads = 0;        ///< minfo->n_chased_load
+  uint32_t DL1MemoryCallBytes = 0; ///< minfo->dl1_memory_call_bytes
   /// GROUPING: minfo's memory groups (copied, as the strings above).
   uint32_t NumGroups = 0;
   uint32_t GroupAccesses[DECAN_MAX_GROUPS] = {};
@@ -71,8 +72,8 @@ struct LoopState {
   /// The same in words (decan_variant_why_text), "" when not known.
   const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
-  /// A call of it ran a measured loop (begin_call): warned once; each such
-  /// call is left untimed, the others are measured.
+  /// A call of it ran a measured loop (begin_call): it is no longer timed
+  /// and the report leaves out what it measured (its time holds theirs).
   std::atomic<bool> Yielded{false};
   /// A measured call of it was left without end_call (an exception or a
   /// longjmp unwound it): said once.
@@ -138,9 +139,6 @@ struct ThreadState {
   /// begin_call at or above it means that call's frame was unwound.
   uintptr_t InFlightFrame = 0;
   Role InFlightRole = Role::Account;
-  /// The variant in flight ran a measured loop (untimed, the original):
-  /// its time holds that loop's work, so it is no sample.
-  bool InFlightNested = false;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored

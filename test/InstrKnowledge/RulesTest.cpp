@@ -746,6 +746,92 @@ TEST_F(RulesTest, CallsAreKeptOrDeletedByWhatTheyMayDo) {
   EXPECT_EQ(build(Plain, Variant::NO_CALL).Status, VariantStatus::Empty);
 }
 
+TEST_F(RulesTest, DL1RedirectsMemoryCallsIntoTheScratchArea) {
+  // memcpy(dst = R13 + RBX, src = R15 + RBX, n = RDX) in a loop that also
+  // loads: DL1 points both pointers into the scratch area's second half and
+  // clamps the length; every other variant but REF deletes the call.
+  auto memLoop = [&](unsigned Pointers) {
+    Instr Call = ins(*K, "CALL64pcrel32", {"#0"});
+    Call.Call = CallKind::Memory;
+    Call.MemoryPointers = Pointers;
+    Call.ImplicitUses = {K->reg("RDI"), K->reg("RSI"), K->reg("RDX")};
+    for (unsigned R : K->callClobberedRegs())
+      Call.ImplicitDefs.push_back(R);
+    LoopBody L = loop(
+        *K,
+        {ins(*K, "LEA64r", {"RDI", "R13", "#1", "RBX", "#0", "-"}),
+         ins(*K, "LEA64r", {"RSI", "R15", "#1", "RBX", "#0", "-"}), Call,
+         ins(*K, "ADDSDrm", {"XMM1", "XMM1", "R14", "#1", "RBX", "#0", "-"})});
+    L.Instrs[4] = ins(*K, "ADD64ri32", {"RBX", "RBX", "#8"});
+    L.Instrs[5] = ins(*K, "CMP64rr", {"RBX", "R12"});
+    for (unsigned I = 0; I < L.Instrs.size(); ++I)
+      L.Instrs[I].Id = I;
+    return L;
+  };
+  LoopBody Copy = memLoop(2);
+  VariantResult R = build(Copy, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_FALSE(R.CallsDeleted);
+  EXPECT_EQ(R.MemoryCallsRedirected, 1u);
+  EXPECT_EQ(R.MemoryCallBytes, 8192u / 4);
+  EXPECT_NE(R.Reason.find("lengths above 2048 bytes clamped to 2048"),
+            std::string::npos)
+      << R.Reason;
+  std::vector<Instr> C = of(R, 2);
+  ASSERT_EQ(C.size(), 6u);
+  EXPECT_EQ(name(C[0]), "LEA64r");
+  EXPECT_EQ(C[0].Ops[0].Reg, K->reg("RDI"));
+  EXPECT_EQ(C[0].Ops[4].Kind, Operand::Scratch);
+  EXPECT_EQ(C[0].Ops[4].Imm, 4096);
+  EXPECT_EQ(name(C[1]), "LEA64r");
+  EXPECT_EQ(C[1].Ops[0].Reg, K->reg("RSI"));
+  EXPECT_EQ(C[1].Ops[4].Imm, 4096 + 2048);
+  EXPECT_EQ(name(C[2]), "MOV32ri");
+  EXPECT_EQ(C[2].Ops[1].Imm, 2048);
+  EXPECT_EQ(name(C[3]), "CMP64rr");
+  EXPECT_EQ(name(C[4]), "CMOV64rr");
+  EXPECT_EQ(name(C[5]), "CALL64pcrel32");
+  EXPECT_TRUE(C[5].Unchanged);
+  // The loop's own access went to the first half, away from the call's.
+  ASSERT_FALSE(of(R, 3).empty());
+  Instr Add = of(R, 3).back();
+  int M = K->memOperandIndex(Add.Opcode);
+  ASSERT_EQ(Add.Ops[M + 3].Kind, Operand::Scratch);
+  EXPECT_LT(Add.Ops[M + 3].Imm, 4096);
+  // memset: the destination only.
+  VariantResult S = build(memLoop(1), Variant::DL1);
+  ASSERT_EQ(S.Status, VariantStatus::OK) << S.Reason;
+  ASSERT_EQ(of(S, 2).size(), 5u);
+  EXPECT_EQ(of(S, 2)[0].Ops[0].Reg, K->reg("RDI"));
+  // Other variants never write program memory: the call goes.
+  for (Variant V : {Variant::LS, Variant::FP, Variant::NO_CALL}) {
+    VariantResult O = build(Copy, V);
+    ASSERT_EQ(O.Status, VariantStatus::OK) << variantName(V) << O.Reason;
+    EXPECT_TRUE(O.CallsDeleted) << variantName(V);
+  }
+  // Its result read (memcpy returns the destination): DL1 cannot point it
+  // elsewhere, so it deletes the call as before (compared with NO_CALL).
+  LoopBody Ret = Copy;
+  Ret.Instrs[3] =
+      ins(*K, "ADD64rm", {"R14", "R14", "RAX", "#1", "RBX", "#0", "-"});
+  VariantResult RR = build(Ret, Variant::DL1);
+  ASSERT_EQ(RR.Status, VariantStatus::OK) << RR.Reason;
+  EXPECT_TRUE(RR.CallsDeleted);
+  EXPECT_EQ(RR.MemoryCallsRedirected, 0u);
+  // A callee the front end knows only as memory work, not its arguments
+  // (no MemoryPointers), in a loop with no other access: unsupported.
+  LoopBody Only = Copy;
+  Only.Instrs[2].MemoryPointers = 0;
+  Only.Instrs[3] = ins(*K, "ADD64rr", {"R14", "R14", "RBX"});
+  VariantResult U = build(Only, Variant::DL1);
+  EXPECT_EQ(U.Status, VariantStatus::Unsupported);
+  EXPECT_EQ(U.Why, DECAN_WHY_MEMORY_CALLS);
+  EXPECT_EQ(memoryCallPointers("memcpy"), 2u);
+  EXPECT_EQ(memoryCallPointers("__memmove_chk"), 2u);
+  EXPECT_EQ(memoryCallPointers("memset"), 1u);
+  EXPECT_EQ(memoryCallPointers("strlen"), 0u);
+}
+
 TEST_F(RulesTest, DeletedCallResultIsBridgedFromItsArgument) {
   // p = f(p) in RDI -> RAX, then RAX is read: NO_CALL copies the argument.
   Instr Call = ins(*K, "CALL64pcrel32", {"#0"});

@@ -504,7 +504,7 @@ TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
 decan_loop_desc *NestedInner = nullptr;
 void callNestedInner() { stubCall(*NestedInner, 500, 5); }
 
-TEST(Runtime, ACallThatRunsAMeasuredLoopYieldsToItTheOtherCallsAreMeasured) {
+TEST(Runtime, ALoopThatRunsMeasuredLoopsIsNotMeasuredTheyAre) {
   configure({{"DECAN_LOOPS", "all"},
              {"DECAN_VARIANTS", "REF,LS"},
              {"DECAN_REPS", "20"},
@@ -512,41 +512,30 @@ TEST(Runtime, ACallThatRunsAMeasuredLoopYieldsToItTheOtherCallsAreMeasured) {
   decan_loop_desc Ds[2] = {makeDesc("outer:L0"), makeDesc("inner:L0")};
   __decan_register_loops(Ds, 2);
   NestedInner = &Ds[1];
-  // Every third call of the outer loop runs the inner one (as a loop that
-  // calls a function growing a buffer now and then).
-  constexpr int kCalls = 300;
-  int AbandonedRef = 0;
-  for (int I = 0; I < kCalls; ++I) {
-    bool Nests = I % 3 == 0;
-    CallResult R = stubCall(Ds[0], 5000, 10, Nests ? callNestedInner : nullptr);
-    ASSERT_GE(R.Variant, 0) << "call " << I << ": the outer loop stays active";
-    AbandonedRef += Nests && R.Variant == DECAN_REF;
-  }
-  EXPECT_EQ(Ds[0].active, 1u);
+  // The outer loop's calls 1..9 run no measured loop; from call 10 on,
+  // every third one runs the inner loop (a callee that grows a buffer).
+  int Timed = 0;
+  for (int I = 0; I < 60; ++I)
+    Timed += stubCall(Ds[0], 5000, 10,
+                      I >= 9 && I % 3 == 0 ? callNestedInner : nullptr)
+                 .Variant >= 0;
+  EXPECT_EQ(Ds[0].active, 0u) << "the outer loop stops being timed";
+  EXPECT_EQ(Timed, 10);
+  EXPECT_EQ(Ds[1].active, 1u);
+  for (int I = 0; I < 30; ++I)
+    stubCall(Ds[1], 500, 5);
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
-  const auto &Out = (*findLoop(R, "outer:L0"))["threads"][0];
-  EXPECT_EQ(Out["calls_seen"].Num, kCalls);
-  // A REF call that ran the inner loop was abandoned; a variant that ran
-  // it is no sample, its original run still counts.
-  EXPECT_EQ(Out["totals"]["calls"].Num, kCalls - AbandonedRef);
-  EXPECT_GT(AbandonedRef, 0);
-  for (const char *V : {"REF", "LS"}) {
-    const auto &VD = Out["variants"][V];
-    EXPECT_GT(VD["calls"].Num, 10) << V;
-    EXPECT_EQ(VD["records"].Arr.size(), VD["calls"].Num) << V;
-    for (auto &Rec : VD["records"].Arr)
-      EXPECT_NE(((uint64_t)Rec[3].Num - 1) % 3, 0u)
-          << V << " sample of call " << Rec[3].Num << " ran the inner loop";
-  }
+  // What it measured before held the inner loop's work, or may have (a
+  // strided inner loop shows one call in k): left out of the report.
+  EXPECT_TRUE((*findLoop(R, "outer:L0"))["threads"].Arr.empty());
   const auto &In = (*findLoop(R, "inner:L0"))["threads"][0];
-  EXPECT_EQ(In["totals"]["calls"].Num, AbandonedRef)
-      << "measured under the outer loop's REF calls";
+  EXPECT_EQ(In["totals"]["calls"].Num, 31) << "the nested call and 30 more";
   bool Warned = false;
   for (auto &W : R["warnings"].Arr)
-    Warned |= W.Str.find("outer:L0 calls measured loops (inner:L0)") !=
-              std::string::npos;
+    Warned |= W.Str.find("outer:L0 calls measured loops (inner:L0): not "
+                         "measured") != std::string::npos;
   EXPECT_TRUE(Warned);
   NestedInner = nullptr;
 }

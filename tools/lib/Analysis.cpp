@@ -764,6 +764,12 @@ void analyse(Report &R, const Thresholds &T) {
     }
     if (!CallRef.empty())
       L.Diagnosis.push_back(CallRef);
+    if (L.DL1MemoryCallBytes && L.Variants[DL1])
+      L.Diagnosis.push_back(formatv(
+          "DL1 redirected the loop's memcpy/memset/memmove to its scratch "
+          "area, lengths above {0} bytes clamped to {0}: where a call moves "
+          "more, DL1 did less of its work than REF",
+          L.DL1MemoryCallBytes));
     if (Sat[NO_CALL] && !TooShort) {
       std::string S =
           formatv("calls cost {0} of this loop (Sat(NO_CALL)={1:F2})",

@@ -232,6 +232,11 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
                        " (a call that may write memory, or is not that "
                        "variant's work: they are compared with NO_CALL)")
          << "\n";
+    if (M.dl1_memory_call_bytes && L.available(DL1))
+      OS << "    DL1: memcpy/memset/memmove redirected to the scratch area "
+            "(destination and source), lengths above "
+         << M.dl1_memory_call_bytes << " bytes clamped to "
+         << M.dl1_memory_call_bytes << "\n";
   }
   OS << Loops.size() << " loop" << (Loops.size() == 1 ? "" : "s") << "\n";
 }

@@ -427,6 +427,9 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "bound", Info.Bound);
     Info.ChasedLoads = std::max(Info.ChasedLoads,
                                 static_cast<unsigned>(num(LO, "chased_loads")));
+    Info.DL1MemoryCallBytes =
+        std::max(Info.DL1MemoryCallBytes,
+                 static_cast<unsigned>(num(LO, "dl1_memory_call_bytes")));
     if (const json::Array *CD = LO->getArray("calls_deleted"))
       for (const json::Value &V : *CD)
         if (std::optional<StringRef> S = V.getAsString())
@@ -738,6 +741,8 @@ json::Value toJSON(const Report &R) {
                     {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
                     {"diagnosis", stringsJSON(L.Diagnosis)},
                     {"warnings", stringsJSON(L.Warnings)}};
+    if (L.DL1MemoryCallBytes)
+      LO["dl1_memory_call_bytes"] = static_cast<int64_t>(L.DL1MemoryCallBytes);
     if (!L.Source.empty())
       LO["source"] = L.Source;
     if (L.IterationStep)
@@ -948,6 +953,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     readStringMap(LO, "unavailable", L.Unavailable);
     readStringMap(LO, "bound", L.Bound);
     L.ChasedLoads = static_cast<unsigned>(num(LO, "chased_loads"));
+    L.DL1MemoryCallBytes =
+        static_cast<unsigned>(num(LO, "dl1_memory_call_bytes"));
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NOINLINE __attribute__((noinline))
 
@@ -71,6 +72,14 @@ NOINLINE void scalecopy(double *restrict b, const double *restrict a, long n,
     b[i] = a[i] * k;
 }
 
+// Issue 13: memcpy's destination and source into DL1's scratch area, the
+// length clamped (the plugin knows memcpy by its symbol, the rewriter by
+// its PLT entry).
+NOINLINE void callcpy(char *d, const char *s, long n, long len) {
+  for (long i = 0; i < n; ++i)
+    memcpy(d + i * 64, s + ((i * 7) & 15) * 64, len);
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 3 * ROW;
   double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
@@ -89,6 +98,7 @@ int main(int argc, char **argv) {
   scalecopy(b, a, n, 0.5);
   stencil(a, b, n);
   divmem(a, n, 1.5);
+  callcpy((char *)b, (const char *)a, 16, 40 + n % 7);
   printf("%.6f %.6f %u\n", s, a[n - 1] + b[n / 2], crc(p, n, t, 0));
   return 0;
 }

@@ -183,7 +183,11 @@ struct decan_machine_info {
   /// in a later iteration, the load's own address (pointer chasing), so each
   /// iteration waits for the previous one's load (ABI 5).
   uint32_t n_chased_load;
-  uint32_t reserved; ///< 0: keeps meta records a multiple of 8 bytes
+  /// DL1 redirected the loop's memcpy/memset/memmove calls into the scratch
+  /// area (destination and source), their lengths clamped to this many
+  /// bytes (a quarter of the area: docs/variants.md, "Calls"); 0 when it
+  /// redirected none. Formerly reserved (0).
+  uint32_t dl1_memory_call_bytes;
   /// GROUPING: the loop's memory groups (may exceed DECAN_MAX_GROUPS; only
   /// the first ones are measured), the accesses of each, and a name (the
   /// access without its displacement, "(%rsi,%rax,8)", or the source name

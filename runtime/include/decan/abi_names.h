@@ -113,8 +113,8 @@ static inline const char *decan_variant_why_text(uint32_t why) {
   case DECAN_WHY_TRAP:
     return "an integer division of loaded values could trap";
   case DECAN_WHY_MEMORY_CALLS:
-    return "memcpy/memset/memmove: a destination of unknown size cannot be "
-           "redirected";
+    return "memcpy/memset/memmove that DL1 cannot redirect (unknown "
+           "arguments, or the result is read)";
   case DECAN_WHY_VERIFIER:
     return "the dependence verifier rejected it";
   case DECAN_WHY_NO_STORE:

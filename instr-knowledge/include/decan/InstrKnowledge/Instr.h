@@ -93,6 +93,10 @@ struct Instr {
   uint64_t Object = 0;
   /// For a call: what it may do (CallKind::None on a call: MayWrite).
   CallKind Call = CallKind::None;
+  /// For a CallKind::Memory call the front end knows by name
+  /// (memoryCallPointers): its pointer arguments, 1 (memset: RDI) or 2
+  /// (memcpy, memmove: RDI, RSI); 0: unknown, DL1 cannot redirect it.
+  uint8_t MemoryPointers = 0;
   /// Registers read and written beyond the opcode's descriptor: a call's
   /// argument registers, and its results and the registers it clobbers.
   /// Empty on a call: every argument register of the SysV ABI is read and

@@ -62,6 +62,12 @@ bool mergesFlags(llvm::StringRef OpcodeName);
 /// anything else MayWrite.
 CallKind callKindOfSymbol(llvm::StringRef Name);
 
+/// The pointer arguments of the C library's memory function \p Name: 2 for
+/// memcpy and memmove (destination RDI, source RSI), 1 for memset
+/// (destination RDI), their _chk forms included; 0 for anything else. The
+/// length is RDX in all of them.
+unsigned memoryCallPointers(llvm::StringRef Name);
+
 /// Facts about x86-64 instructions for one subtarget (CPU + features), on
 /// top of its MC layer.
 class X86Knowledge : public X86Target {

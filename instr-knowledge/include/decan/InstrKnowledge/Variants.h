@@ -222,6 +222,10 @@ struct VariantResult {
   /// The variant deleted calls REF makes (keepsCall): its time lacks their
   /// work, so its stream analysis takes NO_CALL as the reference.
   bool CallsDeleted = false;
+  /// DL1: memcpy/memset/memmove calls it redirected into the scratch area
+  /// (destination and source), and the bytes their lengths are clamped to
+  /// (ScratchSize / 4).
+  unsigned MemoryCallsRedirected = 0, MemoryCallBytes = 0;
 };
 
 /// Builds variant \p V of \p Ref and verifies it (verifyNoNewDependences).

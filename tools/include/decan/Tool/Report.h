@@ -170,6 +170,10 @@ struct LoopReport {
   /// Loads whose value feeds their own address in a later iteration
   /// (pointer chasing; decan_machine_info::n_chased_load).
   unsigned ChasedLoads = 0;
+  /// DL1 redirected memcpy/memset/memmove into its scratch area, lengths
+  /// clamped to this many bytes (decan_machine_info::dl1_memory_call_bytes;
+  /// 0: none).
+  unsigned DL1MemoryCallBytes = 0;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops
