@@ -727,7 +727,8 @@ std::optional<VariantResult> VariantBuilder::padToRefLength() {
     for (const Instr &X : Repl[I]) {
       Expected<unsigned> Sz = K.sizeOf(X);
       if (!Sz)
-        return fail(VariantStatus::Unsupported, toString(Sz.takeError()));
+        return fail(VariantStatus::Unsupported, toString(Sz.takeError()),
+                    DECAN_WHY_NO_FORM);
       Produced += *Sz;
     }
     switch (Opts.Layout) {
