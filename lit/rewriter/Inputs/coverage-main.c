@@ -1,0 +1,47 @@
+// Drives lit/rewriter/Inputs/coverage.s (loops the rewriter used to skip or
+// break) and a histogram kept on the stack, whose DL1 variant must not take
+// the stack pointer for its scratch base.
+#include <stdio.h>
+
+void hexenc(const unsigned char *src, long n, unsigned short *dst);
+long short_header(const long *a, int n);
+long unknown_cfg(long op, const double *d, const long *a, long n);
+long hoisted_switch(const unsigned char *ops, long n, const long *a);
+
+__attribute__((noinline)) unsigned stackHistogram(const unsigned *v, long n) {
+  unsigned h[256] = {0};
+  for (long i = 0; i < n; ++i)
+    h[v[i] & 255] += 1;
+  unsigned s = 0;
+  for (int k = 0; k < 256; ++k)
+    s = s * 31 + h[k];
+  return s;
+}
+
+int main(void) {
+  static unsigned char bytes[1000];
+  static unsigned short hex[1000];
+  static long a[1000];
+  static double d[1000];
+  static unsigned v[4000];
+  for (int i = 0; i < 1000; ++i) {
+    bytes[i] = (unsigned char)(i * 37 + 11);
+    a[i] = i % 13 - 6;
+    d[i] = i * 0.25;
+  }
+  for (int i = 0; i < 4000; ++i)
+    v[i] = (unsigned)i * 2654435761u >> 7;
+  unsigned long sum = 0;
+  for (int r = 0; r < 50; ++r) {
+    hexenc(bytes, 1000 - r, hex);
+    for (int i = 0; i < 1000; ++i)
+      sum = sum * 3 + hex[i];
+    sum += short_header(a, 1000 - r);
+    for (long op = 0; op < 3; ++op)
+      sum = sum * 7 + unknown_cfg(op, d, a, 1000 - r);
+    sum += hoisted_switch(bytes, 1000 - r, a);
+    sum += stackHistogram(v, 4000 - r);
+  }
+  printf("%lu\n", sum);
+  return 0;
+}
