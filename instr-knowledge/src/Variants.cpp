@@ -265,7 +265,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
           return fail(VariantStatus::Unsupported,
                       "group " + S.GroupNames[G] +
                           " holds addresses or indexes of other accesses",
-                      DECAN_WHY_NO_FORM);
+                      DECAN_WHY_GROUP_HOLDS_ADDRESSES);
   }
   if (V == Variant::PREFETCH && !AnyMem)
     return fail(VariantStatus::Empty, "no memory access to repeat",
@@ -320,7 +320,8 @@ std::optional<VariantResult> VariantBuilder::planScratch() {
   if (V == Variant::DL1 || isGroupDL1(V)) {
     Expected<ScratchLayout> L = layoutScratch(K, Ref, S, Opts.ScratchSize);
     if (!L)
-      return fail(VariantStatus::Unsupported, toString(L.takeError()));
+      return fail(VariantStatus::Unsupported, toString(L.takeError()),
+                  DECAN_WHY_SCRATCH_SIZE);
     SL = std::move(*L);
   }
 
@@ -393,7 +394,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
           if (B & SubsetStore)
             return fail(VariantStatus::Unsupported,
                         "scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                            " has no load form");
+                            " has no load form",
+                        DECAN_WHY_GATHER_SCATTER);
         } else if ((B & SubsetPureMem) && !(B & SubsetStore)) {
         } else if ((B & SubsetAddr) && !(B & SubsetStore)) {
           // Its arithmetic computes an address (crc = t[crc ^ p[i]] ^ ...):
@@ -425,7 +427,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     case Variant::NO_STORE:
       if (B & SubsetStore) {
         if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
+          return fail(VariantStatus::Unsupported, "scatter in the loop",
+                      DECAN_WHY_GATHER_SCATTER);
         // A plain store goes; a read-modify-write keeps its read.
         if ((B & SubsetPureMem) && !(B & SubsetLoad)) {
           Fates[I] = Fate::Delete;
@@ -461,7 +464,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
         if (OK)
           OK = addPrefetch(I, Repl[I], Why);
       } else if ((B & SubsetStore) && (B & SubsetGather)) {
-        return fail(VariantStatus::Unsupported, "scatter in the loop");
+        return fail(VariantStatus::Unsupported, "scatter in the loop",
+                    DECAN_WHY_GATHER_SCATTER);
       }
       break;
     case Variant::NO_DIV:
@@ -498,7 +502,8 @@ std::optional<VariantResult> VariantBuilder::storeAsLoad(unsigned I, unsigned B,
                                                          bool &OK,
                                                          std::string &Why) {
   if (B & SubsetGather)
-    return fail(VariantStatus::Unsupported, "scatter in the loop");
+    return fail(VariantStatus::Unsupported, "scatter in the loop",
+                DECAN_WHY_GATHER_SCATTER);
   Fates[I] = Fate::Replace;
   OK = asLoad(I, Repl[I], Why);
   return std::nullopt;
@@ -524,7 +529,8 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
   if (B & SubsetGather)
     return fail(VariantStatus::Unsupported,
                 "gather/scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                    ": a vector index cannot address the scratch area");
+                    ": a vector index cannot address the scratch area",
+                DECAN_WHY_GATHER_SCATTER);
   // Indexed accesses of the variant's own group(s) share scratch bases.
   int G = variantGroup(V);
   auto Redirected = [&](unsigned J) {
@@ -544,7 +550,8 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
     return fail(VariantStatus::Unsupported,
                 "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
                     " to an address computed from loaded data cannot "
-                    "be redirected to the scratch area");
+                    "be redirected to the scratch area",
+                DECAN_WHY_STORE_ADDRESS_LOADED);
   } else {
     ++InPlace; // its address chain stays, and so does its access
   }
@@ -649,7 +656,7 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
                           std::to_string(I) + ")",
-                      DECAN_WHY_NO_FORM);
+                      DECAN_WHY_NO_BRIDGE);
         // A bridge into a div/sqrt passes the div-operand rule on.
         if (Rd.Bridge && DivFeed.count(I))
           DivFeed.insert(D);
@@ -684,7 +691,7 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
       if (X.empty())
         return fail(VariantStatus::Unsupported,
                     "no dependency-free idiom for " + K.regName(Reg).str(),
-                    DECAN_WHY_NO_FORM);
+                    DECAN_WHY_NO_BRIDGE);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (auto [Reg, Src] : Copies[D]) {
@@ -693,7 +700,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
         return fail(VariantStatus::Unsupported,
                     "no register copy " + K.regName(Src).str() + " -> " +
                         K.regName(Reg).str() + " to bridge " +
-                        K.opcodeName(Ref.Instrs[D].Opcode).str());
+                        K.opcodeName(Ref.Instrs[D].Opcode).str(),
+                    DECAN_WHY_NO_BRIDGE);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (Instr &Y : Bridges) {
