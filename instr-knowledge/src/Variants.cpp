@@ -522,6 +522,49 @@ void VariantBuilder::deleteKeepingLoad(unsigned I, bool Mem, bool &OK,
   OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
 }
 
+/// Whether load \p I's value reaches (through arithmetic) a base or index
+/// register of an access DL1 leaves at its own address.
+bool VariantBuilder::addressesInPlaceAccess(
+    unsigned I, function_ref<bool(unsigned)> Redirected) const {
+  int G = variantGroup(V);
+  for (unsigned J = 0; J < N; ++J) {
+    int M = K.memOperandIndex(Ref.Instrs[J].Opcode);
+    if (M < 0 || J == I)
+      continue;
+    if ((SL.How[J] == ScratchLayout::Redirect && (G < 0 || S.Group[J] == G)) ||
+        Redirected(J))
+      continue;
+    const Instr &X = Ref.Instrs[J];
+    SmallVector<unsigned, 2> AddrRegs;
+    for (int O : {M, M + 2})
+      if (X.Ops[O].isReg() && X.Ops[O].Reg)
+        AddrRegs.push_back(X.Ops[O].Reg);
+    // Definitions reaching J's address registers, back through non-loads.
+    std::set<unsigned> Seen;
+    SmallVector<unsigned, 8> Work;
+    for (const RegRead *R : RD.readsOf(J))
+      for (unsigned A : AddrRegs)
+        if (K.regsOverlap(R->Reg, A))
+          for (auto [D, C] : R->Defs)
+            if (D != EntryDef)
+              Work.push_back(D);
+    while (!Work.empty()) {
+      unsigned D = Work.pop_back_val();
+      if (!Seen.insert(D).second)
+        continue;
+      if (D == I)
+        return true;
+      if (S.Bits[D] & SubsetLoad)
+        continue;
+      for (const RegRead *R : RD.readsOf(D))
+        for (auto [D2, C] : R->Defs)
+          if (D2 != EntryDef)
+            Work.push_back(D2);
+    }
+  }
+  return false;
+}
+
 /// DL1's rule for one access (DL1, and DL1_Gk for its group): into the
 /// scratch area where the layout says, else left in place.
 std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
@@ -538,6 +581,14 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
             SL.How[J] == ScratchLayout::Masked) &&
            (G < 0 || S.Group[J] == G);
   };
+  // A load whose value addresses an access that stays in place (a pointer
+  // the loop follows) keeps its own address: from the scratch area it would
+  // load something that is not a pointer.
+  if ((B & SubsetLoad) && (B & SubsetAddr) && !(B & SubsetStore) &&
+      addressesInPlaceAccess(I, Redirected)) {
+    ++InPlace;
+    return std::nullopt;
+  }
   if (SL.How[I] == ScratchLayout::Redirect) {
     Fates[I] = Fate::Replace;
     OK = toScratch(I, SL.Offset[I], Repl[I]);

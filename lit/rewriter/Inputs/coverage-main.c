@@ -18,6 +18,17 @@ __attribute__((noinline)) unsigned stackHistogram(const unsigned *v, long n) {
   return s;
 }
 
+// sqlite's gather of one field through an array of pointers: DL1 must not
+// load the pointers from the scratch area.
+struct Rec {
+  int Key, Val;
+};
+__attribute__((noinline)) void gatherField(struct Rec *const *p, int *out,
+                                           long n) {
+  for (long i = 0; i < n; ++i)
+    out[i] = p[i]->Val;
+}
+
 int main(void) {
   static unsigned char bytes[1000];
   static unsigned short hex[1000];
@@ -31,6 +42,13 @@ int main(void) {
   }
   for (int i = 0; i < 4000; ++i)
     v[i] = (unsigned)i * 2654435761u >> 7;
+  static struct Rec recs[500];
+  static struct Rec *ptrs[1000];
+  static int field[1000];
+  for (int i = 0; i < 1000; ++i) {
+    recs[i % 500].Val = i * 3 - 700;
+    ptrs[i] = &recs[(i * 7) % 500];
+  }
   unsigned long sum = 0;
   for (int r = 0; r < 50; ++r) {
     hexenc(bytes, 1000 - r, hex);
@@ -41,6 +59,9 @@ int main(void) {
       sum = sum * 7 + unknown_cfg(op, d, a, 1000 - r);
     sum += hoisted_switch(bytes, 1000 - r, a);
     sum += stackHistogram(v, 4000 - r);
+    gatherField(ptrs, field, 1000 - r);
+    for (int i = 0; i < 1000; ++i)
+      sum = sum * 5 + (unsigned)field[i];
   }
   printf("%lu\n", sum);
   return 0;
