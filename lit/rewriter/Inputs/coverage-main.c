@@ -1,6 +1,5 @@
 // Drives lit/rewriter/Inputs/coverage.s (loops the rewriter used to skip or
-// break) and a histogram kept on the stack, whose DL1 variant must not take
-// the stack pointer for its scratch base.
+// break) and the kernels of dl1-addresses.c.
 #include <stdio.h>
 
 void hexenc(const unsigned char *src, long n, unsigned short *dst);
@@ -8,26 +7,12 @@ long short_header(const long *a, int n);
 long unknown_cfg(long op, const double *d, const long *a, long n);
 long hoisted_switch(const unsigned char *ops, long n, const long *a);
 
-__attribute__((noinline)) unsigned stackHistogram(const unsigned *v, long n) {
-  unsigned h[256] = {0};
-  for (long i = 0; i < n; ++i)
-    h[v[i] & 255] += 1;
-  unsigned s = 0;
-  for (int k = 0; k < 256; ++k)
-    s = s * 31 + h[k];
-  return s;
-}
-
-// sqlite's gather of one field through an array of pointers: DL1 must not
-// load the pointers from the scratch area.
+unsigned stackHistogram(const unsigned *v, long n); // dl1-addresses.c
 struct Rec {
   int Key, Val;
 };
-__attribute__((noinline)) void gatherField(struct Rec *const *p, int *out,
-                                           long n) {
-  for (long i = 0; i < n; ++i)
-    out[i] = p[i]->Val;
-}
+void gatherField(struct Rec *const *p, int *out, long n);
+
 
 int main(void) {
   static unsigned char bytes[1000];
