@@ -587,6 +587,8 @@ MCInst X86Knowledge::toMCInst(const Instr &I) const {
 }
 
 unsigned X86Knowledge::encodeSize(const MCInst &MI) const {
+  if (highByteNeedsRex(MI))
+    return 0;
   SmallVector<char, 16> Bytes;
   SmallVector<MCFixup, 2> Fixups;
   CE->encodeInstruction(MI, Bytes, Fixups, *STI);
@@ -614,13 +616,18 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
                                  Twine(I.Ops.size()));
   MCInst MI = toMCInst(I);
   unsigned Best = encodeSize(MI);
+  if (!Best)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot encode " + opcodeName(I.Opcode) +
+                                 " with these registers");
   StringRef N = opcodeName(I.Opcode);
   auto Try = [&](StringRef Name, const MCInst &Alt) {
     if (opcode(Name) == 0)
       return;
     MCInst A = Alt;
     A.setOpcode(opcode(Name));
-    Best = std::min(Best, encodeSize(A));
+    if (unsigned S = encodeSize(A))
+      Best = std::min(Best, S);
   };
   // Short immediate forms (X86 MC lowering picks them when the value fits).
   if (!I.Ops.empty() && I.Ops.back().isImm() && isInt<8>(I.Ops.back().Imm)) {
@@ -666,7 +673,8 @@ Expected<unsigned> X86Knowledge::sizeOf(const Instr &I) const {
     MCOperand T = A.getOperand(1);
     A.getOperand(1) = A.getOperand(2);
     A.getOperand(2) = T;
-    Best = std::min(Best, encodeSize(A));
+    if (unsigned S = encodeSize(A))
+      Best = std::min(Best, S);
   }
   // Sign extension of the accumulator: cbw/cwde/cdqe.
   if (N == "MOVSX32rr16" && I.Ops[0].Reg == reg("EAX") &&

@@ -71,6 +71,9 @@ private:
   bool fmaAsMultiply(unsigned I, std::vector<Instr> &Out);
   /// DL1's rule for access \p I (subset bits \p B); a result: unavailable.
   std::optional<VariantResult> redirect(unsigned I, unsigned B, bool &OK);
+  bool
+  addressesInPlaceAccess(unsigned I,
+                         llvm::function_ref<bool(unsigned)> Redirected) const;
   /// Appends `prefetcht0` of \p I's address to \p Out (PREFETCH).
   bool addPrefetch(unsigned I, std::vector<Instr> &Out, std::string &Why);
   bool toScratch(unsigned I, int64_t Off, std::vector<Instr> &Out);

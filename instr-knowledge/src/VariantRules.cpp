@@ -51,8 +51,11 @@ VariantBuilder::clobberableGPR(unsigned I,
   const Instr &In = Ref.Instrs[I];
   int M = K.memOperandIndex(In.Opcode);
   unsigned Base = M >= 0 && In.Ops[M].isReg() ? In.Ops[M].Reg : 0;
+  // The stack pointer is never the loop's to clobber: signal frames and the
+  // code around the copy (its exit stubs, the dispatcher) address the stack
+  // through it.
   bool OK = Base && K.isGPR(Base) && K.regBits(Base) == 64 &&
-            !RD.regWrittenInLoop(Base);
+            !K.regsOverlap(Base, K.reg("RSP")) && !RD.regWrittenInLoop(Base);
   for (unsigned R : Ref.LiveOuts)
     OK &= !K.regsOverlap(R, Base);
   for (unsigned J = 0; OK && J < Ref.Instrs.size(); ++J) {

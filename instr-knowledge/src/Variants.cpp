@@ -265,7 +265,7 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
           return fail(VariantStatus::Unsupported,
                       "group " + S.GroupNames[G] +
                           " holds addresses or indexes of other accesses",
-                      DECAN_WHY_NO_FORM);
+                      DECAN_WHY_GROUP_HOLDS_ADDRESSES);
   }
   if (V == Variant::PREFETCH && !AnyMem)
     return fail(VariantStatus::Empty, "no memory access to repeat",
@@ -326,7 +326,8 @@ std::optional<VariantResult> VariantBuilder::planScratch() {
         K, Ref, S,
         MemoryCallsRedirectable ? Opts.ScratchSize / 2 : Opts.ScratchSize);
     if (!L)
-      return fail(VariantStatus::Unsupported, toString(L.takeError()));
+      return fail(VariantStatus::Unsupported, toString(L.takeError()),
+                  DECAN_WHY_SCRATCH_SIZE);
     SL = std::move(*L);
   }
 
@@ -408,7 +409,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
           if (B & SubsetStore)
             return fail(VariantStatus::Unsupported,
                         "scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                            " has no load form");
+                            " has no load form",
+                        DECAN_WHY_GATHER_SCATTER);
         } else if ((B & SubsetPureMem) && !(B & SubsetStore)) {
         } else if ((B & SubsetAddr) && !(B & SubsetStore)) {
           // Its arithmetic computes an address (crc = t[crc ^ p[i]] ^ ...):
@@ -440,7 +442,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
     case Variant::NO_STORE:
       if (B & SubsetStore) {
         if (B & SubsetGather)
-          return fail(VariantStatus::Unsupported, "scatter in the loop");
+          return fail(VariantStatus::Unsupported, "scatter in the loop",
+                      DECAN_WHY_GATHER_SCATTER);
         // A plain store goes; a read-modify-write keeps its read.
         if ((B & SubsetPureMem) && !(B & SubsetLoad)) {
           Fates[I] = Fate::Delete;
@@ -476,7 +479,8 @@ std::optional<VariantResult> VariantBuilder::decideFates() {
         if (OK)
           OK = addPrefetch(I, Repl[I], Why);
       } else if ((B & SubsetStore) && (B & SubsetGather)) {
-        return fail(VariantStatus::Unsupported, "scatter in the loop");
+        return fail(VariantStatus::Unsupported, "scatter in the loop",
+                    DECAN_WHY_GATHER_SCATTER);
       }
       break;
     case Variant::NO_DIV:
@@ -513,7 +517,8 @@ std::optional<VariantResult> VariantBuilder::storeAsLoad(unsigned I, unsigned B,
                                                          bool &OK,
                                                          std::string &Why) {
   if (B & SubsetGather)
-    return fail(VariantStatus::Unsupported, "scatter in the loop");
+    return fail(VariantStatus::Unsupported, "scatter in the loop",
+                DECAN_WHY_GATHER_SCATTER);
   Fates[I] = Fate::Replace;
   OK = asLoad(I, Repl[I], Why);
   return std::nullopt;
@@ -532,6 +537,49 @@ void VariantBuilder::deleteKeepingLoad(unsigned I, bool Mem, bool &OK,
   OK = asLoad(I, Repl[I], Why, /*IntoFree=*/true);
 }
 
+/// Whether load \p I's value reaches (through arithmetic) a base or index
+/// register of an access DL1 leaves at its own address.
+bool VariantBuilder::addressesInPlaceAccess(
+    unsigned I, function_ref<bool(unsigned)> Redirected) const {
+  int G = variantGroup(V);
+  for (unsigned J = 0; J < N; ++J) {
+    int M = K.memOperandIndex(Ref.Instrs[J].Opcode);
+    if (M < 0 || J == I)
+      continue;
+    if ((SL.How[J] == ScratchLayout::Redirect && (G < 0 || S.Group[J] == G)) ||
+        Redirected(J))
+      continue;
+    const Instr &X = Ref.Instrs[J];
+    SmallVector<unsigned, 2> AddrRegs;
+    for (int O : {M, M + 2})
+      if (X.Ops[O].isReg() && X.Ops[O].Reg)
+        AddrRegs.push_back(X.Ops[O].Reg);
+    // Definitions reaching J's address registers, back through non-loads.
+    std::set<unsigned> Seen;
+    SmallVector<unsigned, 8> Work;
+    for (const RegRead *R : RD.readsOf(J))
+      for (unsigned A : AddrRegs)
+        if (K.regsOverlap(R->Reg, A))
+          for (auto [D, C] : R->Defs)
+            if (D != EntryDef)
+              Work.push_back(D);
+    while (!Work.empty()) {
+      unsigned D = Work.pop_back_val();
+      if (!Seen.insert(D).second)
+        continue;
+      if (D == I)
+        return true;
+      if (S.Bits[D] & SubsetLoad)
+        continue;
+      for (const RegRead *R : RD.readsOf(D))
+        for (auto [D2, C] : R->Defs)
+          if (D2 != EntryDef)
+            Work.push_back(D2);
+    }
+  }
+  return false;
+}
+
 /// DL1's rule for one access (DL1, and DL1_Gk for its group): into the
 /// scratch area where the layout says, else left in place.
 std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
@@ -539,7 +587,8 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
   if (B & SubsetGather)
     return fail(VariantStatus::Unsupported,
                 "gather/scatter " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                    ": a vector index cannot address the scratch area");
+                    ": a vector index cannot address the scratch area",
+                DECAN_WHY_GATHER_SCATTER);
   // Indexed accesses of the variant's own group(s) share scratch bases.
   int G = variantGroup(V);
   auto Redirected = [&](unsigned J) {
@@ -547,6 +596,14 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
             SL.How[J] == ScratchLayout::Masked) &&
            (G < 0 || S.Group[J] == G);
   };
+  // A load whose value addresses an access that stays in place (a pointer
+  // the loop follows) keeps its own address: from the scratch area it would
+  // load something that is not a pointer.
+  if ((B & SubsetLoad) && (B & SubsetAddr) && !(B & SubsetStore) &&
+      addressesInPlaceAccess(I, Redirected)) {
+    ++InPlace;
+    return std::nullopt;
+  }
   if (SL.How[I] == ScratchLayout::Redirect) {
     Fates[I] = Fate::Replace;
     OK = toScratch(I, SL.Offset[I], Repl[I]);
@@ -559,7 +616,8 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
     return fail(VariantStatus::Unsupported,
                 "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
                     " to an address computed from loaded data cannot "
-                    "be redirected to the scratch area");
+                    "be redirected to the scratch area",
+                DECAN_WHY_STORE_ADDRESS_LOADED);
   } else {
     ++InPlace; // its address chain stays, and so does its access
   }
@@ -664,7 +722,7 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
                           std::to_string(D) + ", removed) is read by " +
                           K.opcodeName(Ref.Instrs[I].Opcode).str() + " (#" +
                           std::to_string(I) + ")",
-                      DECAN_WHY_NO_FORM);
+                      DECAN_WHY_NO_BRIDGE);
         // A bridge into a div/sqrt passes the div-operand rule on.
         if (Rd.Bridge && DivFeed.count(I))
           DivFeed.insert(D);
@@ -699,7 +757,7 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
       if (X.empty())
         return fail(VariantStatus::Unsupported,
                     "no dependency-free idiom for " + K.regName(Reg).str(),
-                    DECAN_WHY_NO_FORM);
+                    DECAN_WHY_NO_BRIDGE);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (auto [Reg, Src] : Copies[D]) {
@@ -708,7 +766,8 @@ std::optional<VariantResult> VariantBuilder::bridgeDeletedValues() {
         return fail(VariantStatus::Unsupported,
                     "no register copy " + K.regName(Src).str() + " -> " +
                         K.regName(Reg).str() + " to bridge " +
-                        K.opcodeName(Ref.Instrs[D].Opcode).str());
+                        K.opcodeName(Ref.Instrs[D].Opcode).str(),
+                    DECAN_WHY_NO_BRIDGE);
       Bridges.insert(Bridges.end(), X.begin(), X.end());
     }
     for (Instr &Y : Bridges) {
@@ -742,7 +801,8 @@ std::optional<VariantResult> VariantBuilder::padToRefLength() {
     for (const Instr &X : Repl[I]) {
       Expected<unsigned> Sz = K.sizeOf(X);
       if (!Sz)
-        return fail(VariantStatus::Unsupported, toString(Sz.takeError()));
+        return fail(VariantStatus::Unsupported, toString(Sz.takeError()),
+                    DECAN_WHY_NO_FORM);
       Produced += *Sz;
     }
     switch (Opts.Layout) {

@@ -197,7 +197,41 @@ uint64_t X86Target::decode(ArrayRef<uint8_t> Bytes, uint64_t Address,
   return Size;
 }
 
+bool X86Target::highByteNeedsRex(const MCInst &Inst) const {
+  // LLVM's encoder aborts the process (report_fatal_error) on %ah-%dh in an
+  // instruction that needs a REX prefix (an extended register, %sil-like
+  // byte registers or REX.W). The instruction with %al-%dl in their place
+  // needs a REX prefix exactly when the original would.
+  static const char *const High[] = {"AH", "BH", "CH", "DH"};
+  static const char *const Low[] = {"AL", "BL", "CL", "DL"};
+  MCInst LowInst = Inst;
+  bool Any = false;
+  for (MCOperand &Op : LowInst)
+    for (unsigned K = 0; K < 4; ++K)
+      if (Op.isReg() && Op.getReg() == reg(High[K])) {
+        Op.setReg(reg(Low[K]));
+        Any = true;
+      }
+  if (!Any)
+    return false;
+  SmallVector<char, 16> Bytes;
+  SmallVector<MCFixup, 4> Fixups;
+  CE->encodeInstruction(LowInst, Bytes, Fixups, *STI);
+  for (char C : Bytes) {
+    uint8_t B = uint8_t(C);
+    bool Legacy = B == 0x66 || B == 0x67 || B == 0xf0 || B == 0xf2 ||
+                  B == 0xf3 || B == 0x2e || B == 0x36 || B == 0x3e ||
+                  B == 0x26 || B == 0x64 || B == 0x65;
+    if (!Legacy)
+      return (B & 0xf0) == 0x40;
+  }
+  return false;
+}
+
 Error X86Target::encode(const MCInst &Inst, SmallVectorImpl<char> &Out) const {
+  if (highByteNeedsRex(Inst))
+    return fail("cannot encode '" + print(Inst, 0) +
+                "': %ah-%dh with a register that needs a REX prefix");
   SmallVector<MCFixup, 4> Fixups;
   size_t Before = Out.size();
   CE->encodeInstruction(Inst, Out, Fixups, *STI);

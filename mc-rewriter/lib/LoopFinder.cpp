@@ -75,6 +75,9 @@ public:
       : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
 
   void run(std::vector<LoopCandidate> &Out);
+  /// Dead padding after a jump or return that no known edge reaches, as
+  /// [start, end) ranges (after run(); none when the CFG is incomplete).
+  std::vector<std::pair<uint64_t, uint64_t>> Padding;
 
 private:
   Flow flowOf(const Instr &I) const;
@@ -83,7 +86,9 @@ private:
   void computeDominators();
   bool dominates(unsigned A, unsigned B) const;
   std::string checkLoop(const std::vector<unsigned> &Body, unsigned Header,
-                        bool &FlagsLiveIn) const;
+                        bool &FlagsLiveIn, bool &ShortHeader) const;
+  std::string checkPatchRoom(const std::set<unsigned> &InBody, unsigned Header,
+                             bool &ShortHeader) const;
 
   const BinaryImage &Bin;
   const decan::X86Target &X86;
@@ -100,9 +105,13 @@ private:
   /// Targets of resolved jump tables, by instruction index of the jump.
   std::map<unsigned, std::vector<uint64_t>> TableTargets;
   bool isIndirectTailCall(unsigned K) const;
+  uint64_t tableBaseOf(MCRegister Base) const;
   bool resolveJumpTable(unsigned K, uint64_t End,
                         const DenseMap<uint64_t, unsigned> &InstrAt);
   std::string Problem; // makes every loop of the function skipped
+  /// An indirect jump neither a tail call nor a read jump table: code may
+  /// be reached by edges the CFG lacks.
+  bool UnknownCFG = false;
   std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
 };
 
@@ -162,6 +171,8 @@ bool FunctionAnalyzer::decode() {
 /// Jump tables of the two forms compilers emit for a switch:
 ///   lea T(%rip), %rt; movslq (%rt,%ri,4), %rx; add %rt, %rx; jmp *%rx
 ///   jmp *T(,%ri,8)                                  (position-dependent)
+/// with the lea in the jump's block or, when it is hoisted, the only
+/// instruction of the function that sets %rt (tableBaseOf).
 /// Entries are read while they name an instruction of this function; the
 /// bound check before the jump is not analysed, so extra entries can only
 /// add edges (a conservative CFG), never drop real ones.
@@ -175,18 +186,22 @@ bool FunctionAnalyzer::resolveJumpTable(
   };
   if (Name == "JMP64r") {
     uint64_t Table = 0;
-    bool Load = false;
+    MCRegister Base; // of the table load
     for (unsigned B = 1; B <= 8 && B <= K && !Table; ++B) {
       const Instr &I = Instrs[K - B];
       StringRef N = X86.opcodeName(I.Inst.getOpcode());
-      if (N == "MOVSX64rm32" && I.Inst.getOperand(2).isImm() &&
-          I.Inst.getOperand(2).getImm() == 4)
-        Load = true;
-      if (N == "LEA64r" && Load && I.Inst.getOperand(1).getReg() == X86.RIP)
+      if (!Base && N == "MOVSX64rm32" && I.Inst.getOperand(2).isImm() &&
+          I.Inst.getOperand(2).getImm() == 4 && I.Inst.getOperand(1).getReg())
+        Base = I.Inst.getOperand(1).getReg();
+      if (N == "LEA64r" && Base && I.Inst.getOperand(0).getReg() == Base &&
+          I.Inst.getOperand(1).getReg() == X86.RIP)
         Table = I.Addr + I.Size + I.Inst.getOperand(4).getImm();
       if (Flows[K - B].Branch || Flows[K - B].Call)
         break;
     }
+    // The base is often loaded once, before the loop the switch is in.
+    if (!Table && Base && Base != X86.RIP)
+      Table = tableBaseOf(Base);
     if (!Table)
       return false;
     for (unsigned E = 0; E < 4096; ++E) {
@@ -220,6 +235,39 @@ bool FunctionAnalyzer::resolveJumpTable(
     return false;
   TableTargets[K] = std::move(Targets);
   return true;
+}
+
+/// The table a switch's base register \p Base holds when every instruction
+/// of the function that sets it is one `lea T(%rip), Base` (the same T), or
+/// 0. Other writers that compiled code cannot mean as a table (a call's
+/// clobber, the epilogue's pop restoring the caller's value) are ignored: a
+/// table lookup through such a value would be a compiler's bug.
+uint64_t FunctionAnalyzer::tableBaseOf(MCRegister Base) const {
+  const MCRegisterInfo &MRI = X86.regInfo();
+  const MCInstrInfo &MII = X86.instrInfo();
+  uint64_t Table = 0;
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    const MCInst &I = Instrs[K].Inst;
+    const MCInstrDesc &D = MII.get(I.getOpcode());
+    bool Writes = false;
+    for (unsigned O = 0; O < D.getNumDefs() && O < I.getNumOperands(); ++O)
+      Writes |= I.getOperand(O).isReg() &&
+                MRI.regsOverlap(I.getOperand(O).getReg(), Base);
+    for (MCPhysReg R : D.implicit_defs())
+      Writes |= MRI.regsOverlap(R, Base);
+    StringRef N = X86.opcodeName(I.getOpcode());
+    if (!Writes || Flows[K].Call || N == "POP64r")
+      continue;
+    if (N != "LEA64r" || I.getOperand(0).getReg() != Base ||
+        I.getOperand(1).getReg() != X86.RIP || I.getOperand(3).getReg() ||
+        !I.getOperand(4).isImm())
+      return 0;
+    uint64_t T = Instrs[K].Addr + Instrs[K].Size + I.getOperand(4).getImm();
+    if (Table && T != Table)
+      return 0;
+    Table = T;
+  }
+  return Table;
 }
 
 /// An indirect jump that leaves the function: through a RIP-relative slot
@@ -275,8 +323,7 @@ void FunctionAnalyzer::buildBlocks() {
   }
   if (IndirectJump) {
     ++Stats.FunctionsWithIndirectJump;
-    if (Problem.empty())
-      Problem = "unresolved indirect jump in function (its CFG is unknown)";
+    UnknownCFG = true;
   }
   for (unsigned K = 0; K < Instrs.size(); ++K) {
     if (Leaders.count(Instrs[K].Addr)) {
@@ -335,6 +382,9 @@ void FunctionAnalyzer::buildBlocks() {
         erase(Blocks[S].Preds, BI);
       Blocks[BI].Succs.clear();
       Blocks[BI].FallThrough = 0;
+      // Room for trampolines, where no unknown edge can land either.
+      if (!UnknownCFG)
+        Padding.push_back({Blocks[BI].Start, Blocks[BI].End});
     }
 }
 
@@ -435,9 +485,44 @@ bool FunctionAnalyzer::dominates(unsigned A, unsigned B) const {
   }
 }
 
+/// Whether the jump to the stub fits at the header. Bytes patched must lie
+/// in the loop: nothing else of the function may run into them. With the
+/// function's CFG known, the original loop never runs again once its header
+/// is patched (a natural loop is entered at its header only), so the patch
+/// may span several of its blocks. With an unresolved indirect jump
+/// elsewhere in the function, that jump may land inside the loop (past the
+/// header) and run the original bytes, which are all still there, except
+/// the patched ones: the patch then covers the header's first instruction
+/// only, since no jump lands inside an instruction. A header with room for
+/// 2 bytes only gets a short jump to a trampoline (findLoops places it).
+std::string FunctionAnalyzer::checkPatchRoom(const std::set<unsigned> &InBody,
+                                             unsigned Header,
+                                             bool &ShortHeader) const {
+  uint64_t Start = Blocks[Header].Start;
+  unsigned FirstSize = Instrs[Blocks[Header].First].Size;
+  // Contiguous loop bytes from the header.
+  uint64_t Covered = Start;
+  while (Covered < Start + 5) {
+    auto It = BlockAt.find(Covered);
+    if (It == BlockAt.end() || !InBody.count(It->second))
+      break;
+    Covered = Blocks[It->second].End;
+  }
+  unsigned Room = UnknownCFG ? FirstSize : unsigned(Covered - Start);
+  ShortHeader = Room < 5;
+  if (Room >= 2)
+    return "";
+  if (UnknownCFG)
+    return "the header's first instruction is 1 byte, no room for a jump "
+           "(an unresolved indirect jump elsewhere in the function may "
+           "land on the next one)";
+  return "the header is 1 byte before code outside the loop: no room for "
+         "a jump";
+}
+
 std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
-                                        unsigned Header,
-                                        bool &FlagsLiveIn) const {
+                                        unsigned Header, bool &FlagsLiveIn,
+                                        bool &ShortHeader) const {
   const MCInstrInfo &MII = X86.instrInfo();
   const MCRegisterInfo &MRI = X86.regInfo();
   auto IsRSP = [&](MCRegister R) {
@@ -545,14 +630,9 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
             .str();
     }
   }
-  // The 5-byte jump patched at the header must lie in loop blocks only.
-  uint64_t Need = Blocks[Header].Start + 5, Covered = Blocks[Header].Start;
-  while (Covered < Need) {
-    auto It = BlockAt.find(Covered);
-    if (It == BlockAt.end() || !InBody.count(It->second))
-      return "loop header too short for the 5-byte patch";
-    Covered = Blocks[It->second].End;
-  }
+  if (std::string Why = checkPatchRoom(InBody, Header, ShortHeader);
+      !Why.empty())
+    return Why;
 
   // EFLAGS live-in at the header (the dispatch stub's compare clobbers it
   // unless saved). Leaving the loop counts as a read, conservatively.
@@ -602,6 +682,35 @@ std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
   }
   FlagsLiveIn = LiveIn[Header];
   return "";
+}
+
+/// Where `jmp rel8` at the header of \p L reaches 5 bytes of its own
+/// blocks past the 2 patched ones, the nearest to the header; 0 if nowhere.
+static uint64_t slotInLoop(const LoopCandidate &L) {
+  uint64_t Lo = L.Header >= 126 ? L.Header - 126 : 0, Hi = L.Header + 129;
+  uint64_t Best = 0, BestDist = ~uint64_t(0);
+  auto Consider = [&](uint64_t S, uint64_t E) { // free bytes [S, E)
+    if (E < S + 5 || std::max(S, Lo) > std::min(E - 5, Hi))
+      return;
+    uint64_t T = std::clamp(L.Header, std::max(S, Lo), std::min(E - 5, Hi));
+    uint64_t Dist = T > L.Header ? T - L.Header : L.Header - T;
+    if (Dist < BestDist) {
+      Best = T;
+      BestDist = Dist;
+    }
+  };
+  for (size_t K = 0; K < L.Blocks.size();) {
+    uint64_t S = L.Blocks[K].Start, E = L.Blocks[K].End;
+    for (++K; K < L.Blocks.size() && L.Blocks[K].Start == E; ++K)
+      E = L.Blocks[K].End;
+    if (L.Header >= S && L.Header < E) {
+      Consider(S, L.Header);
+      Consider(L.Header + 2, E);
+    } else {
+      Consider(S, E);
+    }
+  }
+  return Best;
 }
 
 void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
@@ -662,8 +771,20 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
         L.SkipReason = "irreducible control flow in loop";
     if (L.SkipReason.empty())
       L.SkipReason = Problem;
+    bool ShortHeader = false;
     if (L.SkipReason.empty())
-      L.SkipReason = checkLoop(Sorted, H, L.FlagsLiveIn);
+      L.SkipReason = checkLoop(Sorted, H, L.FlagsLiveIn, ShortHeader);
+    L.UnknownEntries = UnknownCFG;
+    // A short header's trampoline: in the loop's own bytes when the CFG is
+    // known (once the header is patched the rest of the loop never runs
+    // again), else findLoops() places one in padding.
+    if (L.SkipReason.empty() && ShortHeader) {
+      L.Trampoline = UnknownCFG ? 0 : slotInLoop(L);
+      if (L.Trampoline)
+        ++Stats.Trampolines;
+      else
+        L.Trampoline = ~uint64_t(0);
+    }
     // The header's own line, else the first line any loop instruction has
     // (compilers give rotated headers line 0).
     std::vector<uint64_t> Addrs{L.Header};
@@ -677,6 +798,81 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
         break;
       }
     Out.push_back(std::move(L));
+  }
+}
+
+/// Padding between functions: a gap between two functions of one
+/// executable section that holds nothing but int3 and NOPs. No code runs
+/// there (nothing jumps into alignment padding).
+static void paddingBetweenFunctions(const BinaryImage &Bin,
+                                    const decan::X86Target &X86,
+                                    std::map<uint64_t, uint64_t> &Free) {
+  const std::vector<FunctionRange> &Fs = Bin.functions();
+  for (size_t K = 0; K + 1 < Fs.size(); ++K) {
+    uint64_t Start = Fs[K].End, End = Fs[K + 1].Start;
+    if (End <= Start || End - Start < 5 || End - Start > 4096)
+      continue;
+    ArrayRef<uint8_t> Code = Bin.codeAt(Start, End - Start);
+    if (Code.empty())
+      continue;
+    bool Padding = true;
+    for (uint64_t Off = 0; Off < Code.size() && Padding;) {
+      MCInst Inst;
+      uint64_t Size = X86.decode(Code.slice(Off), Start + Off, Inst);
+      StringRef N = Size ? X86.opcodeName(Inst.getOpcode()) : "";
+      Padding = Size && (N.starts_with("NOOP") || N == "INT3" || N == "NOP");
+      Off += Size;
+    }
+    if (Padding)
+      Free[Start] = End;
+  }
+}
+
+/// Places the trampoline of each loop whose header has room for a 2-byte
+/// jump only: 5 free padding bytes within reach of `jmp rel8` at the header,
+/// the nearest first; the bytes are then taken. A loop without one is
+/// skipped.
+static void placeTrampolines(std::map<uint64_t, uint64_t> &Free,
+                             std::vector<LoopCandidate> &Loops,
+                             FinderStats &Stats) {
+  for (LoopCandidate &L : Loops) {
+    if (L.Trampoline != ~uint64_t(0))
+      continue;
+    L.Trampoline = 0;
+    // jmp rel8 at Header reaches [Header + 2 - 128, Header + 2 + 127].
+    uint64_t Lo = L.Header >= 126 ? L.Header - 126 : 0, Hi = L.Header + 129;
+    uint64_t Best = 0, BestDist = ~uint64_t(0);
+    auto It = Free.upper_bound(Lo);
+    if (It != Free.begin())
+      --It;
+    for (; It != Free.end() && It->first <= Hi; ++It) {
+      if (It->second - It->first < 5)
+        continue;
+      // Slots of this range within reach: [A, B]; the nearest to the header.
+      uint64_t A = std::max(It->first, Lo), B = std::min(It->second - 5, Hi);
+      if (A > B)
+        continue;
+      uint64_t T = std::clamp(L.Header, A, B);
+      uint64_t Dist = T > L.Header ? T - L.Header : L.Header - T;
+      if (Dist < BestDist) {
+        Best = T;
+        BestDist = Dist;
+      }
+    }
+    if (!Best) {
+      L.SkipReason = "the header has room for a 2-byte jump only, and no "
+                     "padding within 127 bytes holds a 5-byte trampoline";
+      continue;
+    }
+    auto R = std::prev(Free.upper_bound(Best));
+    uint64_t Start = R->first, End = R->second;
+    Free.erase(R);
+    if (Best > Start)
+      Free[Start] = Best;
+    if (End > Best + 5)
+      Free[Best + 5] = End;
+    L.Trampoline = Best;
+    ++Stats.Trampolines;
   }
 }
 
@@ -774,11 +970,17 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
                            FinderStats *StatsOut, bool WithLines) {
   FinderStats Stats;
   std::vector<LoopCandidate> Loops;
+  std::map<uint64_t, uint64_t> Free; // padding, start -> end
   for (const FunctionRange &F : Bin.functions()) {
     ++Stats.Functions;
     FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
     FA.run(Loops);
+    for (auto [S, E] : FA.Padding)
+      if (E - S >= 5)
+        Free[S] = E;
   }
+  paddingBetweenFunctions(Bin, X86, Free);
+  placeTrampolines(Free, Loops, Stats);
   skipLoopsExceptionsCannotLeave(Bin, X86, Loops);
   if (StatsOut)
     *StatsOut = Stats;

@@ -408,14 +408,28 @@ void RewriteInstance::fillData() {
 
 Error RewriteInstance::patchJumps() {
   for (PlannedLoop &P : Plan) {
-    uint64_t Off = *Bin.fileOffset(P.L->Header);
-    int64_t Rel = int64_t(CB.labelAddr(P.StubLabel)) - int64_t(P.L->Header + 5);
+    // A short header jumps (rel8) to its trampoline in padding, which
+    // jumps to the stub (LoopCandidate::Trampoline).
+    uint64_t At = P.L->Trampoline ? P.L->Trampoline : P.L->Header;
+    std::optional<uint64_t> Off = Bin.fileOffset(At);
+    if (!Off)
+      return fail("trampoline not mapped from the file for the loop at " +
+                  loopWhere(*P.L));
+    int64_t Rel = int64_t(CB.labelAddr(P.StubLabel)) - int64_t(At + 5);
     if (Rel != int64_t(int32_t(Rel)))
       return fail("new code too far from the loop at " + loopWhere(*P.L));
     std::string Jmp(5, char(0xe9));
     uint32_t U = uint32_t(int32_t(Rel));
     memcpy(&Jmp[1], &U, 4);
-    Patches.push_back({Off, Jmp});
+    Patches.push_back({*Off, Jmp});
+    if (P.L->Trampoline) {
+      int64_t Short = int64_t(At) - int64_t(P.L->Header + 2);
+      if (Short != int64_t(int8_t(Short)))
+        return fail("trampoline out of reach for the loop at " +
+                    loopWhere(*P.L));
+      Patches.push_back({*Bin.fileOffset(P.L->Header),
+                         std::string{char(0xeb), char(int8_t(Short))}});
+    }
   }
   return Error::success();
 }

@@ -639,6 +639,24 @@ TEST_F(RulesTest, DL1MasksAnUnboundedLoadedIndex) {
   ASSERT_EQ(P.Status, VariantStatus::OK) << P.Reason;
   EXPECT_TRUE(of(P, 1)[0].Unchanged);
 }
+TEST_F(RulesTest, DL1KeepsTheAddressOfALoadedPointer) {
+  // out[i] = p[i]->val (sqlite): p[i] is a pointer the loop follows. From
+  // the scratch area it would load a non-pointer and 4(%rcx), which stays
+  // in place, would fault: the pointer load keeps its address.
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "MOV64rm", {"RCX", "RSI", "#8", "RAX", "#0", "-"}),
+            ins(*K, "MOV32rm", {"ECX", "RCX", "#1", "-", "#4", "-"}),
+            ins(*K, "MOV32mr", {"RDX", "#4", "RAX", "#0", "-", "ECX"})},
+           "#1");
+  L.FreeRegs = {K->reg("R11")};
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_TRUE(of(R, 0)[0].Unchanged);
+  EXPECT_TRUE(of(R, 1)[0].Unchanged);
+  EXPECT_FALSE(of(R, 2)[0].Unchanged); // the store goes to the scratch area
+}
+
 TEST_F(RulesTest, StoreWithoutIndexKeepsItsLSVariant) {
   // gcc's `movl %eax, (%r8)`: no index register. Register 0 has no units:
   // the verifier must not take EAX's for an address unit of the store.

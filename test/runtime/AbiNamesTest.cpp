@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include <string>
+
 TEST(AbiNames, VariantNamesRoundTrip) {
   const char *Want[] = {"REF",      "LS",      "FP",     "NO_DIV",   "DL1",
                         "CTRL",     "NO_CALL", "S2L",    "NO_STORE", "NO_RED",
@@ -37,4 +39,20 @@ TEST(AbiNames, StatusAndStorePolicyNames) {
   EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_AS_LOAD), "as-load");
   EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_TO_SCRATCH), "scratch");
   EXPECT_STREQ(decan_store_policy_name(DECAN_STORE_DELETED), "deleted");
+}
+
+// Every reason a variant is missing is said in words of its own: only
+// DECAN_WHY_OTHER sends the reader to the producer's notes.
+TEST(AbiNames, EveryWhyHasItsOwnWords) {
+  std::string Other = decan_variant_why_text(DECAN_WHY_OTHER);
+  EXPECT_STREQ(decan_variant_why_text(DECAN_WHY_NONE), "");
+  for (uint32_t W = 1; W <= DECAN_WHY_SCRATCH_SIZE; ++W) {
+    if (W == DECAN_WHY_OTHER)
+      continue;
+    std::string Text = decan_variant_why_text(W);
+    EXPECT_FALSE(Text.empty()) << W;
+    EXPECT_NE(Text, Other) << W;
+  }
+  EXPECT_EQ(std::string(decan_variant_why_text(DECAN_WHY_SCRATCH_SIZE + 1)),
+            Other);
 }

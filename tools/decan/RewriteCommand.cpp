@@ -42,10 +42,17 @@ static void printLoop(raw_ostream &OS, const rw::LoopCandidate &L,
     OS << "-";
   OS << "  " << L.numInstrs() << " instrs, " << L.bytes() << " bytes  ";
   std::string Reason = O ? O->Reason : L.SkipReason;
-  if (Reason.empty())
+  if (Reason.empty()) {
     OS << (O ? "rewritten [" + maskNames(O->VariantMask) + "]"
              : std::string("rewritable"));
-  else
+    // How its header is patched, where that is not the plain 5-byte jump.
+    if (L.Trampoline)
+      OS << " (short header: jmp rel8 to a trampoline at 0x"
+         << utohexstr(L.Trampoline, true) << ")";
+    if (L.UnknownEntries)
+      OS << " (unresolved indirect jump in the function: the patch covers "
+            "the header's first instruction only)";
+  } else
     OS << "skipped: " << Reason;
   OS << "\n";
   if (O)
@@ -101,7 +108,13 @@ static Error listLoops(StringRef Input, raw_ostream &OS) {
   for (const rw::LoopCandidate &L : *Loops)
     N += L.SkipReason.empty();
   OS << Input << ": " << Stats.Functions << " functions, " << Loops->size()
-     << " innermost loops, " << N << " rewritable\n";
+     << " innermost loops, " << N << " rewritable";
+  if (Stats.FunctionsWithIndirectJump)
+    OS << "; " << Stats.FunctionsWithIndirectJump
+       << " functions with an unresolved indirect jump";
+  if (Stats.Trampolines)
+    OS << "; " << Stats.Trampolines << " short headers through trampolines";
+  OS << "\n";
   for (const rw::LoopCandidate &L : *Loops)
     printLoop(OS, L, nullptr);
   return Error::success();

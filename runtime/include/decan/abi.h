@@ -147,12 +147,17 @@ enum decan_variant_why {
   DECAN_WHY_OTHER = 13,        ///< see the producer's remark
   /// Empty because what the variant removes or redirects is all in the
   /// exit test's or the addresses' slice (pointer chasing, searches).
-  DECAN_WHY_MEMORY_FEEDS_CONTROL = 14, ///< every memory access (FP, DL1)
-  DECAN_WHY_ARITH_FEEDS_CONTROL = 15,  ///< all arithmetic (LS)
-  DECAN_WHY_ALL_CONTROL = 16,          ///< every instruction (CTRL)
-  DECAN_WHY_NO_STORE = 17,             ///< no store (S2L, NO_STORE)
-  DECAN_WHY_NO_RED = 18,               ///< no reduction chain (NO_RED)
-  DECAN_WHY_NO_GROUP = 19              ///< fewer groups than that (GROUPING)
+  DECAN_WHY_MEMORY_FEEDS_CONTROL = 14,  ///< every memory access (FP, DL1)
+  DECAN_WHY_ARITH_FEEDS_CONTROL = 15,   ///< all arithmetic (LS)
+  DECAN_WHY_ALL_CONTROL = 16,           ///< every instruction (CTRL)
+  DECAN_WHY_NO_STORE = 17,              ///< no store (S2L, NO_STORE)
+  DECAN_WHY_NO_RED = 18,                ///< no reduction chain (NO_RED)
+  DECAN_WHY_NO_GROUP = 19,              ///< fewer groups than that (GROUPING)
+  DECAN_WHY_STORE_ADDRESS_LOADED = 20,  ///< store address from loaded data
+  DECAN_WHY_GROUP_HOLDS_ADDRESSES = 21, ///< group feeds other addresses
+  DECAN_WHY_GATHER_SCATTER = 22,        ///< vector index or scatter
+  DECAN_WHY_NO_BRIDGE = 23,             ///< a removed value cannot be bridged
+  DECAN_WHY_SCRATCH_SIZE = 24           ///< one array spans the scratch area
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are

@@ -129,8 +129,22 @@ static inline const char *decan_variant_why_text(uint32_t why) {
     return "all arithmetic feeds the exit test or an address";
   case DECAN_WHY_ALL_CONTROL:
     return "every instruction feeds the exit test";
+  case DECAN_WHY_STORE_ADDRESS_LOADED:
+    return "a store's address is computed from loaded data: it cannot be "
+           "redirected to the scratch area";
+  case DECAN_WHY_GROUP_HOLDS_ADDRESSES:
+    return "the memory group holds addresses or indexes of other accesses";
+  case DECAN_WHY_GATHER_SCATTER:
+    return "a gather or scatter: a vector index cannot address the scratch "
+           "area, a scatter has no load form";
+  case DECAN_WHY_SCRATCH_SIZE:
+    return "the accesses to one array span more than the scratch area";
+  case DECAN_WHY_NO_BRIDGE:
+    return "a value a removed instruction computes is still read, and no "
+           "copy or idiom can stand in for it";
   }
-  return "see the compiler's remark (-Rpass-missed=decan)";
+  return "see the compiler's remark (-Rpass-missed=decan) or decan "
+         "rewrite's notes";
 }
 
 /// Name of a decan_store_policy, as reports print it ("store_policy").

@@ -82,6 +82,10 @@ public:
   /// completely (no fixups).
   llvm::Error encode(const llvm::MCInst &Inst,
                      llvm::SmallVectorImpl<char> &Out) const;
+  /// True when \p Inst names %ah-%dh and needs a REX prefix, which x86-64
+  /// cannot encode (LLVM's encoder would abort): a variant that renamed a
+  /// register into such a form must be refused before encoding.
+  bool highByteNeedsRex(const llvm::MCInst &Inst) const;
   /// Encoded size of \p Inst, or 0 when it cannot be encoded.
   unsigned encodedSize(const llvm::MCInst &Inst) const;
   /// AT&T text of \p Inst (for listings and errors).

@@ -1,10 +1,11 @@
 //===- LoopFinder.h - Innermost loops of a prebuilt binary ----------------===//
 //
 // Part of decan. Disassembles each function with MCDisassembler, builds its
-// CFG (direct branches; an indirect jump makes the function's CFG unknown,
-// which is reported, never guessed), computes dominators, finds natural
-// loops, keeps the innermost reducible ones, and decides per loop whether it
-// can be relocated (no calls, no stack pointer use, a patchable header...).
+// CFG (direct branches and jump tables; an unresolved indirect jump makes
+// the function's CFG incomplete, which restricts how its loops are patched,
+// never guessed), computes dominators, finds natural loops, keeps the
+// innermost reducible ones, and decides per loop whether it can be relocated
+// (no stack pointer use, a patchable header or a trampoline in padding...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,15 @@ struct LoopCandidate {
   std::string File;              ///< from DWARF, "" when unknown
   unsigned Line = 0;
   bool FlagsLiveIn = true; ///< EFLAGS may be read before written from Header
+  /// How the loop's entry is patched. Normally a 5-byte `jmp stub` at
+  /// Header. A header with room for 2 bytes only gets `jmp Trampoline`
+  /// (rel8) there and the 5-byte `jmp stub` at Trampoline, in padding no
+  /// code reaches (between functions, or after a jump) within 127 bytes.
+  uint64_t Trampoline = 0;
+  /// The function has an unresolved indirect jump (outside this loop): its
+  /// CFG is incomplete, so the patch covers the header's first instruction
+  /// only (docs/rewriter.md, "Patching the header").
+  bool UnknownEntries = false;
   /// Names of the PLT entries the loop calls, by entry address: the
   /// variant rules keep a libm call where the plugin does.
   std::map<uint64_t, std::string> Callees;
@@ -64,6 +74,7 @@ struct LoopCandidate {
 /// Totals over a binary (for listings and the BLAS coverage benchmark).
 struct FinderStats {
   unsigned Functions = 0, FunctionsWithIndirectJump = 0;
+  unsigned Trampolines = 0; ///< short headers patched through padding
   unsigned UndecodableFunctions = 0;
   uint64_t DecodedBytes = 0, UndecodedBytes = 0;
 };
