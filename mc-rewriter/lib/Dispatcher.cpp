@@ -14,6 +14,7 @@
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/abi.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -129,6 +130,10 @@ private:
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
                 const std::function<CodeTarget(uint64_t)> &Exit);
+  /// Emits one instruction of a copy; \p To maps an original address to
+  /// its label or exit.
+  void emitInst(const CopyInst &CI, bool Measured,
+                llvm::function_ref<CodeTarget(uint64_t)> To);
   int inductionIndex() const;
 
   const decan::X86Knowledge &X86;
@@ -149,6 +154,34 @@ int LoopEmitter::inductionIndex() const {
   return -1;
 }
 
+void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
+                           llvm::function_ref<CodeTarget(uint64_t)> To) {
+  if (CI.IsBranch) {
+    bool Cond =
+        CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
+    CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
+              Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
+              To(CI.BranchTarget));
+    return;
+  }
+  if (CI.IsCall) {
+    CB.call(CodeTarget::abs(CI.CallTarget));
+    return;
+  }
+  MCInst MI = CI.MI;
+  int Mem = X86.addressOperandIndex(MI);
+  if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&
+      MI.getOperand(Mem).getReg() == X86.RSP)
+    MI.getOperand(Mem + 3) =
+        MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
+  if (CI.HasScratch)
+    CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
+  else if (CI.HasRip)
+    CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
+  else
+    CB.inst(MI);
+}
+
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
                            const std::function<CodeTarget(uint64_t)> &Exit) {
   std::map<uint64_t, unsigned> Labels;
@@ -165,30 +198,16 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     const CopyBlock &B = C.Blocks[K];
     CB.bind(Labels[B.Start]);
     for (const CopyInst &CI : B.Instrs) {
-      if (CI.IsBranch) {
-        bool Cond =
-            CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
-        CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
-                  Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
-                  To(CI.BranchTarget));
+      if (CI.ReturnAddr) {
+        unsigned Begin = CB.newLabel(), End = CB.newLabel();
+        CB.bind(Begin);
+        emitInst(CI, Measured, To);
+        CB.bind(End);
+        (Measured ? P.MeasuredCalls : P.OrigCalls)
+            .push_back({Begin, End, CI.ReturnAddr});
         continue;
       }
-      if (CI.IsCall) {
-        CB.call(CodeTarget::abs(CI.CallTarget));
-        continue;
-      }
-      MCInst MI = CI.MI;
-      int Mem = X86.addressOperandIndex(MI);
-      if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&
-          MI.getOperand(Mem).getReg() == X86.RSP)
-        MI.getOperand(Mem + 3) =
-            MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
-      if (CI.HasScratch)
-        CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
-      else if (CI.HasRip)
-        CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
-      else
-        CB.inst(MI);
+      emitInst(CI, Measured, To);
     }
     if (B.FallThrough &&
         (K + 1 == C.Blocks.size() || C.Blocks[K + 1].Start != B.FallThrough))

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,19 @@ struct PlannedLoop {
   /// stubs, which run with the frame below the program's stack (their
   /// unwind rule: Dispatcher.h, measuredFrameCFI).
   unsigned MeasuredBegin = 0, MeasuredEnd = 0;
+  /// Each call of the measured copies, between two labels, and the
+  /// original call's return address: its unwind row (.eh_frame) makes the
+  /// copy look called from there, so the function's exception table sees
+  /// the original call site.
+  struct CallSite {
+    unsigned Begin, End;
+    uint64_t ReturnAddr;
+  };
+  std::vector<CallSite> MeasuredCalls;
+  /// The same for the relocated original's calls: its exception table.
+  std::vector<CallSite> OrigCalls;
+  /// The relocated loop's unwind rule (Unwind.h, ruleAt); none: no FDE.
+  std::optional<std::string> OrigRule;
 };
 
 /// Labels of the routines every loop shares, reserved first in every

@@ -50,6 +50,11 @@ public:
                     uint64_t ScratchOff, uint64_t DataMemSize,
                     const std::string &Meta,
                     const std::string &DebugFrame = "") const;
+  /// PT_GNU_EH_FRAME points at \p Vaddr (a table in the new code segment).
+  void setEhFrameHdr(uint64_t Vaddr, uint64_t Size) {
+    EhHdrVaddr = Vaddr;
+    EhHdrSize = Size;
+  }
   /// True when the input has a section named \p Name.
   bool hasSection(llvm::StringRef Name) const;
 
@@ -65,6 +70,7 @@ private:
   int LastLoad = -1;
   uint64_t CodeOff = 0, CodeVaddr = 0, PhdrBytes = 0, TextStart = 0;
   uint64_t CodeSegSize = 0, DataOff = 0, DataVaddr = 0;
+  uint64_t EhHdrVaddr = 0, EhHdrSize = 0;
 };
 
 } // namespace decan::rewriter

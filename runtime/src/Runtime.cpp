@@ -309,6 +309,22 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadState *T = currentThread();
   if (__builtin_expect(!T, 0))
     return -1;
+  uintptr_t Frame = (uintptr_t)__builtin_frame_address(0);
+  if (__builtin_expect(T->InFlightLoop >= 0 && Frame >= T->InFlightFrame, 0)) {
+    // The call in flight cannot enclose this one (a nested call runs
+    // deeper in the stack): an exception or a longjmp left it, untimed.
+    // A variant's FP control bits go back to the program's (its sticky
+    // flags stay: the program's code raised them since).
+    LoopState *Left = Reg.Loops[T->InFlightLoop].load();
+    if (T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
+        Cfg.Fp == FpEnv::Ftz)
+      setMxcsr((T->SavedMxcsr & ~kMxcsrFlags) | (getMxcsr() & kMxcsrFlags));
+    if (Left && !Left->Abandoned.exchange(true))
+      addWarning("%s: a measured call was left by an exception or a "
+                 "longjmp: not timed",
+                 Left->Id);
+    T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
+  }
   if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
     // Nested in another measured call. A loop that calls this one yields
     // to it (issue 13): it is not timed again, and when it runs the
@@ -357,6 +373,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     TL->Stride = Next;
   }
   T->InFlightLoop = (int32_t)L->Index;
+  T->InFlightFrame = Frame;
   T->InFlightVariant = D.Variant;
   T->InFlightRerunOf = -1;
   T->InFlightRole = D.What;

@@ -73,6 +73,9 @@ struct LoopState {
   std::atomic<bool> InstanceDone{false};
   /// It called a measured loop: it stopped being timed (begin_call).
   std::atomic<bool> Yielded{false};
+  /// A measured call of it was left without end_call (an exception or a
+  /// longjmp unwound it): said once.
+  std::atomic<bool> Abandoned{false};
   /// Threads that called the loop. The stub's countdown is one per loop,
   /// so only a loop of one thread gets an accounting stride.
   mutable std::atomic<uint32_t> Threads{0};
@@ -130,6 +133,9 @@ struct ThreadState {
   /// The variant whose original run is in flight (-1: none): REF then runs
   /// the program's loop after that variant.
   int32_t InFlightRerunOf = -1;
+  /// begin_call's frame address for the call in flight: a later
+  /// begin_call at or above it means that call's frame was unwound.
+  uintptr_t InFlightFrame = 0;
   Role InFlightRole = Role::Account;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
