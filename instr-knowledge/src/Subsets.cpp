@@ -290,7 +290,7 @@ static void findGroups(const X86Knowledge &K, const LoopBody &L,
     unsigned BaseReg = Base.isReg() ? Base.Reg : 0;
     unsigned IdxReg = Idx.isReg() ? Idx.Reg : 0;
     // The frame (spills, locals) and RIP-relative scalars are no array.
-    if (BaseReg == K.reg("RSP") || (BaseReg == K.reg("RIP") && !IdxReg))
+    if (BaseReg == K.RSP || (BaseReg == K.RIP && !IdxReg))
       continue;
     std::string Sym;
     if (Disp.Kind == Operand::Symbol)
@@ -324,7 +324,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   S.Bits.resize(N);
   for (unsigned I = 0; I < N; ++I)
     S.Bits[I] = K.classify(L.Instrs[I].Opcode);
-  ReachingDefs RD(K, L);
+  std::shared_ptr<const BodyFacts> Facts = bodyFacts(K, L);
+  const ReachingDefs &RD = Facts->RD;
   // Backward slices over reaching definitions (loop-carried ones included).
   auto Slice = [&](std::vector<unsigned> Work, unsigned Bit) {
     std::set<unsigned> Seen;
@@ -462,7 +463,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       // The function's own frame (a spilled bound): no callee writes it.
       int M = K.memOperandIndex(L.Instrs[J].Opcode);
       const Operand &Base = L.Instrs[J].Ops[M];
-      bool Frame = Base.isReg() && Base.Reg == K.reg("RSP");
+      bool Frame = Base.isReg() && Base.Reg == K.RSP;
       S.CtrlReadsCallWrittenMemory |= !Frame;
     }
   }

@@ -136,7 +136,7 @@ static Error rewrite(StringRef Input, StringRef Output,
 static void help() {
   outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--all | "
             "--loops=ID,...] [--variants=NAME,...|all] [--extended] "
-            "[--groups]\n       [--profile] [-q]\n\n"
+            "[--groups]\n       [--profile] [--threads=N] [-q]\n\n"
             "Writes a copy of the x86-64 ELF executable or shared library "
             "BINARY into DIR\n(default: BINARY.decan next to it) in which "
             "every rewritable innermost loop\nruns from new code carrying "
@@ -157,13 +157,16 @@ static void help() {
             "                  shows which loops run and for how long\n"
             "  --disasm        print the emitted copies of every rewritten "
             "loop\n"
+            "  --threads=N     threads that find and build loops (default: "
+            "one per core);\n"
+            "                  the copy is the same whatever N\n"
             "  -q              print nothing on success\n"
             "Run the copy with 'decan run' (or LD_PRELOAD=libdecan_rt.so and "
             "DECAN_LOOPS=...).\n";
 }
 
 int runRewriteCommand(int argc, char **argv) {
-  ArgParser P({"o", "loops", "variants"},
+  ArgParser P({"o", "loops", "variants", "threads"},
               {"list", "disasm", "q", "all", "profile", "extended", "groups",
                "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
@@ -214,6 +217,12 @@ int runRewriteCommand(int argc, char **argv) {
   RW.VariantMask = 1u << REF;
   for (unsigned V : Vs)
     RW.VariantMask |= 1u << V;
+  if (P.has("threads")) {
+    auto T = P.getUnsigned("threads", 0);
+    if (!T)
+      return reportError(T.takeError());
+    RW.Threads = *T;
+  }
   std::string OutDir = P.get("o");
   if (!OutDir.empty())
     if (std::error_code EC = sys::fs::create_directories(OutDir))
