@@ -328,12 +328,13 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   const ReachingDefs &RD = Facts->RD;
   // Backward slices over reaching definitions (loop-carried ones included).
   auto Slice = [&](std::vector<unsigned> Work, unsigned Bit) {
-    std::set<unsigned> Seen;
+    std::vector<bool> Seen(N);
     while (!Work.empty()) {
       unsigned I = Work.back();
       Work.pop_back();
-      if (!Seen.insert(I).second)
+      if (Seen[I])
         continue;
+      Seen[I] = true;
       S.Bits[I] |= Bit;
       for (const RegRead *R : RD.readsOf(I))
         for (auto [D, C] : R->Defs)
@@ -415,18 +416,19 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
             for (auto [D, C] : RR->Defs)
               if (D != EntryDef)
                 Work.push_back(D);
-    std::set<unsigned> Seen;
-    while (!Work.empty() && !Seen.count(I)) {
+    std::vector<bool> Seen(N);
+    while (!Work.empty() && !Seen[I]) {
       unsigned D = Work.back();
       Work.pop_back();
-      if (!Seen.insert(D).second)
+      if (Seen[D])
         continue;
+      Seen[D] = true;
       for (const RegRead *R : RD.readsOf(D))
         for (auto [E, C] : R->Defs)
           if (E != EntryDef)
             Work.push_back(E);
     }
-    S.NumChasedLoad += Seen.count(I);
+    S.NumChasedLoad += Seen[I];
   }
   markReductions(K, L, RD, S.Bits);
   findGroups(K, L, S);

@@ -286,7 +286,7 @@ public:
       if (I.Padding)
         continue;
       if (I.Id >= L.Instrs.size() + 64) { // NoId, or an id of no REF
-        Other.push_back(&I);
+        Other[I.Id].push_back(&I);
         continue;
       }
       if (I.Id >= ById.size())
@@ -294,22 +294,19 @@ public:
       ById[I.Id].push_back(&I);
     }
   }
-  std::vector<const Instr *> operator()(unsigned Id) const {
+  ArrayRef<const Instr *> operator()(unsigned Id) const {
     if (Id < ById.size())
       return ById[Id];
-    std::vector<const Instr *> Out;
-    for (const Instr *I : Other)
-      if (I->Id == Id)
-        Out.push_back(I);
-    return Out;
+    auto It = Other.find(Id);
+    return It == Other.end() ? ArrayRef<const Instr *>() : It->second;
   }
 
 private:
-  std::vector<std::vector<const Instr *>> ById;
-  std::vector<const Instr *> Other;
+  std::vector<SmallVector<const Instr *, 1>> ById;
+  std::map<unsigned, SmallVector<const Instr *, 1>> Other;
 };
 
-bool touchesUnit(const X86Knowledge &K, const std::vector<const Instr *> &Is,
+bool touchesUnit(const X86Knowledge &K, ArrayRef<const Instr *> Is,
                  unsigned Unit, bool Write) {
   for (const Instr *I : Is) {
     SmallVector<unsigned, 8> Regs;
@@ -345,12 +342,14 @@ Error decan::verifyNoNewDependences(const X86Knowledge &K, const LoopBody &Ref,
     if (!std::binary_search(Unchanged.begin(), Unchanged.end(), I.Id))
       Inner.push_back(I.Id);
   llvm::sort(Inner);
+  DenseSet<uint64_t> Seen;
+  std::vector<std::pair<unsigned, unsigned>> Work;
   auto RefHas = [&](const DepEdge &E) {
     if (std::binary_search(R.begin(), R.end(), E))
       return true;
     // A path E.From -> (deleted or bridged ids) -> E.To, as carried.
-    DenseSet<uint64_t> Seen;
-    std::vector<std::pair<unsigned, unsigned>> Work{{E.From, 0}};
+    Seen.clear();
+    Work.assign(1, {E.From, 0});
     while (!Work.empty()) {
       auto [N, C] = Work.back();
       Work.pop_back();
@@ -425,8 +424,8 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
   std::map<unsigned, unsigned> RefIndex;
   for (unsigned I = 0; I < Ref.Instrs.size(); ++I)
     RefIndex[Ref.Instrs[I].Id] = I;
-  auto Dropped = [&](unsigned B, const std::vector<const Instr *> &BV,
-                     unsigned Unit, unsigned From) {
+  auto Dropped = [&](unsigned B, ArrayRef<const Instr *> BV, unsigned Unit,
+                     unsigned From) {
     const Instr &RB = *RefById[B];
     int M = K.memOperandIndex(RB.Opcode);
     bool Addr = false;
@@ -448,8 +447,11 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
     auto It = RefIndex.find(From);
     return From == EntryId || (It != RefIndex.end() && Affine[It->second]);
   };
+  DenseSet<std::tuple<unsigned, unsigned, unsigned>> Seen;
+  std::vector<const DepEdge *> Work;
+  std::vector<unsigned> Carry;
   for (unsigned A : Kept) {
-    std::vector<const Instr *> AV = VariantById(A);
+    ArrayRef<const Instr *> AV = VariantById(A);
     for (const DepEdge &E0Ref : edgesFrom(R, A)) {
       const DepEdge *E0 = &E0Ref;
       if (E0->Resource == MemResource) {
@@ -462,16 +464,16 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
       if (!touchesUnit(K, AV, E0->Resource, /*Write=*/true))
         continue; // the kept form no longer produces it (load-op -> load)
       // Follow the value through deleted instructions' pass-through input.
-      DenseSet<std::tuple<unsigned, unsigned, unsigned>> Seen;
-      std::vector<const DepEdge *> Work{E0};
-      std::vector<unsigned> Carry{(unsigned)E0->Carried};
+      Seen.clear();
+      Work.assign(1, E0);
+      Carry.assign(1, (unsigned)E0->Carried);
       while (!Work.empty()) {
         const DepEdge *E = Work.back();
         unsigned C = Carry.back();
         Work.pop_back();
         Carry.pop_back();
         if (isKept(Kept, E->To)) {
-          std::vector<const Instr *> BV = VariantById(E->To);
+          ArrayRef<const Instr *> BV = VariantById(E->To);
           if (!touchesUnit(K, BV, E->Resource, /*Write=*/false) &&
               Dropped(E->To, BV, E->Resource, E->From))
             continue;
