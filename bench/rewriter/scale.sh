@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Rewriter at library scale (issue 18): for Debian's reference libblas,
-# OpenBLAS, liblzma and a large C++ program (gdb), prints
-#   - `decan rewrite --all`: wall and user time, output size (x input),
-#     innermost loops rewritten;
+# OpenBLAS, OpenBLAS's liblapack, liblzma and a large C++ program (gdb),
+# prints
+#   - `decan rewrite --all`: wall and user time, peak RSS, output size
+#     (x input), innermost loops rewritten; with the default variants (the
+#     seven `decan run` rotates) and with --variants=all (19);
 #   - `decan rewrite --profile` (REF alone, no analysis): time and size;
 #   - `decan run --find-first` start-up: seconds from the command to the start of the
 #     measured run (a launcher script notes when each run starts: strace
@@ -23,7 +25,7 @@ cc=${CC:-clang-22}
 work=$(mktemp -d /tmp/decan-scale-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
-inputs=${BENCH_INPUTS:-refblas openblas lzma gdb}
+inputs=${BENCH_INPUTS:-refblas openblas lapack lzma gdb}
 mla=/usr/lib/x86_64-linux-gnu
 
 "$cc" -O1 "$here/blas-driver.c" -L$mla/blas -l:libblas.so.3 -o "$work/drv" || exit 1
@@ -38,6 +40,8 @@ setup() {
     prog=("$work/drv" 2); kind=lib ;;
   openblas) lib=$mla/openblas-pthread/libopenblas.so.0
     libdir=$mla/openblas-pthread; prog=("$work/drv" 2); kind=lib ;;
+  lapack) lib=$mla/openblas-pthread/liblapack.so.3
+    libdir=$mla/openblas-pthread; prog=("$work/drv" 2); kind=lib ;;
   lzma) lib=$mla/liblzma.so.5; libdir=""
     prog=(/usr/bin/xz -6 -T1 -c "$work/data.txt"); kind=lib ;;
   gdb) lib=/usr/bin/gdb; libdir=""
@@ -49,20 +53,22 @@ setup() {
 secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b-a}'; }
 now() { date +%s.%N; }
 
-# rewrite DECAN OUTDIR FLAGS...: "wall user size rewritten total"
+# rewrite DECAN OUTDIR FLAGS...: "wall user peak-MB size rewritten"
 rewrite() {
   local d=$1 out=$2
   shift 2
   rm -rf "$out" && mkdir -p "$out"
   local t0 t1
   t0=$(now)
-  /usr/bin/time -f %U -o "$work/user" "$d" rewrite "$lib" -o "$out" "$@" \
-    > "$work/rw.txt" 2>&1 || { echo "failed - - - -"; return; }
+  /usr/bin/time -f "%U %M" -o "$work/user" "$d" rewrite "$lib" -o "$out" "$@" \
+    > "$work/rw.txt" 2>&1 || { echo "failed - - - - -"; return; }
+  local user rss
+  read -r user rss < "$work/user"
   t1=$(now)
   local n
   n=$(grep -o '[0-9]* of [0-9]* innermost loops rewritten' "$work/rw.txt" |
     awk '{print $1 "/" $3}')
-  echo "$(secs "$t0" "$t1") $(cat "$work/user") $(stat -c %s "$out"/*) ${n:--}"
+  echo "$(secs "$t0" "$t1") $user $((rss / 1024)) $(stat -c %s "$out"/*) ${n:--}"
 }
 
 # startup DECAN FLAGS...: seconds to the measured run's exec, loops measured
@@ -88,19 +94,26 @@ startup() {
   echo "$(secs "$t0" "${last:-$t0}") ${measured:-?} $same"
 }
 
-echo "| input | size | build | rewrite --all: s (user s) | size (x) | loops rewritten | --profile: s, size (x) | decan run start: empty cache, filled | loops measured | output |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| input | size | build | rewrite --all, 7 variants: s (user s, peak MB) | size (x) | --variants=all: s (user s, peak MB) | size (x) | loops rewritten | --profile: s, size (x) | decan run start: empty cache, filled | loops measured | output |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for name in $inputs; do
   setup "$name"
   [ -e "$lib" ] || { echo "| $name | missing: $lib |"; continue; }
   insize=$(stat -L -c %s "$lib")
   for which in ${DECAN_BASE:+base} now; do
     if [ $which = base ]; then d=$DECAN_BASE/bin/decan; else d=$build/bin/decan; fi
-    read -r w u s n <<< "$(rewrite "$d" "$work/all")"
+    # The seven named (an older build's default is all 19); "all" is newer
+    # than --variants: an older build that refuses it gets its default.
+    read -r w u r s n <<< "$(rewrite "$d" "$work/all" --variants=REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL)"
     x=$(awk -v a="$s" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')
+    read -r aw au ar as an <<< "$(rewrite "$d" "$work/all" --variants=all)"
+    if [ "$aw" = failed ]; then # an older build: its default is all 19
+      read -r aw au ar as an <<< "$(rewrite "$d" "$work/all")"
+    fi
+    ax=$(awk -v a="$as" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')
     prof="-"
     if [ $which = now ]; then
-      read -r pw pu ps pn <<< "$(rewrite "$d" "$work/prof" --profile)"
+      read -r pw pu pr ps pn <<< "$(rewrite "$d" "$work/prof" --profile)"
       prof="$pw, $(awk -v a="$ps" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')"
     fi
     export DECAN_CACHE_DIR=$work/cache
@@ -114,6 +127,6 @@ for name in $inputs; do
     if [ $which = now ]; then
       read -r s2 m2 o2 <<< "$(startup "$d" "${first[@]}")"
     fi
-    echo "| $name | $((insize / 1000)) kB | $which | $w ($u) | $x | $n | $prof | $s1, $s2 | $m1 | $o1 |"
+    echo "| $name | $((insize / 1000)) kB | $which | $w ($u, $r) | $x | $aw ($au, $ar) | $ax | $n | $prof | $s1, $s2 | $m1 | $o1 |"
   done
 done

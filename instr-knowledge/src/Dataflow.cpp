@@ -14,6 +14,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -22,47 +23,63 @@ using namespace llvm;
 using namespace decan;
 
 ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
-  const MCRegisterInfo &MRI = K.regInfo();
   unsigned N = L.Instrs.size();
-  std::vector<std::vector<std::pair<unsigned, unsigned>>> ReadUnits(N);
-  Writes.resize(N);
+  WrittenUnits.resize(K.regInfo().getNumRegUnits());
+  // (register, unit) pairs each instruction reads and writes, flat.
+  std::vector<std::pair<unsigned, unsigned>> ReadList;
+  std::vector<unsigned> ReadListBegin(N + 1);
+  WriteBegin.assign(N + 1, 0);
+  SmallVector<unsigned, 16> Rs;
   for (unsigned I = 0; I < N; ++I) {
-    SmallVector<unsigned, 8> Rs, Ws;
+    ReadListBegin[I] = ReadList.size();
+    WriteBegin[I] = WriteList.size();
+    Rs.clear();
     K.regsRead(L.Instrs[I], Rs);
-    K.regsWritten(L.Instrs[I], Ws);
     for (unsigned R : Rs)
-      for (MCRegUnit U : MRI.regunits(R))
-        ReadUnits[I].push_back({R, static_cast<unsigned>(U)});
-    for (unsigned R : Ws)
-      for (MCRegUnit U : MRI.regunits(R)) {
-        Writes[I].push_back({R, static_cast<unsigned>(U)});
-        WrittenUnits.insert(static_cast<unsigned>(U));
+      for (unsigned U : K.unitsOf(R))
+        ReadList.push_back({R, U});
+    Rs.clear();
+    K.regsWritten(L.Instrs[I], Rs);
+    for (unsigned R : Rs)
+      for (unsigned U : K.unitsOf(R)) {
+        WriteList.push_back({R, U});
+        WrittenUnits.set(U);
       }
   }
+  ReadListBegin[N] = ReadList.size();
+  WriteBegin[N] = WriteList.size();
   // Bit-vector reaching definitions. Bits: one "from before the loop" per
   // written unit, then one per (instruction, unit) definition in this
   // iteration, then the same definitions from a previous iteration (the
   // two definition ranges 64-bit aligned, so carrying a state around the
   // back edge moves whole words). Units the loop never writes always see
   // their value from before it.
-  std::vector<int> Dense(MRI.getNumRegUnits(), -1);
+  std::vector<int> Dense(WrittenUnits.size(), -1);
   unsigned NU = 0;
-  for (unsigned U : WrittenUnits)
+  for (unsigned U : WrittenUnits.set_bits())
     Dense[U] = NU++;
-  std::vector<std::vector<unsigned>> DefsOfUnit(NU); // def numbers
+  std::vector<SmallVector<unsigned, 4>> DefsOfUnit(NU); // def numbers
   std::vector<unsigned> DefInstr;
-  std::vector<std::vector<std::pair<unsigned, unsigned>>> DefsAt(N);
-  for (unsigned I = 0; I < N; ++I)
-    for (auto [R, U] : Writes[I]) {
+  // Per instruction, its (dense unit, def number) pairs, flat.
+  std::vector<std::pair<unsigned, unsigned>> DefList;
+  std::vector<unsigned> DefBegin(N + 1);
+  for (unsigned I = 0; I < N; ++I) {
+    DefBegin[I] = DefList.size();
+    for (auto [R, U] : writesOf(I)) {
       unsigned D = Dense[U];
       // An instruction writing a unit twice (two names of one register)
       // defines it once.
       if (!DefsOfUnit[D].empty() && DefInstr[DefsOfUnit[D].back()] == I)
         continue;
       DefsOfUnit[D].push_back(DefInstr.size());
-      DefsAt[I].push_back({D, unsigned(DefInstr.size())});
+      DefList.push_back({D, unsigned(DefInstr.size())});
       DefInstr.push_back(I);
     }
+  }
+  DefBegin[N] = DefList.size();
+  auto DefsAt = [&](unsigned I) {
+    return ArrayRef(DefList).slice(DefBegin[I], DefBegin[I + 1] - DefBegin[I]);
+  };
   unsigned ND = DefInstr.size();
   unsigned Cur = alignTo(NU, 64), Carried = Cur + alignTo(ND, 64);
   unsigned Bits = Carried + alignTo(ND, 64);
@@ -80,7 +97,7 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
       KillMask(NB, BitVector(Bits));
   for (unsigned B = 0; B < NB; ++B)
     for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I)
-      for (auto [D, X] : DefsAt[I]) {
+      for (auto [D, X] : DefsAt(I)) {
         Kill(Gen[B], D);
         Gen[B].set(Cur + X);
         if (!KillMask[B].test(D)) {
@@ -91,12 +108,8 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
           }
         }
       }
-  auto Transfer = [&](unsigned B, BitVector &S) {
-    S.reset(KillMask[B]);
-    S |= Gen[B];
-  };
   std::vector<BitVector> Out(NB, BitVector(Bits));
-  std::vector<std::vector<unsigned>> Preds(NB);
+  std::vector<SmallVector<unsigned, 2>> Preds(NB);
   for (unsigned B = 0; B < NB; ++B)
     for (unsigned S : L.Blocks[B].Succs)
       if (S < NB)
@@ -112,44 +125,51 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
       for (unsigned D = 0; D < NU; ++D)
         if (!KillMask[B].test(D))
           AbsentOut[B].set(D);
-  auto In = [&](unsigned B) {
-    BitVector S(Bits);
+  BitVector C(Bits);
+  auto In = [&](unsigned B, BitVector &S) {
+    S.reset();
     if (B == 0) {
       // From before the loop, and around the back edges (carried).
       S.set(0, NU);
       for (unsigned P : Preds[0]) {
-        BitVector C = Out[P];
+        C = Out[P];
         for (unsigned X = 0; X < ND; ++X)
           if (C.test(Cur + X))
             C.set(Carried + X);
         C.reset(Cur, Cur + ND);
         S |= C;
       }
-      return S;
+      return;
     }
     for (unsigned P : Preds[B]) {
       S |= Out[P];
       S |= AbsentOut[P];
     }
-    return S;
   };
+  BitVector S(Bits);
   for (unsigned Iter = 0; Iter < 4 * NB + 4; ++Iter) {
     bool Changed = false;
     for (unsigned B = 0; B < NB; ++B) {
-      BitVector S = In(B);
-      Transfer(B, S);
+      In(B, S);
+      S.reset(KillMask[B]);
+      S |= Gen[B];
       if (S != Out[B]) {
-        Out[B] = std::move(S);
+        std::swap(Out[B], S);
         Changed = true;
       }
     }
     if (!Changed)
       break;
   }
+  ReadBegin.assign(N, 0);
+  ReadEnd.assign(N, 0);
+  Reads.reserve(ReadList.size());
   for (unsigned B = 0; B < NB; ++B) {
-    BitVector S = In(B);
+    In(B, S);
     for (unsigned I = L.Blocks[B].Begin; I < L.Blocks[B].End; ++I) {
-      for (auto [R, U] : ReadUnits[I]) {
+      ReadBegin[I] = Reads.size();
+      for (unsigned J = ReadListBegin[I]; J < ReadListBegin[I + 1]; ++J) {
+        auto [R, U] = ReadList[J];
         RegRead RR{I, R, U, {}};
         int D = Dense[U];
         if (D >= 0) {
@@ -166,32 +186,82 @@ ReachingDefs::ReachingDefs(const X86Knowledge &K, const LoopBody &L) : K(K) {
           RR.Defs.push_back({EntryDef, false});
         Reads.push_back(std::move(RR));
       }
-      for (auto [D, X] : DefsAt[I]) {
+      ReadEnd[I] = Reads.size();
+      for (auto [D, X] : DefsAt(I)) {
         Kill(S, D);
         S.set(Cur + X);
       }
     }
   }
-  ReadIdx.resize(N);
-  for (unsigned R = 0; R < Reads.size(); ++R)
-    ReadIdx[Reads[R].Instr].push_back(R);
-}
-
-std::vector<const RegRead *> ReachingDefs::readsOf(unsigned I) const {
-  std::vector<const RegRead *> Out;
-  if (I < ReadIdx.size())
-    for (unsigned R : ReadIdx[I])
-      Out.push_back(&Reads[R]);
-  return Out;
 }
 
 bool ReachingDefs::regWrittenInLoop(unsigned Reg) const {
-  if (!Reg)
-    return false;
-  for (MCRegUnit U : K.regInfo().regunits(Reg))
-    if (unitWrittenInLoop(static_cast<unsigned>(U)))
+  for (unsigned U : K.unitsOf(Reg))
+    if (unitWrittenInLoop(U))
       return true;
   return false;
+}
+
+namespace {
+bool sameInstr(const Instr &A, const Instr &B) {
+  return A.Opcode == B.Opcode && A.Ops == B.Ops && A.Id == B.Id &&
+         A.MemWidth == B.MemWidth && A.Size == B.Size && A.Object == B.Object &&
+         A.Call == B.Call && A.ImplicitUses == B.ImplicitUses &&
+         A.ImplicitDefs == B.ImplicitDefs && A.Unchanged == B.Unchanged &&
+         A.Padding == B.Padding && A.Stand == B.Stand;
+}
+
+bool sameBody(const LoopBody &A, const LoopBody &B) {
+  if (A.Instrs.size() != B.Instrs.size() ||
+      A.Blocks.size() != B.Blocks.size() || A.FreeRegs != B.FreeRegs ||
+      A.LiveOuts != B.LiveOuts)
+    return false;
+  for (size_t I = 0; I < A.Blocks.size(); ++I)
+    if (A.Blocks[I].Begin != B.Blocks[I].Begin ||
+        A.Blocks[I].End != B.Blocks[I].End ||
+        A.Blocks[I].Succs != B.Blocks[I].Succs ||
+        A.Blocks[I].Exiting != B.Blocks[I].Exiting)
+      return false;
+  for (size_t I = 0; I < A.Instrs.size(); ++I)
+    if (!sameInstr(A.Instrs[I], B.Instrs[I]))
+      return false;
+  return true;
+}
+} // namespace
+
+std::shared_ptr<const BodyFacts> decan::bodyFacts(const X86Knowledge &K,
+                                                  const LoopBody &L) {
+  // REF stays in use while its variants come and go: least recently used
+  // out first.
+  struct Entry {
+    const X86Knowledge *K = nullptr;
+    LoopBody Body;
+    std::shared_ptr<const BodyFacts> Facts;
+    uint64_t Used = 0;
+  };
+  static thread_local std::array<Entry, 6> Cache;
+  static thread_local uint64_t Clock = 0;
+  Entry *Victim = &Cache[0];
+  for (Entry &E : Cache) {
+    if (E.Facts && E.K == &K && sameBody(E.Body, L)) {
+      E.Used = ++Clock;
+      return E.Facts;
+    }
+    if (E.Used < Victim->Used)
+      Victim = &E;
+  }
+  Victim->K = &K;
+  Victim->Body = L;
+  Victim->Facts = std::make_shared<const BodyFacts>(K, L);
+  Victim->Used = ++Clock;
+  return Victim->Facts;
+}
+
+const std::vector<bool> &BodyFacts::affine(const X86Knowledge &K,
+                                           const LoopBody &L) const {
+  if (!Affine)
+    Affine = affineDefs(K, L, RD);
+  return *Affine;
 }
 
 std::vector<bool> decan::affineDefs(const X86Knowledge &K, const LoopBody &L,
@@ -211,7 +281,7 @@ std::vector<bool> decan::affineDefs(const X86Knowledge &K, const LoopBody &L,
         continue;
       for (const RegRead *R : RD.readsOf(I))
         for (auto [D, C] : R->Defs)
-          if (D != EntryDef && !A[D] && !K.regsOverlap(R->Reg, K.reg("EFLAGS")))
+          if (D != EntryDef && !A[D] && !K.regsOverlap(R->Reg, K.EFLAGS))
             A[I] = false;
       Changed |= !A[I];
     }

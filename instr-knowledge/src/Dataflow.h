@@ -10,10 +10,16 @@
 #define DECAN_INSTRKNOWLEDGE_DATAFLOW_H
 
 #include "decan/InstrKnowledge/Instr.h"
+#include "decan/InstrKnowledge/Verifier.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/iterator.h"
+#include "llvm/ADT/iterator_range.h"
 
-#include <set>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -39,26 +45,56 @@ class ReachingDefs {
 public:
   ReachingDefs(const X86Knowledge &K, const LoopBody &L);
   const std::vector<RegRead> &reads() const { return Reads; }
-  /// Reads of instruction \p I.
-  std::vector<const RegRead *> readsOf(unsigned I) const;
+  /// Reads of instruction \p I (as pointers into reads()).
+  llvm::iterator_range<llvm::pointer_iterator<const RegRead *>>
+  readsOf(unsigned I) const {
+    const RegRead *B = Reads.data(), *E = B;
+    if (I < ReadEnd.size()) {
+      E = B + ReadEnd[I];
+      B += ReadBegin[I];
+    }
+    return llvm::make_pointer_range(llvm::make_range(B, E));
+  }
   /// Register units written by instruction \p I, with the register.
-  const std::vector<std::pair<unsigned, unsigned>> &writesOf(unsigned I) const {
-    return Writes[I];
+  llvm::ArrayRef<std::pair<unsigned, unsigned>> writesOf(unsigned I) const {
+    return llvm::ArrayRef(WriteList).slice(WriteBegin[I],
+                                           WriteBegin[I + 1] - WriteBegin[I]);
   }
   bool unitWrittenInLoop(unsigned Unit) const {
-    return WrittenUnits.count(Unit);
+    return Unit < WrittenUnits.size() && WrittenUnits.test(Unit);
   }
   /// True when any unit of \p Reg is written in the loop; false for no
   /// register (0), so an absent base or index counts as invariant.
   bool regWrittenInLoop(unsigned Reg) const;
 
 private:
-  std::vector<RegRead> Reads;
-  std::vector<std::vector<unsigned>> ReadIdx; ///< per instruction
-  std::vector<std::vector<std::pair<unsigned, unsigned>>> Writes;
-  std::set<unsigned> WrittenUnits;
+  std::vector<RegRead> Reads; ///< an instruction's reads are contiguous
+  std::vector<unsigned> ReadBegin, ReadEnd; ///< per instruction
+  std::vector<std::pair<unsigned, unsigned>> WriteList;
+  std::vector<unsigned> WriteBegin; ///< per instruction, and one past
+  llvm::BitVector WrittenUnits;
   const X86Knowledge &K;
 };
+
+/// What several questions about one loop body share: the rules and both
+/// dependence checks of every variant ask about REF, and the two checks of
+/// a variant about the variant. bodyFacts() keeps them for the last few
+/// bodies of this thread (compared in full: O(n), the analyses are not).
+class BodyFacts {
+public:
+  BodyFacts(const X86Knowledge &K, const LoopBody &L) : RD(K, L) {}
+  const ReachingDefs RD;
+  /// affineDefs(K, L, RD), computed on first use.
+  const std::vector<bool> &affine(const X86Knowledge &K,
+                                  const LoopBody &L) const;
+  /// The dependence graph (Verifier.cpp computes it on first use).
+  mutable std::optional<std::vector<DepEdge>> Graph;
+
+private:
+  mutable std::optional<std::vector<bool>> Affine;
+};
+std::shared_ptr<const BodyFacts> bodyFacts(const X86Knowledge &K,
+                                           const LoopBody &L);
 
 /// Where a load reads relative to a store of the same array (same base,
 /// index, scale, segment, symbol): in iteration i+k the load's first byte is

@@ -100,7 +100,54 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   };
   K->HasAVX = Has("avx");
   K->HasAVX512 = Has("avx512f");
+  K->initRegisterTables();
   return std::move(K);
+}
+
+void X86Knowledge::initRegisterTables() {
+  for (unsigned N = 0; N < 32; ++N)
+    XMM.push_back(reg(("XMM" + Twine(N)).str()));
+  SSP = reg("SSP");
+  for (const char *G : {"RDI", "RSI", "RDX", "RCX", "R8", "R9"})
+    CallArgs.push_back(reg(G));
+  for (unsigned N = 0; N < 8; ++N)
+    CallArgs.push_back(XMM[N]);
+  // Narrowest names: XMMn shares its register unit with YMMn and ZMMn, and a
+  // bridge for a clobbered register must be a copy this subtarget has.
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11", "EFLAGS"})
+    CallClobbered.push_back(reg(G));
+  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
+    CallClobbered.push_back(XMM[N]);
+  if (HasAVX512)
+    for (unsigned N = 0; N < 8; ++N)
+      CallClobbered.push_back(reg(("K" + Twine(N)).str()));
+  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
+    ScratchCands.push_back(XMM[N]);
+  for (const char *G :
+       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
+    ScratchCands.push_back(reg(G));
+  for (const char *G : {"RBX", "RBP", "R12", "R13", "R14", "R15"})
+    CalleeSavedCands.push_back(reg(G));
+  // Two registers alias when they share a register unit (what
+  // MCRegisterInfo::regsOverlap walks the unit lists for).
+  NumRegs = MRI->getNumRegs();
+  AliasWords = (NumRegs + 63) / 64;
+  Alias.assign(size_t(NumRegs) * AliasWords, 0);
+  std::vector<std::vector<unsigned>> RegsOfUnit(MRI->getNumRegUnits());
+  UnitBegin.assign(NumRegs + 1, 0);
+  for (unsigned R = 1; R < NumRegs; ++R) {
+    UnitBegin[R] = UnitList.size();
+    for (MCRegUnit U : MRI->regunits(R)) {
+      RegsOfUnit[static_cast<unsigned>(U)].push_back(R);
+      UnitList.push_back(static_cast<unsigned>(U));
+    }
+  }
+  UnitBegin[NumRegs] = UnitList.size();
+  for (unsigned A = 1; A < NumRegs; ++A)
+    for (MCRegUnit U : MRI->regunits(A))
+      for (unsigned B : RegsOfUnit[static_cast<unsigned>(U)])
+        Alias[size_t(A) * AliasWords + B / 64] |= uint64_t(1) << (B % 64);
 }
 
 Expected<std::unique_ptr<X86Knowledge>> X86Knowledge::createForHost() {
@@ -147,39 +194,37 @@ unsigned X86Knowledge::regNumber(unsigned R) const {
 unsigned X86Knowledge::xmmOf(unsigned R) const {
   if (!isVector(R))
     return 0;
-  return reg(("XMM" + Twine(regNumber(R))).str());
+  unsigned N = regNumber(R);
+  return N < XMM.size() ? XMM[N] : 0;
 }
 std::vector<unsigned> X86Knowledge::unusedRegs(const LoopBody &L,
                                                bool CalleeSaved) const {
-  std::vector<unsigned> Cands, Out;
-  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
-    Cands.push_back(reg(("XMM" + Twine(N)).str()));
-  for (const char *G :
-       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11"})
-    Cands.push_back(reg(G));
-  if (CalleeSaved)
-    for (const char *G : {"RBX", "RBP", "R12", "R13", "R14", "R15"})
-      Cands.push_back(reg(G));
-  for (unsigned R : Cands) {
-    bool Used = false;
-    for (const Instr &I : L.Instrs) {
-      SmallVector<unsigned, 8> Rs;
-      regsRead(I, Rs);
-      regsWritten(I, Rs);
-      for (const Operand &O : I.Ops)
-        if (O.isReg())
-          Rs.push_back(O.Reg);
-      for (unsigned X : Rs)
-        Used |= regsOverlap(X, R);
-    }
-    if (!Used)
-      Out.push_back(R);
+  // Every register the loop names, read, written or as an operand; a
+  // candidate is unused when it aliases none of them.
+  std::vector<uint64_t> Used(AliasWords, 0);
+  SmallVector<unsigned, 16> Rs;
+  for (const Instr &I : L.Instrs) {
+    Rs.clear();
+    regsRead(I, Rs);
+    regsWritten(I, Rs);
+    for (const Operand &O : I.Ops)
+      if (O.isReg())
+        Rs.push_back(O.Reg);
+    for (unsigned X : Rs)
+      if (X && X < NumRegs)
+        for (unsigned W = 0; W < AliasWords; ++W)
+          Used[W] |= Alias[size_t(X) * AliasWords + W];
   }
+  std::vector<unsigned> Out;
+  auto Take = [&](ArrayRef<unsigned> Cands) {
+    for (unsigned R : Cands)
+      if (R && R < NumRegs && !(Used[R / 64] >> (R % 64) & 1))
+        Out.push_back(R);
+  };
+  Take(ScratchCands);
+  if (CalleeSaved)
+    Take(CalleeSavedCands);
   return Out;
-}
-
-bool X86Knowledge::regsOverlap(unsigned A, unsigned B) const {
-  return A && B && MRI->regsOverlap(A, B);
 }
 
 unsigned X86Knowledge::memAlignment(const Instr &I) const {
@@ -217,12 +262,10 @@ void X86Knowledge::regsRead(const Instr &I,
   const MCInstrDesc &D = MII->get(I.Opcode);
   if (!isDependencyBreaking(I))
     for (unsigned J = D.getNumDefs(); J < I.Ops.size(); ++J)
-      if (I.Ops[J].isReg() && I.Ops[J].Reg &&
-          StringRef(MRI->getName(I.Ops[J].Reg)) != "RIP")
+      if (I.Ops[J].isReg() && I.Ops[J].Reg && I.Ops[J].Reg != RIP)
         Regs.push_back(I.Ops[J].Reg);
   for (MCPhysReg R : D.implicit_uses())
-    if (StringRef(MRI->getName(R)) != "RIP" &&
-        StringRef(MRI->getName(R)) != "SSP")
+    if (R != RIP && R != SSP)
       Regs.push_back(R);
   Regs.append(I.ImplicitUses.begin(), I.ImplicitUses.end());
   if (I.ImplicitUses.empty() && (classify(I.Opcode) & SubsetCall))
@@ -239,7 +282,7 @@ void X86Knowledge::regsWritten(const Instr &I,
     if (I.Ops[J].isReg() && I.Ops[J].Reg)
       Regs.push_back(I.Ops[J].Reg);
   for (MCPhysReg R : D.implicit_defs())
-    if (StringRef(MRI->getName(R)) != "SSP")
+    if (R != SSP)
       Regs.push_back(R);
   Regs.append(I.ImplicitDefs.begin(), I.ImplicitDefs.end());
   if (I.ImplicitDefs.empty() && (classify(I.Opcode) & SubsetCall))
@@ -274,30 +317,6 @@ CallKind decan::callKindOfSymbol(StringRef N) {
   return CallKind::MayWrite;
 }
 
-std::vector<unsigned> X86Knowledge::callArgumentRegs() const {
-  std::vector<unsigned> Out;
-  for (const char *G : {"RDI", "RSI", "RDX", "RCX", "R8", "R9"})
-    Out.push_back(reg(G));
-  for (unsigned N = 0; N < 8; ++N)
-    Out.push_back(reg(("XMM" + Twine(N)).str()));
-  return Out;
-}
-
-std::vector<unsigned> X86Knowledge::callClobberedRegs() const {
-  // Narrowest names: XMMn shares its register unit with YMMn and ZMMn, and a
-  // bridge for a clobbered register must be a copy this subtarget has.
-  std::vector<unsigned> Out;
-  for (const char *G :
-       {"RAX", "RCX", "RDX", "RSI", "RDI", "R8", "R9", "R10", "R11", "EFLAGS"})
-    Out.push_back(reg(G));
-  for (unsigned N = 0; N < (HasAVX512 ? 32u : 16u); ++N)
-    Out.push_back(reg(("XMM" + Twine(N)).str()));
-  if (HasAVX512)
-    for (unsigned N = 0; N < 8; ++N)
-      Out.push_back(reg(("K" + Twine(N)).str()));
-  return Out;
-}
-
 PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
   PassThrough P;
   if (I.Padding || isDependencyBreaking(I))
@@ -310,7 +329,7 @@ PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
   // stack pointer (which it keeps).
   bool Call = classify(I.Opcode) & SubsetCall;
   if (Call) {
-    if (regsOverlap(Written, reg("RSP"))) {
+    if (regsOverlap(Written, RSP)) {
       P.Kind = PassThrough::Keep;
       return P;
     }
@@ -318,7 +337,7 @@ PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
       for (unsigned R : callArgumentRegs())
         Srcs.push_back(R);
     for (unsigned R : I.ImplicitUses)
-      if (!regsOverlap(R, reg("RSP")))
+      if (!regsOverlap(R, RSP))
         Srcs.push_back(R);
   }
   for (unsigned J = D.getNumDefs(); !Call && J < I.Ops.size(); ++J) {
@@ -331,7 +350,7 @@ PassThrough X86Knowledge::passThrough(const Instr &I, unsigned Written) const {
     if (isGPR(R) && !Call)
       Srcs.push_back(R);
   if (mergesFlags(opcodeName(I.Opcode)))
-    Srcs.push_back(reg("EFLAGS"));
+    Srcs.push_back(EFLAGS);
   for (unsigned R : Srcs)
     if (regsOverlap(R, Written)) {
       P.Kind = PassThrough::Keep;

@@ -68,8 +68,9 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   Out.Offset.assign(L.Instrs.size(), -1);
   Out.How.assign(L.Instrs.size(), ScratchLayout::InPlace);
   Out.Mask.assign(L.Instrs.size(), 0);
-  ReachingDefs RD(K, L);
-  std::vector<bool> Affine = affineDefs(K, L, RD);
+  std::shared_ptr<const BodyFacts> Facts = bodyFacts(K, L);
+  const ReachingDefs &RD = Facts->RD;
+  const std::vector<bool> &Affine = Facts->affine(K, L);
   // Region key: the array (base, index, scale, segment) and, for arrays
   // whose address moves, whether it holds the loads or the stores.
   struct Member {
@@ -78,7 +79,7 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
   };
   std::map<std::string, std::vector<Member>> Regions;
   std::vector<std::string> Order;
-  unsigned RIP = K.reg("RIP");
+  unsigned RIP = K.RIP;
   auto DispOf = [](const Operand *Mem) -> int64_t {
     return Mem[3].Kind == Operand::Immediate ||
                    (Mem[3].Kind == Operand::Symbol && Mem[3].SymKey)

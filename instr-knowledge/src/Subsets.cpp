@@ -290,7 +290,7 @@ static void findGroups(const X86Knowledge &K, const LoopBody &L,
     unsigned BaseReg = Base.isReg() ? Base.Reg : 0;
     unsigned IdxReg = Idx.isReg() ? Idx.Reg : 0;
     // The frame (spills, locals) and RIP-relative scalars are no array.
-    if (BaseReg == K.reg("RSP") || (BaseReg == K.reg("RIP") && !IdxReg))
+    if (BaseReg == K.RSP || (BaseReg == K.RIP && !IdxReg))
       continue;
     std::string Sym;
     if (Disp.Kind == Operand::Symbol)
@@ -324,15 +324,17 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   S.Bits.resize(N);
   for (unsigned I = 0; I < N; ++I)
     S.Bits[I] = K.classify(L.Instrs[I].Opcode);
-  ReachingDefs RD(K, L);
+  std::shared_ptr<const BodyFacts> Facts = bodyFacts(K, L);
+  const ReachingDefs &RD = Facts->RD;
   // Backward slices over reaching definitions (loop-carried ones included).
   auto Slice = [&](std::vector<unsigned> Work, unsigned Bit) {
-    std::set<unsigned> Seen;
+    std::vector<bool> Seen(N);
     while (!Work.empty()) {
       unsigned I = Work.back();
       Work.pop_back();
-      if (!Seen.insert(I).second)
+      if (Seen[I])
         continue;
+      Seen[I] = true;
       S.Bits[I] |= Bit;
       for (const RegRead *R : RD.readsOf(I))
         for (auto [D, C] : R->Defs)
@@ -414,18 +416,19 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
             for (auto [D, C] : RR->Defs)
               if (D != EntryDef)
                 Work.push_back(D);
-    std::set<unsigned> Seen;
-    while (!Work.empty() && !Seen.count(I)) {
+    std::vector<bool> Seen(N);
+    while (!Work.empty() && !Seen[I]) {
       unsigned D = Work.back();
       Work.pop_back();
-      if (!Seen.insert(D).second)
+      if (Seen[D])
         continue;
+      Seen[D] = true;
       for (const RegRead *R : RD.readsOf(D))
         for (auto [E, C] : R->Defs)
           if (E != EntryDef)
             Work.push_back(E);
     }
-    S.NumChasedLoad += Seen.count(I);
+    S.NumChasedLoad += Seen[I];
   }
   markReductions(K, L, RD, S.Bits);
   findGroups(K, L, S);
@@ -462,7 +465,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       // The function's own frame (a spilled bound): no callee writes it.
       int M = K.memOperandIndex(L.Instrs[J].Opcode);
       const Operand &Base = L.Instrs[J].Ops[M];
-      bool Frame = Base.isReg() && Base.Reg == K.reg("RSP");
+      bool Frame = Base.isReg() && Base.Reg == K.RSP;
       S.CtrlReadsCallWrittenMemory |= !Frame;
     }
   }

@@ -32,7 +32,8 @@ class VariantBuilder {
 public:
   VariantBuilder(const X86Knowledge &K, const LoopBody &Ref,
                  const LoopSubsets &S, Variant V, const VariantOptions &Opts)
-      : K(K), Ref(Ref), S(S), V(V), Opts(Opts), RD(K, Ref) {}
+      : K(K), Ref(Ref), S(S), V(V), Opts(Opts), RefFacts(bodyFacts(K, Ref)),
+        RD(RefFacts->RD) {}
 
   VariantResult run();
 
@@ -132,7 +133,8 @@ private:
   const LoopSubsets &S;
   Variant V;
   const VariantOptions &Opts;
-  ReachingDefs RD;
+  std::shared_ptr<const BodyFacts> RefFacts; ///< shared by REF's variants
+  const ReachingDefs &RD;
 
   // What the phases leave for the next ones.
   VariantResult Res;

@@ -82,7 +82,7 @@ VariantBuilder::clobberableGPR(unsigned I,
 }
 
 bool VariantBuilder::flagsDeadAfter(unsigned I) const {
-  unsigned Flags = K.reg("EFLAGS");
+  unsigned Flags = K.EFLAGS;
   for (const LoopBody::Block &B : Ref.Blocks) {
     if (I < B.Begin || I >= B.End)
       continue;
@@ -303,7 +303,7 @@ bool VariantBuilder::fmaAsMultiply(unsigned I, std::vector<Instr> &Out) {
     if (!T)
       continue;
     if (K.regBits(Dst) < 128)
-      T = K.reg(("XMM" + Twine(K.regNumber(R))).str());
+      T = K.xmmOf(R);
     Instr M = mk(I, Op);
     M.MemWidth = In.MemWidth;
     M.Ops.push_back(Operand::reg(T));
@@ -410,7 +410,7 @@ bool VariantBuilder::regForm(unsigned I, std::vector<Instr> &Out,
         // The idiom goes right before I: I's own flag reads count too.
         bool FlagsDead = flagsDeadAfter(I);
         for (const RegRead *RR : RD.readsOf(I))
-          FlagsDead &= !K.regsOverlap(RR->Reg, K.reg("EFLAGS"));
+          FlagsDead &= !K.regsOverlap(RR->Reg, K.EFLAGS);
         for (Instr Y : K.idiom(G, Div ? IdiomValue::NonZero : IdiomValue::Zero,
                                FlagsDead)) {
           Y.Id = I;
@@ -453,7 +453,7 @@ bool VariantBuilder::regForm(unsigned I, std::vector<Instr> &Out,
     }
     bool FlagsDead = flagsDeadAfter(I);
     for (const RegRead *RR : RD.readsOf(I))
-      FlagsDead &= !K.regsOverlap(RR->Reg, K.reg("EFLAGS"));
+      FlagsDead &= !K.regsOverlap(RR->Reg, K.EFLAGS);
     Pre.clear();
     for (Instr Y :
          K.idiom(G,
@@ -478,7 +478,7 @@ bool VariantBuilder::toScratch(unsigned I, int64_t Off,
   R.Unchanged = false;
   R.Size = 0; // a new encoding: ask the size oracle
   R.MemWidth = K.memWidth(In);
-  R.Ops[M] = Operand::reg(K.reg("RIP"));
+  R.Ops[M] = Operand::reg(K.RIP);
   R.Ops[M + 1] = Operand::imm(1);
   R.Ops[M + 2] = Operand::reg(0);
   R.Ops[M + 3] = Operand::scratch(Off);
@@ -490,7 +490,7 @@ bool VariantBuilder::toScratch(unsigned I, int64_t Off,
 /// True when instruction I may be preceded by an `and`: the flags it would
 /// write are dead there (I neither reads them nor leaves them to a reader).
 bool VariantBuilder::flagsFreeBefore(unsigned I) const {
-  unsigned Flags = K.reg("EFLAGS");
+  unsigned Flags = K.EFLAGS;
   bool Reads = false, Writes = false;
   for (const RegRead *R : RD.readsOf(I))
     Reads |= K.regsOverlap(R->Reg, Flags);
@@ -510,8 +510,8 @@ Instr VariantBuilder::maskInto(unsigned I, unsigned T, int64_t Mask) const {
 /// `lea Off(%rip), Reg` into the loop's scratch area.
 Instr VariantBuilder::scratchBase(unsigned I, unsigned Reg, int64_t Off) const {
   Instr Lea = mk(I, K.opcode("LEA64r"));
-  Lea.Ops = {Operand::reg(Reg), Operand::reg(K.reg("RIP")), Operand::imm(1),
-             Operand::reg(0),   Operand::scratch(Off),      Operand::reg(0)};
+  Lea.Ops = {Operand::reg(Reg), Operand::reg(K.RIP),   Operand::imm(1),
+             Operand::reg(0),   Operand::scratch(Off), Operand::reg(0)};
   return Lea;
 }
 
@@ -644,8 +644,7 @@ bool VariantBuilder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,
         B = sized(R, 8);
     }
   if (!T || !B || !flagsFreeBefore(I) || Mem[3].Kind != Operand::Immediate ||
-      (Mem[4].isReg() && Mem[4].Reg) ||
-      (Mem[0].isReg() && Mem[0].Reg == K.reg("RIP")))
+      (Mem[4].isReg() && Mem[4].Reg) || (Mem[0].isReg() && Mem[0].Reg == K.RIP))
     return false;
   Instr Addr = mk(I, K.opcode("LEA64r"));
   Addr.Ops = {Operand::reg(T), Mem[0], Mem[1], Mem[2], Mem[3], Operand::reg(0)};

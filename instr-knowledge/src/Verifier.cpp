@@ -10,6 +10,8 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
@@ -74,9 +76,9 @@ static bool sameArray(const Operand *A, const Operand *B) {
 }
 
 static std::vector<DepEdge> computeDependenceGraph(const X86Knowledge &K,
-                                                   const LoopBody &L) {
+                                                   const LoopBody &L,
+                                                   const ReachingDefs &RD) {
   std::vector<DepEdge> Edges;
-  ReachingDefs RD(K, L);
   auto IdOf = [&](unsigned D) {
     return D == EntryDef ? EntryId : L.Instrs[D].Id;
   };
@@ -164,52 +166,19 @@ static std::vector<DepEdge> computeDependenceGraph(const X86Knowledge &K,
   return Edges;
 }
 
-static bool sameInstr(const Instr &A, const Instr &B) {
-  return A.Opcode == B.Opcode && A.Ops == B.Ops && A.Id == B.Id &&
-         A.MemWidth == B.MemWidth && A.Size == B.Size && A.Object == B.Object &&
-         A.Call == B.Call && A.ImplicitUses == B.ImplicitUses &&
-         A.ImplicitDefs == B.ImplicitDefs && A.Unchanged == B.Unchanged &&
-         A.Padding == B.Padding && A.Stand == B.Stand;
-}
-
-static bool sameBody(const LoopBody &A, const LoopBody &B) {
-  if (A.Instrs.size() != B.Instrs.size() ||
-      A.Blocks.size() != B.Blocks.size() || A.FreeRegs != B.FreeRegs ||
-      A.LiveOuts != B.LiveOuts)
-    return false;
-  for (size_t I = 0; I < A.Blocks.size(); ++I)
-    if (A.Blocks[I].Begin != B.Blocks[I].Begin ||
-        A.Blocks[I].End != B.Blocks[I].End ||
-        A.Blocks[I].Succs != B.Blocks[I].Succs ||
-        A.Blocks[I].Exiting != B.Blocks[I].Exiting)
-      return false;
-  for (size_t I = 0; I < A.Instrs.size(); ++I)
-    if (!sameInstr(A.Instrs[I], B.Instrs[I]))
-      return false;
-  return true;
+/// The dependence graph of the body \p F describes (computed once).
+static const std::vector<DepEdge> &
+graphOf(const X86Knowledge &K, const LoopBody &L, const BodyFacts &F) {
+  if (!F.Graph)
+    F.Graph = computeDependenceGraph(K, L, F.RD);
+  return *F.Graph;
 }
 
 std::vector<DepEdge> decan::dependenceGraph(const X86Knowledge &K,
                                             const LoopBody &L) {
   // Each variant of a loop is checked against REF twice (no new, none
-  // lost): the graphs of the last few bodies are kept, per thread, and
-  // reused for an identical body (compared in full: O(n), the graph is
-  // not).
-  struct Entry {
-    const X86Knowledge *K = nullptr;
-    LoopBody Body;
-    std::vector<DepEdge> Graph;
-  };
-  static thread_local std::array<Entry, 4> Cache;
-  static thread_local unsigned Victim = 0;
-  for (Entry &E : Cache)
-    if (E.K == &K && sameBody(E.Body, L))
-      return E.Graph;
-  Entry &E = Cache[Victim++ % Cache.size()];
-  E.K = &K;
-  E.Body = L;
-  E.Graph = computeDependenceGraph(K, L);
-  return E.Graph;
+  // lost): the graph is kept with the body's other facts.
+  return graphOf(K, L, *bodyFacts(K, L));
 }
 
 std::string decan::describeEdge(const X86Knowledge &K, const DepEdge &E) {
@@ -233,59 +202,111 @@ std::string decan::describeEdge(const X86Knowledge &K, const DepEdge &E) {
 }
 
 namespace {
+/// The edges of sorted graph \p G that leave \p From (contiguous: edges
+/// sort by their source first).
+ArrayRef<DepEdge> edgesFrom(const std::vector<DepEdge> &G, unsigned From) {
+  auto Lo =
+      std::lower_bound(G.begin(), G.end(), From,
+                       [](const DepEdge &E, unsigned F) { return E.From < F; });
+  auto Hi =
+      std::upper_bound(Lo, G.end(), From,
+                       [](unsigned F, const DepEdge &E) { return F < E.From; });
+  return ArrayRef<DepEdge>(G).slice(Lo - G.begin(), Hi - Lo);
+}
+
+/// A (node, iterations) pair as one key.
+uint64_t key(unsigned A, unsigned B) { return uint64_t(A) << 32 | B; }
+
 /// Dependences between the instructions a body keeps, through the ones it
 /// deleted: (from, to, carried iterations capped at 2).
-using Reach = std::set<std::tuple<unsigned, unsigned, unsigned>>;
+class Reach {
+public:
+  void insert(unsigned From, unsigned To, unsigned C) {
+    Set.insert(key(From, To) * 4 + C);
+  }
+  bool count(unsigned From, unsigned To, unsigned C) const {
+    return Set.contains(key(From, To) * 4 + C);
+  }
 
-/// Ids that \p L keeps: some instruction with that id that is neither
-/// padding nor a stand-in for a deleted result.
-std::set<unsigned> keptIds(const LoopBody &L) {
-  std::set<unsigned> Ids;
+private:
+  DenseSet<uint64_t> Set; // ids are below 2^30
+};
+
+/// Ids that \p L keeps, in ascending order: some instruction with that id
+/// that is neither padding nor a stand-in for a deleted result.
+std::vector<unsigned> keptIds(const LoopBody &L) {
+  std::vector<unsigned> Ids;
   for (const Instr &I : L.Instrs)
     if (!I.Padding && !I.Stand && I.Id != NoId)
-      Ids.insert(I.Id);
+      Ids.push_back(I.Id);
+  llvm::sort(Ids);
+  Ids.erase(std::unique(Ids.begin(), Ids.end()), Ids.end());
   return Ids;
+}
+
+bool isKept(const std::vector<unsigned> &Kept, unsigned Id) {
+  return std::binary_search(Kept.begin(), Kept.end(), Id);
 }
 
 /// Everything reachable from kept ids through ids that are not kept (any
 /// edge passes through those).
 Reach reachThroughDeleted(const std::vector<DepEdge> &G,
-                          const std::set<unsigned> &Kept) {
-  std::map<unsigned, std::vector<const DepEdge *>> Out;
-  for (const DepEdge &E : G)
-    if (E.From != EntryId)
-      Out[E.From].push_back(&E);
+                          const std::vector<unsigned> &Kept) {
   Reach R;
+  DenseSet<uint64_t> Seen;
+  std::vector<std::pair<unsigned, unsigned>> Work;
   for (unsigned A : Kept) {
-    std::set<std::pair<unsigned, unsigned>> Seen;
-    std::vector<std::pair<unsigned, unsigned>> Work{{A, 0}};
+    Seen.clear();
+    Work.assign(1, {A, 0});
     while (!Work.empty()) {
       auto [N, C] = Work.back();
       Work.pop_back();
-      for (const DepEdge *E : Out[N]) {
-        unsigned C2 = std::min(2u, C + E->Carried);
-        if (Kept.count(E->To)) {
-          R.insert({A, E->To, C2});
+      if (N == EntryId)
+        continue;
+      for (const DepEdge &E : edgesFrom(G, N)) {
+        unsigned C2 = std::min(2u, C + E.Carried);
+        if (isKept(Kept, E.To)) {
+          R.insert(A, E.To, C2);
           continue;
         }
-        if (Seen.insert({E->To, C2}).second)
-          Work.push_back({E->To, C2});
+        if (Seen.insert(key(E.To, C2)).second)
+          Work.push_back({E.To, C2});
       }
     }
   }
   return R;
 }
 
-/// Instructions of \p L with id \p Id.
-std::vector<const Instr *> withId(const LoopBody &L, unsigned Id) {
-  std::vector<const Instr *> Out;
-  for (const Instr &I : L.Instrs)
-    if (I.Id == Id && !I.Padding)
-      Out.push_back(&I);
-  return Out;
-}
+/// Instructions of \p L by id (padding left out): built once per check,
+/// not searched per edge.
+class InstrsById {
+public:
+  explicit InstrsById(const LoopBody &L) {
+    for (const Instr &I : L.Instrs) {
+      if (I.Padding)
+        continue;
+      if (I.Id >= L.Instrs.size() + 64) { // NoId, or an id of no REF
+        Other[I.Id].push_back(&I);
+        continue;
+      }
+      if (I.Id >= ById.size())
+        ById.resize(I.Id + 1);
+      ById[I.Id].push_back(&I);
+    }
+  }
+  ArrayRef<const Instr *> operator()(unsigned Id) const {
+    if (Id < ById.size())
+      return ById[Id];
+    auto It = Other.find(Id);
+    return It == Other.end() ? ArrayRef<const Instr *>() : It->second;
+  }
 
-bool touchesUnit(const X86Knowledge &K, const std::vector<const Instr *> &Is,
+private:
+  std::vector<SmallVector<const Instr *, 1>> ById;
+  std::map<unsigned, SmallVector<const Instr *, 1>> Other;
+};
+
+bool touchesUnit(const X86Knowledge &K, ArrayRef<const Instr *> Is,
                  unsigned Unit, bool Write) {
   for (const Instr *I : Is) {
     SmallVector<unsigned, 8> Regs;
@@ -294,9 +315,8 @@ bool touchesUnit(const X86Knowledge &K, const std::vector<const Instr *> &Is,
     else
       K.regsRead(*I, Regs);
     for (unsigned R : Regs)
-      for (MCRegUnit U : K.regInfo().regunits(R))
-        if (static_cast<unsigned>(U) == Unit)
-          return true;
+      if (is_contained(K.unitsOf(R), Unit))
+        return true;
   }
   return false;
 }
@@ -304,40 +324,47 @@ bool touchesUnit(const X86Knowledge &K, const std::vector<const Instr *> &Is,
 
 Error decan::verifyNoNewDependences(const X86Knowledge &K, const LoopBody &Ref,
                                     const LoopBody &Variant) {
-  std::vector<DepEdge> R = dependenceGraph(K, Ref);
-  std::vector<DepEdge> V = dependenceGraph(K, Variant);
+  std::shared_ptr<const BodyFacts> RefFacts = bodyFacts(K, Ref),
+                                   VarFacts = bodyFacts(K, Variant);
+  const std::vector<DepEdge> &R = graphOf(K, Ref, *RefFacts);
+  const std::vector<DepEdge> &V = graphOf(K, Variant, *VarFacts);
   // REF's dependences, direct or through what the variant deleted, bridged
   // or changed (a division turned into a load keeps its id, but its result
   // now passes through): every such path is a dependence REF has.
-  std::set<unsigned> Unchanged;
+  // (Sorted id lists: ids may be NoId, which a DenseSet cannot hold.)
+  std::vector<unsigned> Unchanged;
   for (const Instr &I : Variant.Instrs)
     if (I.Unchanged && !I.Padding)
-      Unchanged.insert(I.Id);
-  std::set<unsigned> Inner;
+      Unchanged.push_back(I.Id);
+  llvm::sort(Unchanged);
+  std::vector<unsigned> Inner;
   for (const Instr &I : Ref.Instrs)
-    if (!Unchanged.count(I.Id))
-      Inner.insert(I.Id);
-  std::map<unsigned, std::vector<const DepEdge *>> Out;
-  for (const DepEdge &E : R)
-    if (E.From != EntryId)
-      Out[E.From].push_back(&E);
+    if (!std::binary_search(Unchanged.begin(), Unchanged.end(), I.Id))
+      Inner.push_back(I.Id);
+  llvm::sort(Inner);
+  DenseSet<uint64_t> Seen;
+  std::vector<std::pair<unsigned, unsigned>> Work;
   auto RefHas = [&](const DepEdge &E) {
     if (std::binary_search(R.begin(), R.end(), E))
       return true;
     // A path E.From -> (deleted or bridged ids) -> E.To, as carried.
-    std::set<std::pair<unsigned, unsigned>> Seen;
-    std::vector<std::pair<unsigned, unsigned>> Work{{E.From, 0}};
+    Seen.clear();
+    Work.assign(1, {E.From, 0});
     while (!Work.empty()) {
       auto [N, C] = Work.back();
       Work.pop_back();
-      for (const DepEdge *X : Out[N]) {
+      if (N == EntryId)
+        continue;
+      for (const DepEdge &XE : edgesFrom(R, N)) {
+        const DepEdge *X = &XE;
         unsigned C2 = C + X->Carried;
         if (C2 > 1)
           continue;
         if (X->To == E.To && C2 == (unsigned)E.Carried &&
             (X->Resource == MemResource) == (E.Resource == MemResource))
           return true;
-        if (Inner.count(X->To) && Seen.insert({X->To, C2}).second)
+        if (std::binary_search(Inner.begin(), Inner.end(), X->To) &&
+            Seen.insert(key(X->To, C2)).second)
           Work.push_back({X->To, C2});
       }
     }
@@ -359,8 +386,7 @@ Error decan::verifyNoNewDependences(const X86Knowledge &K, const LoopBody &Ref,
 /// stops reading their values, which is the variant's target, as an access
 /// still made drops its affine address.
 static bool redirectedArgument(const X86Knowledge &K, const Instr &RefCall,
-                               const std::vector<const Instr *> &BV,
-                               unsigned Unit) {
+                               ArrayRef<const Instr *> BV, unsigned Unit) {
   if (RefCall.Call != CallKind::Memory)
     return false;
   unsigned Lea = K.opcode("LEA64r");
@@ -376,17 +402,16 @@ static bool redirectedArgument(const X86Knowledge &K, const Instr &RefCall,
 Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
                                    const LoopBody &Variant,
                                    std::vector<DepEdge> *LostMemory) {
-  std::vector<DepEdge> R = dependenceGraph(K, Ref);
-  std::vector<DepEdge> V = dependenceGraph(K, Variant);
-  std::set<unsigned> Kept = keptIds(Variant);
+  std::shared_ptr<const BodyFacts> RefFacts = bodyFacts(K, Ref),
+                                   VarFacts = bodyFacts(K, Variant);
+  const std::vector<DepEdge> &R = graphOf(K, Ref, *RefFacts);
+  const std::vector<DepEdge> &V = graphOf(K, Variant, *VarFacts);
+  std::vector<unsigned> Kept = keptIds(Variant);
   Reach Have = reachThroughDeleted(V, Kept);
+  InstrsById VariantById(Variant);
   std::map<unsigned, const Instr *> RefById;
   for (const Instr &I : Ref.Instrs)
     RefById[I.Id] = &I;
-  std::map<unsigned, std::vector<const DepEdge *>> Out;
-  for (const DepEdge &E : R)
-    if (E.From != EntryId)
-      Out[E.From].push_back(&E);
   // Does deleted instruction D pass a value that arrives on unit In on to
   // its readers of unit Out?
   auto Passes = [&](unsigned D, unsigned In, unsigned OutUnit) {
@@ -394,10 +419,7 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
     SmallVector<unsigned, 4> Ws;
     K.regsWritten(I, Ws);
     for (unsigned W : Ws) {
-      bool Has = false;
-      for (MCRegUnit U : K.regInfo().regunits(W))
-        Has |= static_cast<unsigned>(U) == OutUnit;
-      if (!Has)
+      if (!is_contained(K.unitsOf(W), OutUnit))
         continue;
       PassThrough P = K.passThrough(I, W);
       unsigned Src = P.Kind == PassThrough::Keep   ? W
@@ -405,9 +427,8 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
                                                    : 0;
       if (!Src)
         continue;
-      for (MCRegUnit U : K.regInfo().regunits(Src))
-        if (static_cast<unsigned>(U) == In)
-          return true;
+      if (is_contained(K.unitsOf(Src), In))
+        return true;
     }
     return false;
   };
@@ -417,13 +438,12 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
   // an access still made (DL1) drops only an affine address -- one built
   // from induction steps carries no chain, one from loaded data (a table
   // lookup) does.
-  ReachingDefs RefRD(K, Ref);
-  std::vector<bool> Affine = affineDefs(K, Ref, RefRD);
+  const std::vector<bool> &Affine = RefFacts->affine(K, Ref);
   std::map<unsigned, unsigned> RefIndex;
   for (unsigned I = 0; I < Ref.Instrs.size(); ++I)
     RefIndex[Ref.Instrs[I].Id] = I;
-  auto Dropped = [&](unsigned B, const std::vector<const Instr *> &BV,
-                     unsigned Unit, unsigned From) {
+  auto Dropped = [&](unsigned B, ArrayRef<const Instr *> BV, unsigned Unit,
+                     unsigned From) {
     const Instr &RB = *RefById[B];
     int M = K.memOperandIndex(RB.Opcode);
     bool Addr = false;
@@ -431,8 +451,7 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
       for (int J : {M, M + 2})
         if ((unsigned)J < RB.Ops.size() && RB.Ops[J].isReg() &&
             RB.Ops[J].Reg) // no base or index: register 0 has no units
-          for (MCRegUnit U : K.regInfo().regunits(RB.Ops[J].Reg))
-            Addr |= static_cast<unsigned>(U) == Unit;
+          Addr |= is_contained(K.unitsOf(RB.Ops[J].Reg), Unit);
     bool StillMem = false, PureLoad = false;
     for (const Instr *X : BV) {
       unsigned C = K.classify(X->Opcode);
@@ -446,9 +465,13 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
     auto It = RefIndex.find(From);
     return From == EntryId || (It != RefIndex.end() && Affine[It->second]);
   };
+  DenseSet<std::tuple<unsigned, unsigned, unsigned>> Seen;
+  std::vector<const DepEdge *> Work;
+  std::vector<unsigned> Carry;
   for (unsigned A : Kept) {
-    std::vector<const Instr *> AV = withId(Variant, A);
-    for (const DepEdge *E0 : Out[A]) {
+    ArrayRef<const Instr *> AV = VariantById(A);
+    for (const DepEdge &E0Ref : edgesFrom(R, A)) {
+      const DepEdge *E0 = &E0Ref;
       if (E0->Resource == MemResource) {
         // A store the variant no longer makes: the load's chain through
         // memory is gone.
@@ -459,22 +482,22 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
       if (!touchesUnit(K, AV, E0->Resource, /*Write=*/true))
         continue; // the kept form no longer produces it (load-op -> load)
       // Follow the value through deleted instructions' pass-through input.
-      std::set<std::tuple<unsigned, unsigned, unsigned>> Seen;
-      std::vector<const DepEdge *> Work{E0};
-      std::vector<unsigned> Carry{(unsigned)E0->Carried};
+      Seen.clear();
+      Work.assign(1, E0);
+      Carry.assign(1, (unsigned)E0->Carried);
       while (!Work.empty()) {
         const DepEdge *E = Work.back();
         unsigned C = Carry.back();
         Work.pop_back();
         Carry.pop_back();
-        if (Kept.count(E->To)) {
-          std::vector<const Instr *> BV = withId(Variant, E->To);
+        if (isKept(Kept, E->To)) {
+          ArrayRef<const Instr *> BV = VariantById(E->To);
           if (redirectedArgument(K, *RefById[E->To], BV, E->Resource))
             continue;
           if (!touchesUnit(K, BV, E->Resource, /*Write=*/false) &&
               Dropped(E->To, BV, E->Resource, E->From))
             continue;
-          if (Have.count({A, E->To, C}))
+          if (Have.count(A, E->To, C))
             continue;
           DepEdge Lost{A, E->To, E->Resource, C > 0};
           return createStringError(inconvertibleErrorCode(),
@@ -483,7 +506,8 @@ Error decan::verifyKeptDependences(const X86Knowledge &K, const LoopBody &Ref,
         }
         if (!RefById.count(E->To))
           continue;
-        for (const DepEdge *X : Out[E->To]) {
+        for (const DepEdge &XE : edgesFrom(R, E->To)) {
+          const DepEdge *X = &XE;
           if (X->Resource == MemResource ||
               !Passes(E->To, E->Resource, X->Resource))
             continue;

@@ -56,7 +56,7 @@ Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
                              "with the plugin or already rewritten)",
                              Input.str().c_str());
   RewrittenFile F;
-  auto Loops = findLoops(*Bin, *X86);
+  auto Loops = findLoops(*Bin, *X86, nullptr, /*WithLines=*/true, RW.Threads);
   if (!Loops)
     return Loops.takeError();
   F.Loops = std::move(*Loops);
@@ -257,7 +257,8 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
       return createStringError(inconvertibleErrorCode(),
                                "'%s' already carries decan metadata",
                                Path.str().c_str());
-    auto Loops = findLoops(*In->second, *In->first);
+    auto Loops = findLoops(*In->second, *In->first, nullptr,
+                           /*WithLines=*/true, RW.Threads);
     if (!Loops)
       return Loops.takeError();
     Last.X86 = std::move(In->first);

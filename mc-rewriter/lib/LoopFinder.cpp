@@ -20,10 +20,14 @@
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
+#include <thread>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -71,8 +75,8 @@ struct Block {
 class FunctionAnalyzer {
 public:
   FunctionAnalyzer(const BinaryImage &Bin, const decan::X86Target &X86,
-                   const FunctionRange &F, FinderStats &Stats, bool WithLines)
-      : Bin(Bin), X86(X86), F(F), Stats(Stats), WithLines(WithLines) {}
+                   const FunctionRange &F, FinderStats &Stats)
+      : Bin(Bin), X86(X86), F(F), Stats(Stats) {}
 
   void run(std::vector<LoopCandidate> &Out);
   /// Dead padding after a jump or return that no known edge reaches, as
@@ -94,7 +98,6 @@ private:
   const decan::X86Target &X86;
   const FunctionRange &F;
   FinderStats &Stats;
-  bool WithLines;
   std::vector<Instr> Instrs;
   std::vector<Flow> Flows;
   std::vector<Block> Blocks;
@@ -785,20 +788,26 @@ void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
       else
         L.Trampoline = ~uint64_t(0);
     }
-    // The header's own line, else the first line any loop instruction has
-    // (compilers give rotated headers line 0).
-    std::vector<uint64_t> Addrs{L.Header};
-    for (const LoopBlock &LB : L.Blocks)
-      for (const Instr &I : LB.Instrs)
-        Addrs.push_back(I.Addr);
-    for (uint64_t A : WithLines ? Addrs : std::vector<uint64_t>())
-      if (auto Line = Bin.lineFor(A)) {
-        L.File = Line->first;
-        L.Line = Line->second;
-        break;
-      }
     Out.push_back(std::move(L));
   }
+}
+
+/// The header's own line, else the first line any loop instruction has
+/// (compilers give rotated headers line 0). (Serial: LLVM's DWARF reader
+/// parses line tables on first use.)
+static void findLine(const BinaryImage &Bin, LoopCandidate &L) {
+  if (auto Line = Bin.lineFor(L.Header)) {
+    L.File = Line->first;
+    L.Line = Line->second;
+    return;
+  }
+  for (const LoopBlock &LB : L.Blocks)
+    for (const Instr &I : LB.Instrs)
+      if (auto Line = Bin.lineFor(I.Addr)) {
+        L.File = Line->first;
+        L.Line = Line->second;
+        return;
+      }
 }
 
 /// Padding between functions: a gap between two functions of one
@@ -967,18 +976,71 @@ pltEntries(const BinaryImage &Bin, const decan::X86Target &X86) {
 
 Expected<std::vector<LoopCandidate>>
 decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
-                           FinderStats *StatsOut, bool WithLines) {
+                           FinderStats *StatsOut, bool WithLines,
+                           unsigned Threads) {
+  // Functions are analysed in parallel, one MC layer per thread (MC
+  // objects are not shared), each into its own slot; the slots are joined
+  // in function order, so the loops do not depend on the thread count.
+  const std::vector<FunctionRange> &Fns = Bin.functions();
+  struct Found {
+    std::vector<LoopCandidate> Loops;
+    std::vector<std::pair<uint64_t, uint64_t>> Padding;
+  };
+  std::vector<Found> PerFunction(Fns.size());
+  constexpr size_t Chunk = 32;
+  unsigned Workers =
+      std::min<size_t>(hardware_concurrency(Threads).compute_thread_count(),
+                       std::max<size_t>(1, Fns.size() / (4 * Chunk)));
+  std::vector<std::unique_ptr<decan::X86Target>> MCs;
+  for (unsigned T = 1; T < Workers; ++T) {
+    auto MC = decan::X86Target::create(X86.subtarget().getCPU(),
+                                       X86.subtarget().getFeatureString());
+    if (!MC) {
+      consumeError(MC.takeError());
+      break;
+    }
+    MCs.push_back(std::move(*MC));
+  }
+  std::vector<FinderStats> WorkerStats(MCs.size() + 1);
+  std::atomic<size_t> Next{0};
+  auto Work = [&](const decan::X86Target &MC, FinderStats &St) {
+    for (size_t B; (B = Next.fetch_add(Chunk)) < Fns.size();)
+      for (size_t K = B; K < std::min(Fns.size(), B + Chunk); ++K) {
+        FunctionAnalyzer FA(Bin, MC, Fns[K], St);
+        FA.run(PerFunction[K].Loops);
+        PerFunction[K].Padding = std::move(FA.Padding);
+      }
+  };
+  {
+    std::vector<std::thread> Pool;
+    for (size_t T = 0; T < MCs.size(); ++T)
+      Pool.emplace_back(Work, std::cref(*MCs[T]), std::ref(WorkerStats[T + 1]));
+    Work(X86, WorkerStats[0]);
+    for (std::thread &T : Pool)
+      T.join();
+  }
   FinderStats Stats;
+  Stats.Functions = Fns.size();
+  for (const FinderStats &St : WorkerStats) {
+    Stats.FunctionsWithIndirectJump += St.FunctionsWithIndirectJump;
+    Stats.Trampolines += St.Trampolines;
+    Stats.UndecodableFunctions += St.UndecodableFunctions;
+    Stats.DecodedBytes += St.DecodedBytes;
+    Stats.UndecodedBytes += St.UndecodedBytes;
+  }
   std::vector<LoopCandidate> Loops;
   std::map<uint64_t, uint64_t> Free; // padding, start -> end
-  for (const FunctionRange &F : Bin.functions()) {
-    ++Stats.Functions;
-    FunctionAnalyzer FA(Bin, X86, F, Stats, WithLines);
-    FA.run(Loops);
-    for (auto [S, E] : FA.Padding)
+  for (size_t K = 0; K < Fns.size(); ++K) {
+    for (LoopCandidate &L : PerFunction[K].Loops)
+      Loops.push_back(std::move(L));
+    for (auto [S, E] : PerFunction[K].Padding)
       if (E - S >= 5)
         Free[S] = E;
   }
+  PerFunction.clear();
+  if (WithLines)
+    for (LoopCandidate &L : Loops)
+      findLine(Bin, L);
   paddingBetweenFunctions(Bin, X86, Free);
   placeTrampolines(Free, Loops, Stats);
   skipLoopsExceptionsCannotLeave(Bin, X86, Loops);

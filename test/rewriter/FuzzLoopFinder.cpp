@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   FinderStats Stats;
   // DWARF line lookups are LLVM's DWARF reader, not fuzzed here.
-  auto Loops = findLoops(**Bin, *X86, &Stats, /*WithLines=*/false);
+  auto Loops = findLoops(**Bin, *X86, &Stats, /*WithLines=*/false,
+                         /*Threads=*/1);
   if (!Loops) {
     consumeError(Loops.takeError());
     return 0;

@@ -262,6 +262,13 @@ TEST(Variants, ParseList) {
   ASSERT_FALSE(bool(Bad));
   EXPECT_NE(toString(Bad.takeError()).find("unknown variant 'FOO'"),
             std::string::npos);
+  auto All = parseVariantList("all");
+  ASSERT_TRUE(bool(All));
+  ASSERT_EQ(All->size(), size_t(NumVariants));
+  EXPECT_EQ(All->back(), unsigned(NO_G3));
+  auto Mixed = parseVariantList("LS,all"); // "all" stands alone
+  ASSERT_FALSE(bool(Mixed));
+  consumeError(Mixed.takeError());
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "decan/Tool/Args.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
+#include "decan/Tool/Runner.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -147,7 +148,8 @@ static Error rewrite(StringRef Input, StringRef Output,
 
 static void help() {
   outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--all | "
-            "--loops=ID,...] [--variants=NAME,...] [--profile] [-q]\n\n"
+            "--loops=ID,...] [--variants=NAME,...|all] [--extended] "
+            "[--groups]\n       [--profile] [--threads=N] [-q]\n\n"
             "Writes a copy of the x86-64 ELF executable or shared library "
             "BINARY into DIR\n(default: BINARY.decan next to it) in which "
             "every rewritable innermost loop\nruns from new code carrying "
@@ -157,20 +159,29 @@ static void help() {
             "rewritten; write nothing\n"
             "  --all           rewrite every rewritable loop (the default)\n"
             "  --loops=IDS     rewrite only these loop ids (f:L0,...)\n"
-            "  --variants=V    build only these variants (REF always)\n"
+            "  --variants=V    build these variants (REF always; 'all': every "
+            "one); default:\n"
+            "                  what 'decan run' rotates, REF,LS,FP,NO_DIV,DL1,"
+            "CTRL,NO_CALL\n"
+            "  --extended      also S2L,NO_STORE,NO_RED,PREFETCH\n"
+            "  --groups        also DL1_G0..DL1_G3,NO_G0..NO_G3\n"
             "  --profile       REF alone, without dependence analysis: a "
             "quick copy that\n"
             "                  shows which loops run and for how long\n"
             "  --disasm        print the emitted copies of every rewritten "
             "loop\n"
+            "  --threads=N     threads that find and build loops (default: "
+            "one per core);\n"
+            "                  the copy is the same whatever N\n"
             "  -q              print nothing on success\n"
             "Run the copy with 'decan run' (or LD_PRELOAD=libdecan_rt.so and "
             "DECAN_LOOPS=...).\n";
 }
 
 int runRewriteCommand(int argc, char **argv) {
-  ArgParser P({"o", "loops", "variants"},
-              {"list", "disasm", "q", "all", "profile", "help", "h"});
+  ArgParser P({"o", "loops", "variants", "threads"},
+              {"list", "disasm", "q", "all", "profile", "extended", "groups",
+               "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -201,13 +212,29 @@ int runRewriteCommand(int argc, char **argv) {
   StringRef(Loops).split(Ids, ',', -1, false);
   for (StringRef Id : Ids)
     RW.OnlyLoops.push_back(Id.trim().str());
+  if (P.has("profile") && (P.has("extended") || P.has("groups")))
+    return reportError("--profile builds REF alone: no --extended/--groups");
+  // The variants decan run rotates by default (the verdicts' seven), unless
+  // asked for others: what it would build for the same options.
+  std::vector<unsigned> Vs = RunOptions().Variants;
   if (P.has("variants")) {
-    auto Vs = parseVariantList(P.get("variants"));
-    if (!Vs)
-      return reportError(Vs.takeError());
-    RW.VariantMask = 1u << REF;
-    for (unsigned V : *Vs)
-      RW.VariantMask |= 1u << V;
+    auto Asked = parseVariantList(P.get("variants"));
+    if (!Asked)
+      return reportError(Asked.takeError());
+    Vs = *Asked;
+  }
+  if (P.has("extended"))
+    append_range(Vs, ExtendedVariants);
+  if (P.has("groups"))
+    append_range(Vs, GroupVariants);
+  RW.VariantMask = 1u << REF;
+  for (unsigned V : Vs)
+    RW.VariantMask |= 1u << V;
+  if (P.has("threads")) {
+    auto T = P.getUnsigned("threads", 0);
+    if (!T)
+      return reportError(T.takeError());
+    RW.Threads = *T;
   }
   std::string OutDir = P.get("o");
   if (!OutDir.empty())

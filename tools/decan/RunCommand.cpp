@@ -115,15 +115,15 @@ int runRunCommand(int argc, char **argv) {
       return reportError(V.takeError());
     O.Variants = *V;
   }
-  auto Add = [&](std::initializer_list<unsigned> Vs) {
+  auto Add = [&](ArrayRef<unsigned> Vs) {
     for (unsigned V : Vs)
       if (!is_contained(O.Variants, V))
         O.Variants.push_back(V);
   };
   if (P.has("extended"))
-    Add({S2L, NO_STORE, NO_RED, PREFETCH});
+    Add(ExtendedVariants);
   if (P.has("groups"))
-    Add({DL1_G0, DL1_G1, DL1_G2, DL1_G3, NO_G0, NO_G1, NO_G2, NO_G3});
+    Add(GroupVariants);
   auto Reps = P.getUnsigned("reps", 31);
   auto Inst = P.getUnsigned("instance", 1);
   auto MaxRuns = P.getUnsigned("max-runs", 1);

@@ -198,7 +198,7 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       OS << "    skipped: " << L.SkipReason << "\n";
       continue;
     }
-    std::string Why, Deleted;
+    std::string Why, Deleted, NotEmitted;
     for (unsigned V = 0; V < NumVariants; ++V) {
       // A loop without calls has no NO_CALL copy: nothing to say.
       if (V == NO_CALL && !(L.VariantMask >> V & 1))
@@ -206,6 +206,12 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       // GROUPING's copies past the loop's groups: nothing to say either.
       if (V >= DL1_G0 && V <= NO_G3 && M.status[V] == DECAN_VARIANT_EMPTY)
         continue;
+      // Not asked of the producer (decan rewrite builds decan run's
+      // rotation unless told otherwise): named once, without a reason.
+      if (!(L.VariantMask >> V & 1)) {
+        NotEmitted += (NotEmitted.empty() ? "" : ",") + variantName(V).str();
+        continue;
+      }
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
                L.whyNot(V);
@@ -224,6 +230,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     }
     if (!Why.empty())
       OS << "    not available: " << Why << "\n";
+    if (!NotEmitted.empty())
+      OS << "    not emitted: " << NotEmitted << "\n";
     if (M.n_call)
       OS << "    calls: " << M.n_call << "; "
          << (Deleted.empty()

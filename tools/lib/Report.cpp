@@ -40,6 +40,11 @@ std::optional<unsigned> parseVariant(StringRef Name) {
 
 Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
   std::vector<unsigned> Out;
+  if (List.trim() == "all") {
+    for (unsigned K = 0; K < NumVariants; ++K)
+      Out.push_back(K);
+    return Out;
+  }
   SmallVector<StringRef, 8> Parts;
   List.split(Parts, ',', -1, /*KeepEmpty=*/false);
   for (StringRef P : Parts) {

@@ -704,7 +704,14 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   // --find-first, a quick REF-only copy (no dependence analysis) and a
   // first run show which loops run (--hot: the hottest of them), and only
   // those get variants.
+  // Copies carry the variants this run rotates, and no others (the
+  // others' dependence checks are most of a rewrite's time): --extended or
+  // --groups add theirs. The mask is part of the cache key.
+  unsigned Rotated = 0;
+  for (unsigned V : O.Variants)
+    Rotated |= 1u << V;
   rewriter::RewriteOptions Stage;
+  Stage.VariantMask = Rotated;
   if (O.Loops != "all") {
     SmallVector<StringRef, 8> Ids;
     StringRef(O.Loops).split(Ids, ',', -1, false);
@@ -891,6 +898,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     }
     if (Profiling) {
       rewriter::RewriteOptions Final;
+      Final.VariantMask = Rotated;
       Final.OnlyLoops = Keep;
       Final.OnlyListed = true;
       Final.ListUnselected = false;

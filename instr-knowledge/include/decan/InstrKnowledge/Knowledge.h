@@ -13,6 +13,7 @@
 #include "decan/InstrKnowledge/Instr.h"
 #include "decan/InstrKnowledge/X86Target.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/Error.h"
@@ -97,8 +98,10 @@ public:
   /// What a call whose front end gave no register lists reads (the SysV
   /// argument registers: RDI, RSI, RDX, RCX, R8, R9, XMM0-7) and writes
   /// (every caller-saved register and the flags).
-  std::vector<unsigned> callArgumentRegs() const;
-  std::vector<unsigned> callClobberedRegs() const;
+  const std::vector<unsigned> &callArgumentRegs() const { return CallArgs; }
+  const std::vector<unsigned> &callClobberedRegs() const {
+    return CallClobbered;
+  }
   /// True for zero idioms and other dependency-breaking forms (xorps x,x;
   /// pcmpeqd x,x; sub r,r), as MCInstrAnalysis reports them: they read
   /// nothing.
@@ -130,8 +133,22 @@ public:
   std::vector<unsigned> unusedRegs(const LoopBody &L,
                                    bool CalleeSaved = false) const;
 
-  /// True when \p A and \p B share a register unit (alias).
-  bool regsOverlap(unsigned A, unsigned B) const;
+  /// True when \p A and \p B share a register unit (alias): a lookup in
+  /// a table built once (the variant rules and checks ask it millions of
+  /// times for a large library).
+  bool regsOverlap(unsigned A, unsigned B) const {
+    return A && B && A < NumRegs && B < NumRegs &&
+           (Alias[A * AliasWords + B / 64] >> (B % 64) & 1);
+  }
+
+  /// Register units of \p Reg (MCRegisterInfo::regunits, listed once);
+  /// none for 0.
+  llvm::ArrayRef<unsigned> unitsOf(unsigned Reg) const {
+    if (!Reg || Reg >= NumRegs)
+      return {};
+    return llvm::ArrayRef(UnitList).slice(UnitBegin[Reg],
+                                          UnitBegin[Reg + 1] - UnitBegin[Reg]);
+  }
 
   /// Register kinds.
   bool isGPR(unsigned Reg) const;
@@ -180,8 +197,19 @@ private:
   X86Knowledge() = default;
   unsigned encodeSize(const llvm::MCInst &MI) const;
 
+  void initRegisterTables();
+
   std::vector<unsigned> IdiomModels; ///< scheduling models MCIA is asked for
-  std::vector<unsigned> Classes;     ///< per opcode, classifyOpcode
+  /// Register facts looked up by name once, not per question.
+  std::vector<unsigned> CallArgs, CallClobbered;
+  std::vector<unsigned> ScratchCands, CalleeSavedCands; ///< unusedRegs'
+  std::vector<unsigned> XMM;                            ///< XMM0..XMM31
+  unsigned SSP = 0;
+  /// regsOverlap: bit B of row A (AliasWords 64-bit words per row).
+  std::vector<uint64_t> Alias;
+  std::vector<unsigned> UnitList, UnitBegin; ///< unitsOf
+  unsigned NumRegs = 0, AliasWords = 0;
+  std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
   const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr, *GR32 = nullptr,
                               *GR64 = nullptr, *VR128 = nullptr,
                               *VR256 = nullptr, *VR512 = nullptr, *VK = nullptr,

@@ -82,10 +82,12 @@ struct FinderStats {
 /// Finds every innermost loop of \p Bin. Fails (one line) when the code is
 /// not sane x86-64 (packed, encrypted or not code). \p WithLines looks up
 /// file:line in DWARF (LLVM's DWARF reader, which trusts the debug info;
-/// the fuzz target leaves it out).
+/// the fuzz target leaves it out). Functions are analysed by \p Threads
+/// threads (0: one per core); the result does not depend on how many.
 llvm::Expected<std::vector<LoopCandidate>>
 findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
-          FinderStats *Stats = nullptr, bool WithLines = true);
+          FinderStats *Stats = nullptr, bool WithLines = true,
+          unsigned Threads = 0);
 
 } // namespace decan::rewriter
 

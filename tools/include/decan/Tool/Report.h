@@ -54,8 +54,8 @@ enum Variant : unsigned {
 llvm::StringRef variantName(unsigned V);
 /// The index of a variant name (exact, upper case), or nullopt.
 std::optional<unsigned> parseVariant(llvm::StringRef Name);
-/// Parses "REF,LS,..." into indices (REF is not added). Errors name the
-/// unknown variant and list the known ones.
+/// Parses "REF,LS,..." into indices (REF is not added); "all": every
+/// variant. Errors name the unknown variant and list the known ones.
 llvm::Expected<std::vector<unsigned>> parseVariantList(llvm::StringRef List);
 
 /// Minimum, median and maximum of a sample.

@@ -22,6 +22,14 @@
 
 namespace decan::tool {
 
+/// What --extended adds to the rotation: stores, the reduction chain,
+/// load ports.
+inline constexpr unsigned ExtendedVariants[] = {S2L, NO_STORE, NO_RED,
+                                                PREFETCH};
+/// What --groups adds: each memory group in L1, and removed.
+inline constexpr unsigned GroupVariants[] = {DL1_G0, DL1_G1, DL1_G2, DL1_G3,
+                                             NO_G0,  NO_G1,  NO_G2,  NO_G3};
+
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
   /// The default rotation: the variants of the verdicts. Each variant in
