@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Signals.h"
+#include "Late.h"
 #include "ReportWriter.h"
 #include "State.h"
 
@@ -88,6 +89,7 @@ static void onSignal(int Sig, siginfo_t *, void *) {
 }
 
 static void atExit() {
+  requestLatePacksAtExit();
   if (!Proc.FinalDone.exchange(true))
     writeReport("complete", 0, -1, -1);
 }
