@@ -45,6 +45,7 @@ config.substitutions.append(("%decan_lib_dir", config.decan_lib_dir))
 config.substitutions.append(("%src_root", config.decan_src_root))
 
 tools = [
+    ToolSubst("%clangxx", command=config.clang, extra_args=["--driver-mode=g++"], unresolved="fatal"),
     ToolSubst("%clang", command=config.clang, unresolved="fatal"),
     ToolSubst("%decan", command=config.decan_tool, unresolved="fatal"),
     ToolSubst("FileCheck", command=config.filecheck, unresolved="fatal"),

@@ -34,7 +34,6 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
@@ -522,55 +521,12 @@ static void insertStub(Function &F, OutlinePlan &P, Constant *Desc,
   }
 }
 
-/// The first function of \p WithLoops that \p L calls directly, or null.
-static const Function *
-callsLoops(const Loop &L, const SmallPtrSetImpl<const Function *> &WithLoops) {
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (const Function *G = CB->getCalledFunction())
-          if (WithLoops.count(G))
-            return G;
-  return nullptr;
-}
-
-/// Functions of \p M that run loops decan instruments, themselves or
-/// through functions of \p M they call: a loop calling one is not
-/// measured, since its calls would be measured calls nested in it (the
-/// runtime times one loop at a time) and the callee's loops are the
-/// innermost ones.
-static SmallPtrSet<const Function *, 16>
-functionsWithLoops(Module &M, FunctionAnalysisManager &FAM,
-                   const LoopFilter &Filter) {
-  SmallPtrSet<const Function *, 16> Out;
-  for (Function &F : M)
-    if (!F.isDeclaration() && !F.hasFnAttribute("decan-variant") &&
-        Filter.selectsFunction(F) && !FAM.getResult<LoopAnalysis>(F).empty())
-      Out.insert(&F);
-  for (bool Grew = true; Grew;) {
-    Grew = false;
-    for (Function &F : M) {
-      if (F.isDeclaration() || Out.count(&F))
-        continue;
-      for (Instruction &I : instructions(F))
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (const Function *G = CB->getCalledFunction(); G && Out.count(G)) {
-            Out.insert(&F);
-            Grew = true;
-            break;
-          }
-    }
-  }
-  return Out;
-}
-
 /// Steps 1-2: the innermost loops of \p F in header order, each with its
 /// record (and skip reason, if any).
 /// \p IsHot: whether a loop is hot by the PGO profile, or null when
 /// -decan-pgo-hot is off.
 static SmallVector<Candidate, 8>
 findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
-               const SmallPtrSetImpl<const Function *> &WithLoops,
                function_ref<bool(const Loop &)> IsHot) {
   DenseMap<const BasicBlock *, unsigned> Pos;
   for (BasicBlock &BB : F)
@@ -643,10 +599,6 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
                      "(-decan-pgo-hot)";
     else if (std::optional<std::string> Why = bodySkipReason(*C.L))
       R.SkipReason = *Why;
-    else if (const Function *G = callsLoops(*C.L, WithLoops))
-      R.SkipReason = "calls '" + demangle(G->getName()) +
-                     "', which runs loops decan measures (a loop is measured "
-                     "where it is innermost)";
   }
   return Cands;
 }
@@ -786,9 +738,8 @@ static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
 }
 
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
-                            const LoopFilter &Filter,
-                            const SmallPtrSetImpl<const Function *> &WithLoops,
-                            ProfileSummaryInfo *PSI, LoopTableBuilder &Table) {
+                            const LoopFilter &Filter, ProfileSummaryInfo *PSI,
+                            LoopTableBuilder &Table) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
@@ -806,9 +757,8 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     uint64_t Step = std::max(1u, loopIterationStep(L, SE));
     return N && PSI->isHotCount(*N * Step + *N * Step / 10);
   };
-  SmallVector<Candidate, 8> Cands =
-      findCandidates(F, LI, Filter, WithLoops,
-                     PSI ? function_ref<bool(const Loop &)>(IsHot) : nullptr);
+  SmallVector<Candidate, 8> Cands = findCandidates(
+      F, LI, Filter, PSI ? function_ref<bool(const Loop &)>(IsHot) : nullptr);
   if (Cands.empty())
     return false;
   for (Candidate &C : Cands)
@@ -917,8 +867,6 @@ PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
         !F.hasFnAttribute("decan-variant"))
       Worklist.push_back(&F);
 
-  SmallPtrSet<const Function *, 16> WithLoops =
-      functionsWithLoops(M, FAM, *Filter);
   // -decan-pgo-hot reads the profile summary; without one every loop is
   // instrumented, and the user is told.
   ProfileSummaryInfo *PSI = nullptr;
@@ -936,7 +884,7 @@ PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
   LoopTableBuilder Table(M);
   bool Changed = false;
   for (Function *F : Worklist)
-    Changed |= processFunction(*F, FAM, *Filter, WithLoops, PSI, Table);
+    Changed |= processFunction(*F, FAM, *Filter, PSI, Table);
   if (!Changed)
     return PreservedAnalyses::all();
   Table.finalize();

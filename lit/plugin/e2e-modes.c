@@ -56,8 +56,11 @@
 // LIST-DAG: {{^}}axpy:L0 axpy {{.*}}REF
 // LIST-DAG: {{^}}divide:L0 divide {{.*}}REF
 // LIST-DAG: {{^}}prefix:L1 prefix {{.*}}REF
-// LIST:     {{^}}main:L0 main {{.*}} - 0
-// LIST-NEXT: skipped: calls 'dot'
+// main's loop calls the kernels: instrumented too (measured in the calls
+// that run no measured loop; here every call does).
+// LIST:     {{^}}main:L0 main {{.*}} REF
+// LIST-NEXT: not available: LS: unsupported (an exit condition reads memory the loop may write)
+// LIST:      calls: 6; kept in every variant but NO_CALL
 
 // REPLACE: status complete mode replace
 // REPLACE: loop axpy:L0 measured REF all-eligible {{.*}} ref-trips nonzero

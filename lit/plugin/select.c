@@ -35,17 +35,18 @@ void chatty(int *a, int n) {
 // RUN: %clang_decan -O2 -S -emit-llvm %s -o - -mllvm -decan-lines=select.c:1-100 \
 // RUN:   | FileCheck --check-prefix=NOLINE %s
 // RUN: %clang_decan -O2 -c %s -o %t.yaml.o -fsave-optimization-record \
-// RUN:   -foptimization-record-file=%t.yaml
+// RUN:   -foptimization-record-file=%t.yaml -mllvm -decan-functions=first
 // RUN: FileCheck --check-prefix=YAML %s < %t.yaml
 
 // REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 18 variants
 // REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 18 variants
-// REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 not instrumented: calls 'first', which runs loops decan measures (a loop is measured where it is innermost) [-Rpass-missed=decan]
+// A loop that calls a loop is instrumented too (the runtime measures the
+// innermost loop running, call by call).
+// REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 outlined into 19 variants
 
 // ALL-DAG: first.decan.L0.REF
 // ALL-DAG: second.decan.L0.REF
-// ALL-DAG: r chatty.decan.L0.meta
-// ALL-NOT: chatty.decan.L0.REF
+// ALL-DAG: chatty.decan.L0.REF
 
 // FN-NOT: first.decan.L{{[0-9]}}.REF
 // FN: second.decan.L0.REF
@@ -63,5 +64,5 @@ void chatty(int *a, int n) {
 // YAML: --- !Missed
 // YAML-NEXT: Pass: decan
 // YAML-NEXT: Name: LoopSkipped
-// YAML-NEXT: DebugLoc: { File: '{{.*}}select.c', Line: 14, Column: 3 }
-// YAML: Reason: 'calls ''first'', which runs loops decan measures (a loop is measured where it is innermost)'
+// YAML-NEXT: DebugLoc: { File: '{{.*}}select.c', Line: 9, Column: 3 }
+// YAML: Reason: 'not selected (-decan-functions/-decan-lines)'

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/Unwind.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -192,142 +193,29 @@ std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
   return std::nullopt;
 }
 
-/// Reads one pointer of DWARF EH encoding \p Enc at \p Off (advanced).
-static bool readEncoded(ArrayRef<uint8_t> D, uint64_t &Off, uint8_t Enc,
-                        uint64_t FieldAddr, uint64_t &Out) {
-  auto Fixed = [&](unsigned N, bool Signed) {
-    if (Off + N > D.size())
-      return false;
-    uint64_t V = 0;
-    for (unsigned K = 0; K < N; ++K)
-      V |= uint64_t(D[Off + K]) << (8 * K);
-    if (Signed && N < 8 && ((V >> (8 * N - 1)) & 1))
-      V |= ~uint64_t(0) << (8 * N);
-    Off += N;
-    Out = V;
-    return true;
-  };
-  auto Leb = [&](bool Signed) {
-    uint64_t V = 0;
-    unsigned Shift = 0;
-    while (Off < D.size() && Shift < 64) {
-      uint8_t B = D[Off++];
-      V |= uint64_t(B & 0x7f) << Shift;
-      Shift += 7;
-      if (!(B & 0x80)) {
-        if (Signed && Shift < 64 && (B & 0x40))
-          V |= ~uint64_t(0) << Shift;
-        Out = V;
-        return true;
-      }
-    }
-    return false;
-  };
-  bool OK = false;
-  switch (Enc & 0x0f) {
-  case 0x0:
-  case 0x4:
-    OK = Fixed(8, false);
-    break;
-  case 0x1:
-    OK = Leb(false);
-    break;
-  case 0x2:
-    OK = Fixed(2, false);
-    break;
-  case 0x3:
-    OK = Fixed(4, false);
-    break;
-  case 0x9:
-    OK = Leb(true);
-    break;
-  case 0xa:
-    OK = Fixed(2, true);
-    break;
-  case 0xb:
-    OK = Fixed(4, true);
-    break;
-  case 0xc:
-    OK = Fixed(8, true);
-    break;
-  default:
-    return false;
+ArrayRef<uint8_t> BinaryImage::dataFrom(uint64_t Addr) const {
+  auto Phdrs = Obj->getELFFile().program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return {};
   }
-  if (OK && (Enc & 0x70) == 0x10) // pcrel
-    Out += FieldAddr;
-  return OK;
+  for (const auto &P : *Phdrs)
+    if (P.p_type == ELF::PT_LOAD && Addr >= P.p_vaddr &&
+        Addr - P.p_vaddr < P.p_filesz &&
+        P.p_offset + P.p_filesz <= Buffer->getBufferSize())
+      return ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Buffer->getBufferStart()) +
+              P.p_offset + (Addr - P.p_vaddr),
+          P.p_filesz - (Addr - P.p_vaddr));
+  return {};
 }
 
-/// [start, end) of every FDE of an .eh_frame section at \p Addr. A reader of
-/// its own: it needs only the CIEs' pointer encodings, and must neither
-/// abort nor allocate by sizes read from a corrupt file.
-static std::vector<std::pair<uint64_t, uint64_t>>
-parseEhFrame(ArrayRef<uint8_t> D, uint64_t Addr) {
-  std::vector<std::pair<uint64_t, uint64_t>> Out;
-  std::map<uint64_t, uint8_t> CieEnc;
-  auto U32 = [&](uint64_t O) {
-    return uint32_t(D[O]) | uint32_t(D[O + 1]) << 8 | uint32_t(D[O + 2]) << 16 |
-           uint32_t(D[O + 3]) << 24;
-  };
-  uint64_t Off = 0;
-  while (Off + 8 <= D.size()) {
-    uint64_t EntryOff = Off;
-    uint32_t Len = U32(Off);
-    if (Len == 0 || Len == 0xffffffff)
-      break; // terminator, or 64-bit DWARF (not used for x86-64 EH)
-    uint64_t Start = Off + 4, End = Start + Len;
-    if (End > D.size() || Len < 4)
-      break;
-    ArrayRef<uint8_t> E = D.slice(0, End);
-    uint32_t Id = U32(Start);
-    uint64_t P = Start + 4, Tmp;
-    if (Id == 0) {
-      // CIE: version, augmentation, code/data alignment, return register.
-      if (P >= End)
-        break;
-      uint8_t Version = D[P++];
-      std::string Aug;
-      while (P < End && D[P] && Aug.size() < 16)
-        Aug.push_back(char(D[P++]));
-      ++P;
-      uint8_t Enc = 0;
-      bool OK = P < End && readEncoded(E, P, 0x1, 0, Tmp) &&
-                readEncoded(E, P, 0x9, 0, Tmp);
-      if (OK && Version == 1)
-        OK = P++ < End;
-      else if (OK)
-        OK = readEncoded(E, P, 0x1, 0, Tmp);
-      if (OK && !Aug.empty() && Aug[0] == 'z') {
-        OK = readEncoded(E, P, 0x1, 0, Tmp);
-        for (size_t K = 1; OK && K < Aug.size(); ++K) {
-          if (P >= End) {
-            OK = false;
-          } else if (Aug[K] == 'R') {
-            Enc = D[P++];
-          } else if (Aug[K] == 'L') {
-            ++P;
-          } else if (Aug[K] == 'P') {
-            uint8_t PE = D[P++];
-            OK = readEncoded(E, P, PE & 0x7f, Addr + P, Tmp);
-          } else if (Aug[K] != 'S' && Aug[K] != 'B') {
-            break; // unknown augmentation: the rest cannot be read
-          }
-        }
-      }
-      if (OK)
-        CieEnc[EntryOff] = Enc;
-    } else if (Id <= Start) {
-      auto It = CieEnc.find(Start - Id);
-      uint64_t Begin, Range;
-      if (It != CieEnc.end() &&
-          readEncoded(E, P, It->second, Addr + P, Begin) &&
-          readEncoded(E, P, It->second & 0x0f, 0, Range) && Range > 0 &&
-          Range < (uint64_t(1) << 32) && Begin + Range > Begin)
-        Out.push_back({Begin, Begin + Range});
-    }
-    Off = End;
-  }
-  return Out;
+BinaryImage::~BinaryImage() = default;
+
+const UnwindTables &BinaryImage::unwind() const {
+  std::call_once(UnwindOnce,
+                 [&] { Unwind = std::make_unique<UnwindTables>(*this); });
+  return *Unwind;
 }
 
 void BinaryImage::findFunctions() {
@@ -393,9 +281,11 @@ void BinaryImage::findFunctions() {
       consumeError(Bytes.takeError());
       continue;
     }
-    for (auto [S, E] : parseEhFrame(*Bytes, Sec.sh_addr))
-      if (E > S && InCode(S, E) && !ByStart.count(S))
-        ByStart[S] = {S, E, ("sub_" + utohexstr(S, /*LowerCase=*/true)), false};
+    for (const FdeInfo &F : parseEhFrame(*Bytes, Sec.sh_addr).Fdes)
+      if (F.End > F.Begin && InCode(F.Begin, F.End) && !ByStart.count(F.Begin))
+        ByStart[F.Begin] = {F.Begin, F.End,
+                            ("sub_" + utohexstr(F.Begin, /*LowerCase=*/true)),
+                            false};
   }
 
   // DWARF line tables only, built from the debug sections' bytes: a

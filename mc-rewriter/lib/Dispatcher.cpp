@@ -14,6 +14,7 @@
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/abi.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -134,6 +135,10 @@ private:
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
                 const std::function<CodeTarget(uint64_t)> &Exit);
+  /// Emits one instruction of a copy; \p To maps an original address to
+  /// its label or exit.
+  void emitInst(const CopyInst &CI, bool Measured,
+                llvm::function_ref<CodeTarget(uint64_t)> To);
   int inductionIndex() const;
 
   const decan::X86Knowledge &X86;
@@ -154,6 +159,34 @@ int LoopEmitter::inductionIndex() const {
   return -1;
 }
 
+void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
+                           llvm::function_ref<CodeTarget(uint64_t)> To) {
+  if (CI.IsBranch) {
+    bool Cond =
+        CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
+    CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
+              Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
+              To(CI.BranchTarget));
+    return;
+  }
+  if (CI.IsCall) {
+    CB.call(CodeTarget::abs(CI.CallTarget));
+    return;
+  }
+  MCInst MI = CI.MI;
+  int Mem = X86.addressOperandIndex(MI);
+  if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&
+      MI.getOperand(Mem).getReg() == X86.RSP)
+    MI.getOperand(Mem + 3) =
+        MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
+  if (CI.HasScratch)
+    CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
+  else if (CI.HasRip)
+    CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
+  else
+    CB.inst(MI);
+}
+
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
                            const std::function<CodeTarget(uint64_t)> &Exit) {
   std::map<uint64_t, unsigned> Labels;
@@ -170,30 +203,16 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     const CopyBlock &B = C.Blocks[K];
     CB.bind(Labels[B.Start]);
     for (const CopyInst &CI : B.Instrs) {
-      if (CI.IsBranch) {
-        bool Cond =
-            CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
-        CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
-                  Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
-                  To(CI.BranchTarget));
+      if (CI.ReturnAddr) {
+        unsigned Begin = CB.newLabel(), End = CB.newLabel();
+        CB.bind(Begin);
+        emitInst(CI, Measured, To);
+        CB.bind(End);
+        (Measured ? P.MeasuredCalls : P.OrigCalls)
+            .push_back({Begin, End, CI.ReturnAddr});
         continue;
       }
-      if (CI.IsCall) {
-        CB.call(CodeTarget::abs(CI.CallTarget));
-        continue;
-      }
-      MCInst MI = CI.MI;
-      int Mem = X86.addressOperandIndex(MI);
-      if (Measured && Mem >= 0 && MI.getOperand(Mem).isReg() &&
-          MI.getOperand(Mem).getReg() == X86.RSP)
-        MI.getOperand(Mem + 3) =
-            MCOperand::createImm(MI.getOperand(Mem + 3).getImm() + FrameDelta);
-      if (CI.HasScratch)
-        CB.instRip(MI, CodeTarget::scratch(P.Slot, CI.ScratchOff));
-      else if (CI.HasRip)
-        CB.instRip(MI, CodeTarget::abs(CI.RipTarget));
-      else
-        CB.inst(MI);
+      emitInst(CI, Measured, To);
     }
     if (B.FallThrough &&
         (K + 1 == C.Blocks.size() || C.Blocks[K + 1].Start != B.FallThrough))
@@ -206,6 +225,21 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
 /// record without copies).
 void LoopEmitter::emitEntry(unsigned OrigLabel, unsigned Measured,
                             unsigned Record, unsigned Resume) {
+  // --- The relocated original loop: exits return to the original code.
+  auto EmitOrig = [&] {
+    CB.align(64, L.Header % 64);
+    CB.bind(OrigLabel);
+    P.OrigBegin = OrigLabel;
+    emitCopy(P.V.Copies[DECAN_REF], /*Measured=*/false,
+             [](uint64_t Addr) { return CodeTarget::abs(Addr); });
+    P.OrigEnd = CB.newLabel();
+    CB.bind(P.OrigEnd);
+  };
+  // A base copy's loop starts with it: its alignment is then the
+  // fragment's first bytes, which CodeBuffer::append lays out with the
+  // padding the fragment's start needs anyway (one padding, not two).
+  if (P.BaseOnly)
+    EmitOrig();
   // --- Stub: one load and branch when the descriptor is inactive; an
   // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
@@ -244,14 +278,8 @@ void LoopEmitter::emitEntry(unsigned OrigLabel, unsigned Measured,
   A.leaRip(A.RAX, CodeTarget::label(Record));
   CB.jmp(CodeTarget::label(SharedEnter));
 
-  // --- The relocated original loop: exits return to the original code.
-  CB.align(64, L.Header % 64);
-  CB.bind(OrigLabel);
-  P.OrigBegin = OrigLabel;
-  emitCopy(P.V.Copies[DECAN_REF], /*Measured=*/false,
-           [](uint64_t Addr) { return CodeTarget::abs(Addr); });
-  P.OrigEnd = CB.newLabel();
-  CB.bind(P.OrigEnd);
+  if (!P.BaseOnly)
+    EmitOrig();
   if (P.BaseOnly) {
     // No measured copy: a measured call of this loop uses its record in
     // the late pack, and leaves the frame through Resume until there is

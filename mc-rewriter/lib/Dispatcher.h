@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,19 @@ struct PlannedLoop {
   /// stubs and record, which name the base copy's resume stub and shared
   /// exit routine at these addresses (0: an ordinary loop).
   uint64_t PackResume = 0, PackSharedCommon = 0;
+  /// Each call of the measured copies, between two labels, and the
+  /// original call's return address: its unwind row (.eh_frame) makes the
+  /// copy look called from there, so the function's exception table sees
+  /// the original call site.
+  struct CallSite {
+    unsigned Begin, End;
+    uint64_t ReturnAddr;
+  };
+  std::vector<CallSite> MeasuredCalls;
+  /// The same for the relocated original's calls: its exception table.
+  std::vector<CallSite> OrigCalls;
+  /// The relocated loop's unwind rule (Unwind.h, ruleAt); none: no FDE.
+  std::optional<std::string> OrigRule;
 };
 
 /// Labels of the routines every loop shares, reserved first in every

@@ -101,6 +101,11 @@ ElfWriter::newProgramHeaders(uint64_t DataFileSize,
       P.p_vaddr = P.p_paddr = CodeVaddr;
       P.p_filesz = P.p_memsz = PhdrBytes;
     }
+    if (P.p_type == PT_GNU_EH_FRAME && EhHdrVaddr) {
+      P.p_offset = CodeOff + (EhHdrVaddr - CodeVaddr);
+      P.p_vaddr = P.p_paddr = EhHdrVaddr;
+      P.p_filesz = P.p_memsz = EhHdrSize;
+    }
     NewPh.push_back(P);
     if (int(K) == LastLoad) {
       Elf64_Phdr C{};

@@ -57,6 +57,11 @@ public:
                     uint64_t ScratchOff, uint64_t DataMemSize,
                     const std::string &Meta,
                     const std::string &DebugFrame = "") const;
+  /// PT_GNU_EH_FRAME points at \p Vaddr (a table in the new code segment).
+  void setEhFrameHdr(uint64_t Vaddr, uint64_t Size) {
+    EhHdrVaddr = Vaddr;
+    EhHdrSize = Size;
+  }
   /// True when the input has a section named \p Name.
   bool hasSection(llvm::StringRef Name) const;
 
@@ -74,6 +79,7 @@ private:
   uint64_t CodeSegSize = 0, DataOff = 0, DataVaddr = 0;
   bool WithLate = false;
   uint64_t LateVaddr = 0, LateSize = 0;
+  uint64_t EhHdrVaddr = 0, EhHdrSize = 0;
 };
 
 } // namespace decan::rewriter

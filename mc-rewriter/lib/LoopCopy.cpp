@@ -34,6 +34,8 @@ static CopyInst copyOf(const decan::X86Target &X86, const Instr &I) {
       C.CallTarget = T;
     }
   }
+  if (X86.analysis().isCall(I.Inst))
+    C.ReturnAddr = I.Addr + I.Size;
   int Mem = X86.addressOperandIndex(I.Inst);
   if (Mem >= 0 && I.Inst.getOperand(Mem).isReg() &&
       I.Inst.getOperand(Mem).getReg() == X86.RIP &&

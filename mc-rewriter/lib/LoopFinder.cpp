@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/Unwind.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrDesc.h"
@@ -727,6 +729,53 @@ skipLoopsCallingLoops(const BinaryImage &Bin, const decan::X86Target &X86,
   }
 }
 
+/// A loop that calls runs from new code when rewritten: the relocated
+/// original (on the program's stack) gets its function's unwind rule at
+/// the header and personality, with an exception table that lets an
+/// exception pass or end the program where the original's does, but that
+/// has no landing pad: a call with a handler in its function keeps its loop
+/// in place. (A measured copy's frame unwinds to the original call site
+/// and its exception table: Dispatcher.h.)
+static void skipLoopsExceptionsCannotLeave(const BinaryImage &Bin,
+                                           const decan::X86Target &X86,
+                                           std::vector<LoopCandidate> &Loops) {
+  auto At = [](const LoopCandidate &L, uint64_t A) {
+    return L.Function + "+0x" + utohexstr(A - L.FunctionStart, true);
+  };
+  for (LoopCandidate &L : Loops) {
+    if (!L.SkipReason.empty())
+      continue;
+    bool Calls = false;
+    for (const LoopBlock &B : L.Blocks)
+      for (const Instr &I : B.Instrs) {
+        if (!L.SkipReason.empty() || !X86.analysis().isCall(I.Inst))
+          continue;
+        Calls = true;
+        uint64_t LP = 0;
+        switch (Bin.unwind().landingFor(I.Addr + I.Size, LP)) {
+        case CallLanding::NoTable:
+        case CallLanding::Through:
+        case CallLanding::Terminates: // the copy's table says so too
+          break;
+        case CallLanding::Handler:
+          L.SkipReason = "the call at " + At(L, I.Addr) +
+                         " has an exception handler in its function (at " +
+                         At(L, LP) + "): a relocated loop could not reach it";
+          break;
+        case CallLanding::Unreadable:
+          L.SkipReason = "its function's exception table cannot be read";
+          break;
+        }
+      }
+    std::string Why;
+    if (Calls && L.SkipReason.empty() && Bin.unwind().fdeFor(L.Header) &&
+        !Bin.unwind().ruleAt(L.Header, Why))
+      L.SkipReason = "it calls, and its function's unwind rule at the loop "
+                     "cannot be copied (" +
+                     Why + ")";
+  }
+}
+
 /// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
 /// section is malformed (a zero or uneven entry size would make the reader
 /// divide by zero) or the dynamic symbol table is missing.
@@ -782,6 +831,7 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
     Calls[F.Start] = std::move(FA.CallTargets);
   }
   skipLoopsCallingLoops(Bin, X86, Calls, Loops);
+  skipLoopsExceptionsCannotLeave(Bin, X86, Loops);
   if (StatsOut)
     *StatsOut = Stats;
   // The PLT entries the loops call, by name (LoopCandidate::Callees).

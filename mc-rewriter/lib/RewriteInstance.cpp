@@ -25,6 +25,7 @@
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/Rewriter/Rewriter.h"
+#include "decan/Rewriter/Unwind.h"
 #include "decan/abi.h"
 #include "decan/abi_names.h"
 
@@ -118,7 +119,10 @@ private:
   void fillData();
   Error patchJumps();
   RewriteResult result();
-  std::string debugFrame() const;
+  std::string frames(bool Eh, uint64_t At,
+                     std::vector<std::pair<uint64_t, uint64_t>> &Fdes) const;
+  std::string ehFrameHdr(uint64_t At, uint64_t FrameAt,
+                         std::vector<std::pair<uint64_t, uint64_t>> Fdes) const;
 
   const BinaryImage &Bin;
   const decan::X86Knowledge &X86;
@@ -143,6 +147,9 @@ private:
   /// LateBase: the reserved range's address and size.
   uint64_t LateVaddr = 0, LateSize = 0;
   SmallVector<char, 0> Code;
+  /// The new code's .eh_frame and the merged .eh_frame_hdr, after the code.
+  std::string EhBytes;
+  uint64_t EhHdrAddr = 0, EhHdrSize = 0;
   std::string Data; ///< the RW segment's file part
   std::vector<ElfWriter::Patch> Patches;
 };
@@ -162,9 +169,15 @@ Expected<RewriteResult> RewriteInstance::run() {
   fillData();
   if (Error Err = patchJumps())
     return std::move(Err);
+  // Debuggers read .debug_frame first: the same rules there (unless the
+  // input has its own, which a second section would hide).
   std::string Frames;
+  std::vector<std::pair<uint64_t, uint64_t>> Unused;
+  // (Not for a base copy: its .eh_frame has the same rules, and the file
+  // stays within twice the input's size.)
   if (!Elf->hasSection(".debug_frame") && !Opts.LateBase)
-    Frames = debugFrame(); // (a base copy has no measured copy)
+    Frames = frames(/*Eh=*/false, 0, Unused);
+  Code.append(EhBytes.begin(), EhBytes.end());
   if (Error Err = Elf->write(OutPath, Patches, Code, Data, DL.ScratchOff,
                              DL.Size, Meta, Frames))
     return std::move(Err);
@@ -229,6 +242,8 @@ void RewriteInstance::planLoops() {
     }
     B.P.L = &L;
     B.P.V = std::move(*VOr);
+    std::string NoRule;
+    B.P.OrigRule = Bin.unwind().ruleAt(L.Header, NoRule);
     B.P.Slot = J;
     B.P.BaseOnly = Opts.LateBase;
     B.Code = std::make_unique<CodeBuffer>(K, NumShared);
@@ -349,6 +364,11 @@ void RewriteInstance::emitCode() {
     P.MeasuredBegin = Map(P.MeasuredBegin);
     P.MeasuredEnd = Map(P.MeasuredEnd);
     P.RecordLabel = Map(P.RecordLabel);
+    for (auto *Calls : {&P.MeasuredCalls, &P.OrigCalls})
+      for (PlannedLoop::CallSite &C : *Calls) {
+        C.Begin = Map(C.Begin);
+        C.End = Map(C.End);
+      }
     for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
       if (P.V.Mask & (1u << V)) {
         P.CopyBegin[V] = Map(P.CopyBegin[V]);
@@ -364,7 +384,22 @@ Error RewriteInstance::layoutFile() {
   if (!CodeSizeOr)
     return CodeSizeOr.takeError();
   CodeSize = *CodeSizeOr;
-  DataVaddr = Elf->placeData(CodeSize);
+  // Unwind tables for the new code (exceptions, debuggers, profilers):
+  // its FDEs, and a copy of PT_GNU_EH_FRAME's table that lists them too.
+  if (Bin.unwind().ehFrameHdrAddr() && !Plan.empty()) {
+    uint64_t FrameAt = alignTo(TextStart + CodeSize, 8);
+    std::vector<std::pair<uint64_t, uint64_t>> Fdes;
+    std::string Frame = frames(/*Eh=*/true, FrameAt, Fdes);
+    EhHdrAddr = alignTo(FrameAt + Frame.size(), 8);
+    std::string Hdr = ehFrameHdr(EhHdrAddr, Bin.unwind().ehFrameAddr(), Fdes);
+    EhHdrSize = Hdr.size();
+    EhBytes.assign(FrameAt - (TextStart + CodeSize), char(0xcc));
+    EhBytes += Frame;
+    EhBytes.resize(EhHdrAddr - (TextStart + CodeSize), '\0');
+    EhBytes += Hdr;
+    Elf->setEhFrameHdr(EhHdrAddr, EhHdrSize);
+  }
+  DataVaddr = Elf->placeData(CodeSize + EhBytes.size());
   if (Opts.LateBase) {
     // Address space only (no file bytes): where the late pack is mapped.
     LateSize = alignTo(std::max<uint64_t>(Opts.LateReserve, 1), 4096);
@@ -437,52 +472,234 @@ Error RewriteInstance::patchJumps() {
   return Error::success();
 }
 
-/// .debug_frame for the measured copies, so a debugger unwinds through a
-/// copy that crashes: one CIE (the rule of measuredFrameCFI()) and an FDE
-/// per loop. (Not loaded: the C++ unwinder does not see it.)
-std::string RewriteInstance::debugFrame() const {
-  std::string S;
-  auto U8 = [&](uint8_t V) { S.push_back(char(V)); };
-  auto U32 = [&](uint32_t V) { S.append(reinterpret_cast<char *>(&V), 4); };
-  auto U64 = [&](uint64_t V) { S.append(reinterpret_cast<char *>(&V), 8); };
-  auto Uleb = [&](uint64_t V) {
+namespace {
+/// Appends DWARF encodings to a string.
+struct DwarfOut {
+  std::string &S;
+  void u8(uint8_t V) { S.push_back(char(V)); }
+  void u32(uint32_t V) { S.append(reinterpret_cast<char *>(&V), 4); }
+  void u64(uint64_t V) { S.append(reinterpret_cast<char *>(&V), 8); }
+  void uleb(uint64_t V) {
     do {
       uint8_t B = V & 0x7f;
       V >>= 7;
-      U8(B | (V ? 0x80 : 0));
+      u8(B | (V ? 0x80 : 0));
     } while (V);
-  };
-  auto Entry = [&](auto Body) {
+  }
+  void sleb(int64_t V) {
+    for (bool More = true; More;) {
+      uint8_t B = V & 0x7f;
+      V >>= 7;
+      More = !((V == 0 && !(B & 0x40)) || (V == -1 && (B & 0x40)));
+      u8(B | (More ? 0x80 : 0));
+    }
+  }
+  /// A length-prefixed entry, padded with DW_CFA_nop to 8 bytes.
+  template <typename Fn> void entry(Fn Body) {
     size_t Start = S.size();
-    U32(0); // length, below
+    u32(0);
     Body();
-    S.resize(Start + 4 + alignTo(S.size() - Start - 4, 8), char(0)); // nops
+    while ((S.size() - Start) % 8)
+      u8(0);
     uint32_t Len = S.size() - Start - 4;
     memcpy(&S[Start], &Len, 4);
-  };
-  MeasuredFrameCFI CFI = measuredFrameCFI();
-  Entry([&] {
-    U32(0xffffffff); // CIE id
-    U8(1);           // version
-    U8(0);           // no augmentation
-    Uleb(1);         // code alignment
-    U8(0x78);        // data alignment -8 (sleb)
-    U8(16);          // return address: rip
-    U8(0x0c);        // DW_CFA_def_cfa rsp, FrameDelta
-    Uleb(7);
-    Uleb(CFI.FrameDelta);
-    U8(0x80 | 16); // DW_CFA_offset rip, at CFA - ReturnFromCFA
-    Uleb(CFI.ReturnFromCFA / 8);
-  });
-  for (const PlannedLoop &P : Plan) {
-    uint64_t B = CB.labelAddr(P.MeasuredBegin), E = CB.labelAddr(P.MeasuredEnd);
-    if (E <= B)
+  }
+};
+} // namespace
+
+/// .eh_frame for the new code at \p At (loaded: the C++ unwinder,
+/// backtrace(), profilers and debuggers read it):
+///   - a measured copy's frame lies below the program's stack; its CFA is
+///     the program's stack pointer and its "return address" the loop
+///     header + 1 (measuredFrameCFI), except at a call, where it is the
+///     original call's return address, so that the function's exception
+///     table sees the original call site;
+///   - the relocated original runs on the program's stack: the rule its
+///     function has at the loop header, and, when the function has an
+///     exception table, its personality with a table of the copy's calls:
+///     those an exception passes in the original (no landing pad) are
+///     listed, those where it ends the program are not (calls with a
+///     handler keep their loop in place: LoopFinder.cpp).
+/// Their exception tables come first. \p Fdes gets each FDE's (code
+/// start, FDE address).
+/// With \p Eh false, the same rules as .debug_frame (unloaded, absolute
+/// addresses, no exception tables), for debuggers that read only that.
+std::string RewriteInstance::frames(
+    bool Eh, uint64_t At,
+    std::vector<std::pair<uint64_t, uint64_t>> &Fdes) const {
+  std::string S;
+  DwarfOut O{S};
+  const UnwindTables &UT = Bin.unwind();
+  // The relocated originals' exception tables (the Itanium ABI's LSDA,
+  // landing pads relative to the FDE's start, no types, no actions).
+  std::vector<int64_t> LsdaAt(Plan.size(), -1);
+  for (size_t K = 0; K < Plan.size(); ++K) {
+    const PlannedLoop &P = Plan[K];
+    if (!Eh || !P.OrigRule || !UT.personalityAt(P.L->Header))
       continue;
-    Entry([&] {
-      U32(0); // its CIE: the first
-      U64(B);
-      U64(E - B);
+    uint64_t OB = CB.labelAddr(P.OrigBegin);
+    std::string Sites;
+    DwarfOut SO{Sites};
+    for (const PlannedLoop::CallSite &C : P.OrigCalls) {
+      uint64_t LP;
+      if (UT.landingFor(C.ReturnAddr, LP) != CallLanding::Through)
+        continue; // unlisted: the personality ends the program
+      SO.uleb(CB.labelAddr(C.Begin) - OB);
+      SO.uleb(CB.labelAddr(C.End) - CB.labelAddr(C.Begin));
+      SO.uleb(0); // no landing pad
+      SO.uleb(0); // no action
+    }
+    LsdaAt[K] = S.size();
+    O.u8(0xff); // landing pads from the FDE's start
+    O.u8(0xff); // no type table
+    O.u8(0x01); // call sites: uleb128
+    O.uleb(Sites.size());
+    S += Sites;
+  }
+  S.resize(alignTo(S.size(), 8), char(0));
+  // .debug_frame has no header before its entries.
+  if (!Eh)
+    S.clear();
+
+  MeasuredFrameCFI CFI = measuredFrameCFI();
+  auto Cie = [&](std::optional<std::pair<uint8_t, uint64_t>> Personality,
+                 auto Initial) {
+    size_t Off = S.size();
+    O.entry([&] {
+      O.u32(Eh ? 0 : 0xffffffff); // CIE id
+      O.u8(1);                    // version
+      if (!Eh)
+        S.push_back('\0');
+      else if (Personality)
+        S.append("zPLR", 5);
+      else
+        S.append("zR", 3);
+      O.uleb(1);  // code alignment
+      O.sleb(-8); // data alignment
+      O.u8(16);   // return address: rip
+      if (!Eh) {
+      } else if (Personality) {
+        O.uleb(7);
+        // pcrel sdata4, indirect when the original's is.
+        O.u8((Personality->first & 0x80) | 0x1b);
+        O.u32(uint32_t(int64_t(Personality->second) - int64_t(At + S.size())));
+        O.u8(0x1b); // LSDA: pcrel sdata4
+      } else {
+        O.uleb(1);
+      }
+      if (Eh)
+        O.u8(0x1b); // FDE pointers: pcrel sdata4
+      Initial();
     });
+    return Off;
+  };
+  auto DefaultReturn = [&] {
+    O.u8(0x80 | 16); // DW_CFA_offset rip, at CFA - ReturnFromCFA
+    O.uleb(CFI.ReturnFromCFA / 8);
+  };
+  size_t MeasuredCie = Cie(std::nullopt, [&] {
+    O.u8(0x0c); // DW_CFA_def_cfa rsp, FrameDelta
+    O.uleb(7);
+    O.uleb(CFI.FrameDelta);
+    DefaultReturn();
+  });
+  size_t OrigCie = Cie(std::nullopt, [] {});
+  std::map<std::pair<uint8_t, uint64_t>, size_t> PersonalityCie;
+  for (size_t K = 0; K < Plan.size(); ++K)
+    if (LsdaAt[K] >= 0) {
+      auto Pers = *UT.personalityAt(Plan[K].L->Header);
+      if (!PersonalityCie.count(Pers))
+        PersonalityCie[Pers] = Cie(Pers, [] {});
+    }
+  auto Fde = [&](size_t CieOff, uint64_t Begin, uint64_t End, int64_t Lsda,
+                 auto Body) {
+    size_t Off = S.size();
+    Fdes.push_back({Begin, At + Off});
+    O.entry([&] {
+      if (!Eh) {
+        O.u32(uint32_t(CieOff)); // its CIE's offset in the section
+        O.u64(Begin);
+        O.u64(End - Begin);
+        Body();
+        return;
+      }
+      O.u32(uint32_t(S.size() - CieOff)); // back to the CIE
+      O.u32(uint32_t(int64_t(Begin) - int64_t(At + S.size())));
+      O.u32(uint32_t(End - Begin));
+      if (Lsda >= 0) {
+        O.uleb(4);
+        O.u32(uint32_t(int64_t(At + Lsda) - int64_t(At + S.size())));
+      } else {
+        O.uleb(0);
+      }
+      Body();
+    });
+  };
+  for (size_t K = 0; K < Plan.size(); ++K) {
+    const PlannedLoop &P = Plan[K];
+    uint64_t B = CB.labelAddr(P.MeasuredBegin), E = CB.labelAddr(P.MeasuredEnd);
+    if (E > B)
+      Fde(MeasuredCie, B, E, -1, [&] {
+        uint64_t Loc = B;
+        auto Advance = [&](uint64_t To) {
+          O.u8(0x04); // DW_CFA_advance_loc4
+          O.u32(uint32_t(To - Loc));
+          Loc = To;
+        };
+        for (const PlannedLoop::CallSite &C : P.MeasuredCalls) {
+          uint64_t CallB = CB.labelAddr(C.Begin), CallE = CB.labelAddr(C.End);
+          if (CallB < Loc || CallE > E || CallE <= CallB)
+            continue;
+          Advance(CallB);
+          // DW_CFA_val_expression rip: [CFA - ReturnFromCFA] + delta (the
+          // unwinder pushes the CFA first).
+          std::string X;
+          DwarfOut XO{X};
+          XO.u8(0x11); // DW_OP_consts
+          XO.sleb(-CFI.ReturnFromCFA);
+          XO.u8(0x22); // DW_OP_plus
+          XO.u8(0x06); // DW_OP_deref
+          XO.u8(0x11); // DW_OP_consts
+          XO.sleb(int64_t(C.ReturnAddr) - int64_t(P.L->Header + 1));
+          XO.u8(0x22); // DW_OP_plus
+          O.u8(0x16);
+          O.uleb(16);
+          O.uleb(X.size());
+          S += X;
+          Advance(CallE);
+          DefaultReturn();
+        }
+      });
+    uint64_t OB = CB.labelAddr(P.OrigBegin), OE = CB.labelAddr(P.OrigEnd);
+    if (P.OrigRule && OE > OB)
+      Fde(LsdaAt[K] >= 0 ? PersonalityCie[*UT.personalityAt(P.L->Header)]
+                         : OrigCie,
+          OB, OE, LsdaAt[K], [&] { S += *P.OrigRule; });
+  }
+  if (Eh)
+    O.u32(0); // terminator
+  return S;
+}
+
+/// PT_GNU_EH_FRAME's table at \p At: every FDE of the input and \p Fdes,
+/// sorted, so the unwinder's binary search finds both.
+std::string RewriteInstance::ehFrameHdr(
+    uint64_t At, uint64_t FrameAt,
+    std::vector<std::pair<uint64_t, uint64_t>> Fdes) const {
+  for (const FdeInfo &F : Bin.unwind().fdes())
+    Fdes.push_back({F.Begin, F.Addr});
+  llvm::sort(Fdes);
+  std::string S;
+  DwarfOut O{S};
+  O.u8(1);    // version
+  O.u8(0x1b); // eh_frame_ptr: pcrel sdata4
+  O.u8(0x03); // fde_count: udata4
+  O.u8(0x3b); // table: datarel sdata4
+  O.u32(uint32_t(int64_t(FrameAt) - int64_t(At + 4)));
+  O.u32(uint32_t(Fdes.size()));
+  for (auto [Loc, Fde] : Fdes) {
+    O.u32(uint32_t(int64_t(Loc) - int64_t(At)));
+    O.u32(uint32_t(int64_t(Fde) - int64_t(At)));
   }
   return S;
 }

@@ -16,6 +16,7 @@
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 
 #include <map>
 
@@ -95,6 +96,8 @@ static Expected<LoopCopy> fromBody(const decan::X86Knowledge &X86,
       CopyInst CI;
       CI.MI = K.toMCInst(I);
       const CopyInst *Src = I.Id < ById.size() ? ById[I.Id] : nullptr;
+      if (Src && X86.analysis().isCall(CI.MI))
+        CI.ReturnAddr = Src->ReturnAddr;
       int Mem = X86.addressOperandIndex(CI.MI);
       for (unsigned O = 0; O < I.Ops.size(); ++O) {
         const decan::Operand &Op = I.Ops[O];

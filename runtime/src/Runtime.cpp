@@ -309,6 +309,29 @@ inline uint64_t rawTsc() {
   return ((uint64_t)Hi << 32) | Lo;
 }
 
+/// An exception or a longjmp left \p T's measured call in flight: it is
+/// dropped, untimed. A variant's FP control bits go back to the program's
+/// (its sticky flags stay: the program's code raised them since).
+static void dropInFlight(ThreadState *T) {
+  LoopState *Left = Reg.Loops[T->InFlightLoop].load();
+  if (T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
+      Cfg.Fp == FpEnv::Ftz)
+    setMxcsr((T->SavedMxcsr & ~kMxcsrFlags) | (getMxcsr() & kMxcsrFlags));
+  if (Left && !Left->Abandoned.exchange(true))
+    addWarning("%s: a measured call was left by an exception or a "
+               "longjmp: such calls are neither timed nor counted in its "
+               "whole run",
+               Left->Id);
+  T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
+}
+
+void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
+  ThreadState *T = TlsThread;
+  if (T && T->Gen == Reg.Generation && T->InFlightLoop >= 0 &&
+      Frame >= T->InFlightFrame)
+    dropInFlight(T);
+}
+
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   uint64_t Entry = rawTsc();
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
@@ -319,21 +342,30 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadState *T = currentThread();
   if (__builtin_expect(!T, 0))
     return -1;
+  // The call in flight cannot enclose this one when this begin_call runs
+  // at or above its frame (a nested call runs deeper in the stack).
+  uintptr_t Frame = (uintptr_t)__builtin_frame_address(0);
+  if (__builtin_expect(T->InFlightLoop >= 0 && Frame >= T->InFlightFrame, 0))
+    dropInFlight(T);
   if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
-    // Nested in another measured call. A loop that calls this one yields
-    // to it (issue 13): it is not timed again, and when it runs the
-    // program's loop (REF) its timing is abandoned at once (its end_call
-    // then changes nothing), so this one, the innermost, is measured.
+    // Nested in another measured call. A loop is measured where it is
+    // innermost, call by call (issue 13): a call of a loop that runs this
+    // one yields to it. When the outer call runs the program's loop (REF)
+    // its timing is abandoned at once (its end_call then changes nothing),
+    // so this one is measured; a variant in flight must still be followed
+    // by the original run, so this one runs untimed and the variant's time
+    // is no sample. The outer loop's other calls are measured.
     LoopState *Out = Reg.Loops[T->InFlightLoop].load();
     if (!Out || Out == L)
       return -1;
-    if (Out->Desc && !Out->Yielded.exchange(true)) {
-      Out->Desc->active = 0;
-      addWarning("%s calls measured loops (%s): measured until then only",
+    if (Out->Desc && !Out->Yielded.exchange(true))
+      addWarning("%s calls measured loops (%s): its calls that run one are "
+                 "not timed (the innermost loop is), the others are",
                  Out->Id, L->Id);
+    if (T->InFlightVariant != DECAN_REF) {
+      T->InFlightNested = true;
+      return -1;
     }
-    if (T->InFlightVariant != DECAN_REF)
-      return -1; // a variant must still be followed by the original run
     T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
   }
   ThreadLoop *TL = threadLoop(T, L);
@@ -367,9 +399,11 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     TL->Stride = Next;
   }
   T->InFlightLoop = (int32_t)L->Index;
+  T->InFlightFrame = Frame;
   T->InFlightVariant = D.Variant;
   T->InFlightRerunOf = -1;
   T->InFlightRole = D.What;
+  T->InFlightNested = false;
   T->EntryTsc = Entry;
   // REF is the program's loop: it runs in the program's FP environment.
   if (D.Variant != DECAN_REF && Cfg.Fp == FpEnv::Ftz) {
@@ -445,7 +479,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     Ctx = contextSwitches();
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;
-    if (What == Role::Sample) {
+    if (What == Role::Sample && T->InFlightNested) {
+      TL->Pending = nullptr; // it ran a measured loop: not this loop's time
+    } else if (What == Role::Sample) {
       TL->Pending = record(TL, V, Cycles, Trips, Call,
                            Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
                            T->EvStart, EvEnd);

@@ -59,6 +59,11 @@ bool relocateRewritten(decan_rewritten_header *H, const char *Path = nullptr);
 unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N,
                       const char *Path = nullptr);
 
+/// Drops, untimed, this thread's measured call in flight when its
+/// begin_call ran at or below stack address \p Frame: code running at
+/// \p Frame is outside it (an exception or a longjmp left it).
+void dropCallLeftBelow(uintptr_t Frame);
+
 } // namespace decan::rt
 
 #endif // DECAN_RUNTIME_RUNTIME_H

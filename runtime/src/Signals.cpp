@@ -25,12 +25,14 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <type_traits>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace decan::rt {
 
-static const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV,
-                               SIGBUS, SIGFPE,  SIGILL};
+// SIGABRT: abort(), a failed assert, std::terminate.
+static const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS,
+                               SIGFPE, SIGILL,  SIGABRT};
 
 const char *signalName(int Sig) {
   switch (Sig) {
@@ -46,17 +48,32 @@ const char *signalName(int Sig) {
     return "SIGFPE";
   case SIGILL:
     return "SIGILL";
+  case SIGABRT:
+    return "SIGABRT";
   default:
     return "SIGNAL";
   }
 }
 
-static void onSignal(int Sig, siginfo_t *, void *) {
+/// Whether \p T's measured call in flight still runs at stack pointer
+/// \p Sp: its code (a copy, or the outlined loop and its callees) runs at
+/// most a few bytes above begin_call's frame; once an exception or a
+/// longjmp left it, the program runs far above (Runtime.cpp drops it at
+/// the next begin_call).
+static bool inFlightAt(const ThreadState *T, uintptr_t Sp) {
+  return T->InFlightLoop >= 0 && (!Sp || Sp <= T->InFlightFrame + 64);
+}
+
+static void onSignal(int Sig, siginfo_t *, void *Context) {
   int SavedErrno = errno;
   int CrashLoop = -1, CrashVariant = -1;
   ThreadState *T = TlsThread;
+  auto *UC = static_cast<ucontext_t *>(Context);
+  uintptr_t Sp = UC ? (uintptr_t)UC->uc_mcontext.gregs[REG_RSP] : 0;
+  bool Stale = T && T->Gen == Reg.Generation && T->InFlightLoop >= 0 &&
+               !inFlightAt(T, Sp);
   if (T && T->Gen == Reg.Generation) {
-    if (T->InFlightLoop >= 0) {
+    if (inFlightAt(T, Sp)) {
       CrashLoop = T->InFlightLoop;
       CrashVariant = T->InFlightVariant;
       Proc.CrashRerunOf = T->InFlightRerunOf;
@@ -70,7 +87,8 @@ static void onSignal(int Sig, siginfo_t *, void *) {
     for (uint32_t I = 0;
          I < std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads); ++I) {
       ThreadState *O = Reg.Threads[I].load();
-      if (O && O->Gen == Reg.Generation && O->InFlightLoop >= 0) {
+      if (O && O->Gen == Reg.Generation && O->InFlightLoop >= 0 &&
+          !(O == T && Stale)) {
         CrashLoop = O->InFlightLoop;
         CrashVariant = O->InFlightVariant;
         Proc.CrashRerunOf = O->InFlightRerunOf;

@@ -71,8 +71,12 @@ struct LoopState {
   /// The same in words (decan_variant_why_text), "" when not known.
   const char *UnavailableWhy[DECAN_NUM_VARIANTS] = {};
   std::atomic<bool> InstanceDone{false};
-  /// It called a measured loop: it stopped being timed (begin_call).
+  /// A call of it ran a measured loop (begin_call): warned once; each such
+  /// call is left untimed, the others are measured.
   std::atomic<bool> Yielded{false};
+  /// A measured call of it was left without end_call (an exception or a
+  /// longjmp unwound it): said once.
+  std::atomic<bool> Abandoned{false};
   /// Threads that called the loop. The stub's countdown is one per loop,
   /// so only a loop of one thread gets an accounting stride.
   mutable std::atomic<uint32_t> Threads{0};
@@ -139,7 +143,13 @@ struct ThreadState {
   /// The variant whose original run is in flight (-1: none): REF then runs
   /// the program's loop after that variant.
   int32_t InFlightRerunOf = -1;
+  /// begin_call's frame address for the call in flight: a later
+  /// begin_call at or above it means that call's frame was unwound.
+  uintptr_t InFlightFrame = 0;
   Role InFlightRole = Role::Account;
+  /// The variant in flight ran a measured loop (untimed, the original):
+  /// its time holds that loop's work, so it is no sample.
+  bool InFlightNested = false;
   bool EvFail = false;
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored

@@ -11,6 +11,7 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/Unwind.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -152,3 +153,51 @@ TEST(Rewriter, CopyCarriesTablesAndInputIsUntouched) {
 }
 
 } // namespace
+
+// The CFI reader behind the relocated original's unwind rule: the row at
+// an address, through remember/restore_state, re-encoded for data
+// alignment -8; expressions refused.
+TEST(Unwind, RuleAtAnAddressFollowsTheFdesRows) {
+  const uint64_t At = 0x1000;
+  std::vector<uint8_t> F = {
+      // CIE: "zR", code 1, data -8, ra 16, pcrel sdata4; rsp+8, ra at c-8.
+      20, 0,    0,  0, 0,    0,    0, 0, 1,    'z', 'R', 0,
+      1,  0x78, 16, 1, 0x1b, 0x0c, 7, 8, 0x90, 1,   0,   0};
+  size_t Fde = F.size();
+  auto U32 = [&](uint32_t V) {
+    for (int K = 0; K < 4; ++K)
+      F.push_back(uint8_t(V >> (8 * K)));
+  };
+  U32(0);                      // length, below
+  U32(uint32_t(F.size() - 0)); // back to the CIE at offset 0
+  U32(uint32_t(0x2000 - (At + F.size())));
+  U32(0x40);
+  F.push_back(0);                            // no augmentation data
+  for (uint8_t B : {0x44, 0x0e, 16, 0x83, 2, // +4: cfa rsp+16, rbx at c-16
+                    0x44, 0x0a, 0x0e, 8,     // +4: remember; cfa rsp+8
+                    0x42, 0x0b,              // +2: restore: rsp+16 again
+                    0x50, 0x0f, 1, 0x9c})    // +16: an expression
+    F.push_back(B);
+  while ((F.size() - Fde) % 8)
+    F.push_back(0);
+  uint32_t Len = F.size() - Fde - 4;
+  memcpy(&F[Fde], &Len, 4);
+  U32(0);
+
+  decan::rewriter::EhFrame E = decan::rewriter::parseEhFrame(F, At);
+  ASSERT_EQ(E.Fdes.size(), 1u);
+  EXPECT_EQ(E.Fdes[0].Begin, 0x2000u);
+  EXPECT_EQ(E.Fdes[0].End, 0x2040u);
+  std::string Why;
+  auto Rule = [&](uint64_t A) {
+    return decan::rewriter::cfiRuleAt(F, E, A, Why);
+  };
+  // def_cfa_sf rsp, -1 (x -8); offset_extended_sf reg, n (x -8).
+  EXPECT_EQ(Rule(0x2002), std::string("\x12\x07\x7f\x11\x10\x01"));
+  EXPECT_EQ(Rule(0x2009), std::string("\x12\x07\x7f\x11\x03\x02\x11\x10\x01"));
+  EXPECT_EQ(Rule(0x200c), std::string("\x12\x07\x7e\x11\x03\x02\x11\x10\x01"));
+  EXPECT_FALSE(Rule(0x2030));
+  EXPECT_NE(Why.find("DWARF expressions"), std::string::npos);
+  EXPECT_FALSE(Rule(0x3000));
+  EXPECT_NE(Why.find("no unwind information"), std::string::npos);
+}

@@ -501,6 +501,56 @@ TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
   EXPECT_EQ(D.active, 1u);
 }
 
+decan_loop_desc *NestedInner = nullptr;
+void callNestedInner() { stubCall(*NestedInner, 500, 5); }
+
+TEST(Runtime, ACallThatRunsAMeasuredLoopYieldsToItTheOtherCallsAreMeasured) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "20"},
+             {"DECAN_ACCOUNT_BUDGET", "0"}});
+  decan_loop_desc Ds[2] = {makeDesc("outer:L0"), makeDesc("inner:L0")};
+  __decan_register_loops(Ds, 2);
+  NestedInner = &Ds[1];
+  // Every third call of the outer loop runs the inner one (as a loop that
+  // calls a function growing a buffer now and then).
+  constexpr int kCalls = 300;
+  int AbandonedRef = 0;
+  for (int I = 0; I < kCalls; ++I) {
+    bool Nests = I % 3 == 0;
+    CallResult R = stubCall(Ds[0], 5000, 10, Nests ? callNestedInner : nullptr);
+    ASSERT_GE(R.Variant, 0) << "call " << I << ": the outer loop stays active";
+    AbandonedRef += Nests && R.Variant == DECAN_REF;
+  }
+  EXPECT_EQ(Ds[0].active, 1u);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &Out = (*findLoop(R, "outer:L0"))["threads"][0];
+  EXPECT_EQ(Out["calls_seen"].Num, kCalls);
+  // A REF call that ran the inner loop was abandoned; a variant that ran
+  // it is no sample, its original run still counts.
+  EXPECT_EQ(Out["totals"]["calls"].Num, kCalls - AbandonedRef);
+  EXPECT_GT(AbandonedRef, 0);
+  for (const char *V : {"REF", "LS"}) {
+    const auto &VD = Out["variants"][V];
+    EXPECT_GT(VD["calls"].Num, 10) << V;
+    EXPECT_EQ(VD["records"].Arr.size(), VD["calls"].Num) << V;
+    for (auto &Rec : VD["records"].Arr)
+      EXPECT_NE(((uint64_t)Rec[3].Num - 1) % 3, 0u)
+          << V << " sample of call " << Rec[3].Num << " ran the inner loop";
+  }
+  const auto &In = (*findLoop(R, "inner:L0"))["threads"][0];
+  EXPECT_EQ(In["totals"]["calls"].Num, AbandonedRef)
+      << "measured under the outer loop's REF calls";
+  bool Warned = false;
+  for (auto &W : R["warnings"].Arr)
+    Warned |= W.Str.find("outer:L0 calls measured loops (inner:L0)") !=
+              std::string::npos;
+  EXPECT_TRUE(Warned);
+  NestedInner = nullptr;
+}
+
 TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
   constexpr int kThreads = 8, kCalls = 10000;
   configure({{"DECAN_LOOPS", "all"},

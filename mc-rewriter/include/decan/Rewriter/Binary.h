@@ -18,11 +18,14 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace decan::rewriter {
+
+class UnwindTables;
 
 /// One function: [Start, End) in virtual addresses, inside one executable
 /// section.
@@ -58,9 +61,14 @@ public:
   /// File bytes mapped at [Addr, Addr+Size) by one PT_LOAD (any section:
   /// jump tables live in .rodata), or an empty ref.
   llvm::ArrayRef<uint8_t> dataAt(uint64_t Addr, uint64_t Size) const;
+  /// File bytes from \p Addr to the end of the PT_LOAD that maps it.
+  llvm::ArrayRef<uint8_t> dataFrom(uint64_t Addr) const;
   /// File offset of virtual address \p Addr (through PT_LOAD), if mapped
   /// from the file.
   std::optional<uint64_t> fileOffset(uint64_t Addr) const;
+
+  /// The unwind and exception tables (read on first use).
+  const UnwindTables &unwind() const;
 
   /// file:line of \p Addr from DWARF line tables, if any.
   std::optional<std::pair<std::string, unsigned>> lineFor(uint64_t Addr) const;
@@ -82,6 +90,11 @@ private:
   };
   std::vector<CodeSection> Code;
   std::vector<FunctionRange> Functions;
+  mutable std::once_flag UnwindOnce;
+  mutable std::unique_ptr<UnwindTables> Unwind;
+
+public:
+  ~BinaryImage();
 };
 
 } // namespace decan::rewriter

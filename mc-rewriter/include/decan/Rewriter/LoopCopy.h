@@ -33,6 +33,9 @@ struct CopyInst {
   /// Direct call (re-emitted as call rel32) to this original address.
   bool IsCall = false;
   uint64_t CallTarget = 0;
+  /// Any call: the original's return address (where unwinding through
+  /// a measured copy resumes its search: the original call site).
+  uint64_t ReturnAddr = 0;
   /// RIP-relative memory operand: the absolute address it designates.
   bool HasRip = false;
   uint64_t RipTarget = 0;
