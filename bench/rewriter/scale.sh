@@ -6,6 +6,9 @@
 #     (x input), innermost loops rewritten; with the default variants (the
 #     seven `decan run` rotates) and with --variants=all (19);
 #   - `decan rewrite --profile` (REF alone, no analysis): time and size;
+#   - `decan rewrite --late-base`: time and size; `decan run --late`
+#     start-up, empty cache and filled (the second run starts with the
+#     pack the first one built), loops measured in each;
 #   - `decan run --find-first` start-up: seconds from the command to the start of the
 #     measured run (a launcher script notes when each run starts: strace
 #     would change what the runtime measures), with an empty cache
@@ -128,5 +131,16 @@ for name in $inputs; do
       read -r s2 m2 o2 <<< "$(startup "$d" "${first[@]}")"
     fi
     echo "| $name | $((insize / 1000)) kB | $which | $w ($u, $r) | $x | $aw ($au, $ar) | $ax | $n | $prof | $s1, $s2 | $m1 | $o1 |"
+    if [ $which = now ]; then
+      # --late: the base copy (its size in the --all columns), one run on
+      # it with an empty cache (variants built while it runs), then one
+      # with the cached pack (loops measured: the second run's).
+      read -r lw lu lr ls ln <<< "$(rewrite "$d" "$work/late" --late-base)"
+      lx=$(awk -v a="$ls" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')
+      rm -rf "$DECAN_CACHE_DIR"
+      read -r l1 lm1 lo1 <<< "$(startup "$d" --late)"
+      read -r l2 lm2 lo2 <<< "$(startup "$d" --late)"
+      echo "| $name | $((insize / 1000)) kB | now --late | $lw ($lu, $lr) | $lx | - | - | $ln | - | $l1, $l2 | $lm1, $lm2 | $lo1, $lo2 |"
+    fi
   done
 done

@@ -19,6 +19,11 @@ static Error fail(const Twine &Msg) {
 
 void CodeBuffer::align(unsigned To, unsigned Off) {
   unsigned Pad = (Off % To - Buf.size() % To + To) % To;
+  if (Buf.empty() && To == 64) {
+    HasLead = true;
+    LeadPad = Pad;
+    LeadOff = Off % To;
+  }
   // Loop copies are entered by jumps, so padding never runs; multi-byte
   // NOPs (the instruction knowledge's) keep the bytes before a copy
   // decodable as a few instructions, not a run of 0x90s.
@@ -105,8 +110,18 @@ std::function<unsigned(unsigned)> CodeBuffer::append(CodeBuffer &&F,
                                                      unsigned SharedLabels) {
   if (Err.empty() && !F.Err.empty())
     Err = std::move(F.Err);
-  align(64);
-  uint32_t Off = Buf.size();
+  // F's offsets stay congruent modulo 64: its content after a leading
+  // align(64, LeadOff) lands at LeadOff modulo 64, at least LeadPad bytes
+  // past the current end, so Off below is the start of F's (dropped)
+  // padding.
+  unsigned Skip = 0;
+  if (F.HasLead) {
+    align(64, F.LeadOff);
+    Skip = F.LeadPad;
+  } else {
+    align(64);
+  }
+  uint32_t Off = Buf.size() - Skip;
   unsigned LabelBase = LabelOff.size();
   auto Map = [SharedLabels, LabelBase](unsigned L) {
     return L < SharedLabels ? L : LabelBase + (L - SharedLabels);
@@ -124,7 +139,7 @@ std::function<unsigned(unsigned)> CodeBuffer::append(CodeBuffer &&F,
     MapTarget(Fx.T2);
     Fixups.push_back(Fx);
   }
-  Buf.append(F.Buf.begin(), F.Buf.end());
+  Buf.append(F.Buf.begin() + Skip, F.Buf.end());
   F.Buf.clear();
   F.Fixups.clear();
   return Map;

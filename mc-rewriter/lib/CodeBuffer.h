@@ -100,7 +100,9 @@ public:
                : llvm::createStringError(llvm::inconvertibleErrorCode(), Err);
   }
 
-  /// Appends \p F at the next 64-byte boundary (its alignment holds);
+  /// Appends \p F at the next 64-byte boundary (its alignment holds), or,
+  /// when \p F opens with align(64, Off), where its first bytes land at
+  /// Off modulo 64 (the same alignment, one padding);
   /// \p F's labels from \p SharedLabels on become new labels here: returns
   /// the function that maps one of \p F's labels to this buffer's.
   std::function<unsigned(unsigned)> append(CodeBuffer &&F,
@@ -126,6 +128,10 @@ private:
 
   const decan::X86Knowledge &X86;
   llvm::SmallVector<char, 0> Buf;
+  /// The padding of an align(64, LeadOff) that opened the buffer: append()
+  /// replaces it with the padding its own position needs.
+  unsigned LeadPad = 0, LeadOff = 0;
+  bool HasLead = false;
   std::vector<Fixup> Fixups;
   std::vector<uint64_t> LabelOff;
   uint64_t Base = 0;

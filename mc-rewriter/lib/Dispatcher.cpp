@@ -82,6 +82,9 @@ constexpr int64_t RecVariants = 24; ///< DECAN_NUM_VARIANTS copies (REF if
                                     ///< not built)
 constexpr int64_t RecExits = RecVariants + 4 * DECAN_NUM_VARIANTS; ///< per
 ///< exit: "leave the frame, continue at the original exit"
+// A base copy for late variants has records of the fields before
+// RecVariants only (no copies): a measured call switches to the loop's
+// record in the late pack first (emitSharedDispatch, Late).
 
 void saveGPRs(Asm &A, int64_t Off, unsigned Skip = 0) {
   for (unsigned K = 0; K < A.GPRs.size(); ++K)
@@ -120,6 +123,8 @@ public:
   void emit();
 
 private:
+  void emitEntry(unsigned OrigLabel, unsigned Measured, unsigned Record,
+                 unsigned Resume);
   CodeTarget desc(uint32_t Field = 0) const {
     return CodeTarget::desc(P.Slot, Field);
   }
@@ -215,16 +220,26 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
   }
 }
 
-void LoopEmitter::emit() {
-  unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
-           Record = CB.newLabel(), Resume = CB.newLabel();
-  // Exit addresses, in a fixed order.
-  std::vector<uint64_t> Exits;
-  for (const LoopBlock &B : L.Blocks)
-    for (uint64_t S : B.Succs)
-      if (!L.contains(S) && !is_contained(Exits, S))
-        Exits.push_back(S);
-
+/// The stub at the loop header's jump, the measured call's entry and the
+/// relocated original loop (and, for a base copy, its resume stub and
+/// record without copies).
+void LoopEmitter::emitEntry(unsigned OrigLabel, unsigned Measured,
+                            unsigned Record, unsigned Resume) {
+  // --- The relocated original loop: exits return to the original code.
+  auto EmitOrig = [&] {
+    CB.align(64, L.Header % 64);
+    CB.bind(OrigLabel);
+    P.OrigBegin = OrigLabel;
+    emitCopy(P.V.Copies[DECAN_REF], /*Measured=*/false,
+             [](uint64_t Addr) { return CodeTarget::abs(Addr); });
+    P.OrigEnd = CB.newLabel();
+    CB.bind(P.OrigEnd);
+  };
+  // A base copy's loop starts with it: its alignment is then the
+  // fragment's first bytes, which CodeBuffer::append lays out with the
+  // padding the fragment's start needs anyway (one padding, not two).
+  if (P.BaseOnly)
+    EmitOrig();
   // --- Stub: one load and branch when the descriptor is inactive; an
   // active one goes to the runtime on every countdown-th call (abi.h).
   CB.align(16);
@@ -263,22 +278,59 @@ void LoopEmitter::emit() {
   A.leaRip(A.RAX, CodeTarget::label(Record));
   CB.jmp(CodeTarget::label(SharedEnter));
 
-  // --- The relocated original loop: exits return to the original code.
-  CB.align(64, L.Header % 64);
-  CB.bind(OrigLabel);
-  P.OrigBegin = OrigLabel;
-  emitCopy(P.V.Copies[DECAN_REF], /*Measured=*/false,
-           [](uint64_t Addr) { return CodeTarget::abs(Addr); });
-  P.OrigEnd = CB.newLabel();
-  CB.bind(P.OrigEnd);
+  if (!P.BaseOnly)
+    EmitOrig();
+  if (P.BaseOnly) {
+    // No measured copy: a measured call of this loop uses its record in
+    // the late pack, and leaves the frame through Resume until there is
+    // one (begin_call returns no copy before).
+    CB.bind(P.MeasuredBegin);
+    CB.bind(P.MeasuredEnd);
+    CB.bind(Resume);
+    A.lea(A.RSP, A.RSP, FrameDelta);
+    CB.jmp(CodeTarget::label(OrigLabel));
+    CB.align(4);
+    CB.bind(Record);
+    CodeTarget Rec = CodeTarget::label(Record);
+    CB.rel32(desc(), Rec);
+    CB.rel32(CodeTarget::label(Resume), Rec);
+    CB.word(uint32_t(-1)); // no induction register
+    CB.word(0);
+    CB.word(0);
+    CB.rel32(CodeTarget::abs(L.Header), Rec);
+  }
+}
+
+void LoopEmitter::emit() {
+  unsigned OrigLabel = CB.newLabel(), Measured = CB.newLabel(),
+           Record = CB.newLabel(), Resume = CB.newLabel();
+  P.RecordLabel = Record;
+  // Exit addresses, in a fixed order.
+  std::vector<uint64_t> Exits;
+  for (const LoopBlock &B : L.Blocks)
+    for (uint64_t S : B.Succs)
+      if (!L.contains(S) && !is_contained(Exits, S))
+        Exits.push_back(S);
+
+  // A late pack's loop: its stub, relocated original and resume stub are
+  // the base copy's.
+  bool Pack = P.PackResume != 0;
+  CodeTarget ResumeAt =
+      Pack ? CodeTarget::abs(P.PackResume) : CodeTarget::label(Resume);
+  CodeTarget Common = Pack ? CodeTarget::abs(P.PackSharedCommon)
+                           : CodeTarget::label(SharedCommon);
+  P.MeasuredBegin = CB.newLabel();
+  P.MeasuredEnd = CB.newLabel();
+  if (!Pack)
+    emitEntry(OrigLabel, Measured, Record, Resume);
+  if (P.BaseOnly)
+    return;
 
   // --- Measured copies; every copy's exit k stops the clock in one stub.
   std::vector<unsigned> ExitLabels;
   for (size_t K = 0; K < Exits.size(); ++K)
     ExitLabels.push_back(CB.newLabel());
   std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
-  P.MeasuredBegin = CB.newLabel();
-  P.MeasuredEnd = CB.newLabel();
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.V.Mask & (1u << V)))
       continue;
@@ -292,7 +344,7 @@ void LoopEmitter::emit() {
         if (Exits[K] == Addr)
           return CodeTarget::label(ExitLabels[K]);
       // An exit only a variant has cannot happen: variants keep the CFG.
-      return CodeTarget::label(ExitLabels.empty() ? Resume : ExitLabels[0]);
+      return ExitLabels.empty() ? ResumeAt : CodeTarget::label(ExitLabels[0]);
     });
     P.CopyBegin[V] = VariantLabel[V];
     P.CopyEnd[V] = CB.newLabel();
@@ -309,14 +361,16 @@ void LoopEmitter::emit() {
     A.store(A.RSP, OffTscExit, A.EAX, true);
     A.store(A.RSP, OffTscExit + 4, A.EDX, true);
     A.storeImm(A.RSP, OffExitIndex, K, true);
-    CB.jmp(CodeTarget::label(SharedCommon));
+    CB.jmp(Common);
   }
   CB.bind(P.MeasuredEnd);
   // Leaving the frame is the last step (everything restored): a direct jump
   // per destination, so no value lives below the stack pointer after it.
-  CB.bind(Resume);
-  A.lea(A.RSP, A.RSP, FrameDelta);
-  CB.jmp(CodeTarget::label(OrigLabel));
+  if (!Pack) {
+    CB.bind(Resume);
+    A.lea(A.RSP, A.RSP, FrameDelta);
+    CB.jmp(CodeTarget::label(OrigLabel));
+  }
   std::vector<unsigned> ExitStubs;
   for (uint64_t E : Exits) {
     unsigned S = CB.newLabel();
@@ -331,7 +385,7 @@ void LoopEmitter::emit() {
   CB.bind(Record);
   CodeTarget Rec = CodeTarget::label(Record);
   CB.rel32(desc(), Rec);
-  CB.rel32(CodeTarget::label(Resume), Rec);
+  CB.rel32(ResumeAt, Rec);
   int Ind = inductionIndex();
   CB.word(uint32_t(Ind));
   CB.word(uint32_t(Ind < 0 ? 0 : int32_t(P.V.IndStep)));
@@ -350,7 +404,7 @@ MeasuredFrameCFI decan::rewriter::measuredFrameCFI() {
 }
 
 void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
-                                         CodeBuffer &CB, Asm &A) {
+                                         CodeBuffer &CB, Asm &A, bool Late) {
   unsigned RestoreOrig = CB.newLabel(), Rerun = CB.newLabel(),
            StartTimed = CB.newLabel();
   // --- Entry (rax = the loop's record, the program's rax in the frame):
@@ -379,6 +433,16 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   CB.jcc(CC_S, CodeTarget::label(RestoreOrig));
   A.cmpImm(A.EAX, DECAN_NUM_VARIANTS - 1);
   CB.jcc(CC_A, CodeTarget::label(RestoreOrig));
+  if (Late) {
+    // The base record has no copies: from here on the call uses the loop's
+    // record in the late pack (the runtime sets desc.late_record once,
+    // before begin_call returns a copy of the loop).
+    fromRecord(A, A.RDX, A.RCX, RecDesc);
+    CB.inst(X86.createSignExtendLoad32(
+        A.RCX, A.RDX, offsetof(decan_loop_desc, late_record), 0, 1));
+    CB.inst(X86.createAdd(A.RCX, A.RDX));
+    A.store(A.RSP, OffRecord, A.RCX);
+  }
   // The runtime has set the FP environment for the timed call: keep its
   // MXCSR across the state restore.
   A.mxcsr(A.STMXCSR, A.RSP, OffMxcsr);

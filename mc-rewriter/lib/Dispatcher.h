@@ -156,6 +156,16 @@ struct PlannedLoop {
   /// stubs, which run with the frame below the program's stack (their
   /// unwind rule: Dispatcher.h, measuredFrameCFI).
   unsigned MeasuredBegin = 0, MeasuredEnd = 0;
+  /// A base copy for late variants: the stub, the relocated original and a
+  /// record without copies (Dispatcher.cpp); the measured copies come with
+  /// the late pack.
+  bool BaseOnly = false;
+  /// The loop's record (the shared routines' view of it).
+  unsigned RecordLabel = 0;
+  /// A late pack's loop (LatePack.cpp): only its measured copies, exit
+  /// stubs and record, which name the base copy's resume stub and shared
+  /// exit routine at these addresses (0: an ordinary loop).
+  uint64_t PackResume = 0, PackSharedCommon = 0;
   /// Each call of the measured copies, between two labels, and the
   /// original call's return address: its unwind row (.eh_frame) makes the
   /// copy look called from there, so the function's exception table sees
@@ -188,8 +198,11 @@ struct MeasuredFrameCFI {
 };
 MeasuredFrameCFI measuredFrameCFI();
 
-/// Emits the shared routines (once per binary, before any loop).
-void emitSharedDispatch(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A);
+/// Emits the shared routines (once per binary, before any loop). \p Late:
+/// a base copy for late variants, whose measured calls take the loop's
+/// record from the late pack (decan_loop_desc::late_record).
+void emitSharedDispatch(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A,
+                        bool Late = false);
 
 /// Emits loop \p P's stub, its relocated original loop, its measured copies
 /// and the dispatcher that runs them (Dispatcher.cpp, LoopEmitter); its

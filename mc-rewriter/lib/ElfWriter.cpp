@@ -23,7 +23,7 @@ static Error fail(const Twine &Msg) {
 
 static constexpr uint64_t Page = 4096;
 
-Expected<ElfWriter> ElfWriter::create(const BinaryImage &Bin) {
+Expected<ElfWriter> ElfWriter::create(const BinaryImage &Bin, bool WithLate) {
   ElfWriter W(Bin);
   StringRef In = Bin.bytes();
   // Raw little-endian structures (validated by BinaryImage; host is x86-64).
@@ -56,7 +56,10 @@ Expected<ElfWriter> ElfWriter::create(const BinaryImage &Bin) {
     return fail("'" + Bin.path() + "': unusual first PT_LOAD segment");
   W.CodeOff = alignTo(std::max<uint64_t>(In.size(), MaxEnd - Delta), Page);
   W.CodeVaddr = W.CodeOff + Delta;
-  unsigned NewPhnum = W.Phdrs.size() + 2;
+  // Two new PT_LOADs (three with a late range): the header table is laid
+  // out before the code.
+  W.WithLate = WithLate;
+  unsigned NewPhnum = W.Phdrs.size() + (WithLate ? 3 : 2);
   W.PhdrBytes = NewPhnum * sizeof(Elf64_Phdr);
   W.TextStart = W.CodeVaddr + alignTo(W.PhdrBytes, 64);
   return W;
@@ -78,6 +81,12 @@ uint64_t ElfWriter::placeData(uint64_t CodeSize) {
   DataOff = alignTo(CodeOff + CodeSegSize, Page);
   DataVaddr = DataOff + (CodeVaddr - CodeOff);
   return DataVaddr;
+}
+
+uint64_t ElfWriter::reserveLate(uint64_t DataMemSize, uint64_t Size) {
+  LateVaddr = alignTo(DataVaddr + DataMemSize, Page);
+  LateSize = alignTo(Size, Page);
+  return LateVaddr;
 }
 
 std::vector<Elf64_Phdr>
@@ -116,6 +125,19 @@ ElfWriter::newProgramHeaders(uint64_t DataFileSize,
       D.p_memsz = DataMemSize;
       D.p_align = Page;
       NewPh.push_back(D);
+      if (WithLate) {
+        // Zero-filled, read-only address space: the loader maps anonymous
+        // pages there; the runtime maps the late pack over them.
+        Elf64_Phdr R{};
+        R.p_type = PT_LOAD;
+        R.p_flags = PF_R;
+        R.p_offset = DataOff; // page-aligned like the address; no bytes
+        R.p_vaddr = R.p_paddr = LateVaddr;
+        R.p_filesz = 0;
+        R.p_memsz = LateSize;
+        R.p_align = Page;
+        NewPh.push_back(R);
+      }
     }
   }
   return NewPh;
@@ -171,6 +193,7 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   Scratch.sh_size = DataMemSize - ScratchOff;
   Scratch.sh_addralign = Page;
   MetaSec.sh_name = AddName(".decan.meta");
+  uint64_t LateName = WithLate ? AddName(".decan.late") : 0;
   if (!DebugFrame.empty())
     FrameSec.sh_name = AddName(".debug_frame");
   MetaSec.sh_type = SHT_PROGBITS;
@@ -183,6 +206,17 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
   NewSh.push_back(DataSec);
   if (Scratch.sh_size)
     NewSh.push_back(Scratch);
+  if (WithLate) {
+    Elf64_Shdr Late{};
+    Late.sh_name = LateName;
+    Late.sh_type = SHT_NOBITS;
+    Late.sh_flags = SHF_ALLOC;
+    Late.sh_addr = LateVaddr;
+    Late.sh_offset = DataOff;
+    Late.sh_size = LateSize;
+    Late.sh_addralign = Page;
+    NewSh.push_back(Late);
+  }
   NewSh.push_back(MetaSec);
   if (!DebugFrame.empty()) {
     FrameSec.sh_type = SHT_PROGBITS;

@@ -30,13 +30,20 @@ public:
   /// Reads \p Bin's headers. New segments go past every existing one,
   /// congruent to their file offsets like the first PT_LOAD (so AT_PHDR is
   /// right even on kernels that compute it from the first segment).
-  static llvm::Expected<ElfWriter> create(const BinaryImage &Bin);
+  /// \p WithLate: the copy reserves a late range (reserveLate).
+  static llvm::Expected<ElfWriter> create(const BinaryImage &Bin,
+                                          bool WithLate = false);
 
   /// Address of the first byte of new code (after the moved headers).
   uint64_t textStart() const { return TextStart; }
   /// Places the RW segment after \p CodeSize bytes of code; returns its
   /// address.
   uint64_t placeData(uint64_t CodeSize);
+  /// A base copy for late variants: reserves \p Size bytes of address
+  /// space (page-aligned) past the RW segment's \p DataMemSize bytes, as a
+  /// read-only PT_LOAD without file bytes (.decan.late); returns its
+  /// address. Call after placeData().
+  uint64_t reserveLate(uint64_t DataMemSize, uint64_t Size);
 
   /// Bytes replacing the input's at a file offset (the jumps to the stubs).
   using Patch = std::pair<uint64_t, std::string>;
@@ -70,6 +77,8 @@ private:
   int LastLoad = -1;
   uint64_t CodeOff = 0, CodeVaddr = 0, PhdrBytes = 0, TextStart = 0;
   uint64_t CodeSegSize = 0, DataOff = 0, DataVaddr = 0;
+  bool WithLate = false;
+  uint64_t LateVaddr = 0, LateSize = 0;
   uint64_t EhHdrVaddr = 0, EhHdrSize = 0;
 };
 

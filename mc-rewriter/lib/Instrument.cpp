@@ -176,6 +176,22 @@ static void pruneCache(StringRef Dir) {
   }
 }
 
+namespace {
+/// The input of the last base copy for late variants and its loops: its
+/// late packs are built from them (buildLatePackFile).
+struct LateInput {
+  std::string Path;
+  sys::TimePoint<> Modified;
+  std::unique_ptr<decan::X86Knowledge> X86;
+  std::unique_ptr<BinaryImage> Bin;
+  std::vector<LoopCandidate> Loops;
+};
+LateInput &lateInput() {
+  static LateInput L;
+  return L;
+}
+} // namespace
+
 Expected<std::string>
 decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
                                   const RewriteOptions &RW, bool *Hit) {
@@ -200,7 +216,9 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     std::string Opts =
         "rw1;" + toolIdentity() + ";abi" + std::to_string(DECAN_ABI_VERSION) +
         ";" +
-        (RW.Profile ? "profile" : "mask" + std::to_string(RW.VariantMask)) +
+        (RW.LateBase  ? "late" + std::to_string(RW.LateReserve)
+         : RW.Profile ? "profile"
+                      : "mask" + std::to_string(RW.VariantMask)) +
         (RW.OnlyListed ? ";listed" : ";") +
         (RW.ListUnselected ? ";" : ";quiet") + ";" + join(Only, ",");
     ContentKey = utohexstr(
@@ -268,9 +286,48 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
   }
   if (auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW); !R)
     return R.takeError();
+  if (RW.LateBase) {
+    // Its late packs are built from the same input and loops.
+    sys::fs::file_status St;
+    if (!sys::fs::status(Path, St)) {
+      LateInput &LI = lateInput();
+      LI.Path = Path.str();
+      LI.Modified = St.getLastModificationTime();
+      LI.X86 = std::move(Last.X86);
+      LI.Bin = std::move(Last.Bin);
+      LI.Loops = std::move(Last.Loops);
+    }
+  }
   if (Key.empty() || !RW.Profile)
     Last = Opened(); // a profiling copy is followed by the final one
   if (!Entry.empty())
     pruneCache(Dir);
   return Out;
+}
+
+Expected<LatePackResult>
+decan::rewriter::buildLatePackFile(StringRef Input, StringRef BasePath,
+                                   ArrayRef<std::string> Ids, StringRef OutPath,
+                                   const LatePackOptions &Opts) {
+  LateInput &Last = lateInput();
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Input, St))
+    return createStringError(EC, "cannot read '%s': %s", Input.str().c_str(),
+                             EC.message().c_str());
+  if (Last.Path != Input || Last.Modified != St.getLastModificationTime()) {
+    Last = LateInput();
+    auto In = openInput(Input);
+    if (!In)
+      return In.takeError();
+    auto Loops = findLoops(*In->second, *In->first);
+    if (!Loops)
+      return Loops.takeError();
+    Last.X86 = std::move(In->first);
+    Last.Bin = std::move(In->second);
+    Last.Loops = std::move(*Loops);
+    Last.Path = Input.str();
+    Last.Modified = St.getLastModificationTime();
+  }
+  return buildLatePack(*Last.Bin, *Last.X86, Last.Loops, BasePath, Ids, OutPath,
+                       Opts);
 }

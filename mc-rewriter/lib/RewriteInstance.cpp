@@ -76,6 +76,25 @@ void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
   Out.resize(Start + R.record_size, '\0');
 }
 
+/// Appends \p L's short .decan.meta record (DCN0: no machine info), as a
+/// base copy for late variants lists its loops.
+void appendShortMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
+                     const std::string &Reason) {
+  decan_meta_record_short R{};
+  memcpy(R.magic, "DCN0", 4);
+  R.abi_version = DECAN_ABI_VERSION;
+  R.variant_mask = Mask;
+  R.line = L.Line;
+  std::string Strings =
+      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
+  R.strings_size = Strings.size();
+  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
+  size_t Start = Out.size();
+  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
+  Out += Strings;
+  Out.resize(Start + R.record_size, '\0');
+}
+
 template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
   if (S.size() < Off + sizeof(T))
     S.resize(Off + sizeof(T), '\0');
@@ -125,6 +144,8 @@ private:
   Asm A;
   std::optional<ElfWriter> Elf;
   uint64_t TextStart = 0, CodeSize = 0, DataVaddr = 0;
+  /// LateBase: the reserved range's address and size.
+  uint64_t LateVaddr = 0, LateSize = 0;
   SmallVector<char, 0> Code;
   /// The new code's .eh_frame and the merged .eh_frame_hdr, after the code.
   std::string EhBytes;
@@ -136,7 +157,7 @@ private:
 Expected<RewriteResult> RewriteInstance::run() {
   if (sys::fs::equivalent(Bin.path(), OutPath))
     return fail("refusing to overwrite the input '" + Bin.path() + "'");
-  Expected<ElfWriter> E = ElfWriter::create(Bin);
+  Expected<ElfWriter> E = ElfWriter::create(Bin, Opts.LateBase);
   if (!E)
     return E.takeError();
   Elf.emplace(std::move(*E));
@@ -152,7 +173,9 @@ Expected<RewriteResult> RewriteInstance::run() {
   // input has its own, which a second section would hide).
   std::string Frames;
   std::vector<std::pair<uint64_t, uint64_t>> Unused;
-  if (!Elf->hasSection(".debug_frame"))
+  // (Not for a base copy: its .eh_frame has the same rules, and the file
+  // stays within twice the input's size.)
+  if (!Elf->hasSection(".debug_frame") && !Opts.LateBase)
     Frames = frames(/*Eh=*/false, 0, Unused);
   Code.append(EhBytes.begin(), EhBytes.end());
   if (Error Err = Elf->write(OutPath, Patches, Code, Data, DL.ScratchOff,
@@ -210,8 +233,9 @@ void RewriteInstance::planLoops() {
     const LoopCandidate &L = Loops[Todo[J]];
     BuiltLoop &B = Built[J];
     Expected<LoopVariants> VOr =
-        Opts.Profile ? profileCopy(K, L)
-                     : buildVariants(K, L, Opts.VariantMask | 1);
+        Opts.Profile || Opts.LateBase
+            ? profileCopy(K, L)
+            : buildVariants(K, L, Opts.VariantMask | 1);
     if (!VOr) {
       B.Reason = toString(VOr.takeError());
       return;
@@ -221,6 +245,7 @@ void RewriteInstance::planLoops() {
     std::string NoRule;
     B.P.OrigRule = Bin.unwind().ruleAt(L.Header, NoRule);
     B.P.Slot = J;
+    B.P.BaseOnly = Opts.LateBase;
     B.Code = std::make_unique<CodeBuffer>(K, NumShared);
     Asm LA(K, *B.Code);
     B.P.StubLabel = B.Code->newLabel();
@@ -271,17 +296,21 @@ void RewriteInstance::planLoops() {
     const LoopVariants &V = B ? B->P.V : LoopVariants();
     O.Reason = Reason;
     O.Rewritten = Reason.empty();
-    O.VariantMask = O.Rewritten ? V.Mask : 0;
+    // A base copy's loops have no measured copy until the late pack.
+    O.VariantMask = O.Rewritten && !Opts.LateBase ? V.Mask : 0;
     for (unsigned K = 0; K < DECAN_NUM_VARIANTS; ++K)
       if (!V.Notes[K].empty())
         O.VariantNotes.push_back(std::string(decan_variant_name(K)) + ": " +
                                  V.Notes[K]);
     // The table lists every variant attempted (its status says why one is
     // missing), like the plugin; descriptors carry only the built ones.
-    unsigned Attempted = Opts.Profile ? 1 : Opts.VariantMask | 1;
+    unsigned Attempted =
+        Opts.Profile || Opts.LateBase ? 1 : Opts.VariantMask | 1;
     if (!V.MInfo.n_call)
       Attempted &= ~(1u << DECAN_NO_CALL); // a loop without calls has none
-    if (Opts.ListUnselected || B || !L.SkipReason.empty())
+    if (Opts.LateBase)
+      appendShortMeta(Meta, L, O.Rewritten ? Attempted : 0, Reason);
+    else if (Opts.ListUnselected || B || !L.SkipReason.empty())
       appendMeta(Meta, L, O.Rewritten ? Attempted : 0, V.MInfo, Reason,
                  V.BoundMask);
     Outcomes.push_back(O);
@@ -298,7 +327,11 @@ void RewriteInstance::planLoops() {
 void RewriteInstance::layoutData() {
   DL.DescsOff = alignTo(sizeof(decan_rewritten_header), 64);
   DL.MInfoOff = alignTo(DL.DescsOff + Plan.size() * sizeof(decan_loop_desc), 8);
-  uint64_t AfterMInfo = DL.MInfoOff + Plan.size() * sizeof(decan_machine_info);
+  // A base copy has neither machine info nor scratch areas: the late pack
+  // brings both for the loops it measures.
+  uint64_t AfterMInfo =
+      DL.MInfoOff +
+      (Opts.LateBase ? 0 : Plan.size() * sizeof(decan_machine_info));
   for (PlannedLoop &P : Plan) {
     P.IdOff = DL.str(P.L->id());
     P.FuncOff = DL.str(P.L->Function);
@@ -308,6 +341,8 @@ void RewriteInstance::layoutData() {
   DL.ScratchOff = alignTo(DL.StringsOff + DL.Strings.size(), 4096);
   uint64_t ScratchAt = DL.ScratchOff;
   for (PlannedLoop &P : Plan) {
+    if (Opts.LateBase)
+      break;
     P.ScratchOff = ScratchAt;
     // A page-aligned area per loop: the runtime touches it before the timed
     // call so DL1 never pays a first-touch TLB miss (thesis 6.5.4).
@@ -318,7 +353,7 @@ void RewriteInstance::layoutData() {
 
 void RewriteInstance::emitCode() {
   if (!Plan.empty())
-    emitSharedDispatch(X86, CB, A);
+    emitSharedDispatch(X86, CB, A, Opts.LateBase);
   for (size_t K = 0; K < Plan.size(); ++K) {
     PlannedLoop &P = Plan[K];
     auto Map = CB.append(std::move(*Fragments[K]), NumShared);
@@ -328,6 +363,7 @@ void RewriteInstance::emitCode() {
     P.OrigEnd = Map(P.OrigEnd);
     P.MeasuredBegin = Map(P.MeasuredBegin);
     P.MeasuredEnd = Map(P.MeasuredEnd);
+    P.RecordLabel = Map(P.RecordLabel);
     for (auto *Calls : {&P.MeasuredCalls, &P.OrigCalls})
       for (PlannedLoop::CallSite &C : *Calls) {
         C.Begin = Map(C.Begin);
@@ -364,6 +400,11 @@ Error RewriteInstance::layoutFile() {
     Elf->setEhFrameHdr(EhHdrAddr, EhHdrSize);
   }
   DataVaddr = Elf->placeData(CodeSize + EhBytes.size());
+  if (Opts.LateBase) {
+    // Address space only (no file bytes): where the late pack is mapped.
+    LateSize = alignTo(std::max<uint64_t>(Opts.LateReserve, 1), 4096);
+    LateVaddr = Elf->reserveLate(DL.Size, LateSize);
+  }
   return CB.encode(
       DataVaddr,
       [&](const CodeTarget &T) -> uint64_t {
@@ -385,23 +426,34 @@ void RewriteInstance::fillData() {
   H.abi_version = DECAN_ABI_VERSION;
   H.count = Plan.size();
   H.descs_offset = DL.DescsOff;
+  if (LateSize) {
+    H.late_offset = LateVaddr - DataVaddr;
+    H.late_size = LateSize;
+  }
   put(Data, 0, H);
   for (PlannedLoop &P : Plan) {
     decan_loop_desc D{};
     D.abi_version = DECAN_ABI_VERSION;
-    D.variant_mask = P.V.Mask;
+    // A base copy's loops have no measured copy until the late pack.
+    D.variant_mask = P.BaseOnly ? 0 : P.V.Mask;
     D.line = P.L->Line;
     D.id = reinterpret_cast<const char *>(DL.StringsOff + P.IdOff);
     D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
     D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
-    D.scratch = reinterpret_cast<void *>(P.ScratchOff);
-    D.scratch_size = std::max(P.V.ScratchSize, 64u);
     D.bound_mask = P.V.BoundMask;
-    D.minfo = reinterpret_cast<const decan_machine_info *>(
-        DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info));
+    if (P.BaseOnly) // its base record until the late pack (abi.h)
+      D.late_record = int32_t(
+          CB.labelAddr(P.RecordLabel) -
+          (DataVaddr + DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc)));
+    if (!P.BaseOnly) {
+      D.scratch = reinterpret_cast<void *>(P.ScratchOff);
+      D.scratch_size = std::max(P.V.ScratchSize, 64u);
+      D.minfo = reinterpret_cast<const decan_machine_info *>(
+          DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info));
+      put(Data, DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info),
+          P.V.MInfo);
+    }
     put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);
-    put(Data, DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info),
-        P.V.MInfo);
   }
   memcpy(&Data[DL.StringsOff], DL.Strings.data(), DL.Strings.size());
 }
@@ -676,7 +728,7 @@ RewriteResult RewriteInstance::result() {
     LoopOutcome &O = Result.Loops[K];
     O.StubAddr = CB.labelAddr(P.StubLabel);
     O.OrigCopy = {CB.labelAddr(P.OrigBegin), CB.labelAddr(P.OrigEnd)};
-    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS && !P.BaseOnly; ++V)
       if (P.V.Mask & (1u << V))
         O.Copies[V] = {CB.labelAddr(P.CopyBegin[V]),
                        CB.labelAddr(P.CopyEnd[V])};
@@ -685,6 +737,8 @@ RewriteResult RewriteInstance::result() {
   Result.CodeSize = CodeSize;
   Result.DataAddr = DataVaddr;
   Result.DataSize = DL.Size;
+  Result.LateAddr = LateVaddr;
+  Result.LateSize = LateSize;
   return Result;
 }
 

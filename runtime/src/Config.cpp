@@ -155,6 +155,9 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
     copyStr(C.OutputDir, sizeof(C.OutputDir), O);
   if (const char *M = GetEnv("DECAN_LIB_MAP"); M && *M)
     copyStr(C.LibMap, sizeof(C.LibMap), M);
+  if (const char *D = GetEnv("DECAN_LATE_DIR"); D && *D)
+    copyStr(C.LateDir, sizeof(C.LateDir), D);
+  parseCount(C, GetEnv, "DECAN_LATE_AFTER_MS", C.LateAfterMs);
 }
 
 bool Config::selects(const char *Id) const {

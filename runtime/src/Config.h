@@ -68,6 +68,11 @@ struct Config {
   char OutputDir[1024] = ".";
   /// DECAN_LIB_MAP: file of `--lib` redirections (Objects.h), "" when unset.
   char LibMap[1024] = {};
+  /// DECAN_LATE_DIR: where a base copy's loops that ran are requested and
+  /// its late pack is found (Late.h), "" when unset; DECAN_LATE_AFTER_MS:
+  /// run time before the request.
+  char LateDir[1024] = {};
+  uint64_t LateAfterMs = 200;
   /// Problems found while parsing (unknown variant, bad number...).
   char Warnings[kMaxConfigWarnings][192] = {};
   unsigned NumWarnings = 0;

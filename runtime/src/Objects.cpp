@@ -57,8 +57,8 @@ void notePath(const char *Name) {
 
 int scanOne(struct dl_phdr_info *Info, size_t, void *Count) {
   notePath(Info->dlpi_name);
-  *static_cast<unsigned *>(Count) +=
-      scanSegments(Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum);
+  *static_cast<unsigned *>(Count) += scanSegments(
+      Info->dlpi_addr, Info->dlpi_phdr, Info->dlpi_phnum, Info->dlpi_name);
   return 0;
 }
 

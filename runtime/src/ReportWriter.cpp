@@ -154,6 +154,23 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   }
   J.key("variant_mask");
   J.u64(L.VariantMask);
+  // Late variants (Late.h): still waiting for its copies (the calls
+  // counted), or measured since its pack was installed.
+  if (L.LateWaiting) {
+    J.key("late");
+    J.str("waiting");
+    J.key("late_calls_seen");
+    J.u64(L.LateCalls.load(std::memory_order_relaxed));
+  } else if (L.LateSinceTsc) {
+    J.key("late");
+    J.str("installed");
+    J.key("late_since_s");
+    J.dbl(Facts.TscHz > 0 && L.LateSinceTsc > Facts.TscStart
+              ? (double)(L.LateSinceTsc - Facts.TscStart) / Facts.TscHz
+              : 0.0);
+    J.key("calls_before_late");
+    J.u64(L.CallsBeforeLate);
+  }
   J.key("selected");
   J.boolean(L.Selected);
   J.key("region");
@@ -484,7 +501,11 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   uint32_t NL = std::min<uint32_t>(Reg.NumLoops.load(std::memory_order_acquire),
                                    kMaxLoops);
   for (uint32_t I = 0; I < NL; ++I)
-    if (LoopState *L = Reg.Loops[I].load(std::memory_order_acquire))
+    if (LoopState *L = Reg.Loops[I].load(std::memory_order_acquire);
+        L && !L->Superseded.load(std::memory_order_acquire) &&
+        !(L->LateWaiting && !L->LateCalls.load(std::memory_order_relaxed)))
+      // (a superseded one: its successor reports it; a base copy's loop
+      // that never ran says nothing: OpenBLAS has 59 000)
       emitLoop(J, *L);
   J.endArray();
   J.endObject();

@@ -11,6 +11,7 @@
 /// fills in the entry points and registers the descriptors.
 //===----------------------------------------------------------------------===//
 
+#include "Late.h"
 #include "Runtime.h"
 #include "State.h"
 
@@ -19,7 +20,7 @@
 
 namespace decan::rt {
 
-bool relocateRewritten(decan_rewritten_header *H) {
+bool relocateRewritten(decan_rewritten_header *H, const char *Path) {
   if (memcmp(H->magic, "DECANRW1", 8) != 0 || H->relocated)
     return false;
   if (H->abi_version != DECAN_ABI_VERSION) {
@@ -49,11 +50,14 @@ bool relocateRewritten(decan_rewritten_header *H) {
   H->begin_call = __decan_begin_call;
   H->end_call = __decan_end_call;
   H->relocated = 1;
+  noteLateModule(H, Descs, Path);
   registerLoops(Descs, H->count);
+  installLatePacks();
   return true;
 }
 
-unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N) {
+unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N,
+                      const char *Path) {
   unsigned Count = 0;
   for (unsigned I = 0; I < N; ++I) {
     const ElfW(Phdr) &P = Phdrs[I];
@@ -61,7 +65,7 @@ unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N) {
         P.p_memsz < sizeof(decan_rewritten_header))
       continue;
     auto *H = reinterpret_cast<decan_rewritten_header *>(Base + P.p_vaddr);
-    if (memcmp(H->magic, "DECANRW1", 8) == 0 && relocateRewritten(H))
+    if (memcmp(H->magic, "DECANRW1", 8) == 0 && relocateRewritten(H, Path))
       ++Count;
   }
   return Count;

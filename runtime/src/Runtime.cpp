@@ -20,6 +20,7 @@
 #include "Runtime.h"
 #include "Config.h"
 #include "FpEnvGuard.h"
+#include "Late.h"
 #include "MachineFacts.h"
 #include "Objects.h"
 #include "Records.h"
@@ -284,6 +285,13 @@ void registerLoops(decan_loop_desc *Descs, uint32_t Count) {
     LoopState *L = newLoop(D, IsRegion);
     if (L && L->Selected && (IsRegion ? Cfg.Regions : L->Plan.N > 0))
       D->active = 1;
+    if (L && L->Selected && Cfg.LateDir[0] && isLateBaseLoop(D)) {
+      // No copy before its late pack: the stub counts calls down, every
+      // kLateStride-th reaches the runtime (Late.h).
+      L->LateWaiting = true;
+      D->countdown = 0;
+      D->active = 2;
+    }
   }
   pthread_mutex_unlock(&Reg.Mutex);
 }
@@ -329,6 +337,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
   if (__builtin_expect(!L, 0))
     return -1;
+  if (__builtin_expect(L->LateWaiting, 0))
+    return lateWaitingCall(L, Desc, Entry);
   ThreadState *T = currentThread();
   if (__builtin_expect(!T, 0))
     return -1;

@@ -53,10 +53,11 @@ bool visitRecords(const char *Id, RecordVisitor Fn, void *Ctx);
 
 /// Fixes up and registers one rewritten binary's header; false when it is
 /// not a valid, unrelocated DECANRW1 header.
-bool relocateRewritten(decan_rewritten_header *H);
+bool relocateRewritten(decan_rewritten_header *H, const char *Path = nullptr);
 /// Looks for DECANRW1 headers at the start of the writable PT_LOAD segments
 /// of one loaded object; returns how many were relocated.
-unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N);
+unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N,
+                      const char *Path = nullptr);
 
 /// Drops, untimed, this thread's measured call in flight when its
 /// begin_call ran at or below stack address \p Frame: code running at

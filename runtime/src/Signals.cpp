@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Signals.h"
+#include "Late.h"
 #include "ReportWriter.h"
 #include "State.h"
 
@@ -106,6 +107,7 @@ static void onSignal(int Sig, siginfo_t *, void *Context) {
 }
 
 static void atExit() {
+  requestLatePacksAtExit();
   if (!Proc.FinalDone.exchange(true))
     writeReport("complete", 0, -1, -1);
 }

@@ -83,6 +83,15 @@ struct LoopState {
   mutable std::atomic<uint32_t> Threads{0};
   /// The runtime set a stride once: the stub counts calls down.
   std::atomic<bool> Strided{false};
+  /// Late variants (Late.h): a base copy's loop without copies yet, whose
+  /// calls are only counted (about: every kLateStride-th reaches the
+  /// runtime); the calls counted before its late pack was installed, and
+  /// when (TSC; 0: never); replaced by the loop's state with copies (its
+  /// successor in the table, same id): the report leaves this one out.
+  bool LateWaiting = false;
+  std::atomic<uint64_t> LateCalls{0};
+  uint64_t CallsBeforeLate = 0, LateSinceTsc = 0;
+  std::atomic<bool> Superseded{false};
 };
 
 struct ThreadLoop {

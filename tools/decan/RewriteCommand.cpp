@@ -44,8 +44,10 @@ static void printLoop(raw_ostream &OS, const rw::LoopCandidate &L,
   OS << "  " << L.numInstrs() << " instrs, " << L.bytes() << " bytes  ";
   std::string Reason = O ? O->Reason : L.SkipReason;
   if (Reason.empty()) {
-    OS << (O ? "rewritten [" + maskNames(O->VariantMask) + "]"
-             : std::string("rewritable"));
+    OS << (!O ? std::string("rewritable")
+           : O->VariantMask == 0
+               ? std::string("rewritten, variants late")
+               : "rewritten [" + maskNames(O->VariantMask) + "]");
     // How its header is patched, where that is not the plain 5-byte jump.
     if (L.Trampoline)
       OS << " (short header: jmp rel8 to a trampoline at 0x"
@@ -137,7 +139,11 @@ static Error rewrite(StringRef Input, StringRef Output,
     OS << "decan: wrote " << Output << ": " << N << " of " << R.Loops.size()
        << " innermost loops rewritten (code at 0x"
        << utohexstr(R.CodeAddr, true) << ", " << R.CodeSize
-       << " bytes; data at 0x" << utohexstr(R.DataAddr, true) << ")\n";
+       << " bytes; data at 0x" << utohexstr(R.DataAddr, true);
+    if (R.LateSize)
+      OS << "; late range at 0x" << utohexstr(R.LateAddr, true) << ", "
+         << R.LateSize << " bytes";
+    OS << ")\n";
     for (size_t K = 0; K < F->Loops.size(); ++K)
       printLoop(OS, F->Loops[K], &R.Loops[K]);
   }
@@ -149,7 +155,8 @@ static Error rewrite(StringRef Input, StringRef Output,
 static void help() {
   outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--all | "
             "--loops=ID,...] [--variants=NAME,...|all] [--extended] "
-            "[--groups]\n       [--profile] [--threads=N] [-q]\n\n"
+            "[--groups]\n       [--profile | --late-base] [--late-pack=BASE] "
+            "[--threads=N] [-q]\n\n"
             "Writes a copy of the x86-64 ELF executable or shared library "
             "BINARY into DIR\n(default: BINARY.decan next to it) in which "
             "every rewritable innermost loop\nruns from new code carrying "
@@ -168,6 +175,16 @@ static void help() {
             "  --profile       REF alone, without dependence analysis: a "
             "quick copy that\n"
             "                  shows which loops run and for how long\n"
+            "  --late-base     the base copy for late variants: per loop a "
+            "stub and the\n"
+            "                  relocated original, no measured copy, and a "
+            "reserved range\n"
+            "                  where the runtime maps the variants built "
+            "later\n"
+            "  --late-pack=BASE --loops=IDS [-o FILE]\n"
+            "                  the variants of these loops for BASE, a "
+            "--late-base copy of\n"
+            "                  BINARY (default FILE: BASE.pack)\n"
             "  --disasm        print the emitted copies of every rewritten "
             "loop\n"
             "  --threads=N     threads that find and build loops (default: "
@@ -179,9 +196,9 @@ static void help() {
 }
 
 int runRewriteCommand(int argc, char **argv) {
-  ArgParser P({"o", "loops", "variants", "threads"},
+  ArgParser P({"o", "loops", "variants", "threads", "late-pack"},
               {"list", "disasm", "q", "all", "profile", "extended", "groups",
-               "help", "h"});
+               "late-base", "help", "h"});
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -201,12 +218,51 @@ int runRewriteCommand(int argc, char **argv) {
       return reportError(std::move(E));
     return 0;
   }
+  if (P.has("late-pack")) {
+    // The late pack of the loops named, for a base copy of this input.
+    if (!P.has("loops"))
+      return reportError("--late-pack wants the loops: --loops=ID,...");
+    std::vector<std::string> Ids;
+    SmallVector<StringRef, 8> Parts;
+    std::string Loops = P.get("loops");
+    StringRef(Loops).split(Parts, ',', -1, false);
+    for (StringRef Id : Parts)
+      Ids.push_back(Id.trim().str());
+    rw::LatePackOptions LO;
+    if (P.has("variants")) {
+      auto Vs = parseVariantList(P.get("variants"));
+      if (!Vs)
+        return reportError(Vs.takeError());
+      LO.VariantMask = 1u << REF;
+      for (unsigned V : *Vs)
+        LO.VariantMask |= 1u << V;
+    }
+    std::string Base = P.get("late-pack");
+    std::string Out = P.has("o") ? P.get("o") : Base + ".pack";
+    auto R = rw::buildLatePackFile(Input, Base, Ids, Out, LO);
+    if (!R)
+      return reportError(R.takeError());
+    if (!P.has("q")) {
+      outs() << "decan: wrote " << Out << ": " << R->Built.size()
+             << " loop(s), " << R->CodeSize << " bytes of code, "
+             << R->ScratchSize << " bytes of scratch\n";
+      for (const std::string &Id : R->Built)
+        outs() << "  " << Id << "  built\n";
+      for (const auto &[Id, Why] : R->Left)
+        outs() << "  " << Id << "  left out: " << Why << "\n";
+    }
+    return 0;
+  }
   rw::RewriteOptions RW;
   if (P.has("all") && P.has("loops"))
     return reportError("--all and --loops exclude each other");
   if (P.has("profile") && P.has("variants"))
     return reportError("--profile builds REF alone: no --variants");
+  if (P.has("late-base") && (P.has("variants") || P.has("profile")))
+    return reportError("--late-base builds no measured copy: no --variants "
+                       "or --profile");
   RW.Profile = P.has("profile");
+  RW.LateBase = P.has("late-base");
   SmallVector<StringRef, 8> Ids;
   std::string Loops = P.get("loops");
   StringRef(Loops).split(Ids, ',', -1, false);

@@ -77,6 +77,12 @@ static void help() {
          "large library, but\n"
          "                        the program runs twice (default: every "
          "loop, one run)\n"
+         "  --late                a prebuilt PROGRAM or --lib library: "
+         "start at once on a\n"
+         "                        quick copy; the loops that run get "
+         "variants while it runs\n"
+         "                        and from the start of the next run "
+         "(cached)\n"
          "  --fp-env ftz|keep     floating-point environment while "
          "measuring: ftz (default)\n"
          "                        masks FP exceptions and sets FTZ/DAZ "
@@ -91,10 +97,11 @@ static void help() {
 }
 
 int runRunCommand(int argc, char **argv) {
-  ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
-               "max-runs", "json", "html", "remarks", "raw-dir", "lib",
-               "fp-env", "o", "output"},
-              {"help", "h", "regions", "find-first", "groups", "extended"});
+  ArgParser P(
+      {"loops", "variants", "reps", "mode", "instance", "events", "hot",
+       "max-runs", "json", "html", "remarks", "raw-dir", "lib", "fp-env", "o",
+       "output"},
+      {"help", "h", "regions", "find-first", "late", "groups", "extended"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -140,6 +147,10 @@ int runRunCommand(int argc, char **argv) {
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
   O.FindFirst = P.has("find-first");
+  O.Late = P.has("late");
+  if (O.Late && (O.FindFirst || P.has("hot") || P.has("loops")))
+    return reportError("--late builds variants for the loops that run: no "
+                       "--find-first, --hot or --loops");
   O.FpEnv = P.get("fp-env", "ftz");
   O.Regions = P.has("regions");
   for (const std::string &List : P.getAll("lib")) {

@@ -45,7 +45,9 @@ Expected<std::vector<MetaLoop>> parseLoopTable(StringRef Bytes) {
   constexpr size_t Header = sizeof(decan_meta_record);
   size_t Off = 0;
   while (Off + 4 <= Bytes.size()) {
-    if (Bytes.substr(Off, 4) != "DCN1") {
+    // DCN0: a record without machine info (a base copy for late variants).
+    bool Short = Bytes.substr(Off, 4) == "DCN0";
+    if (Bytes.substr(Off, 4) != "DCN1" && !Short) {
       // The linker aligns each object file's contribution: skip its zero
       // padding, but never skip over data.
       if (Bytes[Off] != 0)
@@ -53,13 +55,14 @@ Expected<std::vector<MetaLoop>> parseLoopTable(StringRef Bytes) {
       ++Off;
       continue;
     }
-    if (Off + Header > Bytes.size())
+    size_t Size = Short ? sizeof(decan_meta_record_short) : Header;
+    if (Off + Size > Bytes.size())
       return createStringError(".decan.meta: truncated record at offset %zu",
                                Off);
-    decan_meta_record R;
-    std::memcpy(&R, Bytes.data() + Off, Header);
-    if (R.record_size < Header + R.strings_size ||
-        Off + Header + R.strings_size > Bytes.size())
+    decan_meta_record R{};
+    std::memcpy(&R, Bytes.data() + Off, Size);
+    if (R.record_size < Size + R.strings_size ||
+        Off + Size + R.strings_size > Bytes.size())
       return createStringError(".decan.meta: record at offset %zu has a bad "
                                "size",
                                Off);
@@ -67,7 +70,7 @@ Expected<std::vector<MetaLoop>> parseLoopTable(StringRef Bytes) {
       return createStringError(".decan.meta: ABI version %u, this decan "
                                "reads %u: rebuild the program",
                                R.abi_version, DECAN_ABI_VERSION);
-    StringRef Strings = Bytes.substr(Off + Header, R.strings_size);
+    StringRef Strings = Bytes.substr(Off + Size, R.strings_size);
     SmallVector<StringRef, 6> Parts;
     Strings.split(Parts, '\0', 6);
     MetaLoop L;

@@ -409,6 +409,10 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     // measurement: they are not part of this report.
     if (auto Sel = LO->getBoolean("selected"); Sel && !*Sel)
       continue;
+    // A base copy's loop that never ran (late variants): nothing to say
+    // (OpenBLAS has 59 000 of them).
+    if (str(LO, "late") == "waiting" && !num(LO, "late_calls_seen"))
+      continue;
     std::string Id = str(LO, "id");
     if (Id.empty())
       return createStringError("%s: a loop without an id",
@@ -426,6 +430,23 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     if (!Info.IterationStep)
       Info.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     Info.VariantMask |= static_cast<uint32_t>(num(LO, "variant_mask"));
+    if (std::string Late = str(LO, "late"); !Late.empty()) {
+      // A loop installed in one process and waiting in another (ranks):
+      // installed wins, with its latest arrival.
+      if (Late == "installed") {
+        Info.LateSince = std::max(Info.LateSince, num(LO, "late_since_s"));
+        Info.CallsBeforeLate +=
+            static_cast<uint64_t>(num(LO, "calls_before_late"));
+      } else {
+        Info.LateCallsSeen += static_cast<uint64_t>(num(LO, "late_calls_seen"));
+      }
+      if (Info.Late != "installed")
+        Info.Late = Late;
+      // A waiting process has no copy: its "unavailable" says nothing of
+      // the loop's variants.
+      if (Late == "waiting")
+        continue;
+    }
     readStringMap(LO, "store_policy", Info.StorePolicy);
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
@@ -724,28 +745,33 @@ json::Value toJSON(const Report &R) {
       UnavailWhy[KV.first] = KV.second;
     for (const auto &KV : L.Bound)
       Bound[KV.first] = KV.second;
-    json::Object LO{{"id", L.Id},
-                    {"function", L.Function},
-                    {"file", L.File},
-                    {"line", static_cast<int64_t>(L.Line)},
-                    {"variant_mask", static_cast<int64_t>(L.VariantMask)},
-                    {"store_policy", std::move(SP)},
-                    {"unavailable", std::move(Unavail)},
-                    {"unavailable_why", std::move(UnavailWhy)},
-                    {"bound", std::move(Bound)},
-                    {"calls_deleted", std::move(CallsDeleted)},
-                    {"chased_loads", static_cast<int64_t>(L.ChasedLoads)},
-                    {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
-                    {"time_cycles", L.TimeCycles},
-                    {"share", L.Share},
-                    {"variants", std::move(Vars)},
-                    {"saturation", std::move(Sat)},
-                    {"streams", L.Streams},
-                    {"memory_cpu", L.MemoryCpu},
-                    {"rank_by_share", static_cast<int64_t>(L.RankByShare)},
-                    {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
-                    {"diagnosis", stringsJSON(L.Diagnosis)},
-                    {"warnings", stringsJSON(L.Warnings)}};
+    json::Object LO{
+        {"id", L.Id},
+        {"function", L.Function},
+        {"file", L.File},
+        {"line", static_cast<int64_t>(L.Line)},
+        {"variant_mask", static_cast<int64_t>(L.VariantMask)},
+        {"store_policy", std::move(SP)},
+        {"unavailable", std::move(Unavail)},
+        {"unavailable_why", std::move(UnavailWhy)},
+        {"bound", std::move(Bound)},
+        {"calls_deleted", std::move(CallsDeleted)},
+        {"chased_loads", static_cast<int64_t>(L.ChasedLoads)},
+        {"calls_seen", static_cast<int64_t>(L.CallsSeen)},
+        {"late", L.Late},
+        {"late_since_s", L.LateSince},
+        {"calls_before_late", static_cast<int64_t>(L.CallsBeforeLate)},
+        {"late_calls_seen", static_cast<int64_t>(L.LateCallsSeen)},
+        {"time_cycles", L.TimeCycles},
+        {"share", L.Share},
+        {"variants", std::move(Vars)},
+        {"saturation", std::move(Sat)},
+        {"streams", L.Streams},
+        {"memory_cpu", L.MemoryCpu},
+        {"rank_by_share", static_cast<int64_t>(L.RankByShare)},
+        {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
+        {"diagnosis", stringsJSON(L.Diagnosis)},
+        {"warnings", stringsJSON(L.Warnings)}};
     if (L.DL1MemoryCallBytes)
       LO["dl1_memory_call_bytes"] = static_cast<int64_t>(L.DL1MemoryCallBytes);
     if (!L.Source.empty())
@@ -954,6 +980,10 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.Source = str(LO, "source");
     L.IterationStep = static_cast<unsigned>(num(LO, "iteration_step"));
     L.VariantMask = static_cast<uint32_t>(num(LO, "variant_mask"));
+    L.Late = str(LO, "late");
+    L.LateSince = num(LO, "late_since_s");
+    L.CallsBeforeLate = static_cast<uint64_t>(num(LO, "calls_before_late"));
+    L.LateCallsSeen = static_cast<uint64_t>(num(LO, "late_calls_seen"));
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
     readStringMap(LO, "bound", L.Bound);

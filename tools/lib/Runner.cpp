@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -109,6 +110,7 @@ struct Target {
   std::optional<std::vector<MetaLoop>> Loops;
   std::string Binary;
   bool Preload = false; ///< rewritten: the runtime must be preloaded
+  std::string Input;    ///< the file rewritten into Binary ("": none)
 };
 } // namespace
 
@@ -177,6 +179,8 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
           Bin.c_str(), toString(Inst.takeError()).c_str());
     Cmd[Index] = *Inst;
     T.Preload = *Inst != Bin;
+    if (T.Preload)
+      T.Input = Bin;
     Loops = readLoopTable(*Inst);
     if (!Loops)
       return Loops.takeError();
@@ -199,6 +203,7 @@ struct Libraries {
   /// followed), the name loaded, its loop ids, how many are measurable.
   struct Lib {
     std::string Path, Real, Name;
+    std::string Copy; ///< the rewritten copy ("": plugin-built)
     std::vector<std::string> Ids;
     unsigned Measurable = 0;
     /// Rewritable loops left without variants: the first run did not see
@@ -299,6 +304,8 @@ prepareLibraries(ArrayRef<std::string> Libs, StringRef TmpDir,
     L.Path = Lib;
     L.Real = Real.str().str();
     L.Name = *Name;
+    if (*Inst != Lib)
+      L.Copy = *Inst;
     if (*Loops) {
       for (const MetaLoop &ML : **Loops) {
         L.Ids.push_back(ML.Id);
@@ -384,9 +391,12 @@ static void forwardSignal(int Sig) {
 
 /// Runs \p Cmd once with \p Env; returns the wait status. \p QuietStdout:
 /// the program's standard output goes to /dev/null.
+/// \p Poll, when given, runs every 20 ms while the program runs (decan
+/// builds late packs then).
 static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
                                   const std::vector<std::string> &Env,
-                                  bool QuietStdout = false) {
+                                  bool QuietStdout = false,
+                                  function_ref<void()> Poll = {}) {
   std::vector<char *> Argv, Envp;
   for (const std::string &A : Cmd)
     Argv.push_back(const_cast<char *>(A.c_str()));
@@ -416,8 +426,18 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
   sigaction(SIGTERM, &Fwd, &OldTerm);
   sigaction(SIGHUP, &Fwd, &OldHup);
   int Status = 0;
-  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
-    ;
+  if (Poll) {
+    for (;;) {
+      pid_t R = waitpid(Pid, &Status, WNOHANG);
+      if (R == Pid || (R < 0 && errno != EINTR))
+        break;
+      Poll();
+      usleep(20000);
+    }
+  } else {
+    while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+      ;
+  }
   ChildPid = 0;
   sigaction(SIGINT, &OldInt, nullptr);
   sigaction(SIGTERM, &OldTerm, nullptr);
@@ -428,7 +448,8 @@ static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
 static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
                                         ArrayRef<unsigned> Variants,
                                         StringRef OutDir, bool Preload,
-                                        const Libraries &Libs) {
+                                        const Libraries &Libs,
+                                        StringRef LateDir = "") {
   StringRef LoaderDir = Libs.LoaderDir;
   std::vector<std::string> Env;
   std::string OldPreload, OldLibPath;
@@ -446,7 +467,7 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
                       "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP",
-                      "DECAN_REGIONS"},
+                      "DECAN_REGIONS", "DECAN_LATE_DIR"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -466,6 +487,8 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     Env.push_back("DECAN_REGIONS=1");
   if (!Libs.MapFile.empty())
     Env.push_back("DECAN_LIB_MAP=" + Libs.MapFile);
+  if (!LateDir.empty())
+    Env.push_back("DECAN_LATE_DIR=" + LateDir.str());
   // An empty LD_LIBRARY_PATH entry means the current directory: never add
   // one the user did not have.
   if (!LoaderDir.empty())
@@ -651,6 +674,150 @@ discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
 }
 
 namespace {
+/// Late variants (RunOptions::Late; docs/rewriter.md, "Late variants"):
+/// the base copies the program runs, and their late packs. A copy's pack
+/// is kept next to it (in the cache: `<copy>.pack`, and the loops it holds
+/// in `<copy>.pack-loops`), so the next run starts with it; otherwise the
+/// first request of the run (the loops that ran) is answered with a pack
+/// built while the program runs; the loops still waiting at exit go into
+/// the pack of the next run.
+class LatePacks {
+public:
+  LatePacks(std::string Dir, raw_ostream &Log)
+      : Dir(std::move(Dir)), Log(Log) {}
+
+  void add(StringRef Input, StringRef Copy) {
+    if (Input.empty() || Copy.empty())
+      return;
+    for (const Base &B : Bases)
+      if (B.Copy == Copy)
+        return;
+    Bases.push_back(
+        {Input.str(), Copy.str(), sys::path::filename(Copy).str(), {}, false});
+  }
+  bool empty() const { return Bases.empty(); }
+  const std::string &dir() const { return Dir; }
+
+  /// Before a run: the cached packs into the late directory.
+  Error stage() {
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return createStringError("cannot create '%s': %s", Dir.c_str(),
+                               EC.message().c_str());
+    for (Base &B : Bases) {
+      B.InPack = readLines(B.Copy + ".pack-loops");
+      B.Answered = false;
+      sys::fs::remove(path(B, ".request"));
+      sys::fs::remove(path(B, ".pack"));
+      if (!B.InPack.empty() &&
+          !sys::fs::copy_file(B.Copy + ".pack", path(B, ".pack"))) {
+        B.Answered = true; // the runtime installs one pack per copy
+        Log << formatv("decan: {0}: the variants of {1} loop(s) from the "
+                       "last run (cached)\n",
+                       B.Name, B.InPack.size());
+      }
+    }
+    Start = std::chrono::steady_clock::now();
+    return Error::success();
+  }
+
+  /// While the program runs: answers a request with a pack.
+  void poll() {
+    for (Base &B : Bases) {
+      if (B.Answered || !sys::fs::exists(path(B, ".request")))
+        continue;
+      B.Answered = true;
+      std::vector<std::string> Ids = readLines(path(B, ".request"));
+      double At = seconds();
+      auto R =
+          rewriter::buildLatePackFile(B.Input, B.Copy, Ids, path(B, ".pack"));
+      if (!R) {
+        Log << "decan: warning: " << B.Name
+            << ": no late variants: " << toString(R.takeError()) << "\n";
+        continue;
+      }
+      keep(B, R->Built);
+      Log << formatv("decan: {0}: variants of {1} loop(s) that ran built "
+                     "while {2:F1} s into the run, ready at {3:F1} s\n",
+                     B.Name, R->Built.size(), At, seconds());
+    }
+  }
+
+  /// After the run: the loops that ran still waiting get into the pack of
+  /// the next run.
+  void finish() {
+    for (Base &B : Bases) {
+      std::vector<std::string> Waiting = readLines(path(B, ".request"));
+      std::vector<std::string> Ids = readLines(B.Copy + ".pack-loops");
+      size_t Before = Ids.size();
+      for (std::string &Id : Waiting)
+        if (!is_contained(Ids, Id))
+          Ids.push_back(std::move(Id));
+      if (Ids.size() == Before)
+        continue;
+      std::string Tmp = path(B, ".next.pack");
+      auto R = rewriter::buildLatePackFile(B.Input, B.Copy, Ids, Tmp);
+      if (!R) {
+        Log << "decan: warning: " << B.Name
+            << ": no late variants for the next run: "
+            << toString(R.takeError()) << "\n";
+        continue;
+      }
+      if (sys::fs::copy_file(Tmp, B.Copy + ".pack"))
+        continue;
+      keepLoops(B, R->Built);
+      Log << formatv("decan: {0}: {1} loop(s) ran without variants (they "
+                     "were still being built, or ran after the request): "
+                     "the next run starts with variants for {2} loop(s)\n",
+                     B.Name, Ids.size() - Before, R->Built.size());
+    }
+  }
+
+private:
+  struct Base {
+    std::string Input, Copy, Name;
+    std::vector<std::string> InPack;
+    bool Answered = false;
+  };
+  std::string path(const Base &B, StringRef Suffix) const {
+    return (Dir + "/" + B.Name + Suffix).str();
+  }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Start)
+        .count();
+  }
+  static std::vector<std::string> readLines(StringRef Path) {
+    std::vector<std::string> Out;
+    auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf)
+      return Out;
+    SmallVector<StringRef, 64> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (!L.trim().empty())
+        Out.push_back(L.trim().str());
+    return Out;
+  }
+  /// The pack just built, kept next to the copy for the next run.
+  void keep(Base &B, ArrayRef<std::string> Built) {
+    if (!sys::fs::copy_file(path(B, ".pack"), B.Copy + ".pack"))
+      keepLoops(B, Built);
+  }
+  void keepLoops(Base &B, ArrayRef<std::string> Built) {
+    std::error_code EC;
+    raw_fd_ostream OS(B.Copy + ".pack-loops", EC);
+    if (EC)
+      return;
+    for (const std::string &Id : Built)
+      OS << Id << "\n";
+  }
+
+  std::string Dir;
+  raw_ostream &Log;
+  std::vector<Base> Bases;
+  std::chrono::steady_clock::time_point Start;
+};
+
 /// Removes the temporary directory tree at scope exit.
 struct TempDir {
   std::string Path;
@@ -719,6 +886,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       Stage.OnlyLoops.push_back(Id.trim().str());
   } else if (O.FindFirst) {
     Stage.Profile = true;
+  } else if (O.Late) {
+    Stage.LateBase = true;
   }
   // --lib auto measures everything: the program's own loops too.
   bool PlainOk = !O.Libs.empty() && !Auto;
@@ -764,6 +933,13 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
         << " an empty loop table: nothing to measure\n";
 
+  LatePacks Late(Tmp.Path + "/late", Log);
+  if (Stage.LateBase) {
+    Late.add(T->Input, T->Input.empty() ? "" : T->Binary);
+    for (const Libraries::Lib &L : Libs->Each)
+      Late.add(L.Real, L.Copy);
+  }
+
   RunOutcome Out;
   RawMerger M;
   bool Crashed = false;
@@ -777,13 +953,24 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     if (std::error_code EC = sys::fs::create_directory(Dir))
       return createStringError("cannot create '%s': %s", Dir.c_str(),
                                EC.message().c_str());
+    if (!Late.empty())
+      if (Error E = Late.stage())
+        return std::move(E);
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
+      if (!Late.empty())
+        return spawnAndWait(O.Command,
+                            makeEnv(O, Loops, Variants, Dir,
+                                    T->Preload || Libs->Preload, *Libs,
+                                    Late.dir()),
+                            Quiet, [&] { Late.poll(); });
       return spawnAndWait(
           O.Command,
           makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs),
           Quiet);
     }();
+    if (!Late.empty())
+      Late.finish();
     if (!Status)
       return Status.takeError();
     unsigned Before = Into.size();
@@ -971,7 +1158,31 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       return N.takeError();
   }
   Out.Merged = M.finish();
-  if (O.Loops == "all" && !O.HotPercent)
+  if (O.Late) {
+    // What the late variants covered (docs/rewriter.md, "Late variants").
+    unsigned Installed = 0, Waiting = 0;
+    double Latest = 0;
+    for (const LoopReport &L : Out.Merged.Loops) {
+      if (L.Late == "installed") {
+        ++Installed;
+        Latest = std::max(Latest, L.LateSince);
+      } else if (L.Late == "waiting" && L.LateCallsSeen) {
+        ++Waiting;
+      }
+    }
+    if (Installed)
+      Log << formatv("decan: --late: {0} loop(s) measured with their "
+                     "variants from at most {1:F2} s into the run on (their "
+                     "calls before were not measured)\n",
+                     Installed, Latest);
+    if (Waiting)
+      Log << formatv("decan: --late: {0} loop(s) ran without variants (still "
+                     "being built, or first run after the request): not "
+                     "measured in this run\n",
+                     Waiting);
+  }
+  // (--late says itself which loops ran without variants.)
+  if (O.Loops == "all" && !O.HotPercent && !O.Late)
     explainLibraries(Out.Merged, *Libs, ProgName, Log);
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);

@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 6
+#define DECAN_ABI_VERSION 7
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -257,8 +257,14 @@ struct decan_loop_desc {
   /// call sites it was inlined through ("FN@FILE:LINE:COL", innermost
   /// first, '<'-separated). docs/pgo.md.
   const char *source;
-  uint32_t flags;      ///< DECAN_DESC_* (below)
-  uint32_t reserved;   ///< 0
+  uint32_t flags; ///< DECAN_DESC_* (below)
+  /// Rewritten binaries with late variants (decan_rewritten_header's
+  /// late range): the offset from this descriptor to the loop's record
+  /// read by the shared dispatch routine once begin_call returned a copy:
+  /// the base copy's record (no copies) as written, the late pack's once
+  /// the runtime installed one, before it enables the loop's copies. 0 for
+  /// other producers.
+  volatile int32_t late_record;
   void *runtime_state; ///< owned by the runtime; null at load time
 };
 
@@ -282,6 +288,23 @@ struct decan_meta_record {
   /* char strings[strings_size]; */
 };
 
+/// "DCN0": a loop listed without machine info, as a base copy for late
+/// variants lists its loops (~80 bytes instead of ~600 a record with
+/// decan_machine_info takes): decan_meta_record's fields up to bound_mask,
+/// then the strings; readers take minfo as zero. Same sizes and rules
+/// otherwise (record_size covers header and strings, padded to 8).
+struct decan_meta_record_short {
+  char magic[4]; ///< "DCN0"
+  uint32_t record_size;
+  uint32_t abi_version;
+  uint32_t variant_mask;
+  uint32_t line;
+  uint32_t column;
+  uint32_t strings_size;
+  uint32_t bound_mask;
+  /* char strings[strings_size]; */
+};
+
 /// Start of the RW segment a rewritten binary (mc-rewriter) carries. Pointer
 /// fields of its descriptors (id, function, file, scratch, minfo) hold offsets
 /// from this header's address; the runtime adds that address, fills the
@@ -297,6 +320,43 @@ struct decan_rewritten_header {
   int (*end_call)(struct decan_loop_desc *, int, uint64_t,
                   uint64_t); ///< runtime
   uint64_t relocated;        ///< nonzero once the runtime fixed the offsets
+  /// A base copy for late variants (docs/rewriter.md, "Late variants"):
+  /// the reserved range inside the image where the late pack is mapped,
+  /// as an offset from this header and a size (0 when the copy has none).
+  uint64_t late_offset;
+  uint64_t late_size;
+};
+
+/// A late pack (docs/rewriter.md, "Late variants"): the measured copies of
+/// some loops of a base copy, laid out for the base's late range, in a
+/// file of its own. The runtime maps `ro_size` bytes from file offset
+/// `ro_offset` at the range's start (read + execute: the code, then the
+/// loops' machine info), zero-filled read-write memory at `scratch_offset`
+/// (the loops' DL1 scratch areas), and then, per entry, points the loop's
+/// descriptor at its record, machine info and scratch and enables its
+/// copies. Offsets named "from the range" are from the late range's start.
+struct decan_late_pack_header {
+  char magic[8];           ///< "DECANLP1"
+  uint32_t abi_version;    ///< DECAN_ABI_VERSION
+  uint32_t count;          ///< entries
+  uint64_t late_offset;    ///< the base's decan_rewritten_header::late_offset
+  uint64_t late_size;      ///< ... and late_size (both checked)
+  uint64_t base_count;     ///< descriptors in the base (checked)
+  uint64_t ro_offset;      ///< file offset of the mapped bytes (page-aligned)
+  uint64_t ro_size;        ///< bytes mapped read+execute (a page multiple)
+  uint64_t scratch_offset; ///< from the range (page-aligned)
+  uint64_t scratch_size;   ///< zero-filled read-write bytes (page multiple)
+  uint64_t entries_offset; ///< file offset of decan_late_entry[count]
+};
+
+struct decan_late_entry {
+  uint32_t desc_index;     ///< in the base's descriptors
+  uint32_t variant_mask;   ///< copies built (bit per decan_variant)
+  uint32_t bound_mask;     ///< as decan_loop_desc::bound_mask
+  uint32_t scratch_size;   ///< bytes of its scratch area
+  uint64_t record_offset;  ///< its record, from the range
+  uint64_t minfo_offset;   ///< its decan_machine_info, from the range
+  uint64_t scratch_offset; ///< its scratch area, from the range
 };
 
 /// Called by a module constructor with that module's descriptors.

@@ -10,6 +10,7 @@
 #ifndef DECAN_REWRITER_INSTRUMENT_H
 #define DECAN_REWRITER_INSTRUMENT_H
 
+#include "decan/Rewriter/LatePack.h"
 #include "decan/Rewriter/LoopFinder.h"
 #include "decan/Rewriter/Rewriter.h"
 
@@ -66,6 +67,15 @@ llvm::Expected<std::string> instrumentCached(llvm::StringRef Path,
                                              llvm::StringRef OutDir,
                                              const RewriteOptions &RW,
                                              bool *Hit = nullptr);
+
+/// The late pack of loops \p Ids for \p BasePath, the base copy of
+/// \p Input (LatePack.h), written to \p OutPath. The input and its loops
+/// are read once per process and kept for the next pack of the same input
+/// (decan run builds one while the program runs).
+llvm::Expected<LatePackResult>
+buildLatePackFile(llvm::StringRef Input, llvm::StringRef BasePath,
+                  llvm::ArrayRef<std::string> Ids, llvm::StringRef OutPath,
+                  const LatePackOptions &Opts = {});
 
 } // namespace decan::rewriter
 

@@ -61,6 +61,14 @@ struct RewriteOptions {
   /// analysis (seconds for a large library), to learn which loops run
   /// before building variants for those alone.
   bool Profile = false;
+  /// A base copy for late variants (docs/rewriter.md, "Late variants"):
+  /// per loop its stub, the relocated original and a 24-byte record, no
+  /// measured copy and no analysis (like Profile, smaller: no machine info,
+  /// scratch or .debug_frame, and DCN0 records in .decan.meta); the image
+  /// reserves LateReserve bytes of address space (a file-less PT_LOAD)
+  /// where the runtime maps the late pack built for the loops that ran.
+  bool LateBase = false;
+  uint64_t LateReserve = 64ull << 20;
   /// Threads that build variants and emit loops (0: one per core).
   unsigned Threads = 0;
 };
@@ -84,6 +92,8 @@ struct LoopOutcome {
 struct RewriteResult {
   std::vector<LoopOutcome> Loops;
   uint64_t CodeAddr = 0, CodeSize = 0, DataAddr = 0, DataSize = 0;
+  /// LateBase: the reserved range.
+  uint64_t LateAddr = 0, LateSize = 0;
 };
 
 /// Writes the rewritten copy of \p Bin to \p OutPath (which must differ

@@ -174,6 +174,13 @@ struct LoopReport {
   /// clamped to this many bytes (decan_machine_info::dl1_memory_call_bytes;
   /// 0: none).
   unsigned DL1MemoryCallBytes = 0;
+  /// Late variants (docs/runtime.md, "Late packs"): "" (not a base
+  /// copy's loop), "waiting" (no copies yet: its calls counted, about) or
+  /// "installed" (copies from LateSince seconds of the run on; every
+  /// sample is from after, CallsBeforeLate were not measured).
+  std::string Late;
+  double LateSince = 0;
+  uint64_t CallsBeforeLate = 0, LateCallsSeen = 0;
   uint64_t CallsSeen = 0; ///< every call, measured or not (0: unknown)
   double TimeCycles = 0;  ///< cycles in the loop, all calls, probes removed
   double Share = 0;       ///< TimeCycles / sum over loops

@@ -67,6 +67,12 @@ struct RunOptions {
   /// only those get variants: a fast start for a large library, at the
   /// price of a second run the user asked for.
   bool FindFirst = false;
+  /// A prebuilt program or library (--late): a quick base copy (no
+  /// measured copy, every loop's calls counted) runs at once; the loops
+  /// that ran get their variants while the program runs (a late pack the
+  /// runtime installs) and from the start of the next run (cached with the
+  /// copy). docs/rewriter.md, "Late variants".
+  bool Late = false;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
   std::string FpEnv = "ftz";

@@ -1,0 +1,62 @@
+//===- Late.h - Late variants: requests and late packs ----------*- C++ -*-===//
+//
+// Part of decan. Free of LLVM; no exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A base copy for late variants (docs/rewriter.md, "Late variants") has
+/// no measured copy of any loop: its loops' calls are counted (the stub's
+/// countdown sends every kLateStride-th to the runtime), and from the
+/// runtime's slow path, at most every few milliseconds, the runtime
+///   * writes DECAN_LATE_DIR/<copy's file name>.request, the ids of the
+///     loops that ran (once, after DECAN_LATE_AFTER_MS of run time), and
+///   * installs DECAN_LATE_DIR/<copy's file name>.pack once it exists
+///     (decan run writes it under a temporary name and renames it): maps
+///     it over the copy's late range, points each loop's descriptor at its
+///     record, machine info and scratch area, and registers the loop again
+///     with its copies (a new LoopState; the old one is superseded).
+/// No signal and no thread in the program: a pack arrives at the next
+/// counted call of any waiting loop.
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_RUNTIME_LATE_H
+#define DECAN_RUNTIME_LATE_H
+
+#include "State.h"
+#include "decan/abi.h"
+
+#include <stdint.h>
+
+namespace decan::rt {
+
+/// Calls of a waiting loop per runtime entry (its stub counts down).
+constexpr int32_t kLateStride = 256;
+
+/// A rewritten module with a late range registered its descriptors;
+/// \p Path names its file ("" or null: the executable).
+void noteLateModule(decan_rewritten_header *H, decan_loop_desc *Descs,
+                    const char *Path);
+
+/// Installs the packs that are there already (decan run's cache), so
+/// their loops are measured from their first call: after a module's
+/// descriptors are registered.
+void installLatePacks();
+
+/// True when \p D is a base copy's loop without copies.
+inline bool isLateBaseLoop(const decan_loop_desc *D) {
+  return D->variant_mask == 0 && D->late_record != 0 &&
+         !(D->flags & DECAN_DESC_REGION);
+}
+
+/// begin_call of a waiting loop: counts the call, may write the request or
+/// install a pack that arrived. Always -1 (the original loop runs).
+int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc);
+
+/// At exit: writes the request of a copy whose run ended before it was
+/// due (decan run builds its pack for the next run).
+void requestLatePacksAtExit();
+
+} // namespace decan::rt
+
+#endif // DECAN_RUNTIME_LATE_H
