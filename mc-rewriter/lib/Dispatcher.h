@@ -17,9 +17,12 @@
 #include "decan/Rewriter/LoopFinder.h"
 #include "decan/abi.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -197,6 +200,15 @@ struct MeasuredFrameCFI {
   int64_t FrameDelta, ReturnFromCFA;
 };
 MeasuredFrameCFI measuredFrameCFI();
+
+/// Runs \p Fn(K, J) for every J in [0, \p N), in parallel: one instruction
+/// knowledge per thread (MC objects are not shared), at most \p Threads
+/// threads (0: one per core) and at least \p Grain items each. Returns the
+/// threads' knowledge objects: buffers they filled encode through them
+/// until appended.
+std::vector<std::unique_ptr<decan::X86Knowledge>> forEachInParallel(
+    const decan::X86Knowledge &X86, size_t N, unsigned Threads, size_t Grain,
+    llvm::function_ref<void(const decan::X86Knowledge &, size_t)> Fn);
 
 /// Emits the shared routines (once per binary, before any loop). \p Late:
 /// a base copy for late variants, whose measured calls take the loop's

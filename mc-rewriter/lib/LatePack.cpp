@@ -19,12 +19,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
 #include <cstring>
-#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -212,31 +209,9 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     for (LoopCopy &C : T.P.V.Copies)
       C = LoopCopy();
   };
-  unsigned Threads = std::min<size_t>(
-      hardware_concurrency(Opts.Threads).compute_thread_count(),
-      std::max<size_t>(1, Work.size() / 8));
-  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks;
-  for (unsigned T = 1; T < Threads; ++T) {
-    auto K = decan::X86Knowledge::createForHost();
-    if (!K) {
-      consumeError(K.takeError());
-      break;
-    }
-    Ks.push_back(std::move(*K));
-  }
-  std::atomic<size_t> Next{0};
-  auto Worker = [&](const decan::X86Knowledge &K) {
-    for (size_t J; (J = Next++) < Work.size();)
-      Build(K, Work[J]);
-  };
-  {
-    std::vector<std::thread> Pool;
-    for (auto &K : Ks)
-      Pool.emplace_back(Worker, std::cref(*K));
-    Worker(X86);
-    for (std::thread &T : Pool)
-      T.join();
-  }
+  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks = forEachInParallel(
+      X86, Work.size(), Opts.Threads, /*Grain=*/8,
+      [&](const decan::X86Knowledge &K, size_t J) { Build(K, Work[J]); });
 
   // Lay out: code, then machine info (both mapped read+execute), then the
   // scratch areas (zero-filled, read-write); loops past the range's size

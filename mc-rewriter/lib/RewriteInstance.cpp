@@ -35,11 +35,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
-#include "llvm/Support/Threading.h"
-
-#include <atomic>
 #include <cstring>
-#include <thread>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -253,33 +249,9 @@ void RewriteInstance::planLoops() {
     for (LoopCopy &C : B.P.V.Copies)
       C = LoopCopy(); // emitted: only the code is kept
   };
-  // One instruction knowledge per thread (MC objects are not shared).
-  unsigned Threads = std::min<size_t>(
-      hardware_concurrency(Opts.Threads).compute_thread_count(),
-      std::max<size_t>(1, Todo.size() / 64));
-  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks;
-  for (unsigned T = 1; T < Threads; ++T) {
-    auto K = decan::X86Knowledge::createForHost();
-    if (!K) {
-      consumeError(K.takeError());
-      break;
-    }
-    Ks.push_back(std::move(*K));
-  }
-  std::atomic<size_t> Next{0};
-  auto Worker = [&](const decan::X86Knowledge &K) {
-    for (size_t J; (J = Next++) < Todo.size();)
-      Build(K, J);
-  };
-  {
-    std::vector<std::thread> Pool;
-    for (auto &K : Ks)
-      Pool.emplace_back(Worker, std::cref(*K));
-    Worker(X86);
-    for (std::thread &T : Pool)
-      T.join();
-  }
-  WorkerKnowledge = std::move(Ks); // the buffers' encoders until appended
+  // The buffers encode through their thread's knowledge until appended.
+  WorkerKnowledge = forEachInParallel(X86, Todo.size(), Opts.Threads,
+                                      /*Grain=*/64, Build);
 
   for (size_t I = 0, J = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
