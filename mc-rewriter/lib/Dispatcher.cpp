@@ -23,7 +23,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <functional>
 #include <thread>
 
 using namespace llvm;
@@ -137,12 +136,14 @@ private:
   }
   /// Emits one copy; exits go where \p Exit says.
   void emitCopy(const LoopCopy &C, bool Measured,
-                const std::function<CodeTarget(uint64_t)> &Exit);
+                llvm::function_ref<CodeTarget(uint64_t)> Exit);
   /// Emits one instruction of a copy; \p To maps an original address to
   /// its label or exit.
   void emitInst(const CopyInst &CI, bool Measured,
                 llvm::function_ref<CodeTarget(uint64_t)> To);
   int inductionIndex() const;
+  /// Emits the record's fields before its copies; returns the record.
+  CodeTarget emitRecordHead(unsigned Record, CodeTarget ResumeAt);
 
   const decan::X86Knowledge &X86;
   CodeBuffer &CB;
@@ -160,6 +161,21 @@ int LoopEmitter::inductionIndex() const {
     if (X86.regInfo().isSuperRegisterEq(P.V.IndReg, A.GPRs[G]))
       return int(G);
   return -1;
+}
+
+/// The record's fields up to its copies (RecVariants), at label \p Record.
+CodeTarget LoopEmitter::emitRecordHead(unsigned Record, CodeTarget ResumeAt) {
+  CB.align(4);
+  CB.bind(Record);
+  CodeTarget Rec = CodeTarget::label(Record);
+  CB.rel32(desc(), Rec);
+  CB.rel32(ResumeAt, Rec);
+  int Ind = inductionIndex();
+  CB.word(uint32_t(Ind));
+  CB.word(uint32_t(Ind < 0 ? 0 : int32_t(P.V.IndStep)));
+  CB.word(P.V.Ind32 ? 1 : 0);
+  CB.rel32(CodeTarget::abs(L.Header), Rec);
+  return Rec;
 }
 
 void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
@@ -191,7 +207,7 @@ void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
 }
 
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
-                           const std::function<CodeTarget(uint64_t)> &Exit) {
+                           llvm::function_ref<CodeTarget(uint64_t)> Exit) {
   std::map<uint64_t, unsigned> Labels;
   for (const CopyBlock &B : C.Blocks)
     Labels[B.Start] = CB.newLabel();
@@ -292,15 +308,7 @@ void LoopEmitter::emitEntry(unsigned OrigLabel, unsigned Measured,
     CB.bind(Resume);
     A.lea(A.RSP, A.RSP, FrameDelta);
     CB.jmp(CodeTarget::label(OrigLabel));
-    CB.align(4);
-    CB.bind(Record);
-    CodeTarget Rec = CodeTarget::label(Record);
-    CB.rel32(desc(), Rec);
-    CB.rel32(CodeTarget::label(Resume), Rec);
-    CB.word(uint32_t(-1)); // no induction register
-    CB.word(0);
-    CB.word(0);
-    CB.rel32(CodeTarget::abs(L.Header), Rec);
+    emitRecordHead(Record, CodeTarget::label(Resume)); // no induction
   }
 }
 
@@ -384,16 +392,7 @@ void LoopEmitter::emit() {
   }
 
   // --- The record (abi of the shared routines above).
-  CB.align(4);
-  CB.bind(Record);
-  CodeTarget Rec = CodeTarget::label(Record);
-  CB.rel32(desc(), Rec);
-  CB.rel32(ResumeAt, Rec);
-  int Ind = inductionIndex();
-  CB.word(uint32_t(Ind));
-  CB.word(uint32_t(Ind < 0 ? 0 : int32_t(P.V.IndStep)));
-  CB.word(P.V.Ind32 ? 1 : 0);
-  CB.rel32(CodeTarget::abs(L.Header), Rec);
+  CodeTarget Rec = emitRecordHead(Record, ResumeAt);
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
     CB.rel32(CodeTarget::label(VariantLabel[(P.V.Mask >> V) & 1 ? V : 0]), Rec);
   for (unsigned S : ExitStubs)

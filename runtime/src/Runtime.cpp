@@ -325,10 +325,15 @@ static void dropInFlight(ThreadState *T) {
   T->InFlightLoop = T->InFlightVariant = T->InFlightRerunOf = -1;
 }
 
+/// Whether code running at stack address \p Frame is outside \p T's
+/// measured call in flight (a call nested in it runs deeper).
+static bool leftInFlight(const ThreadState *T, uintptr_t Frame) {
+  return T->InFlightLoop >= 0 && Frame >= T->InFlightFrame;
+}
+
 void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
   ThreadState *T = TlsThread;
-  if (T && T->Gen == Reg.Generation && T->InFlightLoop >= 0 &&
-      Frame >= T->InFlightFrame)
+  if (T && T->Gen == Reg.Generation && leftInFlight(T, Frame))
     dropInFlight(T);
 }
 
@@ -345,7 +350,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   // The call in flight cannot enclose this one when this begin_call runs
   // at or above its frame (a nested call runs deeper in the stack).
   uintptr_t Frame = (uintptr_t)__builtin_frame_address(0);
-  if (__builtin_expect(T->InFlightLoop >= 0 && Frame >= T->InFlightFrame, 0))
+  if (__builtin_expect(leftInFlight(T, Frame), 0))
     dropInFlight(T);
   if (__builtin_expect(T->InFlightLoop >= 0, 0)) {
     // Nested in another measured call (issue 13): a loop is measured where

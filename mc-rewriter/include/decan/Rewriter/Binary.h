@@ -45,6 +45,8 @@ public:
   static llvm::Expected<std::unique_ptr<BinaryImage>>
   create(std::unique_ptr<llvm::MemoryBuffer> Buffer, llvm::StringRef Name);
 
+  ~BinaryImage(); // UnwindTables is incomplete here
+
   llvm::StringRef path() const { return Name; }
   const llvm::object::ELF64LEObjectFile &object() const { return *Obj; }
   llvm::StringRef bytes() const { return Buffer->getBuffer(); }
@@ -92,9 +94,6 @@ private:
   std::vector<FunctionRange> Functions;
   mutable std::once_flag UnwindOnce;
   mutable std::unique_ptr<UnwindTables> Unwind;
-
-public:
-  ~BinaryImage();
 };
 
 } // namespace decan::rewriter
