@@ -720,6 +720,7 @@ public:
       B.Round = 0;
       B.NextOffset = 0;
       B.Cached = readLines(B.Copy + ".pack-loops");
+      B.Left = readLines(B.Copy + ".pack-left");
       B.Built.clear();
       if (!B.Cached.empty() &&
           !sys::fs::copy_file(B.Copy + ".pack", round(B, "pack", 0))) {
@@ -744,9 +745,19 @@ public:
       while (sys::fs::exists(round(B, "request", B.Round))) {
         unsigned K = B.Round++;
         std::vector<std::string> Ids = readLines(round(B, "request", K));
+        // Loops no pack can hold (an earlier run's build left them out)
+        // are not built again: nothing to wait for.
+        llvm::erase_if(Ids, [&](const std::string &Id) {
+          return is_contained(B.Left, Id);
+        });
         double At = seconds();
         rewriter::LatePackOptions O = Opts;
         O.RangeOffset = B.NextOffset;
+        if (Ids.empty()) {
+          std::error_code EC;
+          raw_fd_ostream(round(B, "nopack", K), EC);
+          continue;
+        }
         auto R = rewriter::buildLatePackFile(B.Input, B.Copy, Ids,
                                              round(B, "pack", K), O);
         if (!R) {
@@ -784,7 +795,9 @@ public:
            It.increment(EC))
         if (sys::path::filename(It->path()).starts_with(B.Name + ".ran."))
           Add(readLines(It->path()));
-      size_t Missed = Ids.size() - BeforeRan;
+      llvm::erase_if(
+          Ids, [&](const std::string &Id) { return is_contained(B.Left, Id); });
+      size_t Missed = Ids.size() - std::min(Ids.size(), BeforeRan);
       if (Ids.size() == B.Cached.size())
         continue;
       if (B.Cached.empty() && B.Round == 1 && !Missed &&
@@ -805,6 +818,10 @@ public:
       if (sys::fs::copy_file(Tmp, B.Copy + ".pack"))
         continue;
       keepLoops(B, R->Built);
+      // What no pack can hold, so that no later run waits for it.
+      for (const auto &[Id, Why] : R->Left)
+        B.Left.push_back(Id);
+      writeLines(B.Copy + ".pack-left", B.Left);
       if (Missed)
         Log << formatv("decan: {0}: {1} loop(s) ran without variants (the "
                        "run ended before their pack, or they first ran "
@@ -817,8 +834,9 @@ public:
 private:
   struct Base {
     std::string Input, Copy, Name;
-    /// Loops of the cached pack staged (round 0), and built this run.
-    std::vector<std::string> Cached, Built;
+    /// Loops of the cached pack staged (round 0), built this run, and
+    /// left out of every pack (`<copy>.pack-left`: not asked for again).
+    std::vector<std::string> Cached, Built, Left;
     unsigned Round = 0;
     uint64_t NextOffset = 0;
   };
@@ -857,13 +875,16 @@ private:
         Out.push_back(L.trim().str());
     return Out;
   }
-  void keepLoops(Base &B, ArrayRef<std::string> Built) {
+  static void writeLines(StringRef Path, ArrayRef<std::string> Lines) {
     std::error_code EC;
-    raw_fd_ostream OS(B.Copy + ".pack-loops", EC);
+    raw_fd_ostream OS(Path, EC);
     if (EC)
       return;
-    for (const std::string &Id : Built)
-      OS << Id << "\n";
+    for (const std::string &L : Lines)
+      OS << L << "\n";
+  }
+  void keepLoops(Base &B, ArrayRef<std::string> Built) {
+    writeLines(B.Copy + ".pack-loops", Built);
   }
 
   std::string Dir;
