@@ -1318,6 +1318,10 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);
   Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);
+  // How the prebuilt inputs were rewritten: every loop first, or late
+  // variants (docs/rewriter.md).
+  if (!Late.empty())
+    Out.Merged.Config["late_variants"] = O.LateWait ? "waited" : "no wait";
   if (!Out.Merged.Config.getInteger("reps"))
     Out.Merged.Config["reps"] = static_cast<int64_t>(O.Reps);
   return Out;
