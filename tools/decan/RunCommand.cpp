@@ -85,7 +85,7 @@ static void help() {
          "built) and from the\n"
          "                        start of the next run (cached). The "
          "default for inputs of\n"
-         "                        16 MiB or more (DECAN_LATE_MIN_MB)\n"
+         "                        16 MB or more (DECAN_LATE_MIN_MB)\n"
          "  --no-late             rewrite every loop with its variants "
          "before the run, however\n"
          "                        large the input\n"

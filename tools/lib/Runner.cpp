@@ -945,9 +945,9 @@ static std::optional<std::string> lateByDefault(StringRef Program,
     Count(Program);
   for (const std::string &L : Libs)
     Count(L);
-  if (!Bytes || double(Bytes) < MinMb * 1024 * 1024)
+  if (!Bytes || double(Bytes) < MinMb * 1e6)
     return std::nullopt;
-  return formatv("{0} is {1:F1} MB", Largest, LargestBytes / 1048576.0).str();
+  return formatv("{0} is {1:F1} MB", Largest, LargestBytes / 1e6).str();
 }
 
 Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
