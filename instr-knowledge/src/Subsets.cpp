@@ -459,15 +459,14 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
     if (!(S.Bits[I] & SubsetCall) || CK == CallKind::Pure ||
         CK == CallKind::ReadOnly)
       continue;
-    for (unsigned J = 0; J < N; ++J) {
-      if (!(S.Bits[J] & SubsetCtrl) || !(S.Bits[J] & SubsetLoad))
-        continue;
-      // The function's own frame (a spilled bound): no callee writes it.
-      int M = K.memOperandIndex(L.Instrs[J].Opcode);
-      const Operand &Base = L.Instrs[J].Ops[M];
-      bool Frame = Base.isReg() && Base.Reg == K.RSP;
-      S.CtrlReadsCallWrittenMemory |= !Frame;
-    }
+    // The function's own frame too: a local whose address the callee has
+    // (a worklist's size, an iterator, an out-parameter) is in the frame,
+    // and neither front end can tell it from a spilled bound. libLLVM's
+    // ScheduleDAGSDNodes::BuildSchedUnits pops a SmallVector on the stack
+    // in `while (size at 32(%rsp))`: a variant without the call never ends.
+    for (unsigned J = 0; J < N; ++J)
+      if ((S.Bits[J] & SubsetCtrl) && (S.Bits[J] & SubsetLoad))
+        S.CtrlReadsCallWrittenMemory = true;
   }
   for (unsigned I = 0; I < N; ++I) {
     unsigned B = S.Bits[I];

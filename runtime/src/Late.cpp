@@ -198,8 +198,10 @@ bool install(LateModule &M) {
   pthread_mutex_lock(&Reg.Mutex);
   for (uint32_t K = 0; K < P.count; ++K) {
     decan_loop_desc *D = &M.Descs[E[K].desc_index];
+    // Waiting since its first call, or not run yet (a cached pack at
+    // start-up): selected loops only (active 2).
     auto *Old = static_cast<LoopState *>(D->runtime_state);
-    if (!Old || !Old->LateWaiting || !isLateBaseLoop(D))
+    if (!isLateBaseLoop(D) || (Old ? !Old->LateWaiting : D->active != 2))
       continue;
     D->minfo = reinterpret_cast<const decan_machine_info *>(M.Range +
                                                             E[K].minfo_offset);
@@ -215,12 +217,16 @@ bool install(LateModule &M) {
     D->runtime_state = nullptr; // newLoop registers it again
     LoopState *New = newLoop(D, /*IsRegion=*/false);
     if (!New) {
-      D->runtime_state = Old; // the table is full: it stays waiting
+      // The loop table is full: the original runs, unmeasured.
+      D->runtime_state = Old;
+      D->active = 0;
       continue;
     }
-    New->CallsBeforeLate = Old->LateCalls.load(std::memory_order_relaxed);
+    New->CallsBeforeLate =
+        Old ? Old->LateCalls.load(std::memory_order_relaxed) : 0;
     New->LateSinceTsc = Now;
-    Old->Superseded.store(true, std::memory_order_release);
+    if (Old)
+      Old->Superseded.store(true, std::memory_order_release);
     D->countdown = 0;
     D->active = New->Selected && New->Plan.N > 0 ? 1 : 0;
   }
@@ -364,6 +370,22 @@ void installLatePacks() {
   pthread_mutex_lock(&LateMutex);
   lookNow(nowTsc(), /*Requests=*/false);
   pthread_mutex_unlock(&LateMutex);
+}
+
+LoopState *waitingLoopState(decan_loop_desc *D) {
+  if (D->active != 2 || !isLateBaseLoop(D))
+    return nullptr;
+  pthread_mutex_lock(&Reg.Mutex);
+  auto *L = static_cast<LoopState *>(D->runtime_state);
+  if (!L && D->active == 2 && isLateBaseLoop(D)) {
+    L = newLoop(D, /*IsRegion=*/false);
+    if (L)
+      L->LateWaiting = true;
+    else
+      D->active = 0; // the loop table is full (a warning says so)
+  }
+  pthread_mutex_unlock(&Reg.Mutex);
+  return L;
 }
 
 int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc) {

@@ -51,6 +51,11 @@ inline bool isLateBaseLoop(const decan_loop_desc *D) {
          !(D->flags & DECAN_DESC_REGION);
 }
 
+/// A selected base-copy loop without copies gets its state at its first
+/// call (registration leaves it without: most never run); null for any
+/// other descriptor without state, or when the loop table is full.
+LoopState *waitingLoopState(decan_loop_desc *D);
+
 /// begin_call of a waiting loop: counts the call, may write the request or
 /// install a pack that arrived. Always -1 (the original loop runs).
 int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc);

@@ -281,17 +281,20 @@ void registerLoops(decan_loop_desc *Descs, uint32_t Count) {
     }
     if (D->runtime_state)
       continue; // registered twice (same module seen twice)
+    if (Cfg.LateDir[0] && isLateBaseLoop(D)) {
+      // No copy before its late pack: the stub counts calls down, every
+      // kLateStride-th reaches the runtime (Late.h). Its state comes at
+      // its first call (libLLVM has 115 000 loops, a run a few thousand).
+      if (D->id && Cfg.selects(D->id)) {
+        D->countdown = 0;
+        D->active = 2;
+      }
+      continue;
+    }
     bool IsRegion = D->flags & DECAN_DESC_REGION;
     LoopState *L = newLoop(D, IsRegion);
     if (L && L->Selected && (IsRegion ? Cfg.Regions : L->Plan.N > 0))
       D->active = 1;
-    if (L && L->Selected && Cfg.LateDir[0] && isLateBaseLoop(D)) {
-      // No copy before its late pack: the stub counts calls down, every
-      // kLateStride-th reaches the runtime (Late.h).
-      L->LateWaiting = true;
-      D->countdown = 0;
-      D->active = 2;
-    }
   }
   pthread_mutex_unlock(&Reg.Mutex);
 }
@@ -340,7 +343,7 @@ void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   uint64_t Entry = rawTsc();
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
-  if (__builtin_expect(!L, 0))
+  if (__builtin_expect(!L, 0) && !(L = waitingLoopState(Desc)))
     return -1;
   if (__builtin_expect(L->LateWaiting, 0))
     return lateWaitingCall(L, Desc, Entry);
