@@ -442,7 +442,11 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
         continue;
       int MJ = K.memOperandIndex(L.Instrs[J].Opcode);
       const Instr &A = L.Instrs[I], &B = L.Instrs[J];
-      bool SameArray = A.Ops[M] == B.Ops[MJ] && A.Ops[M + 2] == B.Ops[MJ + 2];
+      // One base register is one array, whatever the index: a union-find
+      // (libLLVM's IntEqClasses::join) stores EC[b] and exits on EC[a].
+      bool BaseReg = A.Ops[M].isReg() && A.Ops[M].Reg;
+      bool SameArray =
+          A.Ops[M] == B.Ops[MJ] && (BaseReg || A.Ops[M + 2] == B.Ops[MJ + 2]);
       // Opaque symbols may be the same object unless both keys differ.
       bool SymBoth = (A.Ops[M + 3].Kind == Operand::Symbol ||
                       B.Ops[MJ + 3].Kind == Operand::Symbol) &&

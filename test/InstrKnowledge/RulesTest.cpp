@@ -918,3 +918,20 @@ TEST_F(RulesTest, AnExitACallMayChangeKeepsOnlyREF) {
       << RW.Reason;
   EXPECT_EQ(RW.Why, DECAN_WHY_EXIT_DEPENDS_ON_CALL);
 }
+
+TEST_F(RulesTest, AnExitOnAnArrayTheLoopStoresToKeepsOnlyREF) {
+  // libLLVM's IntEqClasses::join (union-find): EC[b] = a; ...; the exit
+  // compares with EC[a]. Same array, other index: turning the store into a
+  // load (LS) or deleting it changes the trip count (LS never ended).
+  LoopBody L = singleBlockLoop(
+      {ins(*K, "MOV32mr", {"RCX", "#4", "RDX", "#0", "-", "EAX"}),
+       ins(*K, "MOV32rr", {"R8D", "EDI"}), ins(*K, "MOV32rr", {"EDX", "EDI"}),
+       ins(*K, "MOV32rm", {"EDI", "RCX", "#4", "R8", "#0", "-"}),
+       ins(*K, "CMP32rr", {"EAX", "EDI"}), ins(*K, "JCC_1", {"#0", "#5"})});
+  for (Variant V : {Variant::LS, Variant::FP, Variant::DL1, Variant::CTRL})
+    EXPECT_EQ(build(L, V).Why, DECAN_WHY_EXIT_READS_STORED) << variantName(V);
+  // Another array (another base register): the exit's memory is not the
+  // loop's stores.
+  L.Instrs[0] = ins(*K, "MOV32mr", {"RSI", "#4", "RDX", "#0", "-", "EAX"});
+  EXPECT_NE(build(L, Variant::LS).Why, DECAN_WHY_EXIT_READS_STORED);
+}
