@@ -177,4 +177,12 @@ TEST(Table, SaysSinceWhenALoopHadItsLateVariants) {
                    "before were not timed"),
             std::string::npos)
       << S;
+  R.Loops[0].CallsBeforeLate = 0;
+  std::string F;
+  raw_string_ostream FOS(F);
+  printReportTable(FOS, R);
+  EXPECT_NE(F.find("late variants: from 0.25 s into the run on, from its "
+                   "first call\n"),
+            std::string::npos)
+      << F;
 }

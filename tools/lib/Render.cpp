@@ -137,13 +137,18 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       OS << "\n";
     }
     // Late variants: the calls before the loop's pack are in no figure.
-    if (L.Late == "installed")
-      OS << formatv("  late variants: from {0:F2} s into the run on; {1} "
-                    "call{2} before {3} not timed (its figures are all "
-                    "from after)\n",
-                    L.LateSince, L.CallsBeforeLate,
-                    L.CallsBeforeLate == 1 ? "" : "s",
-                    L.CallsBeforeLate == 1 ? "was" : "were");
+    if (L.Late == "installed") {
+      OS << formatv("  late variants: from {0:F2} s into the run on",
+                    L.LateSince);
+      if (L.CallsBeforeLate)
+        OS << formatv("; {0} call{1} before {2} not timed (its figures are "
+                      "all from after)",
+                      L.CallsBeforeLate, L.CallsBeforeLate == 1 ? "" : "s",
+                      L.CallsBeforeLate == 1 ? "was" : "were");
+      else
+        OS << ", from its first call";
+      OS << "\n";
+    }
     if (any_of(L.Variants, [](const auto &V) { return V.has_value(); }))
       OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12} {5,10} {6,7} {7,6} "
                     "{8,16}\n",
