@@ -6,9 +6,10 @@
 #     (x input), innermost loops rewritten; with the default variants (the
 #     seven `decan run` rotates) and with --variants=all (19);
 #   - `decan rewrite --profile` (REF alone, no analysis): time and size;
-#   - `decan rewrite --late-base`: time and size; `decan run --late`
-#     start-up, empty cache and filled (the second run starts with the
-#     pack the first one built), loops measured in each;
+#   - `decan rewrite --late-base`: time and size; `decan run` with no
+#     option (late variants for inputs of 16 MB or more, a full rewrite
+#     below) start-up, empty cache and filled (the second run starts with
+#     the pack the first one built), loops measured in each;
 #   - `decan run --find-first` start-up: seconds from the command to the start of the
 #     measured run (a launcher script notes when each run starts: strace
 #     would change what the runtime measures), with an empty cache
@@ -40,11 +41,11 @@ head -c 2000000 /dev/urandom | od -An -tx1 > "$work/data.txt" # compressible
 setup() {
   case $1 in
   refblas) lib=$mla/blas/libblas.so.3; libdir=$mla/blas
-    prog=("$work/drv" 2); kind=lib ;;
+    prog=("$work/drv" 200); kind=lib ;;
   openblas) lib=$mla/openblas-pthread/libopenblas.so.0
-    libdir=$mla/openblas-pthread; prog=("$work/drv" 2); kind=lib ;;
+    libdir=$mla/openblas-pthread; prog=("$work/drv" 200); kind=lib ;;
   lapack) lib=$mla/openblas-pthread/liblapack.so.3
-    libdir=$mla/openblas-pthread; prog=("$work/drv" 2); kind=lib ;;
+    libdir=$mla/openblas-pthread; prog=("$work/drv" 200); kind=lib ;;
   lzma) lib=$mla/liblzma.so.5; libdir=""
     prog=(/usr/bin/xz -6 -T1 -c "$work/data.txt"); kind=lib ;;
   gdb) lib=/usr/bin/gdb; libdir=""
@@ -132,15 +133,17 @@ for name in $inputs; do
     fi
     echo "| $name | $((insize / 1000)) kB | $which | $w ($u, $r) | $x | $aw ($au, $ar) | $ax | $n | $prof | $s1, $s2 | $m1 | $o1 |"
     if [ $which = now ]; then
-      # --late: the base copy (its size in the --all columns), one run on
-      # it with an empty cache (variants built while it runs), then one
-      # with the cached pack (loops measured: the second run's).
+      # The default run (late variants from 16 MB on): the base copy (its
+      # size in the --all columns), one run with an empty cache (variants
+      # built while it runs), then one with the cached packs.
       read -r lw lu lr ls ln <<< "$(rewrite "$d" "$work/late" --late-base)"
       lx=$(awk -v a="$ls" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')
       rm -rf "$DECAN_CACHE_DIR"
-      read -r l1 lm1 lo1 <<< "$(startup "$d" --late)"
-      read -r l2 lm2 lo2 <<< "$(startup "$d" --late)"
-      echo "| $name | $((insize / 1000)) kB | now --late | $lw ($lu, $lr) | $lx | - | - | $ln | - | $l1, $l2 | $lm1, $lm2 | $lo1, $lo2 |"
+      read -r l1 lm1 lo1 <<< "$(startup "$d")"
+      read -r l2 lm2 lo2 <<< "$(startup "$d")"
+      mode=full
+      grep -q 'late variants' "$work/run.err" && mode=late
+      echo "| $name | $((insize / 1000)) kB | now, default run ($mode; --late-base columns) | $lw ($lu, $lr) | $lx | - | - | $ln | - | $l1, $l2 | $lm1, $lm2 | $lo1, $lo2 |"
     fi
   done
 done

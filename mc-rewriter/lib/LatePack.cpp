@@ -214,6 +214,10 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
       X86, Work.size(), Opts.Threads, /*Grain=*/8,
       [&](const decan::X86Knowledge &K, size_t J) { Build(K, Work[J]); });
 
+  uint64_t Off = Opts.RangeOffset;
+  if (Off % Page || Off >= B.LateSize)
+    return fail("late pack at offset " + Twine(Off) +
+                ": not a page of the late range");
   // Lay out: code, its unwind rules (.eh_frame), then machine info (all
   // mapped read+execute), then the scratch areas (zero-filled, read-write);
   // loops past the range's size are left out, the last asked first.
@@ -234,9 +238,10 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     }
     uint32_t SSize = std::max(T.P.V.ScratchSize, 64u);
     uint64_t Frame = FrameWriter::measuredFdeBound(T.P);
-    uint64_t Need = alignTo(CB.size(), 64) + T.Code->size() + 8 + FrameBytes +
-                    Frame + 8 + (In.size() + 1) * sizeof(decan_machine_info) +
-                    Page + ScratchBytes + alignTo(SSize, Page);
+    uint64_t Need = Off + alignTo(CB.size(), 64) + T.Code->size() + 8 +
+                    FrameBytes + Frame + 8 +
+                    (In.size() + 1) * sizeof(decan_machine_info) + Page +
+                    ScratchBytes + alignTo(SSize, Page);
     if (Need > B.LateSize) {
       R.Left.push_back({T.L->id(), "the late range is full"});
       continue;
@@ -258,7 +263,7 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     ScratchBytes += alignTo(SSize, Page);
     In.push_back(Pl);
   }
-  Expected<uint64_t> CodeSize = CB.layout(B.LateAddr);
+  Expected<uint64_t> CodeSize = CB.layout(B.LateAddr + Off);
   if (!CodeSize)
     return CodeSize.takeError();
   // The copies' unwind rules (the same as a full copy's: Frames.h), which
@@ -268,7 +273,7 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   std::string EhFrame;
   {
     std::vector<std::pair<uint64_t, uint64_t>> Unused;
-    FrameWriter W(EhFrame, /*Eh=*/true, B.LateAddr + EhOff, Unused);
+    FrameWriter W(EhFrame, /*Eh=*/true, B.LateAddr + Off + EhOff, Unused);
     size_t Cie = W.measuredCie();
     for (const Placed &Pl : In)
       W.measuredFde(Cie, CB, Pl.T->P);
@@ -278,16 +283,18 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   uint64_t ROSize =
       alignTo(MInfoOff + In.size() * sizeof(decan_machine_info), Page);
   for (Placed &Pl : In)
-    ScratchOfSlot[Pl.T->P.Slot] = ROSize + Pl.ScratchOff;
+    ScratchOfSlot[Pl.T->P.Slot] = Off + ROSize + Pl.ScratchOff;
   SmallVector<char, 0> Code;
   if (Error E = CB.encode(
-          B.LateAddr,
+          B.LateAddr + Off,
           [&](const CodeTarget &T) -> uint64_t {
+            // Offsets from the code's start (the offset wraps for what
+            // lies below it, as the address arithmetic does).
             if (T.Kind == CodeTarget::LoopScratch)
-              return ScratchOfSlot[T.slot()] + int64_t(T.offset());
-            // A field of the loop's descriptor in the base (below the
-            // range: the offset wraps, as the address arithmetic does).
-            return B.descAddr(Work[T.slot()].Desc) + T.offset() - B.LateAddr;
+              return ScratchOfSlot[T.slot()] - Off + int64_t(T.offset());
+            // A field of the loop's descriptor in the base.
+            return B.descAddr(Work[T.slot()].Desc) + T.offset() -
+                   (B.LateAddr + Off);
           },
           Code))
     return std::move(E);
@@ -308,8 +315,8 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     E.bound_mask = P.V.BoundMask;
     E.scratch_size = Pl.ScratchSize;
     E.record_offset = CB.labelAddr(P.RecordLabel) - B.LateAddr;
-    E.minfo_offset = MInfoOff + K * sizeof(decan_machine_info);
-    E.scratch_offset = ROSize + Pl.ScratchOff;
+    E.minfo_offset = Off + MInfoOff + K * sizeof(decan_machine_info);
+    E.scratch_offset = Off + ROSize + Pl.ScratchOff;
     Entries.push_back(E);
     R.Built.push_back(P.L->id());
   }
@@ -322,13 +329,15 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   H.base_count = B.Header->count;
   H.ro_offset = Page;
   H.ro_size = ROSize;
-  H.scratch_offset = ROSize;
+  H.scratch_offset = Off + ROSize;
   H.scratch_size = ScratchBytes;
   H.entries_offset = Page + ROSize;
-  H.eh_frame_offset = EhOff;
+  H.range_offset = Off;
+  H.eh_frame_offset = Off + EhOff;
   H.eh_frame_size = EhFrame.size();
   R.CodeSize = *CodeSize;
   R.ScratchSize = ScratchBytes;
+  R.RangeEnd = Off + ROSize + ScratchBytes;
 
   std::string Out(Page, '\0');
   memcpy(&Out[0], &H, sizeof(H));

@@ -158,6 +158,7 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
   if (const char *D = GetEnv("DECAN_LATE_DIR"); D && *D)
     copyStr(C.LateDir, sizeof(C.LateDir), D);
   parseCount(C, GetEnv, "DECAN_LATE_AFTER_MS", C.LateAfterMs);
+  parseCount(C, GetEnv, "DECAN_LATE_WAIT_MS", C.LateWaitMs);
 }
 
 bool Config::selects(const char *Id) const {

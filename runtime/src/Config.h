@@ -70,9 +70,11 @@ struct Config {
   char LibMap[1024] = {};
   /// DECAN_LATE_DIR: where a base copy's loops that ran are requested and
   /// its late pack is found (Late.h), "" when unset; DECAN_LATE_AFTER_MS:
-  /// run time before the request.
+  /// run time before the request; DECAN_LATE_WAIT_MS: how long the thread
+  /// that writes a copy's first request waits for its pack (0: not at all).
   char LateDir[1024] = {};
-  uint64_t LateAfterMs = 200;
+  uint64_t LateAfterMs = 10;
+  uint64_t LateWaitMs = 0;
   /// Problems found while parsing (unknown variant, bad number...).
   char Warnings[kMaxConfigWarnings][192] = {};
   unsigned NumWarnings = 0;

@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Late.h"
+#include "MachineFacts.h"
 #include "Runtime.h"
 
 #include "decan/tsc.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace decan::rt {
@@ -23,13 +26,23 @@ namespace decan::rt {
 namespace {
 
 constexpr unsigned kMaxLateModules = 16;
+/// Packs per copy and run at most: rounds come at doubling intervals, so
+/// a program that keeps entering new loops asks a few times, not forever.
+constexpr unsigned kMaxLateRounds = 12;
 
 struct LateModule {
   decan_rewritten_header *H = nullptr;
   decan_loop_desc *Descs = nullptr;
   uintptr_t Range = 0;
-  char Request[1200] = {}, Pack[1200] = {};
-  bool Requested = false, Installed = false, Failed = false;
+  /// DECAN_LATE_DIR/<copy's file name>: its files are Stem.request.K,
+  /// Stem.pack.K, Stem.nopack.K (round K) and Stem.ran.PID.
+  char Stem[1100] = {};
+  /// The round whose pack comes next; a request for it is out.
+  unsigned Round = 0;
+  bool Pending = false, Failed = false;
+  /// Program time (TSC, waits excluded) when the next round is due (0:
+  /// DECAN_LATE_AFTER_MS).
+  uint64_t NextDueTsc = 0;
 };
 
 LateModule Modules[kMaxLateModules];
@@ -38,8 +51,28 @@ std::atomic<unsigned> NumModules{0};
 pthread_mutex_t LateMutex = PTHREAD_MUTEX_INITIALIZER;
 /// TSC of the next look at the late directory.
 std::atomic<uint64_t> NextLook{0};
+/// The program is exiting: no more requests (a loop of a destructor is
+/// not worth a wait).
+std::atomic<bool> Exiting{false};
+/// TSC cycles the program waited for packs, and when it began to; the
+/// main thread's runqueue wait (us) meanwhile (decan run building the
+/// pack holds the CPUs its polls wake up on).
+std::atomic<uint64_t> WaitCycles{0}, WaitBeganTsc{0}, WaitRunqueueUs{0};
 
 uint64_t nowTsc() { return decan_tsc_stop(); }
+
+/// \p M's file of round \p Round with \p Kind ("request", "pack", ...).
+void roundFile(const LateModule &M, const char *Kind, unsigned Round, char *Buf,
+               size_t Cap) {
+  snprintf(Buf, Cap, "%s.%s.%u", M.Stem, Kind, Round);
+}
+
+bool roundFileExists(const LateModule &M, const char *Kind, unsigned Round) {
+  char Path[1200];
+  roundFile(M, Kind, Round, Path, sizeof(Path));
+  struct stat St;
+  return stat(Path, &St) == 0;
+}
 
 /// The name of the file \p Path is, symbolic links followed (decan run
 /// links a library's copy under the name the program asks for); the
@@ -58,36 +91,42 @@ const char *moduleName(const char *Path, char *Buf, size_t Cap) {
   return Slash ? Slash + 1 : Path;
 }
 
-/// Writes the ids of \p M's loops that ran to its request file (through a
-/// temporary name and a rename, so decan run never reads half of it).
-void writeRequest(LateModule &M, bool OnlyIfAny = false) {
-  if (OnlyIfAny) {
-    bool Any = false;
-    for (uint32_t I = 0; I < M.H->count && !Any; ++I) {
-      auto *L = static_cast<LoopState *>(M.Descs[I].runtime_state);
-      Any = L && L->LateWaiting && L->LateCalls.load(std::memory_order_relaxed);
-    }
-    if (!Any)
-      return;
-  }
-  M.Requested = true;
+/// A loop of \p M that ran without copies and (\p New) was not asked for.
+LoopState *ranWaiting(const LateModule &M, uint32_t I, bool New) {
+  auto *L = static_cast<LoopState *>(M.Descs[I].runtime_state);
+  if (!L || !L->LateWaiting || !L->LateCalls.load(std::memory_order_relaxed))
+    return nullptr;
+  return New && L->LateRequested ? nullptr : L;
+}
+
+/// Writes the ids of \p M's loops that ran without copies (\p New: not
+/// asked for yet) to \p Path, through a temporary name and a rename so
+/// decan run never reads half of it; false when there is none.
+bool writeLoopList(LateModule &M, const char *Path, bool New) {
+  bool Any = false;
+  for (uint32_t I = 0; I < M.H->count && !Any; ++I)
+    Any = ranWaiting(M, I, New);
+  if (!Any)
+    return false;
   char Tmp[1300];
-  snprintf(Tmp, sizeof(Tmp), "%s.tmp%d", M.Request, (int)getpid());
+  snprintf(Tmp, sizeof(Tmp), "%s.tmp%d", Path, (int)getpid());
   FILE *F = fopen(Tmp, "we");
   if (!F) {
     addWarning("cannot write the late-variant request %s", Tmp);
-    return;
+    return false;
   }
-  for (uint32_t I = 0; I < M.H->count; ++I) {
-    auto *L = static_cast<LoopState *>(M.Descs[I].runtime_state);
-    if (L && L->LateWaiting && L->LateCalls.load(std::memory_order_relaxed))
+  for (uint32_t I = 0; I < M.H->count; ++I)
+    if (LoopState *L = ranWaiting(M, I, New)) {
       fprintf(F, "%s\n", L->Id);
-  }
+      L->LateRequested = true;
+    }
   bool Ok = fclose(F) == 0;
-  if (!Ok || rename(Tmp, M.Request) != 0) {
+  if (!Ok || rename(Tmp, Path) != 0) {
     unlink(Tmp);
-    addWarning("cannot write the late-variant request %s", M.Request);
+    addWarning("cannot write the late-variant request %s", Path);
+    return false;
   }
+  return true;
 }
 
 /// Registers the pack's unwind rules (\p EhFrame: a loaded .eh_frame) with
@@ -104,13 +143,17 @@ void registerFrames(const void *EhFrame) {
     Register(EhFrame);
 }
 
-/// Maps \p M's pack over its late range, registers its unwind rules and
-/// gives its loops their copies. Caller holds LateMutex.
-void install(LateModule &M) {
-  int Fd = open(M.Pack, O_RDONLY | O_CLOEXEC);
+/// Maps \p M's pack of its current round into its late range, registers
+/// its unwind rules and gives its loops their copies; false when it is not
+/// there (yet). Caller holds LateMutex.
+bool install(LateModule &M) {
+  char Pack[1200];
+  roundFile(M, "pack", M.Round, Pack, sizeof(Pack));
+  int Fd = open(Pack, O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
-    return; // not there yet
-  M.Installed = true;
+    return false;
+  ++M.Round;
+  M.Pending = false;
   decan_late_pack_header P;
   decan_late_entry *E = nullptr;
   const char *Why = nullptr;
@@ -122,12 +165,16 @@ void install(LateModule &M) {
            P.base_count != M.H->count)
     Why = "made for another copy";
   else if (P.ro_size % 4096 || P.ro_offset % 4096 || P.scratch_offset % 4096 ||
-           P.scratch_size % 4096 || P.ro_size > RangeSize ||
-           P.scratch_offset < P.ro_size || P.scratch_offset > RangeSize ||
+           P.scratch_size % 4096 || P.range_offset % 4096 ||
+           P.range_offset > RangeSize ||
+           P.ro_size > RangeSize - P.range_offset ||
+           P.scratch_offset < P.range_offset + P.ro_size ||
+           P.scratch_offset > RangeSize ||
            P.scratch_size > RangeSize - P.scratch_offset ||
            P.count > M.H->count || P.eh_frame_size < 4 ||
-           P.eh_frame_offset % 4 || P.eh_frame_offset > P.ro_size ||
-           P.eh_frame_size > P.ro_size - P.eh_frame_offset)
+           P.eh_frame_offset % 4 || P.eh_frame_offset < P.range_offset ||
+           P.eh_frame_offset - P.range_offset > P.ro_size ||
+           P.eh_frame_size > P.ro_size - (P.eh_frame_offset - P.range_offset))
     Why = "bad layout";
   if (!Why) {
     size_t Bytes = (size_t)P.count * sizeof(decan_late_entry);
@@ -136,17 +183,22 @@ void install(LateModule &M) {
       Why = "truncated";
   }
   for (uint32_t K = 0; !Why && K < P.count; ++K)
-    if (E[K].desc_index >= M.H->count || E[K].record_offset >= P.ro_size ||
-        E[K].minfo_offset + sizeof(decan_machine_info) > P.ro_size ||
+    if (E[K].desc_index >= M.H->count || E[K].record_offset < P.range_offset ||
+        E[K].record_offset >= P.range_offset + P.ro_size ||
+        E[K].minfo_offset < P.range_offset ||
+        E[K].minfo_offset + sizeof(decan_machine_info) >
+            P.range_offset + P.ro_size ||
         E[K].scratch_offset < P.scratch_offset ||
         E[K].scratch_offset + E[K].scratch_size >
             P.scratch_offset + P.scratch_size)
       Why = "an entry outside the pack";
-  // The range is the image's own (reserved by the loader, nothing runs
-  // there yet): map the code, then the zero-filled scratch areas.
+  // The range is the image's own (reserved by the loader; nothing runs in
+  // the part of an earlier round's pack): map the code, then the
+  // zero-filled scratch areas.
   if (!Why && P.ro_size &&
-      mmap(reinterpret_cast<void *>(M.Range), P.ro_size, PROT_READ | PROT_EXEC,
-           MAP_PRIVATE | MAP_FIXED, Fd, (off_t)P.ro_offset) == MAP_FAILED)
+      mmap(reinterpret_cast<void *>(M.Range + P.range_offset), P.ro_size,
+           PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, Fd,
+           (off_t)P.ro_offset) == MAP_FAILED)
     Why = "cannot map its code";
   if (!Why && P.scratch_size &&
       mmap(reinterpret_cast<void *>(M.Range + P.scratch_offset), P.scratch_size,
@@ -167,9 +219,9 @@ void install(LateModule &M) {
     registerFrames(reinterpret_cast<const void *>(M.Range + P.eh_frame_offset));
   if (Why) {
     M.Failed = true;
-    addWarning("late pack %s: %s; its loops stay unmeasured", M.Pack, Why);
+    addWarning("late pack %s: %s; its loops stay unmeasured", Pack, Why);
     free(E);
-    return;
+    return true;
   }
   uint64_t Now = nowTsc();
   pthread_mutex_lock(&Reg.Mutex);
@@ -203,29 +255,110 @@ void install(LateModule &M) {
   }
   pthread_mutex_unlock(&Reg.Mutex);
   free(E);
+  return true;
 }
 
-/// Installs the packs there and (\p Requests) writes the requests that
-/// are due. Caller holds LateMutex.
+double monotonicMs() {
+  struct timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return (double)Ts.tv_sec * 1e3 + (double)Ts.tv_nsec / 1e6;
+}
+
+/// The program's time (TSC) so far, its waits for packs left out.
+uint64_t programTsc(uint64_t Now) {
+  uint64_t Waited = WaitCycles.load(std::memory_order_relaxed);
+  uint64_t Since = Now > Facts.TscStart ? Now - Facts.TscStart : 0;
+  return Since > Waited ? Since - Waited : 0;
+}
+
+/// The modules whose request was just written wait for their packs
+/// (DECAN_LATE_WAIT_MS): the calling thread sleeps until each pack is
+/// there, or decan run says there is none (Stem.nopack.K), or the time is
+/// up. The pause is taken out of the run's time (lateWaitCycles), so a
+/// short program gets its variants in its first run; the other threads
+/// go on meanwhile, their loops counted. Caller holds LateMutex.
+void waitForPacks(const bool *Asked, unsigned N) {
+  uint64_t T0 = nowTsc(), Rq0 = mainThreadRunqueueWaitUs();
+  double Until = monotonicMs() + (double)Cfg.LateWaitMs;
+  for (;;) {
+    bool Waiting = false;
+    for (unsigned I = 0; I < N; ++I) {
+      LateModule &M = Modules[I];
+      if (!Asked[I] || !M.Pending || install(M))
+        continue;
+      if (roundFileExists(M, "nopack", M.Round)) {
+        ++M.Round; // decan run could not build it
+        M.Pending = false;
+      } else {
+        Waiting = true;
+      }
+    }
+    if (!Waiting)
+      break;
+    if (monotonicMs() >= Until) {
+      addWarning("waited %llu ms for late variants: the run goes on without "
+                 "them until they arrive",
+                 (unsigned long long)Cfg.LateWaitMs);
+      break;
+    }
+    struct timespec Ts = {0, 5000000};
+    nanosleep(&Ts, nullptr);
+  }
+  uint64_t Zero = 0;
+  WaitBeganTsc.compare_exchange_strong(Zero, T0);
+  WaitCycles.fetch_add(nowTsc() - T0, std::memory_order_relaxed);
+  uint64_t Rq1 = mainThreadRunqueueWaitUs();
+  if (Rq1 > Rq0)
+    WaitRunqueueUs.fetch_add(Rq1 - Rq0, std::memory_order_relaxed);
+}
+
+/// Installs the packs there (decan run's cache at start-up, answers
+/// since) and (\p Requests) writes the requests that are due, then waits
+/// for their packs when asked to. A round is due DECAN_LATE_AFTER_MS of
+/// program time after the start, then after twice the time since the
+/// last round (so at most about log2 of the run's length rounds), when
+/// loops ran without copies that were not asked for yet. Caller holds
+/// LateMutex.
 void lookNow(uint64_t Now, bool Requests = true) {
   unsigned N = NumModules.load(std::memory_order_acquire);
-  double Elapsed = Facts.TscHz > 0 && Now > Facts.TscStart
-                       ? (double)(Now - Facts.TscStart) * 1e3 / Facts.TscHz
-                       : 0;
+  uint64_t Prog = programTsc(Now);
+  double Ms = Facts.TscHz > 0 ? Facts.TscHz / 1e3 : 1e6; // TSC per ms
+  bool Asked[kMaxLateModules] = {}, AnyAsked = false;
   for (unsigned I = 0; I < N; ++I) {
     LateModule &M = Modules[I];
-    if (M.Installed)
+    if (M.Failed)
       continue;
-    // A pack there already (decan run's cache) first: the request then
-    // names only the loops it lacks.
-    struct stat St;
-    if (stat(M.Pack, &St) == 0) {
-      install(M);
+    while (install(M)) // a pack there already: the request names the rest
+      if (M.Failed)
+        break;
+    if (M.Failed || M.Pending) {
+      if (M.Pending && roundFileExists(M, "nopack", M.Round)) {
+        ++M.Round;
+        M.Pending = false;
+      }
       continue;
     }
-    if (Requests && !M.Requested && Elapsed >= (double)Cfg.LateAfterMs)
-      writeRequest(M, /*OnlyIfAny=*/true);
+    uint64_t Due =
+        M.NextDueTsc ? M.NextDueTsc : (uint64_t)((double)Cfg.LateAfterMs * Ms);
+    if (!Requests || Exiting.load(std::memory_order_relaxed) ||
+        M.Round >= kMaxLateRounds || Prog < Due)
+      continue;
+    char Request[1200];
+    roundFile(M, "request", M.Round, Request, sizeof(Request));
+    if (!writeLoopList(M, Request, /*New=*/true))
+      continue;
+    M.Pending = true;
+    // The next round no sooner than twice the program time of this one.
+    M.NextDueTsc = std::max<uint64_t>(
+        2 * Prog, Prog + (uint64_t)((double)Cfg.LateAfterMs * Ms) + 1);
+    char NoPack[1200];
+    roundFile(M, "nopack", M.Round, NoPack, sizeof(NoPack));
+    unlink(NoPack); // another process's answer to another request
+    Asked[I] = true;
+    AnyAsked = true;
   }
+  if (AnyAsked && Cfg.LateWaitMs)
+    waitForPacks(Asked, N);
 }
 
 } // namespace
@@ -244,8 +377,7 @@ void noteLateModule(decan_rewritten_header *H, decan_loop_desc *Descs,
     M.Range = reinterpret_cast<uintptr_t>(H) + H->late_offset;
     char Buf[1024];
     const char *Name = moduleName(Path, Buf, sizeof(Buf));
-    snprintf(M.Request, sizeof(M.Request), "%s/%s.request", Cfg.LateDir, Name);
-    snprintf(M.Pack, sizeof(M.Pack), "%s/%s.pack", Cfg.LateDir, Name);
+    snprintf(M.Stem, sizeof(M.Stem), "%s/%s", Cfg.LateDir, Name);
     NumModules.store(N + 1, std::memory_order_release);
   } else {
     addWarning("more than %u copies with late variants: the others are not "
@@ -282,15 +414,28 @@ int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc) {
   return -1;
 }
 
+uint64_t lateWaitCycles() { return WaitCycles.load(std::memory_order_relaxed); }
+
+uint64_t lateWaitRunqueueUs() {
+  return WaitRunqueueUs.load(std::memory_order_relaxed);
+}
+
+uint64_t lateWaitBeganTsc() {
+  return WaitBeganTsc.load(std::memory_order_relaxed);
+}
+
 void requestLatePacksAtExit() {
+  Exiting.store(true, std::memory_order_relaxed);
   if (pthread_mutex_trylock(&LateMutex) != 0)
     return;
   unsigned N = NumModules.load(std::memory_order_acquire);
-  // Every loop that ran without copies: for the next run's pack (decan run
-  // keeps packs in its cache), the ones a request during the run missed.
-  for (unsigned I = 0; I < N; ++I)
-    if (!Modules[I].Failed)
-      writeRequest(Modules[I], /*OnlyIfAny=*/true);
+  // Every loop that ran without copies, asked for or not (a request may be
+  // unanswered): decan run builds the next run's pack with them.
+  for (unsigned I = 0; I < N; ++I) {
+    char Ran[1200];
+    snprintf(Ran, sizeof(Ran), "%s.ran.%d", Modules[I].Stem, (int)getpid());
+    writeLoopList(Modules[I], Ran, /*New=*/false);
+  }
   pthread_mutex_unlock(&LateMutex);
 }
 

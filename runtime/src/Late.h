@@ -11,6 +11,8 @@
 /// runtime's slow path, at most every few milliseconds, the runtime
 ///   * writes DECAN_LATE_DIR/<copy's file name>.request, the ids of the
 ///     loops that ran (once, after DECAN_LATE_AFTER_MS of run time), and
+///     with DECAN_LATE_WAIT_MS waits up to that long for its pack (or
+///     `<copy>.nopack`: decan run could not build one), and
 ///   * installs DECAN_LATE_DIR/<copy's file name>.pack once it exists
 ///     (decan run writes it under a temporary name and renames it): maps
 ///     it over the copy's late range, points each loop's descriptor at its
@@ -52,6 +54,13 @@ inline bool isLateBaseLoop(const decan_loop_desc *D) {
 /// begin_call of a waiting loop: counts the call, may write the request or
 /// install a pack that arrived. Always -1 (the original loop runs).
 int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc);
+
+/// TSC cycles the program waited for packs (DECAN_LATE_WAIT_MS): not the
+/// program's time. And the TSC when it first waited (0: never).
+uint64_t lateWaitCycles();
+uint64_t lateWaitBeganTsc();
+/// The main thread's runqueue wait (us) during those waits.
+uint64_t lateWaitRunqueueUs();
 
 /// At exit: writes the request of a copy whose run ended before it was
 /// due (decan run builds its pack for the next run).

@@ -7,6 +7,7 @@
 #include "ReportWriter.h"
 #include "FpEnvGuard.h"
 #include "JsonOut.h"
+#include "Late.h"
 #include "MachineFacts.h"
 #include "Objects.h"
 #include "Signals.h"
@@ -370,16 +371,30 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.str(Facts.Host);
   // The run's own time, for program shares: wall TSC cycles and the CPU
   // time of all threads, both since the runtime started measuring.
+  // A wait for late variants (DECAN_LATE_WAIT_MS) is decan's, not the
+  // program's: out of its wall time, and said.
+  uint64_t Wall = Facts.TscStart ? decan_tsc_stop() - Facts.TscStart : 0;
+  uint64_t LateWait = std::min(lateWaitCycles(), Wall);
   J.key("wall_cycles");
-  J.u64(Facts.TscStart ? decan_tsc_stop() - Facts.TscStart : 0);
+  J.u64(Wall - LateWait);
+  if (LateWait) {
+    J.key("late_wait_cycles");
+    J.u64(LateWait);
+    J.key("late_wait_at_s");
+    J.dbl(Facts.TscHz > 0 && lateWaitBeganTsc() > Facts.TscStart
+              ? (double)(lateWaitBeganTsc() - Facts.TscStart) / Facts.TscHz
+              : 0);
+  }
   if (uint64_t Cpu = processCpuUs()) {
     J.key("cpu_us");
     J.u64(Cpu > Facts.CpuStartUs ? Cpu - Facts.CpuStartUs : 0);
   }
   if (uint64_t Wait = mainThreadRunqueueWaitUs()) {
+    // (Not while the program waited for late variants: decan's build.)
+    uint64_t Since =
+        Wait > Facts.RunqueueWaitStartUs ? Wait - Facts.RunqueueWaitStartUs : 0;
     J.key("main_runqueue_wait_us");
-    J.u64(Wait > Facts.RunqueueWaitStartUs ? Wait - Facts.RunqueueWaitStartUs
-                                           : 0);
+    J.u64(Since - std::min(Since, lateWaitRunqueueUs()));
   }
   J.key("threads");
   J.u64(std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads));

@@ -89,6 +89,9 @@ struct LoopState {
   /// when (TSC; 0: never); replaced by the loop's state with copies (its
   /// successor in the table, same id): the report leaves this one out.
   bool LateWaiting = false;
+  /// Named in a request already (Late.cpp; under its mutex): a loop the
+  /// pack left out is not asked for again in this run.
+  bool LateRequested = false;
   std::atomic<uint64_t> LateCalls{0};
   uint64_t CallsBeforeLate = 0, LateSinceTsc = 0;
   std::atomic<bool> Superseded{false};

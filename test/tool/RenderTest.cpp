@@ -139,3 +139,42 @@ TEST(Table, BoundSaturationsSayBound) {
             std::string::npos)
       << S;
 }
+
+TEST(Table, NamesAScreenfulOfLoopsNeverCalled) {
+  // A full copy of a large library has tens of thousands of loops that
+  // never ran: the table names the first few and counts the others.
+  Report R = sample(0.4);
+  for (int K = 0; K < 100; ++K) {
+    LoopReport L;
+    L.Id = "idle" + std::to_string(K) + ":L0";
+    R.Loops.push_back(L);
+  }
+  std::string S;
+  raw_string_ostream OS(S);
+  printReportTable(OS, R);
+  EXPECT_NE(S.find("not measured (never called while active): idle"),
+            std::string::npos)
+      << S;
+  size_t Named = 0;
+  for (size_t P = S.find("idle"); P != std::string::npos;
+       P = S.find("idle", P + 1))
+    ++Named;
+  EXPECT_EQ(Named, 40u) << S;
+  EXPECT_NE(S.find("and 60 more (decan run --json lists them)"),
+            std::string::npos)
+      << S;
+}
+
+TEST(Table, SaysSinceWhenALoopHadItsLateVariants) {
+  Report R = sample(0.4);
+  R.Loops[0].Late = "installed";
+  R.Loops[0].LateSince = 0.25;
+  R.Loops[0].CallsBeforeLate = 12;
+  std::string S;
+  raw_string_ostream OS(S);
+  printReportTable(OS, R);
+  EXPECT_NE(S.find("late variants: from 0.25 s into the run on; 12 calls "
+                   "before were not timed"),
+            std::string::npos)
+      << S;
+}

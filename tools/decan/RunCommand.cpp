@@ -81,8 +81,18 @@ static void help() {
          "start at once on a\n"
          "                        quick copy; the loops that run get "
          "variants while it runs\n"
-         "                        and from the start of the next run "
-         "(cached)\n"
+         "                        (the program waits once while they are "
+         "built) and from the\n"
+         "                        start of the next run (cached). The "
+         "default for inputs of\n"
+         "                        16 MB or more (DECAN_LATE_MIN_MB)\n"
+         "  --no-late             rewrite every loop with its variants "
+         "before the run, however\n"
+         "                        large the input\n"
+         "  --late-nowait         late variants, but the program never "
+         "waits for them: they\n"
+         "                        arrive while it goes on (loops are "
+         "measured from then on)\n"
          "  --fp-env ftz|keep     floating-point environment while "
          "measuring: ftz (default)\n"
          "                        masks FP exceptions and sets FTZ/DAZ "
@@ -97,11 +107,11 @@ static void help() {
 }
 
 int runRunCommand(int argc, char **argv) {
-  ArgParser P(
-      {"loops", "variants", "reps", "mode", "instance", "events", "hot",
-       "max-runs", "json", "html", "remarks", "raw-dir", "lib", "fp-env", "o",
-       "output"},
-      {"help", "h", "regions", "find-first", "late", "groups", "extended"});
+  ArgParser P({"loops", "variants", "reps", "mode", "instance", "events", "hot",
+               "max-runs", "json", "html", "remarks", "raw-dir", "lib",
+               "fp-env", "o", "output"},
+              {"help", "h", "regions", "find-first", "late", "no-late",
+               "late-nowait", "groups", "extended"});
   if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
   if (P.has("help") || P.has("h")) {
@@ -147,8 +157,16 @@ int runRunCommand(int argc, char **argv) {
   O.MaxRuns = *MaxRuns;
   O.Mode = P.get("mode", "rotate");
   O.FindFirst = P.has("find-first");
-  O.Late = P.has("late");
-  if (O.Late && (O.FindFirst || P.has("hot") || P.has("loops")))
+  if (P.has("late") && P.has("no-late"))
+    return reportError("--late or --no-late, not both");
+  bool Late = P.has("late") || P.has("late-nowait");
+  if (Late && P.has("no-late"))
+    return reportError("--late-nowait asks for late variants: no --no-late");
+  O.Late = Late               ? RunOptions::LateMode::Always
+           : P.has("no-late") ? RunOptions::LateMode::Never
+                              : RunOptions::LateMode::Auto;
+  O.LateWait = !P.has("late-nowait");
+  if (Late && (O.FindFirst || P.has("hot") || P.has("loops")))
     return reportError("--late builds variants for the loops that run: no "
                        "--find-first, --hot or --loops");
   O.FpEnv = P.get("fp-env", "ftz");

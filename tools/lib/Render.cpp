@@ -64,14 +64,18 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                     : 0));
   OS << "Loops by potential DL1 gain (program = part of the program's time, "
         "loops = part of measured loop time)\n";
+  // Loops never called while active: named up to a screenful (a full
+  // copy of a large library has tens of thousands; the JSON lists them).
+  constexpr unsigned MaxUnmeasuredNamed = 40;
   std::string Unmeasured;
+  unsigned NumUnmeasured = 0;
   bool RegionsHeader = false;
   for (const LoopReport *LP : rankedLoops(R)) {
     const LoopReport &L = *LP;
     if (!L.RunCalls &&
         none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
       // Regions are off unless asked for (decan run --regions).
-      if (!L.isRegion())
+      if (!L.isRegion() && ++NumUnmeasured <= MaxUnmeasuredNamed)
         Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
       continue;
     }
@@ -132,6 +136,14 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                       L.RunCycles / (double)L.RunIterations);
       OS << "\n";
     }
+    // Late variants: the calls before the loop's pack are in no figure.
+    if (L.Late == "installed")
+      OS << formatv("  late variants: from {0:F2} s into the run on; {1} "
+                    "call{2} before {3} not timed (its figures are all "
+                    "from after)\n",
+                    L.LateSince, L.CallsBeforeLate,
+                    L.CallsBeforeLate == 1 ? "" : "s",
+                    L.CallsBeforeLate == 1 ? "was" : "were");
     if (any_of(L.Variants, [](const auto &V) { return V.has_value(); }))
       OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12} {5,10} {6,7} {7,6} "
                     "{8,16}\n",
@@ -171,6 +183,10 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     for (const std::string &W : L.Warnings)
       OS << "  warning: " << W << "\n";
   }
+  if (NumUnmeasured > MaxUnmeasuredNamed)
+    Unmeasured += formatv(" and {0} more (decan run --json lists them)",
+                          NumUnmeasured - MaxUnmeasuredNamed)
+                      .str();
   if (!Unmeasured.empty())
     OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
 }

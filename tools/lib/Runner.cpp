@@ -18,6 +18,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
 #include <perfmon/pfmlib_perf_event.h>
@@ -467,7 +468,7 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
                       "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP",
-                      "DECAN_REGIONS", "DECAN_LATE_DIR"},
+                      "DECAN_REGIONS", "DECAN_LATE_DIR", "DECAN_LATE_WAIT_MS"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -487,8 +488,13 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     Env.push_back("DECAN_REGIONS=1");
   if (!Libs.MapFile.empty())
     Env.push_back("DECAN_LIB_MAP=" + Libs.MapFile);
-  if (!LateDir.empty())
+  if (!LateDir.empty()) {
     Env.push_back("DECAN_LATE_DIR=" + LateDir.str());
+    // The first request waits for its pack (built in seconds; the cap is
+    // for a decan that cannot answer).
+    if (O.LateWait)
+      Env.push_back("DECAN_LATE_WAIT_MS=120000");
+  }
   // An empty LD_LIBRARY_PATH entry means the current directory: never add
   // one the user did not have.
   if (!LoaderDir.empty())
@@ -675,16 +681,19 @@ discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
 
 namespace {
 /// Late variants (RunOptions::Late; docs/rewriter.md, "Late variants"):
-/// the base copies the program runs, and their late packs. A copy's pack
-/// is kept next to it (in the cache: `<copy>.pack`, and the loops it holds
-/// in `<copy>.pack-loops`), so the next run starts with it; otherwise the
-/// first request of the run (the loops that ran) is answered with a pack
-/// built while the program runs; the loops still waiting at exit go into
-/// the pack of the next run.
+/// the base copies the program runs, and their late packs. Round K of a
+/// copy is the runtime's `<copy>.request.K` (loops that ran without
+/// copies) answered by `<copy>.pack.K`, laid out in the late range past
+/// the packs before it (or `<copy>.nopack.K`). A cached pack (`<copy>.pack`
+/// next to the copy, its loops in `<copy>.pack-loops`) is round 0, so the
+/// next run starts with it; after the run, every loop that ran (the
+/// runtime's `<copy>.ran.PID`) goes into the cached pack of the next run.
 class LatePacks {
 public:
-  LatePacks(std::string Dir, raw_ostream &Log)
-      : Dir(std::move(Dir)), Log(Log) {}
+  LatePacks(std::string Dir, bool Wait, unsigned VariantMask, raw_ostream &Log)
+      : Dir(std::move(Dir)), Wait(Wait), Log(Log) {
+    Opts.VariantMask = VariantMask;
+  }
 
   void add(StringRef Input, StringRef Copy) {
     if (Input.empty() || Copy.empty())
@@ -692,70 +701,114 @@ public:
     for (const Base &B : Bases)
       if (B.Copy == Copy)
         return;
-    Bases.push_back(
-        {Input.str(), Copy.str(), sys::path::filename(Copy).str(), {}, false});
+    Base B;
+    B.Input = Input.str();
+    B.Copy = Copy.str();
+    B.Name = sys::path::filename(Copy).str();
+    Bases.push_back(std::move(B));
   }
   bool empty() const { return Bases.empty(); }
   const std::string &dir() const { return Dir; }
 
-  /// Before a run: the cached packs into the late directory.
+  /// Before a run: the cached packs into the late directory (round 0).
   Error stage() {
+    sys::fs::remove_directories(Dir);
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return createStringError("cannot create '%s': %s", Dir.c_str(),
                                EC.message().c_str());
     for (Base &B : Bases) {
-      B.InPack = readLines(B.Copy + ".pack-loops");
-      B.Answered = false;
-      sys::fs::remove(path(B, ".request"));
-      sys::fs::remove(path(B, ".pack"));
-      if (!B.InPack.empty() &&
-          !sys::fs::copy_file(B.Copy + ".pack", path(B, ".pack"))) {
-        B.Answered = true; // the runtime installs one pack per copy
-        Log << formatv("decan: {0}: the variants of {1} loop(s) from the "
-                       "last run (cached)\n",
-                       B.Name, B.InPack.size());
+      B.Round = 0;
+      B.NextOffset = 0;
+      B.Cached = readLines(B.Copy + ".pack-loops");
+      B.Left = readLines(B.Copy + ".pack-left");
+      B.Built.clear();
+      if (!B.Cached.empty() &&
+          !sys::fs::copy_file(B.Copy + ".pack", round(B, "pack", 0))) {
+        if (auto End = rangeEnd(round(B, "pack", 0))) {
+          B.Round = 1;
+          B.NextOffset = *End;
+          Log << formatv("decan: {0}: the variants of {1} loop(s) from the "
+                         "last run (cached)\n",
+                         B.Name, B.Cached.size());
+        }
       }
+      if (!B.Round)
+        B.Cached.clear();
     }
     Start = std::chrono::steady_clock::now();
     return Error::success();
   }
 
-  /// While the program runs: answers a request with a pack.
+  /// While the program runs: answers each request with a pack.
   void poll() {
-    for (Base &B : Bases) {
-      if (B.Answered || !sys::fs::exists(path(B, ".request")))
-        continue;
-      B.Answered = true;
-      std::vector<std::string> Ids = readLines(path(B, ".request"));
-      double At = seconds();
-      auto R =
-          rewriter::buildLatePackFile(B.Input, B.Copy, Ids, path(B, ".pack"));
-      if (!R) {
-        Log << "decan: warning: " << B.Name
-            << ": no late variants: " << toString(R.takeError()) << "\n";
-        continue;
+    for (Base &B : Bases)
+      while (sys::fs::exists(round(B, "request", B.Round))) {
+        unsigned K = B.Round++;
+        std::vector<std::string> Ids = readLines(round(B, "request", K));
+        // Loops no pack can hold (an earlier run's build left them out)
+        // are not built again: nothing to wait for.
+        llvm::erase_if(Ids, [&](const std::string &Id) {
+          return is_contained(B.Left, Id);
+        });
+        double At = seconds();
+        rewriter::LatePackOptions O = Opts;
+        O.RangeOffset = B.NextOffset;
+        if (Ids.empty()) {
+          std::error_code EC;
+          raw_fd_ostream(round(B, "nopack", K), EC);
+          continue;
+        }
+        auto R = rewriter::buildLatePackFile(B.Input, B.Copy, Ids,
+                                             round(B, "pack", K), O);
+        if (!R) {
+          Log << "decan: warning: " << B.Name
+              << ": no late variants: " << toString(R.takeError()) << "\n";
+          // A program waiting for this pack goes on.
+          std::error_code EC;
+          raw_fd_ostream(round(B, "nopack", K), EC);
+          continue;
+        }
+        B.NextOffset = R->RangeEnd;
+        append_range(B.Built, R->Built);
+        Log << formatv("decan: {0}: variants of {1} loop(s) that ran built "
+                       "{2:F1} s into the run, ready at {3:F1} s{4}\n",
+                       B.Name, R->Built.size(), At, seconds(),
+                       Wait ? " (the program waited for them: not its time)"
+                            : "");
       }
-      keep(B, R->Built);
-      Log << formatv("decan: {0}: variants of {1} loop(s) that ran built "
-                     "while {2:F1} s into the run, ready at {3:F1} s\n",
-                     B.Name, R->Built.size(), At, seconds());
-    }
   }
 
-  /// After the run: the loops that ran still waiting get into the pack of
-  /// the next run.
+  /// After the run: every loop that ran goes into the pack of the next
+  /// run, built again in one piece unless the run's only pack is it.
   void finish() {
     for (Base &B : Bases) {
-      std::vector<std::string> Waiting = readLines(path(B, ".request"));
-      std::vector<std::string> Ids = readLines(B.Copy + ".pack-loops");
-      size_t Before = Ids.size();
-      for (std::string &Id : Waiting)
-        if (!is_contained(Ids, Id))
-          Ids.push_back(std::move(Id));
-      if (Ids.size() == Before)
+      std::vector<std::string> Ids = B.Cached;
+      auto Add = [&](ArrayRef<std::string> More) {
+        for (const std::string &Id : More)
+          if (!is_contained(Ids, Id))
+            Ids.push_back(Id);
+      };
+      Add(B.Built);
+      size_t BeforeRan = Ids.size();
+      std::error_code EC;
+      for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+           It.increment(EC))
+        if (sys::path::filename(It->path()).starts_with(B.Name + ".ran."))
+          Add(readLines(It->path()));
+      llvm::erase_if(
+          Ids, [&](const std::string &Id) { return is_contained(B.Left, Id); });
+      size_t Missed = Ids.size() - std::min(Ids.size(), BeforeRan);
+      if (Ids.size() == B.Cached.size())
         continue;
+      if (B.Cached.empty() && B.Round == 1 && !Missed &&
+          sys::fs::exists(round(B, "pack", 0))) {
+        // The run's one pack is at the range's start: it is the next run's.
+        if (!sys::fs::copy_file(round(B, "pack", 0), B.Copy + ".pack"))
+          keepLoops(B, B.Built);
+        continue;
+      }
       std::string Tmp = path(B, ".next.pack");
-      auto R = rewriter::buildLatePackFile(B.Input, B.Copy, Ids, Tmp);
+      auto R = rewriter::buildLatePackFile(B.Input, B.Copy, Ids, Tmp, Opts);
       if (!R) {
         Log << "decan: warning: " << B.Name
             << ": no late variants for the next run: "
@@ -765,21 +818,45 @@ public:
       if (sys::fs::copy_file(Tmp, B.Copy + ".pack"))
         continue;
       keepLoops(B, R->Built);
-      Log << formatv("decan: {0}: {1} loop(s) ran without variants (they "
-                     "were still being built, or ran after the request): "
-                     "the next run starts with variants for {2} loop(s)\n",
-                     B.Name, Ids.size() - Before, R->Built.size());
+      // What no pack can hold, so that no later run waits for it.
+      for (const auto &[Id, Why] : R->Left)
+        B.Left.push_back(Id);
+      writeLines(B.Copy + ".pack-left", B.Left);
+      if (Missed)
+        Log << formatv("decan: {0}: {1} loop(s) ran without variants (the "
+                       "run ended before their pack, or they first ran "
+                       "after the last request): the next run starts with "
+                       "variants for {2} loop(s)\n",
+                       B.Name, Missed, R->Built.size());
     }
   }
 
 private:
   struct Base {
     std::string Input, Copy, Name;
-    std::vector<std::string> InPack;
-    bool Answered = false;
+    /// Loops of the cached pack staged (round 0), built this run, and
+    /// left out of every pack (`<copy>.pack-left`: not asked for again).
+    std::vector<std::string> Cached, Built, Left;
+    unsigned Round = 0;
+    uint64_t NextOffset = 0;
   };
   std::string path(const Base &B, StringRef Suffix) const {
     return (Dir + "/" + B.Name + Suffix).str();
+  }
+  std::string round(const Base &B, StringRef Kind, unsigned K) const {
+    return (Dir + "/" + B.Name + "." + Kind + "." + Twine(K)).str();
+  }
+  /// Where the pack at \p Path ends in the late range.
+  static std::optional<uint64_t> rangeEnd(StringRef Path) {
+    auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf || (*Buf)->getBufferSize() < sizeof(decan_late_pack_header))
+      return std::nullopt;
+    decan_late_pack_header H;
+    memcpy(&H, (*Buf)->getBufferStart(), sizeof(H));
+    if (memcmp(H.magic, "DECANLP1", 8) || H.abi_version != DECAN_ABI_VERSION)
+      return std::nullopt;
+    return alignTo(H.scratch_offset + H.scratch_size, 4096);
   }
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -798,21 +875,21 @@ private:
         Out.push_back(L.trim().str());
     return Out;
   }
-  /// The pack just built, kept next to the copy for the next run.
-  void keep(Base &B, ArrayRef<std::string> Built) {
-    if (!sys::fs::copy_file(path(B, ".pack"), B.Copy + ".pack"))
-      keepLoops(B, Built);
-  }
-  void keepLoops(Base &B, ArrayRef<std::string> Built) {
+  static void writeLines(StringRef Path, ArrayRef<std::string> Lines) {
     std::error_code EC;
-    raw_fd_ostream OS(B.Copy + ".pack-loops", EC);
+    raw_fd_ostream OS(Path, EC);
     if (EC)
       return;
-    for (const std::string &Id : Built)
-      OS << Id << "\n";
+    for (const std::string &L : Lines)
+      OS << L << "\n";
+  }
+  void keepLoops(Base &B, ArrayRef<std::string> Built) {
+    writeLines(B.Copy + ".pack-loops", Built);
   }
 
   std::string Dir;
+  bool Wait;
+  rewriter::LatePackOptions Opts;
   raw_ostream &Log;
   std::vector<Base> Bases;
   std::chrono::steady_clock::time_point Start;
@@ -827,6 +904,51 @@ struct TempDir {
   }
 };
 } // namespace
+
+/// Late variants by default when the inputs decan would rewrite (the
+/// program unless it was built with the plugin or --lib names libraries,
+/// and the --lib libraries without a loop table) are DECAN_LATE_MIN_MB
+/// (default 16) or more: a full rewrite takes about 0.6 s per MB
+/// (OpenBLAS, 36.5 MB: 22 s and a copy 6x the input) where a base copy
+/// and a pack for the loops that ran take a few seconds and stay within
+/// 2x (docs/rewriter.md, "Late variants").
+static std::optional<std::string> lateByDefault(StringRef Program,
+                                                bool ProgramPlain,
+                                                ArrayRef<std::string> Libs) {
+  double MinMb = 16;
+  if (auto E = sys::Process::GetEnv("DECAN_LATE_MIN_MB")) {
+    double V;
+    if (!StringRef(*E).trim().getAsDouble(V) && V >= 0)
+      MinMb = V;
+  }
+  uint64_t Bytes = 0;
+  std::string Largest;
+  uint64_t LargestBytes = 0;
+  auto Count = [&](StringRef Path) {
+    uint64_t Size;
+    if (sys::fs::file_size(Path, Size) || !isELF(Path))
+      return;
+    auto Table = readLoopTable(Path);
+    if (!Table) {
+      consumeError(Table.takeError());
+      return;
+    }
+    if (Table->has_value())
+      return; // plugin-built: nothing to rewrite
+    Bytes += Size;
+    if (Size >= LargestBytes) {
+      LargestBytes = Size;
+      Largest = sys::path::filename(Path).str();
+    }
+  };
+  if (!ProgramPlain && !isLauncher(Program))
+    Count(Program);
+  for (const std::string &L : Libs)
+    Count(L);
+  if (!Bytes || double(Bytes) < MinMb * 1e6)
+    return std::nullopt;
+  return formatv("{0} is {1:F1} MB", Largest, LargestBytes / 1e6).str();
+}
 
 Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   if (O.Command.empty())
@@ -886,11 +1008,20 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       Stage.OnlyLoops.push_back(Id.trim().str());
   } else if (O.FindFirst) {
     Stage.Profile = true;
-  } else if (O.Late) {
-    Stage.LateBase = true;
   }
   // --lib auto measures everything: the program's own loops too.
   bool PlainOk = !O.Libs.empty() && !Auto;
+  bool WantLate = O.Late == RunOptions::LateMode::Always;
+  if (O.Late == RunOptions::LateMode::Auto && O.Loops == "all" &&
+      !O.FindFirst && !O.HotPercent)
+    if (auto Why = lateByDefault(O.Command[0], PlainOk, O.Libs)) {
+      WantLate = true;
+      Log << "decan: " << *Why
+          << ": its loops get their variants as they run (late variants; "
+             "--no-late rewrites every loop first)\n";
+    }
+  if (WantLate && O.Loops == "all" && !O.FindFirst)
+    Stage.LateBase = true;
   const std::vector<std::string> Original = O.Command;
   Expected<Target> T = Target();
   Expected<Libraries> Libs = Libraries();
@@ -933,7 +1064,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
         << " an empty loop table: nothing to measure\n";
 
-  LatePacks Late(Tmp.Path + "/late", Log);
+  LatePacks Late(Tmp.Path + "/late", O.LateWait, Rotated, Log);
   if (Stage.LateBase) {
     Late.add(T->Input, T->Input.empty() ? "" : T->Binary);
     for (const Libraries::Lib &L : Libs->Each)
@@ -1158,7 +1289,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       return N.takeError();
   }
   Out.Merged = M.finish();
-  if (O.Late) {
+  if (Stage.LateBase) {
     // What the late variants covered (docs/rewriter.md, "Late variants").
     unsigned Installed = 0, Waiting = 0;
     double Latest = 0;
@@ -1182,11 +1313,15 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                      Waiting);
   }
   // (--late says itself which loops ran without variants.)
-  if (O.Loops == "all" && !O.HotPercent && !O.Late)
+  if (O.Loops == "all" && !O.HotPercent && !Stage.LateBase)
     explainLibraries(Out.Merged, *Libs, ProgName, Log);
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);
   Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);
+  // How the prebuilt inputs were rewritten: every loop first, or late
+  // variants (docs/rewriter.md).
+  if (!Late.empty())
+    Out.Merged.Config["late_variants"] = O.LateWait ? "waited" : "no wait";
   if (!Out.Merged.Config.getInteger("reps"))
     Out.Merged.Config["reps"] = static_cast<int64_t>(O.Reps);
   return Out;

@@ -1,5 +1,6 @@
 // A shared library loop and a program that calls it until decan run's
-// late pack for it is in the cache (WAIT_GLOB), then a fixed amount of
+// late pack for it is in the late directory (WAIT_PACK: the pack's file
+// name pattern in DECAN_LATE_DIR), then a fixed amount of
 // work it prints the checksum of: the output does not depend on when the
 // pack arrived, and the loop is measured with its variants in the run.
 #include <stdio.h>
@@ -25,11 +26,14 @@ int main(void) {
   static double a[2048];
   for (int i = 0; i < 2048; ++i)
     a[i] = (i % 7) * 0.25;
-  const char *Wait = getenv("WAIT_GLOB");
+  const char *Pack = getenv("WAIT_PACK"), *Dir = getenv("DECAN_LATE_DIR");
+  char Wait[4096] = "";
+  if (Pack && Dir)
+    snprintf(Wait, sizeof(Wait), "%s/%s", Dir, Pack);
   volatile double Sink = 0;
   // At most 60 s: a pack that never comes fails the test, not the machine.
   time_t Start = time(NULL);
-  while (Wait && !packThere(Wait) && time(NULL) - Start < 60)
+  while (*Wait && !packThere(Wait) && time(NULL) - Start < 60)
     for (int k = 0; k < 256; ++k)
       Sink += late_sum(a, 2048, 0.5);
   double t = 0;

@@ -33,6 +33,9 @@ struct LatePackOptions {
   unsigned VariantMask = (1u << DECAN_NUM_VARIANTS) - 1;
   /// Threads that build variants (0: one per core).
   unsigned Threads = 0;
+  /// Where in the late range the pack goes (page-aligned): past the packs
+  /// installed before it in the same run.
+  uint64_t RangeOffset = 0;
 };
 
 struct LatePackResult {
@@ -42,6 +45,9 @@ struct LatePackResult {
   /// base, REF could not be built, the range is full).
   std::vector<std::pair<std::string, std::string>> Left;
   uint64_t CodeSize = 0, ScratchSize = 0;
+  /// The end of what the pack takes of the range (the next pack's
+  /// RangeOffset).
+  uint64_t RangeEnd = 0;
 };
 
 /// Writes to \p OutPath the late pack of the loops \p Ids (ids of

@@ -67,12 +67,20 @@ struct RunOptions {
   /// only those get variants: a fast start for a large library, at the
   /// price of a second run the user asked for.
   bool FindFirst = false;
-  /// A prebuilt program or library (--late): a quick base copy (no
+  /// A prebuilt program or library, late variants: a quick base copy (no
   /// measured copy, every loop's calls counted) runs at once; the loops
   /// that ran get their variants while the program runs (a late pack the
   /// runtime installs) and from the start of the next run (cached with the
-  /// copy). docs/rewriter.md, "Late variants".
-  bool Late = false;
+  /// copy). docs/rewriter.md, "Late variants". Auto: when the inputs to
+  /// rewrite are large (lateByDefault), unless --loops, --find-first or
+  /// --hot choose the loops; Always: --late; Never: --no-late.
+  enum class LateMode { Auto, Always, Never };
+  LateMode Late = LateMode::Auto;
+  /// With late variants, the thread that requests a copy's first pack
+  /// waits for it (the pause is not the program's time), so a short
+  /// program is measured in its first run; false (--late-nowait): the
+  /// program never waits, its variants arrive while it goes on.
+  bool LateWait = true;
   /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
   /// every variant) or "keep" (MXCSR left as the program set it).
   std::string FpEnv = "ftz";
