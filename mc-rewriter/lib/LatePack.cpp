@@ -10,6 +10,7 @@
 
 #include "CodeBuffer.h"
 #include "Dispatcher.h"
+#include "Frames.h"
 
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/abi.h"
@@ -217,9 +218,9 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   if (Off % Page || Off >= B.LateSize)
     return fail("late pack at offset " + Twine(Off) +
                 ": not a page of the late range");
-  // Lay out: code, then machine info (both mapped read+execute), then the
-  // scratch areas (zero-filled, read-write); loops past the range's size
-  // are left out, the last asked first.
+  // Lay out: code, its unwind rules (.eh_frame), then machine info (all
+  // mapped read+execute), then the scratch areas (zero-filled, read-write);
+  // loops past the range's size are left out, the last asked first.
   CodeBuffer CB(X86, NumSharedLabels);
   struct Placed {
     Todo *T;
@@ -229,13 +230,16 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   std::vector<Placed> In;
   std::vector<uint64_t> ScratchOfSlot(Work.size(), 0);
   uint64_t ScratchBytes = 0;
+  uint64_t FrameBytes = FrameWriter::MeasuredCieBound + 4; // and terminator
   for (Todo &T : Work) {
     if (!T.Reason.empty()) {
       R.Left.push_back({T.L->id(), T.Reason});
       continue;
     }
     uint32_t SSize = std::max(T.P.V.ScratchSize, 64u);
-    uint64_t Need = Off + alignTo(CB.size(), 64) + T.Code->size() +
+    uint64_t Frame = FrameWriter::measuredFdeBound(T.P);
+    uint64_t Need = Off + alignTo(CB.size(), 64) + T.Code->size() + 8 +
+                    FrameBytes + Frame + 8 +
                     (In.size() + 1) * sizeof(decan_machine_info) + Page +
                     ScratchBytes + alignTo(SSize, Page);
     if (Need > B.LateSize) {
@@ -245,6 +249,13 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     auto Map = CB.append(std::move(*T.Code), NumSharedLabels);
     T.Code.reset();
     T.P.RecordLabel = Map(T.P.RecordLabel);
+    T.P.MeasuredBegin = Map(T.P.MeasuredBegin);
+    T.P.MeasuredEnd = Map(T.P.MeasuredEnd);
+    for (PlannedLoop::CallSite &C : T.P.MeasuredCalls) {
+      C.Begin = Map(C.Begin);
+      C.End = Map(C.End);
+    }
+    FrameBytes += Frame;
     Placed Pl;
     Pl.T = &T;
     Pl.ScratchOff = ScratchBytes; // relative to the scratch start, for now
@@ -255,7 +266,20 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   Expected<uint64_t> CodeSize = CB.layout(B.LateAddr + Off);
   if (!CodeSize)
     return CodeSize.takeError();
-  uint64_t MInfoOff = alignTo(*CodeSize, 8);
+  // The copies' unwind rules (the same as a full copy's: Frames.h), which
+  // the runtime registers with the program's unwinder; pc-relative, so
+  // right wherever the image is loaded.
+  uint64_t EhOff = alignTo(*CodeSize, 8);
+  std::string EhFrame;
+  {
+    std::vector<std::pair<uint64_t, uint64_t>> Unused;
+    FrameWriter W(EhFrame, /*Eh=*/true, B.LateAddr + Off + EhOff, Unused);
+    size_t Cie = W.measuredCie();
+    for (const Placed &Pl : In)
+      W.measuredFde(Cie, CB, Pl.T->P);
+    W.terminate();
+  }
+  uint64_t MInfoOff = alignTo(EhOff + EhFrame.size(), 8);
   uint64_t ROSize =
       alignTo(MInfoOff + In.size() * sizeof(decan_machine_info), Page);
   for (Placed &Pl : In)
@@ -276,6 +300,8 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
     return std::move(E);
 
   std::string RO(Code.begin(), Code.end());
+  RO.resize(EhOff, char(0xcc));
+  RO += EhFrame;
   RO.resize(ROSize, '\0');
   std::vector<decan_late_entry> Entries;
   for (size_t K = 0; K < In.size(); ++K) {
@@ -307,6 +333,8 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
   H.scratch_size = ScratchBytes;
   H.entries_offset = Page + ROSize;
   H.range_offset = Off;
+  H.eh_frame_offset = Off + EhOff;
+  H.eh_frame_size = EhFrame.size();
   R.CodeSize = *CodeSize;
   R.ScratchSize = ScratchBytes;
   R.RangeEnd = Off + ROSize + ScratchBytes;

@@ -11,6 +11,7 @@
 #include "decan/tsc.h"
 
 #include <algorithm>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,9 +129,23 @@ bool writeLoopList(LateModule &M, const char *Path, bool New) {
   return true;
 }
 
-/// Maps \p M's pack of its current round into its late range and gives
-/// its loops their copies; false when it is not there (yet). Caller holds
-/// LateMutex.
+/// Registers the pack's unwind rules (\p EhFrame: a loaded .eh_frame) with
+/// the unwinder the program's C++ runtime uses, so that an exception thrown
+/// by a callee of a late copy passes through it, and backtrace() sees the
+/// loop's function. Looked up, not linked: a frame registered in a private
+/// copy of the unwinder would be invisible to the program's. None loaded:
+/// no C++ exception to unwind.
+void registerFrames(const void *EhFrame) {
+  using RegisterFn = void (*)(const void *);
+  auto Register =
+      reinterpret_cast<RegisterFn>(dlsym(RTLD_DEFAULT, "__register_frame"));
+  if (Register)
+    Register(EhFrame);
+}
+
+/// Maps \p M's pack of its current round into its late range, registers
+/// its unwind rules and gives its loops their copies; false when it is not
+/// there (yet). Caller holds LateMutex.
 bool install(LateModule &M) {
   char Pack[1200];
   roundFile(M, "pack", M.Round, Pack, sizeof(Pack));
@@ -156,7 +171,10 @@ bool install(LateModule &M) {
            P.scratch_offset < P.range_offset + P.ro_size ||
            P.scratch_offset > RangeSize ||
            P.scratch_size > RangeSize - P.scratch_offset ||
-           P.count > M.H->count)
+           P.count > M.H->count || P.eh_frame_size < 4 ||
+           P.eh_frame_offset % 4 || P.eh_frame_offset < P.range_offset ||
+           P.eh_frame_offset - P.range_offset > P.ro_size ||
+           P.eh_frame_size > P.ro_size - (P.eh_frame_offset - P.range_offset))
     Why = "bad layout";
   if (!Why) {
     size_t Bytes = (size_t)P.count * sizeof(decan_late_entry);
@@ -188,6 +206,17 @@ bool install(LateModule &M) {
            0) == MAP_FAILED)
     Why = "cannot map its scratch areas";
   close(Fd);
+  // The unwinder reads entries up to a zero length: the last word.
+  uint32_t Last = 1;
+  if (!Why)
+    memcpy(&Last,
+           reinterpret_cast<const char *>(M.Range + P.eh_frame_offset +
+                                          P.eh_frame_size - 4),
+           4);
+  if (!Why && Last != 0)
+    Why = "bad unwind rules";
+  if (!Why)
+    registerFrames(reinterpret_cast<const void *>(M.Range + P.eh_frame_offset));
   if (Why) {
     M.Failed = true;
     addWarning("late pack %s: %s; its loops stay unmeasured", Pack, Why);

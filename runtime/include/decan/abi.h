@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 8
+#define DECAN_ABI_VERSION 9
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -331,12 +331,13 @@ struct decan_rewritten_header {
 /// some loops of a base copy, laid out for the base's late range, in a
 /// file of its own. The runtime maps `ro_size` bytes from file offset
 /// `ro_offset` at `range_offset` in the range (read + execute: the code,
-/// then the loops' machine info), zero-filled read-write memory at
-/// `scratch_offset` (the loops' DL1 scratch areas), and then, per entry,
-/// points the loop's descriptor at its record, machine info and scratch
-/// and enables its copies. Offsets named "from the range" are from the
-/// late range's start. A run may install several packs of one copy, one
-/// per round, each past the last (decan run places them).
+/// its `.eh_frame`, then the loops' machine info), zero-filled read-write
+/// memory at `scratch_offset` (the loops' DL1 scratch areas), registers
+/// the `.eh_frame` with the program's unwinder (`__register_frame`), and
+/// then, per entry, points the loop's descriptor at its record, machine
+/// info and scratch and enables its copies. Offsets named "from the range"
+/// are from the late range's start. A run may install several packs of one
+/// copy, one per round, each past the last (decan run places them).
 struct decan_late_pack_header {
   char magic[8];           ///< "DECANLP1"
   uint32_t abi_version;    ///< DECAN_ABI_VERSION
@@ -351,6 +352,11 @@ struct decan_late_pack_header {
   uint64_t entries_offset; ///< file offset of decan_late_entry[count]
   uint64_t range_offset;   ///< where the mapped bytes go, from the range
                            ///< (page-aligned; 0 for the first pack)
+  /// The code's unwind rules, from the range (inside the mapped bytes):
+  /// CIEs and FDEs with pc-relative pointers and a zero terminator, as a
+  /// loaded `.eh_frame` section (ABI 9).
+  uint64_t eh_frame_offset;
+  uint64_t eh_frame_size;
 };
 
 struct decan_late_entry {

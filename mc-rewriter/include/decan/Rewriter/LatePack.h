@@ -7,7 +7,8 @@
 // into the running program (abi.h, decan_late_pack_header). Its code
 // reaches the base's descriptors, resume stubs and shared exit routine at
 // addresses fixed when the base was written: the range is inside the same
-// image.
+// image. Its .eh_frame has the copies' unwind rules (the runtime registers
+// it with the program's unwinder).
 //
 //===----------------------------------------------------------------------===//
 
