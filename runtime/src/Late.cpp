@@ -264,10 +264,17 @@ bool install(LateModule &M) {
   return true;
 }
 
-double monotonicMs() {
-  struct timespec Ts;
-  clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return (double)Ts.tv_sec * 1e3 + (double)Ts.tv_nsec / 1e6;
+/// Takes decan run's answer to \p M's current round: installs its pack,
+/// or goes on to the next round when decan run says there is none
+/// (Stem.nopack.K); false while neither is there. Caller holds LateMutex.
+bool takeAnswer(LateModule &M) {
+  if (install(M))
+    return true;
+  if (!M.Pending || !roundFileExists(M, "nopack", M.Round))
+    return false;
+  ++M.Round;
+  M.Pending = false;
+  return true;
 }
 
 /// The program's time (TSC) so far, its waits for packs left out.
@@ -285,23 +292,14 @@ uint64_t programTsc(uint64_t Now) {
 /// go on meanwhile, their loops counted. Caller holds LateMutex.
 void waitForPacks(const bool *Asked, unsigned N) {
   uint64_t T0 = nowTsc(), Rq0 = mainThreadRunqueueWaitUs();
-  double Until = monotonicMs() + (double)Cfg.LateWaitMs;
+  uint64_t Until = nowNs() + Cfg.LateWaitMs * 1000000ull;
   for (;;) {
     bool Waiting = false;
-    for (unsigned I = 0; I < N; ++I) {
-      LateModule &M = Modules[I];
-      if (!Asked[I] || !M.Pending || install(M))
-        continue;
-      if (roundFileExists(M, "nopack", M.Round)) {
-        ++M.Round; // decan run could not build it
-        M.Pending = false;
-      } else {
-        Waiting = true;
-      }
-    }
+    for (unsigned I = 0; I < N; ++I)
+      Waiting |= Asked[I] && Modules[I].Pending && !takeAnswer(Modules[I]);
     if (!Waiting)
       break;
-    if (monotonicMs() >= Until) {
+    if (nowNs() >= Until) {
       addWarning("waited %llu ms for late variants: the run goes on without "
                  "them until they arrive",
                  (unsigned long long)Cfg.LateWaitMs);
@@ -334,16 +332,11 @@ void lookNow(uint64_t Now, bool Requests = true) {
     LateModule &M = Modules[I];
     if (M.Failed)
       continue;
-    while (install(M)) // a pack there already: the request names the rest
-      if (M.Failed)
-        break;
-    if (M.Failed || M.Pending) {
-      if (M.Pending && roundFileExists(M, "nopack", M.Round)) {
-        ++M.Round;
-        M.Pending = false;
-      }
+    // Packs there already (the cache, answers): a request names the rest.
+    while (!M.Failed && takeAnswer(M))
+      ;
+    if (M.Failed || M.Pending)
       continue;
-    }
     uint64_t Due =
         M.NextDueTsc ? M.NextDueTsc : (uint64_t)((double)Cfg.LateAfterMs * Ms);
     if (!Requests || Exiting.load(std::memory_order_relaxed) ||

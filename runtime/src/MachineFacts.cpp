@@ -68,7 +68,7 @@ void readMachineFacts() {
   }
 }
 
-static uint64_t nowNs() {
+uint64_t nowNs() {
   struct timespec Ts;
   clock_gettime(CLOCK_MONOTONIC, &Ts);
   return (uint64_t)Ts.tv_sec * 1000000000ull + (uint64_t)Ts.tv_nsec;

@@ -23,6 +23,9 @@ constexpr unsigned kProbeSamples = 1001;
 /// CPU name, logical CPUs, host, argv, MPI rank.
 void readMachineFacts();
 /// TSC cycles per second, against CLOCK_MONOTONIC.
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t nowNs();
+
 void calibrateTsc();
 /// The empty probed region's min and median cost, then what the probes add
 /// to a longer call (measureProbeCallCost).

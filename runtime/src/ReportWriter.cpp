@@ -517,10 +517,9 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
                                    kMaxLoops);
   for (uint32_t I = 0; I < NL; ++I)
     if (LoopState *L = Reg.Loops[I].load(std::memory_order_acquire);
-        L && !L->Superseded.load(std::memory_order_acquire) &&
-        !(L->LateWaiting && !L->LateCalls.load(std::memory_order_relaxed)))
+        L && !L->Superseded.load(std::memory_order_acquire))
       // (a superseded one: its successor reports it; a base copy's loop
-      // that never ran says nothing: OpenBLAS has 59 000)
+      // that never ran has no state: Late.h, waitingLoopState)
       emitLoop(J, *L);
   J.endArray();
   J.endObject();

@@ -409,10 +409,6 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     // measurement: they are not part of this report.
     if (auto Sel = LO->getBoolean("selected"); Sel && !*Sel)
       continue;
-    // A base copy's loop that never ran (late variants): nothing to say
-    // (OpenBLAS has 59 000 of them).
-    if (str(LO, "late") == "waiting" && !num(LO, "late_calls_seen"))
-      continue;
     std::string Id = str(LO, "id");
     if (Id.empty())
       return createStringError("%s: a loop without an id",
