@@ -9,15 +9,20 @@
 /// no measured copy of any loop: its loops' calls are counted (the stub's
 /// countdown sends every kLateStride-th to the runtime), and from the
 /// runtime's slow path, at most every few milliseconds, the runtime
-///   * writes DECAN_LATE_DIR/<copy's file name>.request, the ids of the
-///     loops that ran (once, after DECAN_LATE_AFTER_MS of run time), and
-///     with DECAN_LATE_WAIT_MS waits up to that long for its pack (or
-///     `<copy>.nopack`: decan run could not build one), and
-///   * installs DECAN_LATE_DIR/<copy's file name>.pack once it exists
-///     (decan run writes it under a temporary name and renames it): maps
-///     it over the copy's late range, points each loop's descriptor at its
-///     record, machine info and scratch area, and registers the loop again
-///     with its copies (a new LoopState; the old one is superseded).
+///   * writes DECAN_LATE_DIR/<copy's file name>.request.K, the ids of the
+///     loops that ran without copies and no earlier request named (round
+///     K: after DECAN_LATE_AFTER_MS of program time, then at doubling
+///     intervals), and with DECAN_LATE_WAIT_MS waits up to that long for
+///     its answer: `<copy>.pack.K`, or `<copy>.nopack.K` (none);
+///   * installs DECAN_LATE_DIR/<copy's file name>.pack.K once it exists
+///     (decan run writes it under a temporary name and renames it; K = 0:
+///     the cached pack, there at start-up): maps it at its place in the
+///     copy's late range, registers its unwind rules, points each loop's
+///     descriptor at its record, machine info and scratch area, and
+///     registers the loop again with its copies (a new LoopState; the old
+///     one, if it ran before, is superseded);
+///   * at exit writes `<copy>.ran.PID`, the loops still without copies.
+/// A loop gets its state at its first call, not at registration.
 /// No signal and no thread in the program: a pack arrives at the next
 /// counted call of any waiting loop.
 //===----------------------------------------------------------------------===//
