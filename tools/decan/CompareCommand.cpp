@@ -10,6 +10,7 @@
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Compare.h"
+#include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 #include "decan/Tool/Tune.h"
 
@@ -41,7 +42,7 @@ int runCompareCommand(int argc, char **argv) {
     return reportError("decan compare wants two reports: A.json B.json");
   for (const char *Out : {"json", "html"})
     if (P.has(Out))
-      if (Error E = checkWritable(P.get(Out)))
+      if (Error E = checkOutputPath(P.get(Out)))
         return reportError(std::move(E));
   std::vector<Report> Rs;
   for (const std::string &F : P.positionals()) {
@@ -64,14 +65,14 @@ int runCompareCommand(int argc, char **argv) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", comparisonJSON(C)) << "\n";
-    if (Error E = writeFileAtomically(P.get("json"), S))
+    if (Error E = writeOutput(P.get("json"), S))
       return reportError(std::move(E));
   }
   if (P.has("html")) {
     std::string S;
     raw_string_ostream OS(S);
     writeComparisonHTML(OS, C, P.positionals()[0], P.positionals()[1]);
-    if (Error E = writeFileAtomically(P.get("html"), S))
+    if (Error E = writeOutput(P.get("html"), S))
       return reportError(std::move(E));
   }
   return 0;

@@ -6,6 +6,8 @@
 
 #include "Outputs.h"
 
+#include "decan/Tool/Output.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,14 +22,14 @@ Error writeOutputs(const Report &R, const std::vector<Report> &Runs,
     std::string Buf;
     raw_string_ostream OS(Buf);
     OS << formatv("{0:2}", toJSON(R)) << "\n";
-    if (Error E = writeFileAtomically(Json, Buf))
+    if (Error E = writeOutput(Json, Buf))
       return E;
   }
   if (!Html.empty()) {
     std::string Buf;
     raw_string_ostream OS(Buf);
     writeHTML(OS, Runs, S);
-    if (Error E = writeFileAtomically(Html, Buf))
+    if (Error E = writeOutput(Html, Buf))
       return E;
   }
   if (!Remarks.empty()) {
@@ -35,7 +37,7 @@ Error writeOutputs(const Report &R, const std::vector<Report> &Runs,
     raw_string_ostream OS(Buf);
     if (Error E = writeRemarks(OS, R))
       return E;
-    if (Error E = writeFileAtomically(Remarks, Buf))
+    if (Error E = writeOutput(Remarks, Buf))
       return E;
   }
   return Error::success();

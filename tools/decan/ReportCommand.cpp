@@ -9,6 +9,7 @@
 #include "Outputs.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
+#include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 
 #include "llvm/Support/Path.h"
@@ -40,7 +41,7 @@ int runReportCommand(int argc, char **argv) {
                        "two)");
   for (const char *Opt : {"json", "html", "remarks"})
     if (P.has(Opt))
-      if (Error E = checkWritable(P.get(Opt)))
+      if (Error E = checkOutputPath(P.get(Opt)))
         return reportError(std::move(E));
   std::vector<Report> Runs;
   for (const std::string &F : Files) {

@@ -12,6 +12,7 @@
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/LoopTable.h"
+#include "decan/Tool/Output.h"
 #include "decan/Tool/Report.h"
 #include "decan/Tool/Runner.h"
 #include "decan/abi_names.h"
@@ -294,8 +295,8 @@ int runRewriteCommand(int argc, char **argv) {
   }
   std::string OutDir = P.get("o");
   if (!OutDir.empty())
-    if (std::error_code EC = sys::fs::create_directories(OutDir))
-      return reportError("cannot create '" + OutDir + "': " + EC.message());
+    if (Error E = prepareOutputDirectory(OutDir))
+      return reportError(std::move(E));
   std::string Out = rw::rewrittenPath(Input, OutDir);
   if (Error E = rewrite(Input, Out, RW, !P.has("q"), P.has("disasm"), outs()))
     return reportError(std::move(E));

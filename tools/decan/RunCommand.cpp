@@ -10,11 +10,11 @@
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Install.h"
+#include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 #include "decan/Tool/Runner.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/wait.h>
@@ -195,19 +195,16 @@ int runRunCommand(int argc, char **argv) {
   // cost a long measurement.
   std::string TableFile = P.get("output", P.get("o"));
   if (!TableFile.empty())
-    if (Error E = checkWritable(TableFile))
+    if (Error E = checkOutputPath(TableFile))
       return reportError(std::move(E));
   for (const char *Opt : {"json", "html", "remarks"})
     if (P.has(Opt))
-      if (Error E = checkWritable(P.get(Opt)))
+      if (Error E = checkOutputPath(P.get(Opt)))
         return reportError(std::move(E));
   if (P.has("raw-dir")) {
     O.KeepRawDir = P.get("raw-dir");
-    if (std::error_code EC = sys::fs::create_directories(O.KeepRawDir))
-      return reportError("cannot create '" + O.KeepRawDir +
-                         "': " + EC.message());
-    if (::access(O.KeepRawDir.c_str(), W_OK) != 0)
-      return reportError("cannot write to '" + O.KeepRawDir + "'");
+    if (Error E = prepareOutputDirectory(O.KeepRawDir))
+      return reportError(std::move(E));
   }
   auto L = findInstallLayout(argv[0]);
   if (L)
@@ -229,7 +226,7 @@ int runRunCommand(int argc, char **argv) {
     std::string Table;
     raw_string_ostream TS(Table);
     printReportTable(TS, R);
-    if (Error E = writeFileAtomically(TableFile, Table))
+    if (Error E = writeOutput(TableFile, Table))
       RC = reportError(std::move(E));
   }
   if (Error E = writeOutputs(R, {R}, nullptr, P.get("json"), P.get("html"),

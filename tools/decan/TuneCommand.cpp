@@ -10,6 +10,7 @@
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Install.h"
+#include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 #include "decan/Tool/Runner.h"
 #include "decan/Tool/Tune.h"
@@ -48,7 +49,7 @@ int runTuneCommand(int argc, char **argv) {
   O.Variants = {REF};
   for (const char *Opt : {"json", "report"})
     if (P.has(Opt))
-      if (Error E = checkWritable(P.get(Opt)))
+      if (Error E = checkOutputPath(P.get(Opt)))
         return reportError(std::move(E));
   if (auto L = findInstallLayout(argv[0]))
     O.LibDir = L->LibDir;
@@ -66,14 +67,14 @@ int runTuneCommand(int argc, char **argv) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", tuneJSON(T)) << "\n";
-    if (Error E = writeFileAtomically(P.get("json"), S))
+    if (Error E = writeOutput(P.get("json"), S))
       RC = reportError(std::move(E));
   }
   if (P.has("report")) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", toJSON(R)) << "\n";
-    if (Error E = writeFileAtomically(P.get("report"), S))
+    if (Error E = writeOutput(P.get("report"), S))
       RC = reportError(std::move(E));
   }
   for (const std::string &Pb : Out->Problems)

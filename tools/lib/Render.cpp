@@ -16,14 +16,11 @@
 #include "llvm/Remarks/Remark.h"
 #include "llvm/Remarks/RemarkFormat.h"
 #include "llvm/Remarks/RemarkSerializer.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cmath>
-#include <unistd.h>
 
 using namespace llvm;
 
@@ -693,56 +690,6 @@ Error writeRemarks(raw_ostream &OS, const Report &R) {
       Emit("LoopDiagnosis", "decan " + L.Id + ": " + D);
     for (const std::string &W : L.Warnings)
       Emit("LoopWarning", "decan " + L.Id + ": warning: " + W);
-  }
-  return Error::success();
-}
-
-//===----------------------------------------------------------------------===//
-// Files
-//===----------------------------------------------------------------------===//
-
-Error checkWritable(StringRef Path) {
-  SmallString<256> Abs(Path);
-  if (std::error_code EC = sys::fs::make_absolute(Abs))
-    return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                             EC.message().c_str());
-  if (sys::fs::is_directory(Abs))
-    return createStringError("cannot write '%s': it is a directory",
-                             Path.str().c_str());
-  StringRef Dir = sys::path::parent_path(Abs);
-  if (!sys::fs::is_directory(Dir))
-    return createStringError("cannot write '%s': directory '%s' does not "
-                             "exist",
-                             Path.str().c_str(), Dir.str().c_str());
-  if (::access(Dir.str().c_str(), W_OK) != 0 ||
-      (sys::fs::exists(Abs) && ::access(Abs.c_str(), W_OK) != 0))
-    return createStringError("cannot write '%s': permission denied",
-                             Path.str().c_str());
-  return Error::success();
-}
-
-Error writeFileAtomically(StringRef Path, StringRef Contents) {
-  std::string Tmp = (Path + ".tmp" + Twine(::getpid())).str();
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                               EC.message().c_str());
-    OS << Contents;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Msg = OS.error().message();
-      OS.clear_error();
-      sys::fs::remove(Tmp);
-      return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                               Msg.c_str());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
-    sys::fs::remove(Tmp);
-    return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                             EC.message().c_str());
   }
   return Error::success();
 }

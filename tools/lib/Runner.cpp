@@ -10,6 +10,7 @@
 #include "decan/Tool/Runner.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/LoopTable.h"
+#include "decan/Tool/Output.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -531,9 +532,13 @@ static unsigned collect(StringRef Dir, RawMerger &M, raw_ostream &Log,
     if (!KeepDir.empty()) {
       std::string To =
           (KeepDir + "/run" + Twine(Run) + "." + sys::path::filename(F)).str();
-      if (std::error_code CE = sys::fs::copy_file(F, To))
-        Log << "decan: warning: cannot keep '" << F << "': " << CE.message()
-            << "\n";
+      auto Buf = MemoryBuffer::getFile(F, /*IsText=*/false,
+                                       /*RequiresNullTerminator=*/false);
+      Error E = Buf ? writeOutput(To, (*Buf)->getBuffer())
+                    : errorCodeToError(Buf.getError());
+      if (E)
+        Log << "decan: warning: cannot keep '" << F
+            << "': " << toString(std::move(E)) << "\n";
     }
   }
   return N;

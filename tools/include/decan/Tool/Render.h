@@ -55,14 +55,6 @@ void writeHTML(llvm::raw_ostream &OS, const std::vector<Report> &Runs,
 /// name "decan".
 llvm::Error writeRemarks(llvm::raw_ostream &OS, const Report &R);
 
-/// Writes \p Contents to \p Path atomically (temp file + rename). The error
-/// is one line.
-llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
-
-/// Checks that \p Path can be written (its directory exists and is
-/// writable, an existing file is writable) before any work is done.
-llvm::Error checkWritable(llvm::StringRef Path);
-
 } // namespace decan::tool
 
 #endif // DECAN_TOOL_RENDER_H
