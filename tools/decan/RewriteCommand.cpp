@@ -214,6 +214,8 @@ int runRewriteCommand(int argc, char **argv) {
     return reportError("more than one input ('" + Pos[0] + "', '" + Pos[1] +
                        "')");
   const std::string &Input = Pos[0];
+  if (Error E = checkReadable(Input))
+    return reportError(std::move(E));
   if (P.has("list")) {
     if (Error E = listLoops(Input, outs()))
       return reportError(std::move(E));

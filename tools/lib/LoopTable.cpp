@@ -8,6 +8,7 @@
 #include "decan/Tool/Report.h"
 #include "decan/abi_names.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -16,7 +17,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -97,6 +101,19 @@ bool isELF(StringRef Path) {
   auto Buf = MemoryBuffer::getFileSlice(Path, 4, 0);
   return Buf && (*Buf)->getBuffer() == "\x7f"
                                        "ELF";
+}
+
+Error checkReadable(StringRef Path) {
+  int FD = ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0) {
+    std::string Why = std::error_code(errno, std::generic_category()).message();
+    if (!Why.empty())
+      Why[0] = toLower(Why[0]);
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Why.c_str());
+  }
+  ::close(FD);
+  return Error::success();
 }
 
 Expected<std::optional<std::vector<MetaLoop>>> readLoopTable(StringRef Path) {

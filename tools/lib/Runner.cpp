@@ -74,12 +74,16 @@ Expected<std::string> resolveProgram(StringRef Program) {
         ::access(Program.str().c_str(), X_OK) != 0)
       return createStringError("program '%s' is not executable",
                                Program.str().c_str());
+    if (Error E = checkReadable(Program))
+      return std::move(E);
     return Program.str();
   }
   auto P = sys::findProgramByName(Program);
   if (!P)
     return createStringError("program '%s' not found in PATH",
                              Program.str().c_str());
+  if (Error E = checkReadable(*P))
+    return std::move(E);
   return *P;
 }
 
@@ -90,8 +94,8 @@ Expected<std::string> resolveInput(StringRef Name) {
     return createStringError("'%s' not found", Name.str().c_str());
   if (sys::fs::is_directory(Name))
     return createStringError("'%s' is a directory", Name.str().c_str());
-  if (::access(Name.str().c_str(), R_OK) != 0)
-    return createStringError("'%s' is not readable", Name.str().c_str());
+  if (Error E = checkReadable(Name))
+    return std::move(E);
   return Name.str();
 }
 
@@ -152,12 +156,19 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
   size_t Index = 0;
   if (isLauncher(Cmd[0])) {
     Index = 0;
-    for (size_t I = 1; I < Cmd.size(); ++I)
-      if (!StringRef(Cmd[I]).starts_with("-") &&
-          sys::fs::is_regular_file(Cmd[I]) && isELF(Cmd[I])) {
+    for (size_t I = 1; I < Cmd.size(); ++I) {
+      if (StringRef(Cmd[I]).starts_with("-") ||
+          !sys::fs::is_regular_file(Cmd[I]))
+        continue;
+      // An execute-only program would pass for a script.
+      if (::access(Cmd[I].c_str(), X_OK) == 0)
+        if (Error E = checkReadable(Cmd[I]))
+          return std::move(E);
+      if (isELF(Cmd[I])) {
         Index = I;
         break;
       }
+    }
     if (!Index)
       return T; // a script: its reports tell what ran
   }
@@ -253,6 +264,8 @@ prepareLibraries(ArrayRef<std::string> Libs, StringRef TmpDir,
       return createStringError("library '%s' not found", Lib.c_str());
     if (sys::fs::is_directory(Lib))
       return createStringError("library '%s' is a directory", Lib.c_str());
+    if (Error E = checkReadable(Lib))
+      return std::move(E);
     auto Name = sharedLibraryName(Lib);
     if (!Name)
       return Name.takeError();

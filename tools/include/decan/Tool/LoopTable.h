@@ -76,6 +76,12 @@ llvm::Expected<std::string> sharedLibraryName(llvm::StringRef Path);
 /// True when \p Path starts with the ELF magic.
 bool isELF(llvm::StringRef Path);
 
+/// Checks that decan can read \p Path, a file it is about to classify
+/// (loop table, ELF or script): an execute-only program (mode 0111) runs
+/// but cannot be read, and must not pass for one without a loop table.
+/// The error is one line: "cannot read 'P': permission denied".
+llvm::Error checkReadable(llvm::StringRef Path);
+
 /// The demangled form of a symbol (itself when not mangled).
 std::string demangleSymbol(llvm::StringRef Sym);
 
