@@ -267,14 +267,20 @@ Error ElfWriter::write(StringRef OutPath, ArrayRef<Patch> Patches,
       OS << *Bytes;
     }
     OS.close();
-    if (OS.has_error())
-      return fail("cannot write '" + Tmp + "': " + OS.error().message());
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      sys::fs::remove(Tmp); // never a partial file left behind
+      return fail("cannot write '" + Tmp + "': " + Why);
+    }
   }
   // Same permissions as the input (executables stay executable).
   if (auto Perms = sys::fs::getPermissions(Bin->path()))
     sys::fs::setPermissions(Tmp, *Perms);
-  if (std::error_code EC = sys::fs::rename(Tmp, OutPath))
+  if (std::error_code EC = sys::fs::rename(Tmp, OutPath)) {
+    sys::fs::remove(Tmp);
     return fail("cannot rename '" + Tmp + "' to '" + OutPath +
                 "': " + EC.message());
+  }
   return Error::success();
 }

@@ -7,6 +7,7 @@
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/Binary.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -17,6 +18,8 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <unistd.h>
 
 using namespace llvm;
@@ -152,6 +155,16 @@ static void pruneCache(StringRef Dir) {
   std::error_code EC;
   for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
+    // A copy being written (instrumentCached's ENTRY.tmpPID) whose
+    // process is gone: never to be completed.
+    StringRef Name = sys::path::filename(I->path());
+    if (size_t T = Name.rfind(".tmp"); T != StringRef::npos) {
+      int Pid;
+      if (!Name.drop_front(T + 4).getAsInteger(10, Pid) && Pid > 0 &&
+          ::kill(Pid, 0) != 0 && errno == ESRCH)
+        sys::fs::remove_directories(I->path());
+      continue;
+    }
     Entry En;
     En.Path = I->path();
     std::error_code EC2;
@@ -176,6 +189,28 @@ static void pruneCache(StringRef Dir) {
   }
 }
 
+/// Renames the complete \p Staging directory into the cache as \p Entry,
+/// and returns the copy of \p Input there. Another run may have filled
+/// the entry meanwhile: its copy is as good. An entry without its copy
+/// (left by an older decan) is broken: replaced.
+static Expected<std::string> keepEntry(StringRef Staging, StringRef Entry,
+                                       StringRef Input) {
+  std::string Copy = rewrittenPath(Input, Entry);
+  std::error_code EC = sys::fs::rename(Staging, Entry);
+  if (EC && sys::fs::is_directory(Entry) && !sys::fs::exists(Copy)) {
+    sys::fs::remove_directories(Entry);
+    EC = sys::fs::rename(Staging, Entry);
+  }
+  if (EC) {
+    sys::fs::remove_directories(Staging);
+    if (!sys::fs::exists(Copy))
+      return createStringError(
+          EC, "cannot move '%s' into the cache as '%s': %s",
+          Staging.str().c_str(), Entry.str().c_str(), EC.message().c_str());
+  }
+  return Copy;
+}
+
 namespace {
 /// The input of the last base copy for late variants and its loops: its
 /// late packs are built from them (buildLatePackFile).
@@ -194,7 +229,8 @@ LateInput &lateInput() {
 
 Expected<std::string>
 decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
-                                  const RewriteOptions &RW, bool *Hit) {
+                                  const RewriteOptions &RW, bool *Hit,
+                                  std::string *CacheProblem) {
   if (Hit)
     *Hit = false;
   Expected<bool> Has = hasDecanMetadata(Path);
@@ -203,7 +239,8 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
   if (*Has)
     return Path.str();
   std::string Dir = rewriteCacheDir();
-  std::string Entry, ContentKey;
+  // Entry: the cache entry; Staging: where its copy is written first.
+  std::string Entry, Staging, ContentKey;
   if (!Dir.empty()) {
     auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
@@ -243,12 +280,34 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
         *Hit = true;
       return std::string(Copy);
     }
-    if (sys::fs::create_directories(Entry))
-      Entry.clear(); // not writable: rewrite into OutDir instead
+    // The copy is written into a directory of this process, renamed to
+    // the entry once complete: an entry is never seen half written, and
+    // a failed rewrite leaves nothing.
+    Staging = (Entry + ".tmp" + Twine(::getpid())).str();
+    std::error_code EC = sys::fs::create_directories(Dir);
+    if (!EC) {
+      sys::fs::remove_directories(Staging); // a dead process's, same pid
+      EC = sys::fs::create_directory(Staging, /*IgnoreExisting=*/false);
+    }
+    if (!EC && ::access(Staging.c_str(), W_OK | X_OK) != 0)
+      EC = std::error_code(errno, std::generic_category());
+    if (EC) {
+      // Not writable: rewrite into OutDir instead, and say so.
+      if (CacheProblem)
+        *CacheProblem = "cannot write the cache directory " + Dir + ": " +
+                        EC.message() + "; rewritten copies are not cached";
+      Entry.clear();
+      Staging.clear();
+    }
   }
+  // Whatever fails from here on leaves no partial entry.
+  auto RemoveStaging = make_scope_exit([&] {
+    if (!Staging.empty())
+      sys::fs::remove_directories(Staging);
+  });
   std::string Out;
-  if (!Entry.empty()) {
-    Out = rewrittenPath(Path, Entry);
+  if (!Staging.empty()) {
+    Out = rewrittenPath(Path, Staging);
   } else {
     if (!OutDir.empty())
       if (std::error_code EC = sys::fs::create_directories(OutDir))
@@ -286,6 +345,13 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
   }
   if (auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW); !R)
     return R.takeError();
+  if (!Staging.empty()) {
+    Expected<std::string> Kept = keepEntry(Staging, Entry, Path);
+    Staging.clear(); // renamed, or removed by keepEntry
+    if (!Kept)
+      return Kept.takeError();
+    Out = *Kept;
+  }
   if (RW.LateBase) {
     // Its late packs are built from the same input and loops.
     sys::fs::file_status St;

@@ -353,11 +353,17 @@ Expected<LatePackResult> decan::rewriter::buildLatePack(
       return fail("cannot write '" + Tmp + "': " + EC.message());
     OS << Out;
     OS.close();
-    if (OS.has_error())
-      return fail("cannot write '" + Tmp + "': " + OS.error().message());
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      sys::fs::remove(Tmp); // never a partial file left behind
+      return fail("cannot write '" + Tmp + "': " + Why);
+    }
   }
-  if (std::error_code EC = sys::fs::rename(Tmp, OutPath))
+  if (std::error_code EC = sys::fs::rename(Tmp, OutPath)) {
+    sys::fs::remove(Tmp);
     return fail("cannot rename '" + Tmp + "' to '" + OutPath +
                 "': " + EC.message());
+  }
   return R;
 }

@@ -147,6 +147,16 @@ static Error checkRuntimeReaches(StringRef Bin, bool HasLoopTable) {
   return Error::success();
 }
 
+/// Says once per decan process that rewritten copies cannot be cached
+/// (instrumentCached's \p Problem; nothing when empty).
+static void warnCacheProblem(const std::string &Problem) {
+  static bool Said = false;
+  if (Problem.empty() || Said)
+    return;
+  Said = true;
+  errs() << "decan: warning: " << Problem << "\n";
+}
+
 /// \p PlainOk: a program without a loop table runs unmodified (`--lib`
 /// measures only the libraries) instead of being rewritten.
 static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
@@ -184,7 +194,10 @@ static Expected<Target> prepareTarget(std::vector<std::string> &Cmd,
     return T;
   }
   if (!*Loops) {
-    auto Inst = rewriter::instrumentCached(Bin, TmpDir, RW);
+    std::string CacheProblem;
+    auto Inst =
+        rewriter::instrumentCached(Bin, TmpDir, RW, nullptr, &CacheProblem);
+    warnCacheProblem(CacheProblem);
     if (!Inst)
       return createStringError(
           "'%s' has no decan loop table (build it with $(decan flags)) "
@@ -279,7 +292,10 @@ prepareLibraries(ArrayRef<std::string> Libs, StringRef TmpDir,
       return createStringError("library '%s': %s", Lib.c_str(),
                                EC.message().c_str());
     std::string Dir = (TmpDir + "/lib" + Twine(++N)).str();
-    auto Inst = rewriter::instrumentCached(Real, Dir, RW);
+    std::string CacheProblem;
+    auto Inst =
+        rewriter::instrumentCached(Real, Dir, RW, nullptr, &CacheProblem);
+    warnCacheProblem(CacheProblem);
     if (!Inst)
       return createStringError("library '%s' has no decan loop table (build "
                                "it with $(decan flags)) and cannot be "
@@ -821,7 +837,7 @@ public:
       if (B.Cached.empty() && B.Round == 1 && !Missed &&
           sys::fs::exists(round(B, "pack", 0))) {
         // The run's one pack is at the range's start: it is the next run's.
-        if (!sys::fs::copy_file(round(B, "pack", 0), B.Copy + ".pack"))
+        if (!cacheCopy(round(B, "pack", 0), B.Copy + ".pack"))
           keepLoops(B, B.Built);
         continue;
       }
@@ -833,7 +849,7 @@ public:
             << toString(R.takeError()) << "\n";
         continue;
       }
-      if (sys::fs::copy_file(Tmp, B.Copy + ".pack"))
+      if (cacheCopy(Tmp, B.Copy + ".pack"))
         continue;
       keepLoops(B, R->Built);
       // What no pack can hold, so that no later run waits for it.
@@ -893,13 +909,25 @@ private:
         Out.push_back(L.trim().str());
     return Out;
   }
+  /// Files next to a cached copy appear whole (writeOutput): a run killed
+  /// while writing leaves the last complete one.
   static void writeLines(StringRef Path, ArrayRef<std::string> Lines) {
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return;
+    std::string Text;
     for (const std::string &L : Lines)
-      OS << L << "\n";
+      Text += L + "\n";
+    consumeError(writeOutput(Path, Text));
+  }
+  /// Copies \p From to \p To; true on failure, as sys::fs::copy_file.
+  static bool cacheCopy(StringRef From, StringRef To) {
+    auto Buf = MemoryBuffer::getFile(From, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return true;
+    if (Error E = writeOutput(To, (*Buf)->getBuffer())) {
+      consumeError(std::move(E));
+      return true;
+    }
+    return false;
   }
   void keepLoops(Base &B, ArrayRef<std::string> Built) {
     writeLines(B.Copy + ".pack-loops", Built);

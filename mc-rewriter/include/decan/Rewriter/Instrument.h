@@ -63,10 +63,14 @@ std::string rewriteCacheDir();
 /// library starts at once. Returns a path in the cache (never to be
 /// modified or moved), or under \p OutDir when the cache is off or cannot
 /// be written. \p Hit, when given, says whether the copy was there already.
-llvm::Expected<std::string> instrumentCached(llvm::StringRef Path,
-                                             llvm::StringRef OutDir,
-                                             const RewriteOptions &RW,
-                                             bool *Hit = nullptr);
+/// An entry appears only complete: the copy is written into a directory of
+/// its own, renamed into place; a failed rewrite leaves nothing behind.
+/// \p CacheProblem, when given, is set to one line when the cache
+/// directory cannot be written ("cannot write the cache directory D: why").
+llvm::Expected<std::string>
+instrumentCached(llvm::StringRef Path, llvm::StringRef OutDir,
+                 const RewriteOptions &RW, bool *Hit = nullptr,
+                 std::string *CacheProblem = nullptr);
 
 /// The late pack of loops \p Ids for \p BasePath, the base copy of
 /// \p Input (LatePack.h), written to \p OutPath. The input and its loops
