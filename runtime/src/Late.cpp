@@ -58,6 +58,8 @@ std::atomic<bool> Exiting{false};
 /// main thread's runqueue wait (us) meanwhile (decan run building the
 /// pack holds the CPUs its polls wake up on).
 std::atomic<uint64_t> WaitCycles{0}, WaitBeganTsc{0}, WaitRunqueueUs{0};
+/// The same waits on CLOCK_MONOTONIC (ns), the clock of the runqueue wait.
+std::atomic<uint64_t> WaitNs{0};
 
 uint64_t nowTsc() { return decan_tsc_stop(); }
 
@@ -291,8 +293,8 @@ uint64_t programTsc(uint64_t Now) {
 /// short program gets its variants in its first run; the other threads
 /// go on meanwhile, their loops counted. Caller holds LateMutex.
 void waitForPacks(const bool *Asked, unsigned N) {
-  uint64_t T0 = nowTsc(), Rq0 = mainThreadRunqueueWaitUs();
-  uint64_t Until = nowNs() + Cfg.LateWaitMs * 1000000ull;
+  uint64_t T0 = nowTsc(), Rq0 = mainThreadRunqueueWaitUs(), Ns0 = nowNs();
+  uint64_t Until = Ns0 + Cfg.LateWaitMs * 1000000ull;
   for (;;) {
     bool Waiting = false;
     for (unsigned I = 0; I < N; ++I)
@@ -311,6 +313,7 @@ void waitForPacks(const bool *Asked, unsigned N) {
   uint64_t Zero = 0;
   WaitBeganTsc.compare_exchange_strong(Zero, T0);
   WaitCycles.fetch_add(nowTsc() - T0, std::memory_order_relaxed);
+  WaitNs.fetch_add(nowNs() - Ns0, std::memory_order_relaxed);
   uint64_t Rq1 = mainThreadRunqueueWaitUs();
   if (Rq1 > Rq0)
     WaitRunqueueUs.fetch_add(Rq1 - Rq0, std::memory_order_relaxed);
@@ -430,6 +433,8 @@ int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc) {
 }
 
 uint64_t lateWaitCycles() { return WaitCycles.load(std::memory_order_relaxed); }
+
+uint64_t lateWaitNs() { return WaitNs.load(std::memory_order_relaxed); }
 
 uint64_t lateWaitRunqueueUs() {
   return WaitRunqueueUs.load(std::memory_order_relaxed);

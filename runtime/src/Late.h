@@ -69,7 +69,9 @@ int lateWaitingCall(LoopState *L, decan_loop_desc *D, uint64_t Tsc);
 /// program's time. And the TSC when it first waited (0: never).
 uint64_t lateWaitCycles();
 uint64_t lateWaitBeganTsc();
-/// The main thread's runqueue wait (us) during those waits.
+/// The same waits on CLOCK_MONOTONIC (ns), and the main thread's runqueue
+/// wait (us) during them.
+uint64_t lateWaitNs();
 uint64_t lateWaitRunqueueUs();
 
 /// At exit: writes the request of a copy whose run ended before it was

@@ -391,10 +391,17 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   }
   if (uint64_t Wait = mainThreadRunqueueWaitUs()) {
     // (Not while the program waited for late variants: decan's build.)
+    // The run it is a share of: the same interval, on the same clock.
+    uint64_t Ns = nowNs();
+    uint64_t RunNs =
+        Ns > Facts.RunqueueWaitStartNs ? Ns - Facts.RunqueueWaitStartNs : 0;
+    uint64_t RunUs = (RunNs - std::min(RunNs, lateWaitNs())) / 1000;
     uint64_t Since =
         Wait > Facts.RunqueueWaitStartUs ? Wait - Facts.RunqueueWaitStartUs : 0;
     J.key("main_runqueue_wait_us");
-    J.u64(Since - std::min(Since, lateWaitRunqueueUs()));
+    J.u64(std::min(Since - std::min(Since, lateWaitRunqueueUs()), RunUs));
+    J.key("main_runqueue_run_us");
+    J.u64(RunUs);
   }
   J.key("threads");
   J.u64(std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads));

@@ -175,6 +175,7 @@ void initialize(GetEnvFn GetEnv) {
   installHooks();
   Facts.CpuStartUs = processCpuUs();
   Facts.RunqueueWaitStartUs = mainThreadRunqueueWaitUs();
+  Facts.RunqueueWaitStartNs = nowNs();
   Facts.TscStart = decan_tsc_start();
   currentThread(); // the initializing (main) thread is thread 0
   loadLibraryMap(Cfg.LibMap);

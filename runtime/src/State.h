@@ -234,6 +234,10 @@ struct MachineFacts {
   /// program spent waiting for a CPU that other processes held is not the
   /// program's time.
   uint64_t RunqueueWaitStartUs = 0;
+  /// CLOCK_MONOTONIC (ns) when RunqueueWaitStartUs was read: the run's
+  /// length over the very interval of its runqueue wait, in the same clock
+  /// (the TSC rate is calibrated, and a busy machine can skew it).
+  uint64_t RunqueueWaitStartNs = 0;
   /// Fixed cost of a sampling slot beyond its calls: six context-switch
   /// reads.
   uint64_t SlotFixedCycles = 0;

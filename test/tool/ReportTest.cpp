@@ -158,6 +158,42 @@ TEST(RawMerger, SaysWhenTheProgramWaitedForACpu) {
   EXPECT_DOUBLE_EQ(R.Processes[0].WallCycles, 2e6);
 }
 
+TEST(RawMerger, TheWaitIsAShareOfTheSameInterval) {
+  // The runtime's TSC rate was calibrated on a busy machine, 20 times too
+  // high: over wall_cycles the 500 us of wait would be 500% of a 100 us
+  // run. Over the run measured with it (2000 us, the same clock and
+  // interval) it is 25%.
+  auto Proc = json::parse(R"({"wall_cycles":2e6,"main_runqueue_wait_us":500,
+                              "main_runqueue_run_us":2000})");
+  ASSERT_TRUE(bool(Proc));
+  auto Share = runqueueWaitShare(Proc->getAsObject(), 2e10);
+  ASSERT_TRUE(Share.has_value());
+  EXPECT_DOUBLE_EQ(*Share, 0.25);
+  // Through the merger: the warning says 25%.
+  RawMerger M;
+  std::string S = wholeRunReport(
+      R"({"empty_region_cycles":{"min":49,"median":50}})", 2e6, 500);
+  S.replace(S.find(R"("tsc_hz":1e9)"), std::strlen(R"("tsc_hz":1e9)"),
+            R"("tsc_hz":2e10)");
+  S.replace(S.find(R"("main_runqueue_wait_us")"), 0,
+            R"("main_runqueue_run_us":2000,)");
+  auto V = json::parse(S);
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  Report R = M.finish();
+  ASSERT_EQ(R.Warnings.size(), 1u);
+  EXPECT_NE(R.Warnings[0].find("waited 25% of its run"), std::string::npos)
+      << R.Warnings[0];
+
+  // An older runtime (no run of its own): never more than the whole run.
+  auto Old = json::parse(R"({"wall_cycles":1e5,"main_runqueue_wait_us":500})");
+  ASSERT_TRUE(bool(Old));
+  Share = runqueueWaitShare(Old->getAsObject(), 1e9);
+  ASSERT_TRUE(Share.has_value());
+  EXPECT_DOUBLE_EQ(*Share, 1.0);
+  EXPECT_FALSE(runqueueWaitShare(nullptr, 1e9).has_value());
+}
+
 TEST(RawMerger, OnlineStatisticsWidenTheRange) {
   RawMerger M;
   std::string S = rawReport(0, "[[1000,10,0,1,2],[1200,10,0,1,3]]", "[]");

@@ -133,6 +133,17 @@ static double num(const json::Object *O, StringRef Key, double Default = 0) {
   return Default;
 }
 
+std::optional<double> runqueueWaitShare(const json::Object *Process,
+                                        double TscHz) {
+  double WaitUs = num(Process, "main_runqueue_wait_us");
+  double RunUs = num(Process, "main_runqueue_run_us");
+  if (RunUs <= 0) // an older runtime: its wall time, in TSC cycles
+    RunUs = TscHz > 0 ? num(Process, "wall_cycles") / TscHz * 1e6 : 0;
+  if (RunUs <= 0)
+    return std::nullopt;
+  return std::clamp(WaitUs / RunUs, 0.0, 1.0);
+}
+
 /// Adds one thread of one loop: its whole-run totals and its samples.
 Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
                            LoopPool &LP, StringRef Id, StringRef Source) {
@@ -357,13 +368,13 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   // CPUs. It is in the wall time and in any timed call it fell into, so it
   // is not taken out of either; past a tenth of the run, say that the
   // timings are disturbed rather than report them as the program's.
-  double Waited = num(Proc, "main_runqueue_wait_us") * TscHz / 1e6;
-  if (PI.WallCycles > 0 && Waited > 0.1 * PI.WallCycles) {
+  if (std::optional<double> Share = runqueueWaitShare(Proc, TscHz);
+      Share && *Share > 0.1) {
     std::string W =
         formatv("the machine was busy: the program waited {0:F0}% of its run "
                 "for a CPU that other processes held; its timings and program "
                 "shares are disturbed (measure on a quiet machine)",
-                100 * Waited / PI.WallCycles)
+                100 * *Share)
             .str();
     if (!is_contained(Warnings, W))
       Warnings.push_back(W);

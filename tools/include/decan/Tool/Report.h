@@ -295,6 +295,14 @@ struct Report {
   const LoopReport *findLoop(llvm::StringRef Id) const;
 };
 
+/// The part of its run (0 to 1) that the main thread of a raw report's
+/// \p Process waited for a CPU other processes held: its
+/// "main_runqueue_wait_us" over "main_runqueue_run_us", the same interval
+/// on the same clock (a runtime without the latter: over "wall_cycles" at
+/// \p TscHz, a calibrated rate). Never above 1; none when unknown.
+std::optional<double> runqueueWaitShare(const llvm::json::Object *Process,
+                                        double TscHz);
+
 /// Merges any number of `decan-raw-1` reports (threads, ranks, re-runs).
 class RawMerger {
 public:
