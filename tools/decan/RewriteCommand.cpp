@@ -17,9 +17,12 @@
 #include "decan/Tool/Runner.h"
 #include "decan/abi_names.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -242,9 +245,26 @@ int runRewriteCommand(int argc, char **argv) {
     }
     std::string Base = P.get("late-pack");
     std::string Out = P.has("o") ? P.get("o") : Base + ".pack";
-    auto R = rw::buildLatePackFile(Input, Base, Ids, Out, LO);
+    if (Error E = checkOutputPath(Out))
+      return reportError(std::move(E));
+    // Built aside, then written by the rules of every output path (a
+    // device or a symlink named by -o is not replaced).
+    SmallString<128> Tmp;
+    if (std::error_code EC = sys::fs::createUniqueDirectory("decan-pack", Tmp))
+      return reportError("cannot create a temporary directory: " +
+                         EC.message());
+    auto RemoveTmp = make_scope_exit([&] { sys::fs::remove_directories(Tmp); });
+    std::string Built = (Tmp + "/pack").str();
+    auto R = rw::buildLatePackFile(Input, Base, Ids, Built, LO);
     if (!R)
       return reportError(R.takeError());
+    auto Pack = MemoryBuffer::getFile(Built, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+    if (!Pack)
+      return reportError("cannot read '" + Built +
+                         "': " + Pack.getError().message());
+    if (Error E = writeOutput(Out, (*Pack)->getBuffer()))
+      return reportError(std::move(E));
     if (!P.has("q")) {
       outs() << "decan: wrote " << Out << ": " << R->Built.size()
              << " loop(s), " << R->CodeSize << " bytes of code, "
