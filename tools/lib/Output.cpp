@@ -35,16 +35,19 @@ Error cannotWrite(StringRef Path, int Errno) {
 }
 
 /// The descriptor \p Path names without a file of its own: "-" (standard
-/// output), /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Writing
-/// there must go through that descriptor: opening the path again would
-/// start at offset 0 of what the shell redirected it to.
+/// output), /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (and
+/// /proc/PID/fd/N of this process). Writing there must go through that
+/// descriptor: opening the path again would start at offset 0 of what the
+/// shell redirected it to, and renaming over it would miss it.
 std::optional<int> namedDescriptor(StringRef Path) {
   if (Path == "-" || Path == "/dev/stdout")
     return 1;
   if (Path == "/dev/stderr")
     return 2;
+  std::string Own = "/proc/" + std::to_string(::getpid()) + "/fd/";
   unsigned N;
-  for (StringRef Prefix : {"/dev/fd/", "/proc/self/fd/"})
+  for (StringRef Prefix : {StringRef("/dev/fd/"), StringRef("/proc/self/fd/"),
+                           StringRef("/proc/thread-self/fd/"), StringRef(Own)})
     if (Path.starts_with(Prefix) &&
         !Path.drop_front(Prefix.size()).getAsInteger(10, N))
       return static_cast<int>(N);
@@ -53,11 +56,14 @@ std::optional<int> namedDescriptor(StringRef Path) {
 
 /// \p Path with its symbolic links followed as long as they name paths:
 /// the file (or, for a dangling link, the file to create) that writing it
-/// means. /proc's descriptor links ("pipe:[123]") are not paths: the
-/// result is then the link itself, which open() follows.
+/// means. A descriptor (namedDescriptor) and /proc's links ("pipe:[123]",
+/// another process's files) are not followed: the result is then that
+/// path, which open() follows.
 std::string followLinks(StringRef Path) {
   std::string P = Path.str();
   for (unsigned Hops = 0; Hops < 40; ++Hops) {
+    if (namedDescriptor(P) || StringRef(P).starts_with("/proc/"))
+      return P;
     struct stat St;
     if (::lstat(P.c_str(), &St) != 0 || !S_ISLNK(St.st_mode))
       return P;
@@ -73,7 +79,7 @@ std::string followLinks(StringRef Path) {
       Next = sys::path::parent_path(P);
       sys::path::append(Next, Target);
     }
-    // A /proc magic link: its target exists nowhere as a path.
+    // A magic link elsewhere: its target exists nowhere as a path.
     struct stat Via, Direct;
     if (::stat(P.c_str(), &Via) == 0 &&
         (::stat(Next.c_str(), &Direct) != 0 || Via.st_dev != Direct.st_dev ||
