@@ -296,6 +296,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
       if (CacheProblem)
         *CacheProblem = "cannot write the cache directory " + Dir + ": " +
                         EC.message() + "; rewritten copies are not cached";
+      sys::fs::remove_directories(Staging);
       Entry.clear();
       Staging.clear();
     }
