@@ -158,6 +158,13 @@ void expectDesignShape(const minijson::Value &R) {
   EXPECT_LE(R["probe"]["empty_region_cycles"]["min"].Num,
             R["probe"]["empty_region_cycles"]["median"].Num);
   EXPECT_EQ(R["process"]["pid"].Num, (double)getpid());
+  // The wait for a CPU comes with the run it is a share of: the same
+  // interval on the same clock, so never more than it.
+  if (const minijson::Value *W = R["process"].get("main_runqueue_wait_us")) {
+    const minijson::Value *Run = R["process"].get("main_runqueue_run_us");
+    ASSERT_NE(Run, nullptr);
+    EXPECT_LE(W->Num, Run->Num);
+  }
   for (const char *K : {"mode", "loops", "variants", "reps", "instance",
                         "events", "max_records"})
     EXPECT_NE(R["config"].get(K), nullptr) << K;
