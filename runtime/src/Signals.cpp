@@ -141,6 +141,8 @@ static void afterForkInParent() { pthread_mutex_unlock(&Reg.Mutex); }
 /// counters) and writes its own report at its exit.
 static void afterForkInChild() {
   pthread_mutex_unlock(&Reg.Mutex);
+  if (!Proc.Active)
+    return; // reconfigured inert since (tests): nothing measured, no report
   ThreadState *T = TlsThread;
   // A variant in flight: the program's FP environment comes back (its
   // end_call is stale now, and the stub runs the original loop).

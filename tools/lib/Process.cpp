@@ -285,14 +285,13 @@ void RunDirectory::reclaimStale(raw_ostream &Log) {
     if (::lstat(Dir.str().c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
         St.st_uid != ::getuid())
       continue;
-    bool Old = Now - std::chrono::system_clock::from_time_t(St.st_mtime) >
-               std::chrono::minutes(1);
+    auto Age = Now - std::chrono::system_clock::from_time_t(St.st_mtime);
     std::string OwnerPath = (Dir + "/" + kOwnerFile).str();
     int Fd = ::open(OwnerPath.c_str(), O_RDONLY | O_CLOEXEC);
     if (Fd < 0) {
-      // No owner file: an older decan's, or one killed just after creating
-      // it; a live one writes its owner file at once.
-      if (errno == ENOENT && Old)
+      // No owner file: a decan killed just after creating it, or one from
+      // before owner files, which may still be running: a day old.
+      if (errno == ENOENT && Age > std::chrono::hours(24))
         reclaim(Dir, "", Log);
       continue;
     }
@@ -304,7 +303,7 @@ void RunDirectory::reclaimStale(raw_ostream &Log) {
     ssize_t N = ::read(Fd, Buf, sizeof(Buf) - 1);
     std::string Owner = StringRef(Buf, N > 0 ? N : 0).trim().str();
     // An empty owner file: its decan may be between creating and locking.
-    if (!Owner.empty() || Old)
+    if (!Owner.empty() || Age > std::chrono::minutes(1))
       reclaim(Dir, Owner, Log);
     ::close(Fd);
   }

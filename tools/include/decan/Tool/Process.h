@@ -69,7 +69,8 @@ public:
   const std::string &path() const { return Path; }
 
   /// Reclaims the run directories of decans that died (their lock is free;
-  /// a directory without one counts once it is a minute old). Raw reports
+  /// one without an owner file, from a decan before owner files, once it is
+  /// a day old). Raw reports
   /// found there are kept: the directory is renamed `decan-stranded-*`,
   /// emptied of everything else, and \p Log gets one line saying where.
   static void reclaimStale(llvm::raw_ostream &Log);
