@@ -103,8 +103,7 @@ public:
     sigemptyset(&Block);
     for (int Sig : kForwarded)
       sigaddset(&Block, Sig);
-    sigset_t Mask;
-    pthread_sigmask(SIG_BLOCK, &Block, &Mask);
+    pthread_sigmask(SIG_BLOCK, &Block, nullptr); // no handler runs midway
     ChildPid = 0;
     for (int Sig : kForwarded)
       sigaction(Sig, &Old[Sig], nullptr);
