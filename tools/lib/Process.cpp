@@ -41,6 +41,7 @@ std::string signalName(int Sig) {
 //===-- Signals to decan, passed on --------------------------------------===//
 
 static const int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+/// Where signals go: the program's pid, or its process group (negative).
 static volatile sig_atomic_t ChildPid = 0;
 static volatile sig_atomic_t Interrupts = 0;
 
@@ -56,7 +57,7 @@ static void forwardSignal(int Sig, siginfo_t *Info, void *) {
   Interrupts = Count;
   if (Sig == SIGINT && Count >= 2)
     Sig = SIGKILL; // the sender insists: no more waiting for the program
-  if (ChildPid > 0)
+  if (ChildPid != 0)
     ::kill(ChildPid, Sig);
   errno = SavedErrno;
 }
@@ -91,9 +92,10 @@ public:
     }
     pthread_sigmask(SIG_SETMASK, &OldMask, nullptr);
   }
-  /// In decan once the child exists: pending signals reach it now.
-  void started(pid_t Pid) {
-    ChildPid = Pid;
+  /// In decan once the child exists: pending signals reach it (\p Target:
+  /// its pid, or its process group as -pid) now.
+  void started(pid_t Target) {
+    ChildPid = Target;
     pthread_sigmask(SIG_SETMASK, &OldMask, nullptr);
   }
   /// The child exited (not yet reaped): nothing more is passed on.
@@ -133,6 +135,15 @@ Expected<int> runProgram(const std::vector<std::string> &Cmd,
   if (pipe2(ErrPipe, O_CLOEXEC) != 0)
     return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
                              std::strerror(errno));
+  // Without a controlling terminal (scripts, CI, batch jobs) the program
+  // gets a process group of its own, so that a signal passed on reaches the
+  // processes it started too. At a terminal it stays in decan's group: the
+  // terminal's signals reach it directly, and job control (fg, bg, reading
+  // the terminal) treats it as decan.
+  int Tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  bool OwnGroup = Tty < 0;
+  if (Tty >= 0)
+    close(Tty);
   ForwardingScope Signals;
   pid_t Decan = getpid();
   pid_t Pid = fork();
@@ -142,6 +153,8 @@ Expected<int> runProgram(const std::vector<std::string> &Cmd,
     // decan that died before prctl is caught by the parent check.
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != Decan)
       _exit(127);
+    if (OwnGroup)
+      setpgid(0, 0);
     Signals.restoreInChild();
     if (QuietStdout) {
       int Null = open("/dev/null", O_WRONLY);
@@ -163,7 +176,11 @@ Expected<int> runProgram(const std::vector<std::string> &Cmd,
     return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
                              std::strerror(ForkErr));
   }
-  Signals.started(Pid);
+  // Both sides set the group: whichever runs first, none is signalled
+  // before it exists.
+  if (OwnGroup)
+    setpgid(Pid, Pid);
+  Signals.started(OwnGroup ? -Pid : Pid);
   int ExecErr = 0;
   ssize_t R;
   while ((R = read(ErrPipe[0], &ExecErr, sizeof(ExecErr))) < 0 &&

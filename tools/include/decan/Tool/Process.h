@@ -7,8 +7,10 @@
 //     that waits for it);
 //   * SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to decan are passed on to the
 //     program, which decides (decan then collects what it wrote); a second
-//     such SIGINT kills it. Signals from the terminal reach the program
-//     directly (it stays in decan's process group) and are not sent twice;
+//     such SIGINT kills it. Without a controlling terminal the program has
+//     a process group of its own and the signals go to the whole group; at
+//     a terminal it stays in decan's group (job control), the terminal's
+//     signals reach it directly and are not sent twice;
 //   * a run directory names its owner in a locked file, so the next decan
 //     run reclaims the directories of a decan that was killed and says
 //     where their raw reports are.
