@@ -64,6 +64,7 @@ void readMachineFacts() {
     if (!S || !*S || strspn(S, "0123456789") != strlen(S) || strlen(S) > 18)
       continue;
     snprintf(Facts.Rank, sizeof(Facts.Rank), "%s", S);
+    Facts.RankPid = (int)getpid();
     break;
   }
 }

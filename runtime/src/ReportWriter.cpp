@@ -53,6 +53,11 @@ void buildPaths() {
   if (Facts.Rank[0]) {
     N = appendStr(Proc.PathBuf, N, sizeof(Proc.PathBuf), "rank");
     N = appendStr(Proc.PathBuf, N, sizeof(Proc.PathBuf), Facts.Rank);
+    // A rank's fork has the rank's variables: its own name, not the rank's.
+    if (getpid() != Facts.RankPid) {
+      N = appendStr(Proc.PathBuf, N, sizeof(Proc.PathBuf), ".");
+      N = appendStr(Proc.PathBuf, N, sizeof(Proc.PathBuf), Num);
+    }
   } else {
     N = appendStr(Proc.PathBuf, N, sizeof(Proc.PathBuf), Num);
   }
@@ -348,6 +353,12 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.beginObject();
   J.key("pid");
   J.i64(getpid());
+  // Who started it (decan run, a launcher, a measured parent) and whether
+  // it is a fork of a measured process without an exec since.
+  J.key("ppid");
+  J.i64(Proc.ParentPid);
+  J.key("forked");
+  J.boolean(Proc.Forked);
   J.key("rank");
   if (Facts.Rank[0]) {
     uint64_t R = 0;

@@ -1,4 +1,4 @@
-//===- Signals.cpp - Fatal signals and exit -------------------------------===//
+//===- Signals.cpp - Fatal signals, exit and fork -------------------------===//
 //
 // Part of decan. Free of LLVM; no exceptions.
 //
@@ -6,8 +6,10 @@
 
 #include "Signals.h"
 #include "Late.h"
+#include "MachineFacts.h"
 #include "ReportWriter.h"
 #include "State.h"
+#include "decan/tsc.h"
 
 #include <algorithm>
 #include <atomic>
@@ -30,9 +32,16 @@
 
 namespace decan::rt {
 
-// SIGABRT: abort(), a failed assert, std::terminate.
-static const int kSignals[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS,
-                               SIGFPE, SIGILL,  SIGABRT};
+// SIGABRT: abort(), a failed assert, std::terminate. SIGPIPE: a reader
+// that went away (`prog | head`) ends the run, as SIGHUP and SIGQUIT do.
+static const int kSignals[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+                               SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
+
+/// Signals that end a run without a fault: the report says "interrupted".
+static bool isInterruption(int Sig) {
+  return Sig == SIGINT || Sig == SIGTERM || Sig == SIGHUP || Sig == SIGQUIT ||
+         Sig == SIGPIPE;
+}
 
 const char *signalName(int Sig) {
   switch (Sig) {
@@ -40,6 +49,12 @@ const char *signalName(int Sig) {
     return "SIGINT";
   case SIGTERM:
     return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  case SIGQUIT:
+    return "SIGQUIT";
+  case SIGPIPE:
+    return "SIGPIPE";
   case SIGSEGV:
     return "SIGSEGV";
   case SIGBUS:
@@ -95,7 +110,7 @@ static void onSignal(int Sig, siginfo_t *, void *Context) {
         break;
       }
     }
-  bool Interrupt = Sig == SIGINT || Sig == SIGTERM;
+  bool Interrupt = isInterruption(Sig);
   if (!Proc.FinalDone.load())
     writeReport(Interrupt ? "interrupted" : "crashed", Sig, CrashLoop,
                 CrashVariant);
@@ -112,10 +127,77 @@ static void atExit() {
     writeReport("complete", 0, -1, -1);
 }
 
+/// Before a fork: the registry is consistent in the child.
+static void beforeFork() {
+  Proc.ForkedFrom = (int)getpid();
+  pthread_mutex_lock(&Reg.Mutex);
+}
+
+static void afterForkInParent() { pthread_mutex_unlock(&Reg.Mutex); }
+
+/// The child of a fork: one thread (the forking one) goes on, and every
+/// record so far is the parent's, in the parent's report. The child forgets
+/// them and the other threads, measures from now on (its own time, its own
+/// counters) and writes its own report at its exit.
+static void afterForkInChild() {
+  pthread_mutex_unlock(&Reg.Mutex);
+  if (!Proc.Active)
+    return; // reconfigured inert since (tests): nothing measured, no report
+  ThreadState *T = TlsThread;
+  // A variant in flight: the program's FP environment comes back (its
+  // end_call is stale now, and the stub runs the original loop).
+  if (T && T->Gen == Reg.Generation && T->InFlightLoop >= 0 &&
+      T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
+      Cfg.Fp == FpEnv::Ftz)
+    setMxcsr((T->SavedMxcsr & ~kMxcsrFlags) | (getMxcsr() & kMxcsrFlags));
+  uint32_t NL = std::min<uint32_t>(Reg.NumLoops.load(), kMaxLoops);
+  long Page = sysconf(_SC_PAGESIZE);
+  for (uint32_t I = 0; I < NL; ++I)
+    if (LoopState *L = Reg.Loops[I].load()) {
+      L->Threads.store(0);
+      // A strided loop's next call reaches the runtime, so the child counts
+      // its calls from the first (the countdown so far was the parent's).
+      // The descriptor is written only where its module is still mapped.
+      unsigned char InCore;
+      uintptr_t At = reinterpret_cast<uintptr_t>(L->Desc);
+      if (L->Strided.exchange(false) && L->Desc &&
+          mincore(reinterpret_cast<void *>(At & ~(uintptr_t)(Page - 1)),
+                  (size_t)Page, &InCore) == 0 &&
+          L->Desc->active == 2)
+        L->Desc->countdown = 0;
+    }
+  uint32_t NT = std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads);
+  for (uint32_t I = 0; I < NT; ++I)
+    Reg.Threads[I].store(nullptr);
+  Reg.NumThreads.store(0);
+  ++Reg.Generation; // this thread's state is stale: a new one at next call
+  Proc.WriterTid.store(0);
+  Proc.CrashRerunOf = -1;
+  Proc.Forked = true;
+  Proc.ParentPid = Proc.ForkedFrom;
+  Facts.CpuStartUs = processCpuUs();
+  Facts.RunqueueWaitStartUs = mainThreadRunqueueWaitUs();
+  Facts.TscStart = decan_tsc_start();
+  // Names the child to decan run, report or not (an exec of a program
+  // without decan's runtime writes none).
+  char Path[sizeof(Cfg.OutputDir) + 48];
+  snprintf(Path, sizeof(Path), "%s/decan.%d.child", Cfg.OutputDir,
+           (int)getpid());
+  int Fd = open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (Fd >= 0) {
+    char Line[24];
+    int N = snprintf(Line, sizeof(Line), "%d\n", Proc.ForkedFrom);
+    ssize_t W = write(Fd, Line, (size_t)N);
+    (void)W;
+    close(Fd);
+  }
+}
+
 void installHooks() {
   if (Proc.HooksInstalled)
     return;
   Proc.HooksInstalled = true;
+  Proc.ParentPid = (int)getppid();
   for (int Sig : kSignals) {
     struct sigaction Old;
     if (sigaction(Sig, nullptr, &Old) != 0)
@@ -131,6 +213,7 @@ void installHooks() {
     sigaction(Sig, &A, nullptr);
   }
   atexit(atExit);
+  pthread_atfork(beforeFork, afterForkInParent, afterForkInChild);
 }
 
 } // namespace decan::rt

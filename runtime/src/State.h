@@ -218,6 +218,8 @@ struct MachineFacts {
   char Argv[8192] = {};
   size_t ArgvLen = 0;
   char Rank[24] = ""; ///< MPI rank from the launcher's variables, or ""
+  /// The process that read Rank: its forks have the rank's variables too.
+  int RankPid = 0;
   double TscHz = 0;
   const char *TscSource = "calibrated";
   long LogicalCpus = 0;
@@ -261,6 +263,14 @@ struct ProcessState {
   /// The final report (exit, instance done, fatal signal) is written.
   std::atomic<bool> FinalDone{false};
   bool HooksInstalled = false;
+  /// This process is a fork of a measured one (no exec since): its report
+  /// holds what it measured after the fork, under its own pid.
+  bool Forked = false;
+  /// The pid that forked this process, read before each fork.
+  int ForkedFrom = 0;
+  /// The parent when measuring began (at start-up, or the fork): a parent
+  /// that exits first does not change it.
+  int ParentPid = 0;
   struct sigaction OldActions[65] = {};
   char PathBuf[2200] = {}, TmpBuf[2300] = {};
 };

@@ -948,6 +948,59 @@ TEST(Runtime, NormalExitWritesCompleteReportAndRankFile) {
   EXPECT_EQ(R["process"]["rank"].Num, 3);
 }
 
+TEST(Runtime, AForkWritesItsOwnReportOfItsOwnCalls) {
+  std::string Dir = freshDir();
+  static decan_loop_desc D = makeDesc("fork:L0");
+  pid_t Parent = fork();
+  if (Parent == 0) {
+    setenv("PMI_RANK", "5", 1); // a rank's fork must not take its file
+    configure({{"DECAN_LOOPS", "all"}, {"DECAN_OUTPUT", Dir}});
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 5; ++I)
+      stubCall(D, 5);
+    fflush(nullptr);
+    pid_t Child = fork();
+    if (Child == 0) {
+      for (int I = 0; I < 3; ++I)
+        stubCall(D, 5);
+      exit(0);
+    }
+    int St = 0;
+    waitpid(Child, &St, 0);
+    FILE *F = fopen((Dir + "/child.pid").c_str(), "w");
+    fprintf(F, "%d\n", (int)Child);
+    fclose(F);
+    exit(WIFEXITED(St) ? WEXITSTATUS(St) : 9);
+  }
+  int St = 0;
+  ASSERT_EQ(waitpid(Parent, &St, 0), Parent);
+  ASSERT_TRUE(WIFEXITED(St));
+  ASSERT_EQ(WEXITSTATUS(St), 0);
+  int Child = 0;
+  FILE *F = fopen((Dir + "/child.pid").c_str(), "r");
+  ASSERT_TRUE(F);
+  ASSERT_EQ(fscanf(F, "%d", &Child), 1);
+  fclose(F);
+  minijson::Value P, C;
+  ASSERT_TRUE(readReport(Dir + "/decan.rank5.json", P));
+  ASSERT_TRUE(
+      readReport(Dir + "/decan.rank5." + std::to_string(Child) + ".json", C));
+  // (The parent is itself a fork of this test process: "forked" either way.)
+  EXPECT_EQ(P["process"]["pid"].Num, Parent);
+  EXPECT_EQ((*findLoop(P, "fork:L0"))["threads"][0]["totals"]["calls"].Num, 5);
+  EXPECT_EQ(C["process"]["pid"].Num, Child);
+  EXPECT_EQ(C["process"]["ppid"].Num, Parent);
+  EXPECT_TRUE(C["process"]["forked"].B);
+  const auto &CT = (*findLoop(C, "fork:L0"))["threads"];
+  ASSERT_EQ(CT.Arr.size(), 1u) << "the parent's thread is the parent's";
+  EXPECT_EQ(CT[0]["totals"]["calls"].Num, 3) << "only the calls after fork";
+  // The child is named to decan run, report or not.
+  std::ifstream Marker(Dir + "/decan." + std::to_string(Child) + ".child");
+  int From = 0;
+  Marker >> From;
+  EXPECT_EQ(From, Parent);
+}
+
 TEST(Runtime, InstanceModeMeasuresCallKThenExits) {
   std::string Dir = freshDir();
   static decan_loop_desc D = makeDesc("inst:L0");

@@ -20,7 +20,8 @@ int runTuneCommand(int argc, char **argv);
 /// The rewriter (decan/Rewriter/Instrument.h) does the work.
 int runRewriteCommand(int argc, char **argv);
 
-/// Prints "decan: error: <E>" as one line and returns 2.
+/// Prints "decan: error: <E>" as one line and returns 2; a ProgramKilled
+/// (decan/Tool/Process.h) prints its line and returns 128 + the signal.
 int reportError(llvm::Error E);
 /// Prints "decan: error: <Msg>" and returns 2.
 int reportError(const llvm::Twine &Msg);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "decan/Tool/Process.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/InitLLVM.h"
@@ -27,6 +28,15 @@ static void printHelp(raw_ostream &OS) {
 }
 
 int reportError(Error E) {
+  // A program that died of a signal is no usage error: its status, as
+  // time(1) gives it.
+  int KilledRC = 0;
+  E = handleErrors(std::move(E), [&](const decan::tool::ProgramKilled &K) {
+    errs() << "decan: " << K.Message << "\n";
+    KilledRC = 128 + K.Signal;
+  });
+  if (!E)
+    return KilledRC;
   std::string Msg = toString(std::move(E));
   // One line, whatever the error carried.
   for (char &C : Msg)

@@ -357,10 +357,17 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
   PI.Run = Run;
   const json::Object *Proc = O->getObject("process");
   PI.Pid = static_cast<int64_t>(num(Proc, "pid"));
+  PI.ParentPid = static_cast<int64_t>(num(Proc, "ppid"));
   PI.Host = str(Proc, "host");
-  if (Proc)
+  if (Proc) {
     if (auto R = Proc->getInteger("rank"))
       PI.Rank = *R;
+    PI.Forked = Proc->getBoolean("forked").value_or(false);
+    if (const json::Array *A = Proc->getArray("argv"))
+      if (!A->empty())
+        if (auto S = (*A)[0].getAsString())
+          PI.Program = S->str();
+  }
   double TscHz = num(O->getObject("machine"), "tsc_hz");
   PI.WallCycles = num(Proc, "wall_cycles");
   PI.CpuCycles = num(Proc, "cpu_us") * TscHz / 1e6;
@@ -879,6 +886,12 @@ json::Value toJSON(const Report &R) {
                     {"host", P.Host},
                     {"status", P.Status}};
     PO["rank"] = P.Rank ? json::Value(*P.Rank) : json::Value(nullptr);
+    if (P.ParentPid)
+      PO["ppid"] = P.ParentPid;
+    if (P.Forked)
+      PO["forked"] = true;
+    if (!P.Program.empty())
+      PO["program"] = P.Program;
     if (!P.CrashSignal.empty())
       PO["crash"] = json::Object{{"signal", P.CrashSignal},
                                  {"loop", P.CrashLoop},
@@ -960,6 +973,9 @@ Expected<Report> reportFromJSON(const json::Value &V) {
       P.Status = str(PO, "status");
       if (auto Rk = PO->getInteger("rank"))
         P.Rank = *Rk;
+      P.ParentPid = static_cast<int64_t>(num(PO, "ppid"));
+      P.Forked = PO->getBoolean("forked").value_or(false);
+      P.Program = str(PO, "program");
       if (const json::Object *C = PO->getObject("crash")) {
         P.CrashSignal = str(C, "signal");
         P.CrashLoop = str(C, "loop");

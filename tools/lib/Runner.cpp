@@ -11,6 +11,7 @@
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
+#include "decan/Tool/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,7 +33,6 @@
 #include <fcntl.h>
 #include <map>
 #include <set>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -363,12 +363,6 @@ prepareLibraries(ArrayRef<std::string> Libs, StringRef TmpDir,
   return Out;
 }
 
-static std::string signalName(int Sig) {
-  if (const char *A = sigabbrev_np(Sig))
-    return std::string("SIG") + A;
-  return "signal " + std::to_string(Sig);
-}
-
 namespace {
 /// A one-line progress display on a terminal: a bar over the planned runs
 /// and a spinner with the elapsed time of the current run.
@@ -412,69 +406,6 @@ private:
   std::thread Thread;
 };
 } // namespace
-
-static volatile sig_atomic_t ChildPid = 0;
-
-static void forwardSignal(int Sig) {
-  if (ChildPid > 0)
-    ::kill(ChildPid, Sig);
-}
-
-/// Runs \p Cmd once with \p Env; returns the wait status. \p QuietStdout:
-/// the program's standard output goes to /dev/null.
-/// \p Poll, when given, runs every 20 ms while the program runs (decan
-/// builds late packs then).
-static Expected<int> spawnAndWait(const std::vector<std::string> &Cmd,
-                                  const std::vector<std::string> &Env,
-                                  bool QuietStdout = false,
-                                  function_ref<void()> Poll = {}) {
-  std::vector<char *> Argv, Envp;
-  for (const std::string &A : Cmd)
-    Argv.push_back(const_cast<char *>(A.c_str()));
-  Argv.push_back(nullptr);
-  for (const std::string &E : Env)
-    Envp.push_back(const_cast<char *>(E.c_str()));
-  Envp.push_back(nullptr);
-  pid_t Pid;
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  if (QuietStdout)
-    posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
-  int RC = posix_spawn(&Pid, Cmd[0].c_str(), &Actions, nullptr, Argv.data(),
-                       Envp.data());
-  posix_spawn_file_actions_destroy(&Actions);
-  if (RC)
-    return createStringError("cannot start '%s': %s", Cmd[0].c_str(),
-                             std::strerror(RC));
-  // Ctrl-C reaches the program (its runtime writes the report on SIGINT);
-  // decan itself stays to analyse what was measured. SIGTERM and SIGHUP sent
-  // to decan are passed on, so the program is never left running alone.
-  ChildPid = Pid;
-  struct sigaction Ign = {}, Fwd = {}, OldInt = {}, OldTerm = {}, OldHup = {};
-  Ign.sa_handler = SIG_IGN;
-  Fwd.sa_handler = forwardSignal;
-  sigaction(SIGINT, &Ign, &OldInt);
-  sigaction(SIGTERM, &Fwd, &OldTerm);
-  sigaction(SIGHUP, &Fwd, &OldHup);
-  int Status = 0;
-  if (Poll) {
-    for (;;) {
-      pid_t R = waitpid(Pid, &Status, WNOHANG);
-      if (R == Pid || (R < 0 && errno != EINTR))
-        break;
-      Poll();
-      usleep(20000);
-    }
-  } else {
-    while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
-      ;
-  }
-  ChildPid = 0;
-  sigaction(SIGINT, &OldInt, nullptr);
-  sigaction(SIGTERM, &OldTerm, nullptr);
-  sigaction(SIGHUP, &OldHup, nullptr);
-  return Status;
-}
 
 static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
                                         ArrayRef<unsigned> Variants,
@@ -571,6 +502,101 @@ static unsigned collect(StringRef Dir, RawMerger &M, raw_ostream &Log,
     }
   }
   return N;
+}
+
+/// A run of more than one process (a program that forks, or starts other
+/// programs): one line per process with what it measured, and a warning
+/// naming each child that wrote no report. The runtime leaves
+/// `decan.<pid>.child` (the parent's pid) in a fork and `decan.<pid>.exec`
+/// (the program exec'd) in \p Dir.
+static void describeProcesses(ArrayRef<ProcessInfo> Procs,
+                              ArrayRef<LoopReport> Loops, StringRef Dir,
+                              raw_ostream &Log) {
+  std::map<int64_t, int64_t> ForkedBy;
+  std::map<int64_t, std::string> Execd;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (!Name.consume_front("decan."))
+      continue;
+    auto [PidText, Kind] = Name.split('.');
+    int64_t Pid;
+    if (PidText.getAsInteger(10, Pid) || (Kind != "child" && Kind != "exec"))
+      continue;
+    auto Buf = MemoryBuffer::getFile(I->path(), /*IsText=*/true);
+    StringRef Text = Buf ? (*Buf)->getBuffer().trim() : "";
+    if (Kind == "exec") {
+      Execd[Pid] = Text.str();
+    } else {
+      int64_t Parent = 0;
+      (void)Text.getAsInteger(10, Parent);
+      ForkedBy[Pid] = Parent;
+    }
+  }
+  std::map<int64_t, const ProcessInfo *> ByPid;
+  for (const ProcessInfo &P : Procs)
+    ByPid[P.Pid] = &P;
+  auto NameOf = [&](int64_t Pid) -> std::string {
+    auto It = ByPid.find(Pid);
+    return It != ByPid.end() ? sys::path::filename(It->second->Program).str()
+                             : std::string();
+  };
+  // MPI ranks are the run's processes, not children of one another.
+  bool Ranks = any_of(Procs, [](const ProcessInfo &P) { return P.Rank; });
+  if (Procs.size() > 1 && !Ranks)
+    for (const ProcessInfo &P : Procs) {
+      std::set<std::string> Measured;
+      uint64_t Calls = 0;
+      for (const LoopReport &L : Loops)
+        for (const ThreadTotal &T : L.ThreadTotals)
+          if ((int64_t)T.Pid == P.Pid && T.Calls) {
+            Measured.insert(L.Id);
+            Calls += T.Calls;
+          }
+      std::string Parent;
+      if (ByPid.count(P.ParentPid))
+        Parent =
+            formatv(" ({0} of {1})", P.Forked ? "fork" : "child", P.ParentPid)
+                .str();
+      Log << formatv("decan: process {0}{1}: {2}: {3} loop(s) measured, {4} "
+                     "call(s)\n",
+                     P.Pid, Parent, sys::path::filename(P.Program),
+                     Measured.size(), Calls);
+    }
+  std::set<int64_t> Unmeasured;
+  for (const auto &[Pid, Parent] : ForkedBy)
+    if (!ByPid.count(Pid))
+      Unmeasured.insert(Pid);
+  for (const auto &[Pid, Path] : Execd)
+    if (!ByPid.count(Pid))
+      Unmeasured.insert(Pid);
+  for (int64_t Pid : Unmeasured) {
+    auto F = ForkedBy.find(Pid);
+    auto X = Execd.find(Pid);
+    std::string Parent;
+    if (F != ForkedBy.end()) {
+      std::string PName = NameOf(F->second);
+      Parent = formatv(", child of {0}{1}", PName.empty() ? "pid " : "",
+                       PName.empty()
+                           ? Twine(F->second).str()
+                           : PName + " (pid " + Twine(F->second).str() + ")")
+                   .str();
+    }
+    if (X != Execd.end())
+      Log << formatv("decan: warning: child process {0} (pid {1}{2}) was not "
+                     "measured: it wrote no decan report (a program without "
+                     "decan's runtime: build it with $(decan flags), or run "
+                     "it under decan run itself)\n",
+                     X->second, Pid, Parent);
+    else
+      Log << formatv("decan: warning: child process {0} (pid {1}{2}) was not "
+                     "measured: it wrote no decan report (a fork that ended "
+                     "with _exit() or by a signal, or exec'd a program "
+                     "without decan's runtime)\n",
+                     F != ForkedBy.end() ? NameOf(F->second) : std::string("?"),
+                     Pid, Parent);
+  }
 }
 
 static bool wasMeasured(const LoopReport &R) {
@@ -688,14 +714,22 @@ discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
                              EC.message().c_str());
   // "none" names no loop: the runtime writes its report, measures nothing.
   // The program's output is the measured run's: this one's is dropped.
-  auto Status = spawnAndWait(
+  auto Status = runProgram(
       O.Command, makeEnv(O, "none", {REF}, Dir, /*Preload=*/true, Libraries()),
       /*QuietStdout=*/true);
   if (!Status)
     return Status.takeError();
   RawMerger M;
   std::string ProgName = sys::path::filename(O.Command[0]).str();
-  if (!collect(Dir, M, Log, "", 0))
+  if (!collect(Dir, M, Log, "", 0) && WIFSIGNALED(*Status))
+    return make_error<ProgramKilled>(
+        WTERMSIG(*Status),
+        formatv("--lib auto: {0} was killed by {1} in its first run, which "
+                "looks for the libraries it loads, before it wrote a decan "
+                "report",
+                ProgName, signalName(WTERMSIG(*Status)))
+            .str());
+  if (!M.size())
     return createStringError("--lib auto: %s wrote no decan report in its "
                              "first run, which looks for the libraries it "
                              "loads",
@@ -941,14 +975,6 @@ private:
   std::chrono::steady_clock::time_point Start;
 };
 
-/// Removes the temporary directory tree at scope exit.
-struct TempDir {
-  std::string Path;
-  ~TempDir() {
-    if (!Path.empty())
-      sys::fs::remove_directories(Path);
-  }
-};
 } // namespace
 
 /// Late variants by default when the inputs decan would rewrite (the
@@ -1016,16 +1042,15 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   if (!is_contained(O.Variants, REF))
     O.Variants.insert(O.Variants.begin(), REF); // saturations need REF
 
-  TempDir Tmp;
-  SmallString<128> TmpPath;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("decan-run", TmpPath))
-    return createStringError("cannot create a temporary directory: %s",
-                             EC.message().c_str());
-  Tmp.Path = TmpPath.str().str();
+  // A decan that was killed left its directory (and maybe reports) behind.
+  RunDirectory::reclaimStale(Log);
+  RunDirectory Tmp;
+  if (Error E = Tmp.create())
+    return std::move(E);
 
   bool Auto = is_contained(O.Libs, "auto");
   if (Auto) {
-    auto Found = discoverLibraries(O, Tmp.Path, Log);
+    auto Found = discoverLibraries(O, Tmp.path(), Log);
     if (!Found)
       return Found.takeError();
     llvm::erase(O.Libs, "auto");
@@ -1090,7 +1115,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     }
     return Error::success();
   };
-  if (Error E = Prepare(Stage, Tmp.Path + "/stage1"))
+  if (Error E = Prepare(Stage, Tmp.path() + "/stage1"))
     return std::move(E);
   bool Profiling = Stage.Profile && (T->Preload || Libs->Preload);
   std::string ProgName = sys::path::filename(O.Command[0]).str();
@@ -1110,7 +1135,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
         << " an empty loop table: nothing to measure\n";
 
-  LatePacks Late(Tmp.Path + "/late", O.LateWait, Rotated, Log);
+  LatePacks Late(Tmp.path() + "/late", O.LateWait, Rotated, Log);
   if (Stage.LateBase) {
     Late.add(T->Input, T->Input.empty() ? "" : T->Binary);
     for (const Libraries::Lib &L : Libs->Each)
@@ -1126,7 +1151,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                      RawMerger &Into, StringRef What,
                      bool Quiet = false) -> Expected<unsigned> {
     ++Out.Runs;
-    std::string Dir = (Tmp.Path + "/run" + Twine(Out.Runs)).str();
+    std::string Dir = (Tmp.path() + "/run" + Twine(Out.Runs)).str();
     if (std::error_code EC = sys::fs::create_directory(Dir))
       return createStringError("cannot create '%s': %s", Dir.c_str(),
                                EC.message().c_str());
@@ -1136,12 +1161,12 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
       if (!Late.empty())
-        return spawnAndWait(O.Command,
-                            makeEnv(O, Loops, Variants, Dir,
-                                    T->Preload || Libs->Preload, *Libs,
-                                    Late.dir()),
-                            Quiet, [&] { Late.poll(); });
-      return spawnAndWait(
+        return runProgram(O.Command,
+                          makeEnv(O, Loops, Variants, Dir,
+                                  T->Preload || Libs->Preload, *Libs,
+                                  Late.dir()),
+                          Quiet, [&] { Late.poll(); });
+      return runProgram(
           O.Command,
           makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs),
           Quiet);
@@ -1174,6 +1199,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                     .str();
     }
     Report Now = Into.finish();
+    describeProcesses(ArrayRef<ProcessInfo>(Now.Processes).drop_front(Before),
+                      Now.Loops, Dir, Log);
     bool Named = false;
     for (size_t I = Before; I < Now.Processes.size(); ++I) {
       const ProcessInfo &P = Now.Processes[I];
@@ -1204,6 +1231,12 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       if (!Named)
         Out.Problems.push_back(Problem);
     }
+    if (!N && !Before && WIFSIGNALED(*Status))
+      return make_error<ProgramKilled>(
+          WTERMSIG(*Status),
+          formatv("{0} was killed by {1}{2} before it wrote a decan report",
+                  ProgName, signalName(WTERMSIG(*Status)), Run)
+              .str());
     if (!N && !Before)
       return createStringError(
           "%s wrote no decan report%s: was it built with $(decan flags), "
@@ -1271,7 +1304,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       std::vector<unsigned> Before;
       for (const Libraries::Lib &L : Libs->Each)
         Before.push_back(L.Measurable);
-      if (Error E = Prepare(Final, Tmp.Path + "/stage2"))
+      if (Error E = Prepare(Final, Tmp.path() + "/stage2"))
         return std::move(E);
       for (size_t K = 0; K < Libs->Each.size() && K < Before.size(); ++K)
         if (Before[K] > Libs->Each[K].Measurable)

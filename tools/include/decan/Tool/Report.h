@@ -259,6 +259,11 @@ struct LoopReport {
 struct ProcessInfo {
   std::string Source; ///< raw report file name
   int64_t Pid = 0;
+  /// Its parent when it started (decan, a launcher, a measured process that
+  /// forked or started it); Forked: a fork without exec of a measured one.
+  int64_t ParentPid = 0;
+  bool Forked = false;
+  std::string Program; ///< argv[0]
   std::optional<int64_t> Rank;
   std::string Host, Status, CrashSignal, CrashLoop, CrashVariant;
   std::string CrashRerunAfter; ///< crash in the original after this variant
