@@ -1093,6 +1093,23 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     return std::move(E);
   bool Profiling = Stage.Profile && (T->Preload || Libs->Preload);
   std::string ProgName = sys::path::filename(O.Command[0]).str();
+  // The run is the user's: every mode that runs the program again says so
+  // before it starts (a program that changes its files notices).
+  if (O.HotPercent)
+    Log << "decan: --hot runs " << ProgName
+        << " twice: a REF-only profile run, then the measured run of the "
+           "hot loops\n";
+  else if (Profiling)
+    Log << "decan: --find-first runs " << ProgName
+        << " twice: a REF-only run (its output dropped) finds the loops "
+           "that run, then the measured run\n";
+  if (O.Mode != "rotate" && O.Variants.size() > 1)
+    Log << formatv("decan: --mode {0} runs {1} {2} times: once per variant\n",
+                   O.Mode, ProgName, O.Variants.size());
+  else if (O.Mode == "rotate" && O.MaxRuns > 1)
+    Log << formatv("decan: --max-runs {0} may run {1} up to {0} times: again "
+                   "while a loop has too few samples\n",
+                   O.MaxRuns, ProgName);
   if (O.Loops != "all" && T->Loops) {
     SmallVector<StringRef, 8> Ids;
     StringRef(O.Loops).split(Ids, ',', -1, false);
