@@ -32,12 +32,7 @@ static void writeAnswer(StringRef Path, StringRef Text) {
   sys::fs::rename(Tmp, Path);
 }
 
-std::string DlopenCopies::answer(StringRef Name) {
-  if (!Search)
-    Search = LoaderSearch::fromSystem();
-  std::string Path = findLibrary(Name, *Search);
-  if (Path.empty() || isSystemRuntime(Path))
-    return ""; // dlopen fails, or loads what is never measured
+std::string DlopenCopies::copyOf(StringRef Path, StringRef Why) {
   SmallString<256> Real;
   if (sys::fs::real_path(Path, Real))
     return "";
@@ -48,18 +43,53 @@ std::string DlopenCopies::answer(StringRef Name) {
     return "";
   auto Copy = MakeCopy(R);
   if (!Copy) {
-    Log << "decan: warning: --lib auto: " << Path
-        << ", opened with dlopen, is not measured: "
-        << toString(Copy.takeError()) << "\n";
+    Log << "decan: warning: --lib auto: " << Path << ", " << Why
+        << ", is not measured: " << toString(Copy.takeError()) << "\n";
     Refused.insert(R);
     return "";
   }
-  Log << "decan: --lib auto: measuring " << Path << ", opened with dlopen\n";
-  Copies[R] = *Copy;
-  return *Copy;
+  // The program may change directory: the runtime opens an absolute path.
+  SmallString<256> Abs(*Copy);
+  sys::fs::make_absolute(Abs);
+  Log << "decan: --lib auto: measuring " << Path << ", " << Why << "\n";
+  Copies[R] = Abs.str().str();
+  return Copies[R];
 }
 
-void DlopenCopies::poll(StringRef Dir) {
+std::string DlopenCopies::answer(StringRef Name, StringRef LoaderDir) {
+  if (!Search)
+    Search = LoaderSearch::fromSystem();
+  std::string Path = findLibrary(Name, *Search);
+  if (Path.empty() || isSystemRuntime(Path))
+    return ""; // dlopen fails, or loads what is never measured
+  std::string Copy = copyOf(Path, "opened with dlopen");
+  if (Copy.empty() || LoaderDir.empty())
+    return Copy;
+  // What it needs, searched from the original (its $ORIGIN), goes where
+  // the loader looks first: a name there already is a copy (or the
+  // program's own library, loaded at start).
+  auto Needed = neededClosure(Path, *Search);
+  if (!Needed) {
+    consumeError(Needed.takeError()); // copyOf read it
+    return Copy;
+  }
+  for (const NeededLibrary &L : *Needed) {
+    std::string To = (LoaderDir + "/" + L.Name).str();
+    if (L.Path.empty() || isSystemRuntime(L.Path) || sys::fs::exists(To))
+      continue;
+    std::string Dep =
+        copyOf(L.Path, ("needed by " + sys::path::filename(L.NeededBy) +
+                        " (opened with dlopen)")
+                           .str());
+    if (!Dep.empty())
+      if (std::error_code EC = sys::fs::create_link(Dep, To))
+        Log << "decan: warning: --lib auto: cannot link '" << To
+            << "': " << EC.message() << "\n";
+  }
+  return Copy;
+}
+
+void DlopenCopies::poll(StringRef Dir, StringRef LoaderDir) {
   std::error_code EC;
   std::vector<std::string> New;
   for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
@@ -75,7 +105,8 @@ void DlopenCopies::poll(StringRef Dir) {
         (Dir + "/" + StringRef(File).drop_back(strlen(".request"))).str();
     auto Buf = MemoryBuffer::getFile(Dir + "/" + File, /*IsText=*/true);
     std::string Copy =
-        Buf ? answer((*Buf)->getBuffer().split('\n').first.trim()) : "";
+        Buf ? answer((*Buf)->getBuffer().split('\n').first.trim(), LoaderDir)
+            : "";
     if (Copy.empty())
       writeAnswer(Stem + ".nocopy", "");
     else

@@ -1082,6 +1082,14 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     Libs = prepareLibraries(O.Libs, Dir, RW);
     if (!Libs)
       return Libs.takeError();
+    // --lib auto: the loader finds there what an opened library needs
+    // (DlopenCopies.h), even when the program links nothing.
+    if (Auto && Libs->LoaderDir.empty()) {
+      Libs->LoaderDir = (Dir + "/ld-path").str();
+      if (std::error_code EC = sys::fs::create_directories(Libs->LoaderDir))
+        return createStringError("cannot create '%s': %s",
+                                 Libs->LoaderDir.c_str(), EC.message().c_str());
+    }
     if (!Libs->Loops.empty()) {
       if (!T->Loops)
         T->Loops.emplace();
@@ -1189,7 +1197,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                                     *Libs, Late.dir(), bool(Dlopen)),
                             Quiet, [&] {
                               if (Dlopen)
-                                Dlopen->poll(Late.dir());
+                                Dlopen->poll(Late.dir(), Libs->LoaderDir);
                               Late.poll();
                             });
       return spawnAndWait(
