@@ -5,13 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/DlopenCopies.h"
-#include "decan/Tool/LoopTable.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cstring>
 #include <vector>
 
 using namespace llvm;
