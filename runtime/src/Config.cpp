@@ -159,6 +159,8 @@ void parseConfig(Config &C, GetEnvFn GetEnv) {
     copyStr(C.LateDir, sizeof(C.LateDir), D);
   parseCount(C, GetEnv, "DECAN_LATE_AFTER_MS", C.LateAfterMs);
   parseCount(C, GetEnv, "DECAN_LATE_WAIT_MS", C.LateWaitMs);
+  if (const char *D = GetEnv("DECAN_LATE_DLOPEN"); D && !strcmp(D, "1"))
+    C.LateDlopen = true;
 }
 
 bool Config::selects(const char *Id) const {

@@ -75,6 +75,9 @@ struct Config {
   char LateDir[1024] = {};
   uint64_t LateAfterMs = 10;
   uint64_t LateWaitMs = 0;
+  /// DECAN_LATE_DLOPEN=1 (`decan run --lib auto`): a dlopen of a library
+  /// without a copy asks decan run for one in DECAN_LATE_DIR (Late.h).
+  bool LateDlopen = false;
   /// Problems found while parsing (unknown variant, bad number...).
   char Warnings[kMaxConfigWarnings][192] = {};
   unsigned NumWarnings = 0;

@@ -286,6 +286,18 @@ uint64_t programTsc(uint64_t Now) {
   return Since > Waited ? Since - Waited : 0;
 }
 
+/// The program waited for decan run since \p T0 (TSC; \p Rq0: the main
+/// thread's runqueue wait then): not the program's time.
+void noteWait(uint64_t T0, uint64_t Rq0, uint64_t Ns0) {
+  uint64_t Zero = 0;
+  WaitBeganTsc.compare_exchange_strong(Zero, T0);
+  WaitCycles.fetch_add(nowTsc() - T0, std::memory_order_relaxed);
+  WaitNs.fetch_add(nowNs() - Ns0, std::memory_order_relaxed);
+  uint64_t Rq1 = mainThreadRunqueueWaitUs();
+  if (Rq1 > Rq0)
+    WaitRunqueueUs.fetch_add(Rq1 - Rq0, std::memory_order_relaxed);
+}
+
 /// The modules whose request was just written wait for their packs
 /// (DECAN_LATE_WAIT_MS): the calling thread sleeps until each pack is
 /// there, or decan run says there is none (Stem.nopack.K), or the time is
@@ -310,13 +322,7 @@ void waitForPacks(const bool *Asked, unsigned N) {
     struct timespec Ts = {0, 5000000};
     nanosleep(&Ts, nullptr);
   }
-  uint64_t Zero = 0;
-  WaitBeganTsc.compare_exchange_strong(Zero, T0);
-  WaitCycles.fetch_add(nowTsc() - T0, std::memory_order_relaxed);
-  WaitNs.fetch_add(nowNs() - Ns0, std::memory_order_relaxed);
-  uint64_t Rq1 = mainThreadRunqueueWaitUs();
-  if (Rq1 > Rq0)
-    WaitRunqueueUs.fetch_add(Rq1 - Rq0, std::memory_order_relaxed);
+  noteWait(T0, Rq0, Ns0);
 }
 
 /// Installs the packs there (decan run's cache at start-up, answers
@@ -442,6 +448,68 @@ uint64_t lateWaitRunqueueUs() {
 
 uint64_t lateWaitBeganTsc() {
   return WaitBeganTsc.load(std::memory_order_relaxed);
+}
+
+const char *lateLibraryCopy(const char *File, char *Buf, size_t Cap) {
+  if (!Cfg.LateDlopen || !Cfg.LateDir[0] || !File || !*File ||
+      Exiting.load(std::memory_order_relaxed))
+    return File;
+  // decan run resolves a bare name as the loader would; a path is sent
+  // whole, as the loader sees it from this directory.
+  char Name[4096];
+  if (!strchr(File, '/'))
+    snprintf(Name, sizeof(Name), "%s", File);
+  else if (!realpath(File, Name))
+    return File; // dlopen says why
+  static pthread_mutex_t DlopenMutex = PTHREAD_MUTEX_INITIALIZER;
+  static unsigned NextRound = 0;
+  pthread_mutex_lock(&DlopenMutex);
+  char Stem[1200], Request[1300], Tmp[1300], Answer[1300];
+  snprintf(Stem, sizeof(Stem), "%s/dlopen.%d.%u", Cfg.LateDir, (int)getpid(),
+           NextRound++);
+  snprintf(Request, sizeof(Request), "%s.request", Stem);
+  snprintf(Tmp, sizeof(Tmp), "%s.tmp", Stem);
+  const char *Out = File;
+  FILE *F = fopen(Tmp, "we");
+  bool Sent = F && fprintf(F, "%s\n", Name) > 0;
+  if (F)
+    Sent = fclose(F) == 0 && Sent;
+  if (!Sent || rename(Tmp, Request) != 0) {
+    unlink(Tmp);
+    addWarning("cannot ask decan run for a copy of %s (%s): it is not "
+               "measured",
+               Name, Request);
+    pthread_mutex_unlock(&DlopenMutex);
+    return File;
+  }
+  uint64_t T0 = nowTsc(), Rq0 = mainThreadRunqueueWaitUs(), Ns0 = nowNs();
+  uint64_t WaitMs = Cfg.LateWaitMs ? Cfg.LateWaitMs : 120000;
+  uint64_t Until = nowNs() + WaitMs * 1000000ull;
+  for (;;) {
+    snprintf(Answer, sizeof(Answer), "%s.copy", Stem);
+    if (FILE *A = fopen(Answer, "re")) {
+      bool Got = fgets(Buf, (int)Cap, A) != nullptr;
+      fclose(A);
+      Buf[Got ? strcspn(Buf, "\n") : 0] = '\0';
+      if (Buf[0])
+        Out = Buf;
+      break;
+    }
+    snprintf(Answer, sizeof(Answer), "%s.nocopy", Stem);
+    struct stat St;
+    if (stat(Answer, &St) == 0)
+      break;
+    if (nowNs() >= Until) {
+      addWarning("waited %llu ms for a copy of %s: it is not measured",
+                 (unsigned long long)WaitMs, Name);
+      break;
+    }
+    struct timespec Ts = {0, 2000000};
+    nanosleep(&Ts, nullptr);
+  }
+  noteWait(T0, Rq0, Ns0);
+  pthread_mutex_unlock(&DlopenMutex);
+  return Out;
 }
 
 void requestLatePacksAtExit() {

@@ -22,6 +22,13 @@
 ///     registers the loop again with its copies (a new LoopState; the old
 ///     one, if it ran before, is superseded);
 ///   * at exit writes `<copy>.ran.PID`, the loops still without copies.
+/// Under `decan run --lib auto` (DECAN_LATE_DLOPEN=1) the same directory
+/// carries a dlopen's request for a copy of a library that has none (a
+/// Python extension module, a plugin): `dlopen.PID.K.request` names the
+/// library (its real path, or the name given to dlopen), and decan run
+/// answers `dlopen.PID.K.copy` (the path of the copy to open instead: a
+/// full copy, or a base copy whose loops get late packs as above) or
+/// `dlopen.PID.K.nocopy`.
 /// A loop gets its state at its first call, not at registration.
 /// No signal and no thread in the program: a pack arrives at the next
 /// counted call of any waiting loop.
@@ -33,6 +40,7 @@
 #include "State.h"
 #include "decan/abi.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace decan::rt {
@@ -73,6 +81,13 @@ uint64_t lateWaitBeganTsc();
 /// wait (us) during them.
 uint64_t lateWaitNs();
 uint64_t lateWaitRunqueueUs();
+
+/// The file a dlopen of \p File opens (DECAN_LATE_DLOPEN): asks decan run
+/// for a copy and waits for the answer (DECAN_LATE_WAIT_MS, 2 minutes when
+/// 0; the wait is not the program's time); the copy's path in \p Buf, or
+/// \p File itself when there is none. The caller checked that \p File is
+/// not loaded yet.
+const char *lateLibraryCopy(const char *File, char *Buf, size_t Cap);
 
 /// At exit: writes the request of a copy whose run ended before it was
 /// due (decan run builds its pack for the next run).

@@ -172,7 +172,7 @@ Expected<DynamicFacts> readDynamicFacts(StringRef Path) {
       return createStringError("'%s': bad dynamic section: %s", P.c_str(),
                                toString(Dyn.takeError()).c_str());
     uint64_t StrTab = 0, StrSz = 0;
-    std::optional<uint64_t> SoName;
+    std::optional<uint64_t> SoName, RunPath, RPath;
     std::vector<uint64_t> Needed;
     for (const auto &D : *Dyn) {
       switch (D.d_tag) {
@@ -188,12 +188,18 @@ Expected<DynamicFacts> readDynamicFacts(StringRef Path) {
       case ELF::DT_NEEDED:
         Needed.push_back(D.getVal());
         break;
+      case ELF::DT_RUNPATH:
+        RunPath = D.getVal();
+        break;
+      case ELF::DT_RPATH:
+        RPath = D.getVal();
+        break;
       case ELF::DT_FLAGS_1:
         Flags1 = D.getVal();
         break;
       }
     }
-    if (SoName || !Needed.empty()) {
+    if (SoName || RunPath || RPath || !Needed.empty()) {
       auto Str = F.toMappedAddr(StrTab);
       if (!Str)
         return createStringError("'%s': bad DT_STRTAB: %s", P.c_str(),
@@ -221,6 +227,14 @@ Expected<DynamicFacts> readDynamicFacts(StringRef Path) {
           return S.takeError();
         Out.Needed.push_back(*S);
       }
+      for (auto [Off, To] :
+           {std::pair(RunPath, &Out.RunPath), std::pair(RPath, &Out.RPath)})
+        if (Off) {
+          auto S = At(*Off);
+          if (!S)
+            return S.takeError();
+          *To = *S;
+        }
     }
   }
   // A PIE is ET_DYN too, but the loader never loads it as a dependency.

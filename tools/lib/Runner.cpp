@@ -9,6 +9,8 @@
 
 #include "decan/Tool/Runner.h"
 #include "decan/Rewriter/Instrument.h"
+#include "decan/Tool/DlopenCopies.h"
+#include "decan/Tool/Libraries.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Process.h"
@@ -240,19 +242,6 @@ struct Libraries {
 };
 } // namespace
 
-/// Libraries `--lib auto` and the hints leave out: the C and C++ runtimes
-/// (rewriting what decan's own runtime runs on gains nothing) and decan's.
-static bool isSystemRuntime(StringRef Path) {
-  StringRef Name = sys::path::filename(Path);
-  static const char *const Prefixes[] = {
-      "ld-linux",       "libc.so",      "libm.so",      "libmvec.so",
-      "libpthread.so",  "libdl.so",     "librt.so",     "libresolv.so",
-      "libutil.so",     "libanl.so",    "libstdc++.so", "libgcc_s.so",
-      "libc++.so",      "libc++abi.so", "libunwind.so", "libatomic.so",
-      "libdecan_rt.so", "libpfm.so",    "linux-vdso",   "linux-gate"};
-  return any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); });
-}
-
 /// Makes each of \p Libs measurable: a plugin-built library as is, any
 /// other rewritten into \p TmpDir (never in place). Both go into one loader
 /// directory under the name the program asks for (its DT_SONAME, read
@@ -407,11 +396,10 @@ private:
 };
 } // namespace
 
-static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
-                                        ArrayRef<unsigned> Variants,
-                                        StringRef OutDir, bool Preload,
-                                        const Libraries &Libs,
-                                        StringRef LateDir = "") {
+static std::vector<std::string>
+makeEnv(const RunOptions &O, StringRef Loops, ArrayRef<unsigned> Variants,
+        StringRef OutDir, bool Preload, const Libraries &Libs,
+        StringRef LateDir = "", bool AskDlopen = false) {
   StringRef LoaderDir = Libs.LoaderDir;
   std::vector<std::string> Env;
   std::string OldPreload, OldLibPath;
@@ -429,7 +417,8 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
                       "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
                       "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP",
-                      "DECAN_REGIONS", "DECAN_LATE_DIR", "DECAN_LATE_WAIT_MS"},
+                      "DECAN_REGIONS", "DECAN_LATE_DIR", "DECAN_LATE_WAIT_MS",
+                      "DECAN_LATE_DLOPEN"},
                      Name))
       continue;
     Env.push_back(S.str());
@@ -455,6 +444,9 @@ static std::vector<std::string> makeEnv(const RunOptions &O, StringRef Loops,
     // for a decan that cannot answer).
     if (O.LateWait)
       Env.push_back("DECAN_LATE_WAIT_MS=120000");
+    // --lib auto: a dlopen asks for a copy (DlopenCopies.h).
+    if (AskDlopen)
+      Env.push_back("DECAN_LATE_DLOPEN=1");
   }
   // An empty LD_LIBRARY_PATH entry means the current directory: never add
   // one the user did not have.
@@ -622,9 +614,9 @@ static std::string loadedAs(ArrayRef<std::string> Objects, StringRef Name) {
 
 /// After the runs, says why a `--lib` library measured nothing (never
 /// loaded, loaded from elsewhere, a wrapper without loops of its own), and
-/// where the time of a program with no measured loop likely is.
+/// (\p Hint) where the time of a program with no measured loop likely is.
 static void explainLibraries(const Report &R, const Libraries &Libs,
-                             StringRef ProgName, raw_ostream &Log) {
+                             StringRef ProgName, raw_ostream &Log, bool Hint) {
   for (const Libraries::Lib &L : Libs.Each) {
     std::string Shown = "'" + L.Path + "'";
     if (L.Real != L.Path)
@@ -678,6 +670,9 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
   // Where is the rest of the time? The part of the program's own time the
   // measured loops cover (Report::Coverage, over every run): below half,
   // most of it is elsewhere; very short runs (under 20 ms) say nothing.
+  // (--lib auto lists what it did not measure itself.)
+  if (!Hint)
+    return;
   bool None = none_of(R.Loops, wasMeasured);
   auto Hz = R.Machine.getNumber("tsc_hz");
   double Seconds = Hz && *Hz > 0 ? R.ProcessCycles / *Hz : 0;
@@ -703,47 +698,78 @@ static void explainLibraries(const Report &R, const Libraries &Libs,
       << ": measure them with --lib PATH[,PATH...] or --lib auto\n";
 }
 
-/// `--lib auto`: one run with the runtime preloaded and no loop selected,
-/// which reports the shared objects the program loads; returns those worth
-/// measuring (not the C and C++ runtimes).
-static Expected<std::vector<std::string>>
-discoverLibraries(const RunOptions &O, StringRef TmpDir, raw_ostream &Log) {
-  std::string Dir = (TmpDir + "/discover").str();
-  if (std::error_code EC = sys::fs::create_directory(Dir))
-    return createStringError("cannot create '%s': %s", Dir.c_str(),
-                             EC.message().c_str());
-  // "none" names no loop: the runtime writes its report, measures nothing.
-  // The program's output is the measured run's: this one's is dropped.
-  auto Status = runProgram(
-      O.Command, makeEnv(O, "none", {REF}, Dir, /*Preload=*/true, Libraries()),
-      /*QuietStdout=*/true);
-  if (!Status)
-    return Status.takeError();
-  RawMerger M;
-  std::string ProgName = sys::path::filename(O.Command[0]).str();
-  if (!collect(Dir, M, Log, "", 0) && WIFSIGNALED(*Status))
-    return make_error<ProgramKilled>(
-        WTERMSIG(*Status),
-        formatv("--lib auto: {0} was killed by {1} in its first run, which "
-                "looks for the libraries it loads, before it wrote a decan "
-                "report",
-                ProgName, signalName(WTERMSIG(*Status)))
-            .str());
-  if (!M.size())
-    return createStringError("--lib auto: %s wrote no decan report in its "
-                             "first run, which looks for the libraries it "
-                             "loads",
-                             ProgName.c_str());
+/// `--lib auto`: one line for the libraries the program loaded that got no
+/// copy (opened with dlopen, or needed by one that was, and not measured):
+/// what to rerun with.
+static void listUnmeasured(const Report &R, const Libraries &Libs,
+                           const DlopenCopies &Dlopen, raw_ostream &Log) {
+  std::vector<std::string> Names, Paths;
+  for (const std::string &P : R.Objects) {
+    if (isSystemRuntime(P) ||
+        (!Libs.LoaderDir.empty() &&
+         StringRef(P).starts_with(Libs.LoaderDir + "/")) ||
+        any_of(Libs.Each,
+               [&](const Libraries::Lib &L) {
+                 return L.Copy == P || sys::fs::equivalent(L.Real, P);
+               }) ||
+        any_of(Dlopen.copies(),
+               [&](const auto &C) { return C.first == P || C.second == P; }))
+      continue;
+    Names.push_back(sys::path::filename(P).str());
+    Paths.push_back(P);
+  }
+  if (!Names.empty())
+    Log << "decan: not measured: loaded with dlopen during the run: "
+        << join(Names, ", ") << " (rerun with --lib " << join(Paths, ",")
+        << ")\n";
+}
+
+/// `--lib auto`: the libraries the measured binary (the program, a
+/// launcher's program, a script's interpreter) loads at start-up, its
+/// DT_NEEDED closure read from the files (the program does not run: it
+/// runs once, measured); not the C and C++ runtimes. Libraries loaded with
+/// dlopen are asked for while it runs (DlopenCopies.h).
+static std::vector<std::string> discoverLibraries(ArrayRef<std::string> Cmd,
+                                                  raw_ostream &Log) {
+  std::string Bin = Cmd[0];
+  if (isLauncher(Bin)) {
+    Bin.clear();
+    for (const std::string &A : drop_begin(Cmd))
+      if (!StringRef(A).starts_with("-") && sys::fs::is_regular_file(A) &&
+          isELF(A)) {
+        Bin = A;
+        break;
+      }
+    if (Bin.empty())
+      Bin = scriptInterpreter(Cmd[0]);
+  }
+  std::string ProgName = sys::path::filename(Cmd[0]).str();
   std::vector<std::string> Libs;
-  for (const std::string &P : M.finish().Objects)
-    if (!isSystemRuntime(P))
-      Libs.push_back(P);
+  if (Bin.empty()) {
+    Log << "decan: --lib auto: " << ProgName
+        << " is no ELF program: only the libraries it loads with dlopen "
+           "are measured\n";
+    return Libs;
+  }
+  auto Closure = neededClosure(Bin, LoaderSearch::fromSystem());
+  if (!Closure) {
+    Log << "decan: warning: --lib auto: " << toString(Closure.takeError())
+        << "\n";
+    return Libs;
+  }
+  for (const NeededLibrary &L : *Closure) {
+    if (L.Path.empty())
+      Log << "decan: warning: --lib auto: " << L.Name << ", needed by "
+          << L.NeededBy << ", is nowhere the dynamic loader looks\n";
+    else if (!isSystemRuntime(L.Path))
+      Libs.push_back(L.Path);
+  }
   if (Libs.empty())
     Log << "decan: --lib auto: " << ProgName
-        << " loads no library besides the C and C++ runtimes\n";
+        << " links no library besides the C and C++ runtimes\n";
   else
     Log << "decan: --lib auto: measuring the libraries " << ProgName
-        << " loads: " << join(Libs, ", ") << "\n";
+        << " links: " << join(Libs, ", ") << "\n";
   return Libs;
 }
 
@@ -784,27 +810,19 @@ public:
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return createStringError("cannot create '%s': %s", Dir.c_str(),
                                EC.message().c_str());
-    for (Base &B : Bases) {
-      B.Round = 0;
-      B.NextOffset = 0;
-      B.Cached = readLines(B.Copy + ".pack-loops");
-      B.Left = readLines(B.Copy + ".pack-left");
-      B.Built.clear();
-      if (!B.Cached.empty() &&
-          !sys::fs::copy_file(B.Copy + ".pack", round(B, "pack", 0))) {
-        if (auto End = rangeEnd(round(B, "pack", 0))) {
-          B.Round = 1;
-          B.NextOffset = *End;
-          Log << formatv("decan: {0}: the variants of {1} loop(s) from the "
-                         "last run (cached)\n",
-                         B.Name, B.Cached.size());
-        }
-      }
-      if (!B.Round)
-        B.Cached.clear();
-    }
+    for (Base &B : Bases)
+      stageOne(B);
     Start = std::chrono::steady_clock::now();
     return Error::success();
+  }
+
+  /// While the program runs: a copy it opens with dlopen (DlopenCopies.h),
+  /// its cached pack staged before the program loads it.
+  void addDuringRun(StringRef Input, StringRef Copy) {
+    size_t Before = Bases.size();
+    add(Input, Copy);
+    if (Bases.size() > Before)
+      stageOne(Bases.back());
   }
 
   /// While the program runs: answers each request with a pack.
@@ -908,6 +926,26 @@ private:
     unsigned Round = 0;
     uint64_t NextOffset = 0;
   };
+  /// Its cached pack into the late directory (round 0), if any.
+  void stageOne(Base &B) {
+    B.Round = 0;
+    B.NextOffset = 0;
+    B.Cached = readLines(B.Copy + ".pack-loops");
+    B.Left = readLines(B.Copy + ".pack-left");
+    B.Built.clear();
+    if (!B.Cached.empty() &&
+        !sys::fs::copy_file(B.Copy + ".pack", round(B, "pack", 0))) {
+      if (auto End = rangeEnd(round(B, "pack", 0))) {
+        B.Round = 1;
+        B.NextOffset = *End;
+        Log << formatv("decan: {0}: the variants of {1} loop(s) from the "
+                       "last run (cached)\n",
+                       B.Name, B.Cached.size());
+      }
+    }
+    if (!B.Round)
+      B.Cached.clear();
+  }
   std::string path(const Base &B, StringRef Suffix) const {
     return (Dir + "/" + B.Name + Suffix).str();
   }
@@ -1050,12 +1088,11 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
 
   bool Auto = is_contained(O.Libs, "auto");
   if (Auto) {
-    auto Found = discoverLibraries(O, Tmp.path(), Log);
-    if (!Found)
-      return Found.takeError();
     llvm::erase(O.Libs, "auto");
-    for (std::string &L : *Found)
-      if (!is_contained(O.Libs, L))
+    for (std::string &L : discoverLibraries(O.Command, Log))
+      if (none_of(O.Libs, [&](const std::string &G) {
+            return sys::fs::equivalent(G, L);
+          }))
         O.Libs.push_back(std::move(L));
   }
   // A prebuilt program or library is rewritten for what will be measured:
@@ -1108,6 +1145,14 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     Libs = prepareLibraries(O.Libs, Dir, RW);
     if (!Libs)
       return Libs.takeError();
+    // --lib auto: the loader finds there what an opened library needs
+    // (DlopenCopies.h), even when the program links nothing.
+    if (Auto && Libs->LoaderDir.empty()) {
+      Libs->LoaderDir = (Dir + "/ld-path").str();
+      if (std::error_code EC = sys::fs::create_directories(Libs->LoaderDir))
+        return createStringError("cannot create '%s': %s",
+                                 Libs->LoaderDir.c_str(), EC.message().c_str());
+    }
     if (!Libs->Loops.empty()) {
       if (!T->Loops)
         T->Loops.emplace();
@@ -1119,6 +1164,23 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     return std::move(E);
   bool Profiling = Stage.Profile && (T->Preload || Libs->Preload);
   std::string ProgName = sys::path::filename(O.Command[0]).str();
+  // The run is the user's: every mode that runs the program again says so
+  // before it starts (a program that changes its files notices).
+  if (O.HotPercent)
+    Log << "decan: --hot runs " << ProgName
+        << " twice: a REF-only profile run, then the measured run of the "
+           "hot loops\n";
+  else if (Profiling)
+    Log << "decan: --find-first runs " << ProgName
+        << " twice: a REF-only run (its output dropped) finds the loops "
+           "that run, then the measured run\n";
+  if (O.Mode != "rotate" && O.Variants.size() > 1)
+    Log << formatv("decan: --mode {0} runs {1} {2} times: once per variant\n",
+                   O.Mode, ProgName, O.Variants.size());
+  else if (O.Mode == "rotate" && O.MaxRuns > 1)
+    Log << formatv("decan: --max-runs {0} may run {1} up to {0} times: again "
+                   "while a loop has too few samples\n",
+                   O.MaxRuns, ProgName);
   if (O.Loops != "all" && T->Loops) {
     SmallVector<StringRef, 8> Ids;
     StringRef(O.Loops).split(Ids, ',', -1, false);
@@ -1142,6 +1204,33 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       Late.add(L.Real, L.Copy);
   }
 
+  // --lib auto: a library the program opens with dlopen is copied while
+  // it waits, as its libraries were before it ran (a base copy when large,
+  // as lateByDefault decides for those).
+  std::optional<DlopenCopies> Dlopen;
+  if (Auto) {
+    unsigned NumCopies = 0;
+    Dlopen.emplace(
+        [&](StringRef Real) -> Expected<std::string> {
+          rewriter::RewriteOptions RW = Stage;
+          RW.Profile = false;
+          RW.LateBase =
+              Stage.LateBase || O.Late == RunOptions::LateMode::Always ||
+              (O.Late == RunOptions::LateMode::Auto && O.Loops == "all" &&
+               !O.FindFirst && !O.HotPercent &&
+               lateByDefault("", /*ProgramPlain=*/true, {Real.str()}));
+          std::string Dir = (Tmp.Path + "/dlopen" + Twine(++NumCopies)).str();
+          if (std::error_code EC = sys::fs::create_directories(Dir))
+            return createStringError("cannot create '%s': %s", Dir.c_str(),
+                                     EC.message().c_str());
+          auto Copy = rewriter::instrumentCached(Real, Dir, RW);
+          if (Copy && RW.LateBase && *Copy != Real)
+            Late.addDuringRun(Real, *Copy);
+          return Copy;
+        },
+        Log);
+  }
+
   RunOutcome Out;
   RawMerger M;
   bool Crashed = false;
@@ -1155,17 +1244,25 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     if (std::error_code EC = sys::fs::create_directory(Dir))
       return createStringError("cannot create '%s': %s", Dir.c_str(),
                                EC.message().c_str());
-    if (!Late.empty())
+    // The late directory also carries --lib auto's dlopen requests.
+    bool Serve = !Late.empty() || Dlopen;
+    if (Serve)
       if (Error E = Late.stage())
         return std::move(E);
+    if (Dlopen)
+      Dlopen->startRun();
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
-      if (!Late.empty())
+      if (Serve)
         return runProgram(O.Command,
                           makeEnv(O, Loops, Variants, Dir,
-                                  T->Preload || Libs->Preload, *Libs,
-                                  Late.dir()),
-                          Quiet, [&] { Late.poll(); });
+                                  T->Preload || Libs->Preload || Dlopen, *Libs,
+                                  Late.dir(), bool(Dlopen)),
+                          Quiet, [&] {
+                            if (Dlopen)
+                              Dlopen->poll(Late.dir(), Libs->LoaderDir);
+                            Late.poll();
+                          });
       return runProgram(
           O.Command,
           makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs),
@@ -1393,7 +1490,9 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   }
   // (--late says itself which loops ran without variants.)
   if (O.Loops == "all" && !O.HotPercent && !Stage.LateBase)
-    explainLibraries(Out.Merged, *Libs, ProgName, Log);
+    explainLibraries(Out.Merged, *Libs, ProgName, Log, /*Hint=*/!Auto);
+  if (Dlopen)
+    listUnmeasured(Out.Merged, *Libs, *Dlopen, Log);
   if (!O.Events.empty())
     Out.Merged.Config["events"] = json::Array(O.Events);
   Out.Merged.Config["runs"] = static_cast<int64_t>(Out.Runs);

@@ -55,6 +55,8 @@ struct DynamicFacts {
   bool Interpreter = false;        ///< PT_INTERP: started by the dynamic loader
   std::string SoName;              ///< DT_SONAME, "" when none
   std::vector<std::string> Needed; ///< DT_NEEDED, in order
+  std::string RunPath;             ///< DT_RUNPATH, "" when none
+  std::string RPath;               ///< DT_RPATH, "" when none
   /// Whether the file defines __decan_register_loops (the runtime is linked
   /// in); nullopt when it has no symbol table to tell.
   std::optional<bool> DefinesRuntime;

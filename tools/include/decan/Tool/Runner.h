@@ -57,8 +57,10 @@ struct RunOptions {
   /// (DT_SONAME, else the file name) in a directory prepended to
   /// LD_LIBRARY_PATH; a dlopen of the original by path opens the copy. With
   /// libraries, a program without a loop table runs unmodified (only the
-  /// libraries are measured). "auto": the libraries the program loads in a
-  /// first run (not the C and C++ runtimes), and the program itself.
+  /// libraries are measured). "auto": the libraries the program links
+  /// (Libraries.h: read from the files, the program is not run for it) and
+  /// those it opens with dlopen (DlopenCopies.h), not the C and C++
+  /// runtimes; and the program itself.
   std::vector<std::string> Libs;
   /// A prebuilt program or library (not plugin-built): every loop is
   /// rewritten with its variants before the one run (the program runs
