@@ -432,7 +432,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   }
   markReductions(K, L, RD, S.Bits);
   findGroups(K, L, S);
-  // Memory written by the loop that an exit may read (same base/index).
+  // Memory written by the loop that an exit may read: the same array
+  // (same base register), an opaque symbol, or what alias facts allow.
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
       continue;
@@ -452,7 +453,23 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
                       B.Ops[MJ + 3].Kind == Operand::Symbol) &&
                      !(A.Ops[M + 3].SymKey && B.Ops[MJ + 3].SymKey &&
                        A.Ops[M + 3].SymKey != B.Ops[MJ + 3].SymKey);
-      if (SameArray || SymBoth)
+      // Without the front end's alias analysis, only what the operands
+      // prove keeps them apart: the frame and a global (a register may
+      // point anywhere, the frame included).
+      auto IsFrame = [&](const Instr &X, int MX) {
+        return X.Ops[MX].isReg() && X.Ops[MX].Reg == K.RSP;
+      };
+      auto IsGlobal = [&](const Instr &X, int MX) {
+        return X.Ops[MX + 3].Kind == Operand::Symbol ||
+               (X.Ops[MX].isReg() && X.Ops[MX].Reg == K.RIP) ||
+               (X.Ops[MX].isReg() && !X.Ops[MX].Reg && X.Ops[MX + 2].isReg() &&
+                !X.Ops[MX + 2].Reg);
+      };
+      bool Disjoint = (IsFrame(A, M) && IsGlobal(B, MJ)) ||
+                      (IsGlobal(A, M) && IsFrame(B, MJ)) ||
+                      (IsGlobal(A, M) && IsGlobal(B, MJ) && !SymBoth);
+      bool MayAlias = L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint;
+      if (SameArray || SymBoth || MayAlias)
         S.CtrlReadsStoredMemory = true;
     }
   }
