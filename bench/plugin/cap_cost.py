@@ -43,7 +43,7 @@ def main():
     for r in range(args.runs):
         for name in builds:
             js = os.path.join(tmp, "%s-%d.json" % (name, r))
-            subprocess.run([decan, "run", "--json", js, "-o", os.devnull,
+            subprocess.run([decan, "run", "--json", js, "-o", js + ".txt",
                             "--", exe[name]], check=True,
                            stdout=subprocess.DEVNULL)
             for loop in json.load(open(js))["loops"]:
