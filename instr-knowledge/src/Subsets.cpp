@@ -364,6 +364,28 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       Branches.push_back(I);
   }
   Slice(Branches, SubsetCtrl);
+  // The exit tests' own slice (branches of exiting blocks): what decides
+  // whether a copy ends, as opposed to which path an iteration takes.
+  std::vector<bool> ExitSlice(N);
+  {
+    std::vector<unsigned> Work;
+    for (const LoopBody::Block &B : L.Blocks)
+      if (B.Exiting)
+        for (unsigned I = B.Begin; I < B.End; ++I)
+          if (S.Bits[I] & SubsetBranch)
+            Work.push_back(I);
+    while (!Work.empty()) {
+      unsigned I = Work.back();
+      Work.pop_back();
+      if (ExitSlice[I])
+        continue;
+      ExitSlice[I] = true;
+      for (const RegRead *R : RD.readsOf(I))
+        for (auto [D, C] : R->Defs)
+          if (D != EntryDef)
+            Work.push_back(D);
+    }
+  }
   // Address slice: definitions reaching base/index registers.
   for (unsigned I = 0; I < N; ++I) {
     int M = K.memOperandIndex(L.Instrs[I].Opcode);
@@ -468,7 +490,10 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       bool Disjoint = (IsFrame(A, M) && IsGlobal(B, MJ)) ||
                       (IsGlobal(A, M) && IsFrame(B, MJ)) ||
                       (IsGlobal(A, M) && IsGlobal(B, MJ) && !SymBoth);
-      bool MayAlias = L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint;
+      // Only an exit test's loads: an inner branch's take another path,
+      // but the copy still ends.
+      bool MayAlias = ExitSlice[I] &&
+                      (L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint);
       if (SameArray || SymBoth || MayAlias)
         S.CtrlReadsStoredMemory = true;
     }
