@@ -35,8 +35,10 @@ static_assert(sizeof(decan_machine_info) == abi_ir::MInfoWords * 4 &&
                   offsetof(decan_machine_info, n_other) / 4 + 1 ==
                       abi_ir::MInfoCounts + abi_ir::MInfoNumCounts,
               "machine info layout");
-static_assert(sizeof(decan_loop_desc) == 96 &&
-                  offsetof(decan_loop_desc, flags) == 80,
+static_assert(sizeof(decan_loop_desc) == 104 &&
+                  offsetof(decan_loop_desc, flags) == 80 &&
+                  offsetof(decan_loop_desc, iteration_cap) == 96 &&
+                  abi_ir::DescIterationCap == 17,
               "descriptor layout");
 static_assert(offsetof(decan_loop_desc, active) == 4 && abi_ir::DescActive == 1,
               "active field (element 1 of DescTy)");
@@ -55,7 +57,8 @@ LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
   if (!DescTy)
     DescTy = StructType::create(Ctx,
                                 {I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr,
-                                 Ptr, I32, I32, Ptr, Ptr, I32, I32, Ptr},
+                                 Ptr, I32, I32, Ptr, Ptr, I32, I32, Ptr,
+                                 Type::getInt64Ty(Ctx)},
                                 "decan.loop_desc");
 }
 
@@ -145,7 +148,8 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
                C32(R.Line), C32(R.IterationStep), StrPtr(IdOff), StrPtr(FnOff),
                StrPtr(FileOff), Scratch, C32(R.Region ? 0 : ScratchBytes),
                C32(0), Minfo, R.Source.empty() ? Null : StrPtr(SourceOff),
-               C32(R.Region ? DECAN_DESC_REGION : 0), C32(0), Null});
+               C32(R.Region ? DECAN_DESC_REGION : 0), C32(0), Null,
+               ConstantInt::get(Type::getInt64Ty(Ctx), 0)});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =
       new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,

@@ -51,7 +51,8 @@ namespace decan {
 /// decan_loop_desc, and 32-bit word indices into decan_machine_info.
 namespace abi_ir {
 constexpr unsigned MetaBoundMask = 7, MetaMInfo = 8, MetaStrings = 9;
-constexpr unsigned DescActive = 1, DescCountdown = 2, DescBoundMask = 11;
+constexpr unsigned DescActive = 1, DescCountdown = 2, DescBoundMask = 11,
+                   DescIterationCap = 17;
 constexpr unsigned MInfoWords = sizeof(decan_machine_info) / 4;
 constexpr unsigned MInfoStatus = offsetof(decan_machine_info, status) / 4;
 constexpr unsigned MInfoLoopBytes =
@@ -68,6 +69,8 @@ constexpr unsigned MInfoCallsDeleted =
     offsetof(decan_machine_info, calls_deleted_mask) / 4;
 constexpr unsigned MInfoDL1MemoryCallBytes =
     offsetof(decan_machine_info, dl1_memory_call_bytes) / 4;
+constexpr unsigned MInfoCappedMask =
+    offsetof(decan_machine_info, capped_mask) / 4;
 } // namespace abi_ir
 
 /// What decan knows about one innermost loop at the IR level.

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IROutline.h"
+#include "IRIterationCap.h"
 #include "IRLoopIdentity.h"
 #include "IRLoopTable.h"
 #include "IRSelection.h"
@@ -25,6 +26,7 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
@@ -97,7 +99,7 @@ struct OutlinePlan {
 /// start probe and the loop before the end probe are complete when the
 /// counter is read; inline asm with a memory clobber keeps codegen from
 /// moving memory operations across either probe.
-static InlineAsm *probeAsm(LLVMContext &Ctx, bool End) {
+InlineAsm *decan::probeAsm(LLVMContext &Ctx, bool End) {
   FunctionType *Ty = FunctionType::get(Type::getInt64Ty(Ctx), false);
   if (!End)
     return InlineAsm::get(
@@ -745,6 +747,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &AC = FAM.getResult<AssumptionAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  auto &AA = FAM.getResult<AAManager>(F);
 
   BlockFrequencyInfo *BFI =
       PSI ? &FAM.getResult<BlockFrequencyAnalysis>(F) : nullptr;
@@ -775,6 +778,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
 
   SmallVector<OutlinePlan, 8> Plans;
   SmallVector<StringRef, 8> MemDep;
+  SmallVector<ExitMemory, 8> ExitMem;
   for (Candidate &C : Cands) {
     if (C.Rec.SkipReason.empty()) {
       OutlinePlan P;
@@ -787,6 +791,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
           C.Rec.VariantMask &= ~(1u << DECAN_NO_CALL);
         P.Rec = C.Rec;
         MemDep.push_back(carriedMemory(*C.L, FAM, F, SE));
+        ExitMem.push_back(exitMemory(*C.L, AA));
         Plans.push_back(std::move(P));
       }
     }
@@ -822,6 +827,12 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     if (!MemDep[Copies.size()].empty())
       for (Function *Fn : Fns)
         Fn->addFnAttr("decan-memdep", MemDep[Copies.size()]);
+    // Alias analysis decides for the machine rules whether a store of the
+    // loop may write what its exit reads (no variant could then end like
+    // REF: they never write program memory).
+    for (Function *Fn : Fns)
+      Fn->addFnAttr("decan-exit-alias",
+                    ExitMem[Copies.size()].MayReadStored ? "may" : "no");
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
@@ -837,8 +848,14 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
              << ")";
     });
   }
-  for (auto [P, Fns] : zip(Plans, Copies)) {
+  for (auto [P, Fns, EM] : zip(Plans, Copies, ExitMem)) {
     Constant *Desc = Table.addLoop(P.Rec, F.getComdat());
+    // An exit that reads memory: what a variant deletes may be what it
+    // waits for, so every variant copy counts its iterations down.
+    if (EM.Reads)
+      for (unsigned V = 1; V < NumVariants; ++V)
+        if (Fns[V] != Fns[0])
+          addIterationCap(*Fns[V], Desc, Table.descType());
     insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());

@@ -37,7 +37,16 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class InlineAsm;
+class LLVMContext;
+} // namespace llvm
+
 namespace decan {
+
+/// The probes of every outlined copy: `lfence; rdtsc` at its start and
+/// `rdtscp; lfence` at its exits, each returning the 64-bit TSC.
+llvm::InlineAsm *probeAsm(llvm::LLVMContext &Ctx, bool End);
 
 /// Outlines selected innermost loops, adds dispatch stubs, probes and the
 /// loop tables (IRLoopTable.h).

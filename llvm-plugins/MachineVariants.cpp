@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MachineVariants.h"
+#include "IRIterationCap.h"
 #include "IRLoopTable.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
@@ -436,7 +437,7 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
                       const LoopSubsets *Counts, bool Bound = false,
                       bool CallsDeleted = false,
                       decan_variant_why Why = DECAN_WHY_NONE,
-                      unsigned MemoryCallBytes = 0) {
+                      unsigned MemoryCallBytes = 0, bool Capped = false) {
   GlobalVariable *GV = M.getNamedGlobal(MetaName);
   if (!GV || !GV->hasInitializer())
     return false;
@@ -476,6 +477,8 @@ static bool writeMeta(Module &M, StringRef MetaName, Variant V,
   }
   if (CallsDeleted)
     Vals[abi_ir::MInfoCallsDeleted] |= 1u << VI;
+  if (Capped)
+    Vals[abi_ir::MInfoCappedMask] |= 1u << VI;
   if (V == Variant::DL1)
     Vals[abi_ir::MInfoDL1MemoryCallBytes] = MemoryCallBytes;
   SmallVector<Constant *, 10> Ops;
@@ -642,6 +645,10 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   MachineLoopBody ML = readLoop(*K, *L, *ST.getRegisterInfo());
+  // The outliner's alias analysis (IRIterationCap.h): whether a store may
+  // write what an exit reads.
+  if (Attribute A = F.getFnAttribute("decan-exit-alias"); A.isValid())
+    ML.Body.ExitMayReadStored = A.getValueAsString() == "may";
   LoopSubsets S = computeSubsets(*K, ML.Body);
   nameGroups(ML, S);
   if (DumpSubsets) {
@@ -726,7 +733,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,
             R.CallsDeleted, DECAN_WHY_NONE,
-            R.MemoryCallsRedirected ? R.MemoryCallBytes : 0);
+            R.MemoryCallsRedirected ? R.MemoryCallBytes : 0,
+            F.hasFnAttribute(CappedAttr));
   ORE.emit([&] {
     MachineOptimizationRemark Rem(DEBUG_TYPE, "VariantBuilt", Loc, H);
     Rem << "variant " << VName << " of " << LoopId << ": "

@@ -214,7 +214,7 @@ bool sameInstr(const Instr &A, const Instr &B) {
 bool sameBody(const LoopBody &A, const LoopBody &B) {
   if (A.Instrs.size() != B.Instrs.size() ||
       A.Blocks.size() != B.Blocks.size() || A.FreeRegs != B.FreeRegs ||
-      A.LiveOuts != B.LiveOuts)
+      A.LiveOuts != B.LiveOuts || A.ExitMayReadStored != B.ExitMayReadStored)
     return false;
   for (size_t I = 0; I < A.Blocks.size(); ++I)
     if (A.Blocks[I].Begin != B.Blocks[I].Begin ||

@@ -364,6 +364,28 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       Branches.push_back(I);
   }
   Slice(Branches, SubsetCtrl);
+  // The exit tests' own slice (branches of exiting blocks): what decides
+  // whether a copy ends, as opposed to which path an iteration takes.
+  std::vector<bool> ExitSlice(N);
+  {
+    std::vector<unsigned> Work;
+    for (const LoopBody::Block &B : L.Blocks)
+      if (B.Exiting)
+        for (unsigned I = B.Begin; I < B.End; ++I)
+          if (S.Bits[I] & SubsetBranch)
+            Work.push_back(I);
+    while (!Work.empty()) {
+      unsigned I = Work.back();
+      Work.pop_back();
+      if (ExitSlice[I])
+        continue;
+      ExitSlice[I] = true;
+      for (const RegRead *R : RD.readsOf(I))
+        for (auto [D, C] : R->Defs)
+          if (D != EntryDef)
+            Work.push_back(D);
+    }
+  }
   // Address slice: definitions reaching base/index registers.
   for (unsigned I = 0; I < N; ++I) {
     int M = K.memOperandIndex(L.Instrs[I].Opcode);
@@ -432,7 +454,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   }
   markReductions(K, L, RD, S.Bits);
   findGroups(K, L, S);
-  // Memory written by the loop that an exit may read (same base/index).
+  // Memory written by the loop that an exit may read: the same array
+  // (same base register), an opaque symbol, or what alias facts allow.
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
       continue;
@@ -452,7 +475,26 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
                       B.Ops[MJ + 3].Kind == Operand::Symbol) &&
                      !(A.Ops[M + 3].SymKey && B.Ops[MJ + 3].SymKey &&
                        A.Ops[M + 3].SymKey != B.Ops[MJ + 3].SymKey);
-      if (SameArray || SymBoth)
+      // Without the front end's alias analysis, only what the operands
+      // prove keeps them apart: the frame and a global (a register may
+      // point anywhere, the frame included).
+      auto IsFrame = [&](const Instr &X, int MX) {
+        return X.Ops[MX].isReg() && X.Ops[MX].Reg == K.RSP;
+      };
+      auto IsGlobal = [&](const Instr &X, int MX) {
+        return X.Ops[MX + 3].Kind == Operand::Symbol ||
+               (X.Ops[MX].isReg() && X.Ops[MX].Reg == K.RIP) ||
+               (X.Ops[MX].isReg() && !X.Ops[MX].Reg && X.Ops[MX + 2].isReg() &&
+                !X.Ops[MX + 2].Reg);
+      };
+      bool Disjoint = (IsFrame(A, M) && IsGlobal(B, MJ)) ||
+                      (IsGlobal(A, M) && IsFrame(B, MJ)) ||
+                      (IsGlobal(A, M) && IsGlobal(B, MJ) && !SymBoth);
+      // Only an exit test's loads: an inner branch's take another path,
+      // but the copy still ends.
+      bool MayAlias = ExitSlice[I] &&
+                      (L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint);
+      if (SameArray || SymBoth || MayAlias)
         S.CtrlReadsStoredMemory = true;
     }
   }

@@ -181,6 +181,47 @@ std::optional<uint64_t> BinaryImage::fileOffset(uint64_t Addr) const {
   return std::nullopt;
 }
 
+std::vector<BinaryImage::SearchPath> BinaryImage::searchPaths() const {
+  std::vector<SearchPath> Res;
+  auto Phdrs = Obj->getELFFile().program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return Res;
+  }
+  StringRef File = bytes();
+  for (const auto &P : *Phdrs) {
+    if (P.p_type != ELF::PT_DYNAMIC || P.p_offset > File.size() ||
+        P.p_filesz > File.size() - P.p_offset)
+      continue;
+    struct Entry {
+      int64_t Tag;
+      uint64_t Val;
+    };
+    auto At = [&](uint64_t K) {
+      Entry E;
+      memcpy(&E, File.data() + P.p_offset + K * sizeof(Entry), sizeof(E));
+      return E;
+    };
+    uint64_t N = P.p_filesz / sizeof(Entry), StrTab = 0;
+    for (uint64_t K = 0; K < N && At(K).Tag != ELF::DT_NULL; ++K)
+      if (At(K).Tag == ELF::DT_STRTAB)
+        StrTab = At(K).Val;
+    for (uint64_t K = 0; StrTab && K < N && At(K).Tag != ELF::DT_NULL; ++K) {
+      Entry E = At(K);
+      if (E.Tag != ELF::DT_RPATH && E.Tag != ELF::DT_RUNPATH)
+        continue;
+      ArrayRef<uint8_t> Str = dataFrom(StrTab + E.Val);
+      const char *B = reinterpret_cast<const char *>(Str.data());
+      const char *End = static_cast<const char *>(memchr(B, 0, Str.size()));
+      if (!End)
+        continue;
+      Res.push_back({P.p_offset + K * sizeof(Entry) + offsetof(Entry, Val),
+                     StrTab, std::string(B, End)});
+    }
+  }
+  return Res;
+}
+
 ArrayRef<uint8_t> BinaryImage::dataFrom(uint64_t Addr) const {
   auto Phdrs = Obj->getELFFile().program_headers();
   if (!Phdrs) {

@@ -115,6 +115,8 @@ private:
   Error layoutFile();
   void fillData();
   Error patchJumps();
+  void planSearchPaths();
+  void patchSearchPaths();
   RewriteResult result();
   std::string frames(bool Eh, uint64_t At,
                      std::vector<std::pair<uint64_t, uint64_t>> &Fdes) const;
@@ -149,6 +151,13 @@ private:
   uint64_t EhHdrAddr = 0, EhHdrSize = 0;
   std::string Data; ///< the RW segment's file part
   std::vector<ElfWriter::Patch> Patches;
+  /// DT_RPATH/DT_RUNPATH entries whose $ORIGIN the copy resolves to the
+  /// input's directory: where their value lies in the file, DT_STRTAB, and
+  /// the resolved path's offset in DL.Strings.
+  struct OriginPath {
+    uint64_t ValueOffset, StrTab, StrOff;
+  };
+  std::vector<OriginPath> OriginPaths;
 };
 
 Expected<RewriteResult> RewriteInstance::run() {
@@ -166,6 +175,7 @@ Expected<RewriteResult> RewriteInstance::run() {
   fillData();
   if (Error Err = patchJumps())
     return std::move(Err);
+  patchSearchPaths();
   // Debuggers read .debug_frame first: the same rules there (unless the
   // input has its own, which a second section would hide).
   std::string Frames;
@@ -310,6 +320,7 @@ void RewriteInstance::layoutData() {
     P.FuncOff = DL.str(P.L->Function);
     P.FileOff = DL.str(P.L->File);
   }
+  planSearchPaths();
   DL.StringsOff = AfterMInfo;
   DL.ScratchOff = alignTo(DL.StringsOff + DL.Strings.size(), 4096);
   uint64_t ScratchAt = DL.ScratchOff;
@@ -429,6 +440,52 @@ void RewriteInstance::fillData() {
     put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);
   }
   memcpy(&Data[DL.StringsOff], DL.Strings.data(), DL.Strings.size());
+}
+
+/// The copy runs from decan's cache, not from the input's directory: a
+/// library search path with $ORIGIN (a program that finds its libraries
+/// next to it) must still mean the input's directory, or the copy cannot
+/// start. The resolved path goes into the data segment's strings, which
+/// lie past every original segment, so its offset from DT_STRTAB is
+/// positive, and the entry is patched to it.
+void RewriteInstance::planSearchPaths() {
+  SmallString<256> Real;
+  for (const BinaryImage::SearchPath &S : Bin.searchPaths()) {
+    StringRef P = S.Path;
+    if (!P.contains("$ORIGIN") && !P.contains("${ORIGIN}"))
+      continue;
+    if (Real.empty() && sys::fs::real_path(Bin.path(), Real))
+      return;
+    StringRef Dir = sys::path::parent_path(Real);
+    std::string Resolved;
+    while (!P.empty()) {
+      size_t At = P.find('$');
+      Resolved += P.take_front(At).str();
+      if (At == StringRef::npos)
+        break;
+      P = P.drop_front(At);
+      if (P.consume_front("${ORIGIN}") ||
+          (P.starts_with("$ORIGIN") &&
+           !(P.size() > 7 && (isAlnum(P[7]) || P[7] == '_')) &&
+           P.consume_front("$ORIGIN"))) {
+        Resolved += Dir.str();
+      } else {
+        Resolved += '$';
+        P = P.drop_front();
+      }
+    }
+    OriginPaths.push_back({S.ValueOffset, S.StrTab, DL.str(Resolved)});
+  }
+}
+
+void RewriteInstance::patchSearchPaths() {
+  for (const OriginPath &O : OriginPaths) {
+    uint64_t Addr = DataVaddr + DL.StringsOff + O.StrOff;
+    uint64_t Val = Addr - O.StrTab;
+    Patches.push_back(
+        {O.ValueOffset,
+         std::string(reinterpret_cast<char *>(&Val), sizeof(Val))});
+  }
 }
 
 Error RewriteInstance::patchJumps() {

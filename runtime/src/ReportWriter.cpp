@@ -195,6 +195,28 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   emitPerVariant(J, "unavailable_why", [&](int V) -> const char * {
     return L.Unavailable[V] ? L.UnavailableWhy[V] : nullptr;
   });
+  // Iteration caps (abi.h, capped_mask): the copies that carry one, the
+  // calls each ran out of iterations in, and those taken out of the
+  // rotation for running far past REF's work.
+  emitPerVariant(J, "capped", [&](int V) -> const char * {
+    return L.CappedMask & (1u << V) ? "iteration cap" : nullptr;
+  });
+  J.key("capped_calls");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (uint64_t N = L.CappedCalls[V].load(std::memory_order_relaxed)) {
+      J.key(kVariantNames[V]);
+      J.u64(N);
+    }
+  J.endObject();
+  static_assert(kCapFactor == 16, "the text below names the factor");
+  uint32_t Disabled = L.DisabledMask.load(std::memory_order_relaxed);
+  emitPerVariant(J, "runaway", [&](int V) -> const char * {
+    return Disabled & (1u << V) ? "did not end within 16x REF's work on the "
+                                  "same input: its exit depends on what it "
+                                  "removes"
+                                : nullptr;
+  });
   J.key("chased_loads");
   J.u64(L.ChasedLoads);
   if (L.DL1MemoryCallBytes) {

@@ -341,6 +341,54 @@ void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
     dropInFlight(T);
 }
 
+/// The iterations a capped copy of \p L may run in one call (abi.h,
+/// iteration_cap): kCapFactor times the most REF ran, at least kCapFloor,
+/// doubled for each capped call whose original run was as long (a loop
+/// whose trips the runtime cannot count).
+static uint64_t iterationCap(const LoopState *L) {
+  uint64_t Trips = L->MaxRefTrips.load(std::memory_order_relaxed);
+  uint64_t Cap =
+      Trips > kCapFloor / kCapFactor ? Trips : kCapFloor / kCapFactor;
+  unsigned Shift =
+      std::min<uint32_t>(L->CapShift.load(std::memory_order_relaxed), 20);
+  Cap = Cap > (UINT64_MAX >> 25) ? UINT64_MAX >> 1 : Cap * kCapFactor << Shift;
+  return Cap;
+}
+
+/// A capped copy of variant \p V (DECAN_TRIPS_CAPPED) was followed by the
+/// original loop on the same input, which ran \p Trips iterations in
+/// \p Cycles: a copy that ran kCapFactor times REF's work did not end
+/// because of what it removes (its exit reads memory it no longer writes),
+/// and leaves the rotation; one whose input was as long only waited for a
+/// larger cap.
+static void judgeCapped(LoopState *L, ThreadState *T, int V, uint64_t Cycles,
+                        uint64_t Trips) {
+  T->InFlightCapped = false;
+  bool Runaway = Trips ? T->CappedAt / kCapFactor >= Trips
+                       : T->CappedCycles / kCapFactor >= Cycles;
+  if (!Runaway) {
+    if (!Trips)
+      L->CapShift.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  uint32_t Bit = 1u << V;
+  if (L->DisabledMask.fetch_or(Bit, std::memory_order_relaxed) & Bit)
+    return;
+  if (Trips)
+    addWarning("%s: %s did not end within %llux REF's iterations (%llu; "
+               "REF ran %llu on the same input): its exit depends on what "
+               "it removes; %s is not measured",
+               L->Id, kVariantNames[V], (unsigned long long)kCapFactor,
+               (unsigned long long)T->CappedAt, (unsigned long long)Trips,
+               kVariantNames[V]);
+  else
+    addWarning("%s: %s did not end within %llux REF's time on the same "
+               "input: its exit depends on what it removes; %s is not "
+               "measured",
+               L->Id, kVariantNames[V], (unsigned long long)kCapFactor,
+               kVariantNames[V]);
+}
+
 DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   uint64_t Entry = rawTsc();
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
@@ -395,6 +443,15 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     TL->Tot.Untimed += Weight;
     return -1;
   }
+  if (D.Variant != DECAN_REF) {
+    // A variant that ran away once is not run again: the slot times REF.
+    uint32_t Bit = 1u << D.Variant;
+    if (__builtin_expect(L->DisabledMask.load(std::memory_order_relaxed) & Bit,
+                         0))
+      D = {DECAN_REF, Role::Account};
+    else if (L->CappedMask & Bit)
+      Desc->iteration_cap = iterationCap(L);
+  }
   if (Sched.RunMode == Mode::Rotate && OneThread) {
     uint64_t Timed = TL->Tot.TimedCalls;
     if (Timed >= kStrideMinCalls &&
@@ -440,11 +497,20 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   return D.Variant;
 }
 
+/// A loop with capped copies: their cap follows REF's largest trip count.
+static inline void noteRefTrips(LoopState *L, uint64_t Trips) {
+  if (L->CappedMask && Trips > L->MaxRefTrips.load(std::memory_order_relaxed))
+    L->MaxRefTrips.store(Trips, std::memory_order_relaxed);
+}
+
 /// The original loop ran (timed, REF) after variant \p Of on the same input:
 /// the call's real work for the totals, and the trip count the variant's
 /// must equal.
-static void endRerun(ThreadState *T, ThreadLoop *TL, uint64_t Cycles,
-                     uint64_t Trips) {
+static void endRerun(LoopState *L, ThreadState *T, ThreadLoop *TL,
+                     uint64_t Cycles, uint64_t Trips) {
+  if (__builtin_expect(T->InFlightCapped, 0))
+    judgeCapped(L, T, T->InFlightRerunOf, Cycles, Trips);
+  noteRefTrips(L, Trips);
   TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight);
   if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
     TL->Pending[kFieldRerunTrips] = Trips;
@@ -475,8 +541,24 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     return RunOriginal;
   ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
   if (Rerun) {
-    endRerun(T, TL, Cycles, Trips);
+    endRerun(L, T, TL, Cycles, Trips);
     return 0;
+  }
+  if (__builtin_expect(Trips == DECAN_TRIPS_CAPPED && V != DECAN_REF, 0)) {
+    // The copy ran out of iterations: no sample, and the original runs
+    // next whatever the mode (the variant's results are not the loop's).
+    L->CappedCalls[V].fetch_add(1, std::memory_order_relaxed);
+    T->InFlightCapped = true;
+    T->CappedAt = Desc->iteration_cap;
+    T->CappedCycles = Cycles;
+    ++TL->Tot.VariantCalls;
+    TL->Tot.VariantCycles += Cycles;
+    if (Cfg.Fp == FpEnv::Ftz)
+      setMxcsr(T->SavedMxcsr);
+    errno = T->SavedErrno;
+    T->InFlightVariant = DECAN_REF;
+    T->InFlightRerunOf = V;
+    return 1;
   }
   uint64_t Call = TL->Rot.Calls;
   Role What = T->InFlightRole;
@@ -520,6 +602,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     TL->PreTrips = Trips;
     TL->PreSwitched = Switched;
   }
+  if (V == DECAN_REF)
+    noteRefTrips(L, Trips);
   if (V == DECAN_REF || !RunOriginal) {
     // The program's loop. A weighted call that was switched out, or an
     // isolated spike (an interrupt), counts its own time once; the calls it

@@ -163,6 +163,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
     L->StorePolicy[V] = D->minfo         ? (uint8_t)D->minfo->store_policy[V]
                         : V == DECAN_REF ? (uint8_t)DECAN_STORE_KEPT
                                          : kNoStorePolicy;
+  L->CappedMask = D->minfo ? D->minfo->capped_mask : 0;
   L->Index = I;
   L->IsRegion = IsRegion;
   L->Selected = D->id && Cfg.selects(D->id);

@@ -95,7 +95,22 @@ struct LoopState {
   std::atomic<uint64_t> LateCalls{0};
   uint64_t CallsBeforeLate = 0, LateSinceTsc = 0;
   std::atomic<bool> Superseded{false};
+  /// Iteration caps (abi.h, capped_mask): the copies that carry one, the
+  /// largest REF trip count seen (their cap is kCapFactor times it), a
+  /// doubling of the cap for loops whose trips the runtime cannot count, the
+  /// calls each variant was capped in, and the variants taken out of the
+  /// rotation because they ran far past REF's work on the same input.
+  uint32_t CappedMask = 0;
+  std::atomic<uint64_t> MaxRefTrips{0};
+  std::atomic<uint32_t> CapShift{0};
+  std::atomic<uint64_t> CappedCalls[DECAN_NUM_VARIANTS] = {};
+  std::atomic<uint32_t> DisabledMask{0};
 };
+
+/// A capped copy may run kCapFactor times the most iterations REF ran in
+/// one call, and at least kCapFloor: a copy that never ends costs a few
+/// milliseconds of the run before it is taken out.
+constexpr uint64_t kCapFactor = 16, kCapFloor = 1u << 20;
 
 struct ThreadLoop {
   SamplerState Rot;
@@ -152,6 +167,10 @@ struct ThreadState {
   uintptr_t InFlightFrame = 0;
   Role InFlightRole = Role::Account;
   bool EvFail = false;
+  /// The variant in flight ran out of iterations (DECAN_TRIPS_CAPPED): its
+  /// cap and cycles, judged against the original run that follows.
+  bool InFlightCapped = false;
+  uint64_t CappedAt = 0, CappedCycles = 0;
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
   uint64_t CtxStart = 0;

@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 9
+#define DECAN_ABI_VERSION 10
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// Names: decan/abi_names.h.
@@ -200,8 +200,19 @@ struct decan_machine_info {
   uint32_t n_groups;
   uint32_t group_accesses[DECAN_MAX_GROUPS];
   char group_name[DECAN_MAX_GROUPS][32];
-  uint32_t reserved2; ///< 0: keeps meta records a multiple of 8 bytes
+  /// Bit per decan_variant whose copy carries an iteration cap: its exit
+  /// test reads memory, so deleting or redirecting work could keep it from
+  /// ending; the copy counts its iterations down from the descriptor's
+  /// `iteration_cap` and leaves with DECAN_TRIPS_CAPPED when none are left
+  /// (docs/variants.md, "Copies that could run forever"). Formerly reserved
+  /// (0); keeps meta records a multiple of 8 bytes.
+  uint32_t capped_mask;
 };
+
+/// The trip count a capped copy reports to __decan_end_call when it ran out
+/// of iterations (decan_machine_info::capped_mask): the call is no sample,
+/// and the original loop runs next.
+#define DECAN_TRIPS_CAPPED UINT64_MAX
 
 /// Stores seen by variants in rotate/instance mode (documented in
 /// docs/design.md, recorded in reports): variants never write program memory.
@@ -222,7 +233,8 @@ enum decan_desc_flags {
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by
-/// the producer; `active`, `countdown` and `runtime_state` by the runtime.
+/// the producer; `active`, `countdown`, `runtime_state` and `iteration_cap`
+/// by the runtime.
 struct decan_loop_desc {
   uint32_t abi_version; ///< DECAN_ABI_VERSION
   /// 0: the original loop runs inline; 1: every call goes to the runtime;
@@ -266,6 +278,11 @@ struct decan_loop_desc {
   /// other producers.
   volatile int32_t late_record;
   void *runtime_state; ///< owned by the runtime; null at load time
+  /// Iterations a capped copy (decan_machine_info::capped_mask) may run in
+  /// one call before it leaves, written by the runtime before it returns a
+  /// variant from __decan_begin_call (from the loop's REF trip counts);
+  /// producers write 0, which caps nothing (ABI 10).
+  volatile uint64_t iteration_cap;
 };
 
 /// Read-only, relocation-free record in section ".decan.meta", one per

@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace decan {
@@ -132,6 +133,13 @@ struct LoopBody {
   /// variable among them (the trip count is derived from it after the
   /// loop) is kept in every variant, with the CTRL slice.
   std::vector<unsigned> LiveOuts;
+  /// Whether a store of the loop may write memory an exit condition reads,
+  /// as the front end's alias analysis decided (the plugin); unset: judged
+  /// from the operands alone (the rewriter), where a store is harmless only
+  /// when it is provably disjoint from every exit-feeding load. Variants
+  /// never write program memory, so such a loop's variants could run on
+  /// where REF stops: they are refused (docs/variants.md).
+  std::optional<bool> ExitMayReadStored;
 };
 
 } // namespace decan

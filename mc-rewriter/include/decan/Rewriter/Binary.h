@@ -69,6 +69,18 @@ public:
   /// from the file.
   std::optional<uint64_t> fileOffset(uint64_t Addr) const;
 
+  /// A DT_RPATH or DT_RUNPATH entry of the dynamic section: where its
+  /// value (an offset into the string table at \p StrTab) lies in the
+  /// file, and the search path it names.
+  struct SearchPath {
+    uint64_t ValueOffset = 0;
+    uint64_t StrTab = 0; ///< DT_STRTAB's address
+    std::string Path;
+  };
+  /// The input's DT_RPATH and DT_RUNPATH entries (none when it has no
+  /// dynamic section or they cannot be read).
+  std::vector<SearchPath> searchPaths() const;
+
   /// The unwind and exception tables (read on first use).
   const UnwindTables &unwind() const;
 
