@@ -120,7 +120,8 @@ private:
 
 Expected<int> runProgram(const std::vector<std::string> &Cmd,
                          const std::vector<std::string> &Env, bool QuietStdout,
-                         function_ref<void()> Poll) {
+                         function_ref<void()> Poll, StringRef ExecPath) {
+  std::string Path = ExecPath.empty() ? Cmd[0] : ExecPath.str();
   // Everything the child touches is ready before fork: between fork and
   // exec it may only make async-signal-safe calls (decan has threads).
   std::vector<char *> Argv, Envp;
@@ -163,7 +164,7 @@ Expected<int> runProgram(const std::vector<std::string> &Cmd,
         close(Null);
       }
     }
-    execve(Argv[0], Argv.data(), Envp.data());
+    execve(Path.c_str(), Argv.data(), Envp.data());
     int Err = errno;
     ssize_t W = write(ErrPipe[1], &Err, sizeof(Err));
     (void)W;

@@ -1067,6 +1067,9 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   auto Prog = resolveProgram(O.Command[0]);
   if (!Prog)
     return Prog.takeError();
+  // The program sees the argv[0] the user typed, whatever file runs (a
+  // rewritten copy from the cache, the path PATH gave).
+  const std::string TypedArgv0 = O.Command[0];
   O.Command[0] = *Prog;
   if (!is_contained({"rotate", "replace", "instance"}, O.Mode))
     return createStringError("unknown mode '%s' (rotate, replace, instance)",
@@ -1219,7 +1222,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
               (O.Late == RunOptions::LateMode::Auto && O.Loops == "all" &&
                !O.FindFirst && !O.HotPercent &&
                lateByDefault("", /*ProgramPlain=*/true, {Real.str()}));
-          std::string Dir = (Tmp.Path + "/dlopen" + Twine(++NumCopies)).str();
+          std::string Dir = (Tmp.path() + "/dlopen" + Twine(++NumCopies)).str();
           if (std::error_code EC = sys::fs::create_directories(Dir))
             return createStringError("cannot create '%s': %s", Dir.c_str(),
                                      EC.message().c_str());
@@ -1251,22 +1254,27 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
         return std::move(E);
     if (Dlopen)
       Dlopen->startRun();
+    std::vector<std::string> Argv = O.Command;
+    Argv[0] = TypedArgv0;
     Expected<int> Status = [&] {
       Progress P(O.Progress, Out.Runs, std::max(Planned, Out.Runs), What);
       if (Serve)
-        return runProgram(O.Command,
-                          makeEnv(O, Loops, Variants, Dir,
-                                  T->Preload || Libs->Preload || Dlopen, *Libs,
-                                  Late.dir(), bool(Dlopen)),
-                          Quiet, [&] {
-                            if (Dlopen)
-                              Dlopen->poll(Late.dir(), Libs->LoaderDir);
-                            Late.poll();
-                          });
+        return runProgram(
+            Argv,
+            makeEnv(O, Loops, Variants, Dir,
+                    T->Preload || Libs->Preload || Dlopen, *Libs, Late.dir(),
+                    bool(Dlopen)),
+            Quiet,
+            [&] {
+              if (Dlopen)
+                Dlopen->poll(Late.dir(), Libs->LoaderDir);
+              Late.poll();
+            },
+            O.Command[0]);
       return runProgram(
-          O.Command,
+          Argv,
           makeEnv(O, Loops, Variants, Dir, T->Preload || Libs->Preload, *Libs),
-          Quiet);
+          Quiet, {}, O.Command[0]);
     }();
     if (!Late.empty())
       Late.finish();

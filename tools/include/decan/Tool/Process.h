@@ -32,13 +32,16 @@ namespace decan::tool {
 /// "SIGPIPE", or "signal N" for a number without a name.
 std::string signalName(int Sig);
 
-/// Runs \p Cmd (a path, not searched) with the environment \p Env and
-/// returns its wait status. \p QuietStdout: its standard output goes to
-/// /dev/null. \p Poll, when given, runs every 20 ms while it runs.
+/// Runs \p Cmd with the environment \p Env and returns its wait status:
+/// the file \p ExecPath (a path, not searched; Cmd[0] when empty) with
+/// the arguments \p Cmd, so a rewritten copy sees the argv[0] the user
+/// typed. \p QuietStdout: its standard output goes to /dev/null. \p Poll,
+/// when given, runs every 20 ms while it runs.
 llvm::Expected<int> runProgram(const std::vector<std::string> &Cmd,
                                const std::vector<std::string> &Env,
                                bool QuietStdout = false,
-                               llvm::function_ref<void()> Poll = {});
+                               llvm::function_ref<void()> Poll = {},
+                               llvm::StringRef ExecPath = "");
 
 /// The program died of a signal before it wrote any report: `decan run`
 /// says so in one line (not as a usage error) and exits with 128 + Signal,
