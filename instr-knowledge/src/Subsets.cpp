@@ -327,7 +327,7 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   std::shared_ptr<const BodyFacts> Facts = bodyFacts(K, L);
   const ReachingDefs &RD = Facts->RD;
   // Backward slices over reaching definitions (loop-carried ones included).
-  auto Slice = [&](std::vector<unsigned> Work, unsigned Bit) {
+  auto SliceOf = [&](std::vector<unsigned> Work) {
     std::vector<bool> Seen(N);
     while (!Work.empty()) {
       unsigned I = Work.back();
@@ -335,12 +335,18 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       if (Seen[I])
         continue;
       Seen[I] = true;
-      S.Bits[I] |= Bit;
       for (const RegRead *R : RD.readsOf(I))
         for (auto [D, C] : R->Defs)
           if (D != EntryDef)
             Work.push_back(D);
     }
+    return Seen;
+  };
+  auto Slice = [&](std::vector<unsigned> Work, unsigned Bit) {
+    std::vector<bool> In = SliceOf(std::move(Work));
+    for (unsigned I = 0; I < N; ++I)
+      if (In[I])
+        S.Bits[I] |= Bit;
   };
   std::vector<unsigned> Branches, Addrs;
   for (unsigned I = 0; I < N; ++I)
@@ -366,26 +372,13 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   Slice(Branches, SubsetCtrl);
   // The exit tests' own slice (branches of exiting blocks): what decides
   // whether a copy ends, as opposed to which path an iteration takes.
-  std::vector<bool> ExitSlice(N);
-  {
-    std::vector<unsigned> Work;
-    for (const LoopBody::Block &B : L.Blocks)
-      if (B.Exiting)
-        for (unsigned I = B.Begin; I < B.End; ++I)
-          if (S.Bits[I] & SubsetBranch)
-            Work.push_back(I);
-    while (!Work.empty()) {
-      unsigned I = Work.back();
-      Work.pop_back();
-      if (ExitSlice[I])
-        continue;
-      ExitSlice[I] = true;
-      for (const RegRead *R : RD.readsOf(I))
-        for (auto [D, C] : R->Defs)
-          if (D != EntryDef)
-            Work.push_back(D);
-    }
-  }
+  std::vector<unsigned> ExitBranches;
+  for (const LoopBody::Block &B : L.Blocks)
+    if (B.Exiting)
+      for (unsigned I = B.Begin; I < B.End; ++I)
+        if (S.Bits[I] & SubsetBranch)
+          ExitBranches.push_back(I);
+  std::vector<bool> ExitSlice = SliceOf(std::move(ExitBranches));
   // Address slice: definitions reaching base/index registers.
   for (unsigned I = 0; I < N; ++I) {
     int M = K.memOperandIndex(L.Instrs[I].Opcode);
