@@ -19,8 +19,20 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
+
+static cl::opt<bool> IterationCaps(
+    "decan-iteration-caps", cl::init(true), cl::Hidden,
+    cl::desc("Cap the iterations of variant copies whose exit reads memory "
+             "(default on; off only to measure what the cap costs)"));
+
+static cl::opt<bool> AssumeExitNoAlias(
+    "decan-assume-exit-noalias", cl::init(false), cl::Hidden,
+    cl::desc("Testing aid: take every exit-feeding load as disjoint from the "
+             "loop's stores, so that variants the alias rule refuses are "
+             "built and only the iteration cap ends them"));
 
 decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
   // The backward slice of every exit condition inside the loop.
@@ -56,6 +68,8 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
       if (I.mayWriteToMemory() && !isa<CallBase>(I)) // calls: machine rules
         Stores.push_back(&I);
   R.Reads |= !Loads.empty();
+  if (AssumeExitNoAlias)
+    return R;
   for (Instruction *Ld : Loads) {
     std::optional<MemoryLocation> LL = MemoryLocation::getOrNone(Ld);
     for (Instruction *St : Stores) {
@@ -76,6 +90,8 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
 
 void decan::addIterationCap(Function &Copy, Constant *Desc,
                             StructType *DescTy) {
+  if (!IterationCaps)
+    return;
   LLVMContext &Ctx = Copy.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   BasicBlock &Entry = Copy.getEntryBlock();
@@ -114,14 +130,14 @@ void decan::addIterationCap(Function &Copy, Constant *Desc,
   Left->insertBefore(Header->begin());
   Left->addIncoming(Cap, &Entry);
   for (BasicBlock *Latch : Latches) {
-    BasicBlock *Count =
-        BasicBlock::Create(Ctx, "decan.count", &Copy, Header);
+    BasicBlock *Count = BasicBlock::Create(Ctx, "decan.count", &Copy, Header);
     Latch->getTerminator()->replaceSuccessorWith(Header, Count);
     for (PHINode &PN : Header->phis())
       if (&PN != Left)
         PN.replaceIncomingBlockWith(Latch, Count);
     B.SetInsertPoint(Count);
-    Value *Next = B.CreateSub(Left, ConstantInt::get(I64, 1), "decan.left.next");
+    Value *Next =
+        B.CreateSub(Left, ConstantInt::get(I64, 1), "decan.left.next");
     B.CreateCondBr(B.CreateICmpEQ(Next, ConstantInt::get(I64, 0)), Capped,
                    Header);
     Left->addIncoming(Next, Count);

@@ -1,4 +1,5 @@
-//===- IRIterationCap.h - Variant copies that always end ---------*- C++ -*-===//
+//===- IRIterationCap.h - Variant copies that always end ---------*- C++
+//-*-===//
 //
 // Part of decan. A variant deletes or redirects work; when a loop's exit test
 // reads memory, what it reads may be what the deleted work wrote (a store

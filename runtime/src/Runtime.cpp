@@ -346,9 +346,10 @@ void decan::rt::dropCallLeftBelow(uintptr_t Frame) {
 /// whose trips the runtime cannot count).
 static uint64_t iterationCap(const LoopState *L) {
   uint64_t Trips = L->MaxRefTrips.load(std::memory_order_relaxed);
-  uint64_t Cap = Trips > kCapFloor / kCapFactor ? Trips : kCapFloor / kCapFactor;
-  unsigned Shift = std::min<uint32_t>(
-      L->CapShift.load(std::memory_order_relaxed), 20);
+  uint64_t Cap =
+      Trips > kCapFloor / kCapFactor ? Trips : kCapFloor / kCapFactor;
+  unsigned Shift =
+      std::min<uint32_t>(L->CapShift.load(std::memory_order_relaxed), 20);
   Cap = Cap > (UINT64_MAX >> 25) ? UINT64_MAX >> 1 : Cap * kCapFactor << Shift;
   return Cap;
 }
@@ -444,8 +445,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   if (D.Variant != DECAN_REF) {
     // A variant that ran away once is not run again: the slot times REF.
     uint32_t Bit = 1u << D.Variant;
-    if (__builtin_expect(
-            L->DisabledMask.load(std::memory_order_relaxed) & Bit, 0))
+    if (__builtin_expect(L->DisabledMask.load(std::memory_order_relaxed) & Bit,
+                         0))
       D = {DECAN_REF, Role::Account};
     else if (L->CappedMask & Bit)
       Desc->iteration_cap = iterationCap(L);
@@ -497,8 +498,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
 
 /// A loop with capped copies: their cap follows REF's largest trip count.
 static inline void noteRefTrips(LoopState *L, uint64_t Trips) {
-  if (L->CappedMask &&
-      Trips > L->MaxRefTrips.load(std::memory_order_relaxed))
+  if (L->CappedMask && Trips > L->MaxRefTrips.load(std::memory_order_relaxed))
     L->MaxRefTrips.store(Trips, std::memory_order_relaxed);
 }
 

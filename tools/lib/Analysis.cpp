@@ -47,6 +47,11 @@ StreamsClass classifyStreams(double SatLS, double SatFP, const Thresholds &T) {
 
 static std::string pct(double X) { return formatv("{0:F0}%", X * 100).str(); }
 
+/// "1 call", "3 calls".
+static std::string plural(uint64_t N, StringRef Noun) {
+  return formatv("{0} {1}{2}", N, Noun, N == 1 ? "" : "s").str();
+}
+
 std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
                            const Thresholds &T) {
   std::string Sats = formatv("Sat(LS)={0:F2}, Sat(FP)={1:F2}", SatLS, SatFP);
@@ -1124,6 +1129,13 @@ void analyse(Report &R, const Thresholds &T) {
                         ? std::string("nothing to remove in this loop")
                         : W->second)
                 .str());
+      } else if (KV.second == "runaway") {
+        auto C = L.CappedCalls.find(KV.first);
+        L.Warnings.push_back(
+            formatv("{0} {1}: not measured ({2} capped)", KV.first,
+                    L.UnavailableWhy[KV.first],
+                    plural(C == L.CappedCalls.end() ? 0 : C->second, "call"))
+                .str());
       } else {
         auto W = L.UnavailableWhy.find(KV.first);
         L.Warnings.push_back(
@@ -1132,6 +1144,14 @@ void analyse(Report &R, const Thresholds &T) {
                 .str());
       }
     }
+    for (const auto &[V, N] : L.CappedCalls)
+      if (auto U = L.Unavailable.find(V);
+          U == L.Unavailable.end() || U->second != "runaway")
+        L.Warnings.push_back(
+            formatv("{0}: {1} past the iteration cap on inputs longer than "
+                    "REF's so far: not samples",
+                    V, plural(N, "call"))
+                .str());
     for (const ProcessInfo &P : R.Processes)
       if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&
           P.Status != "interrupted")

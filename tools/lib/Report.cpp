@@ -125,6 +125,15 @@ static void readStringMap(const json::Object *O, StringRef Key,
         Out[KV.first.str()] = S->str();
 }
 
+/// Adds `Key: {"V": n, ...}` into \p Out (counts of several processes).
+static void readCountMap(const json::Object *O, StringRef Key,
+                         std::map<std::string, uint64_t> &Out) {
+  if (const json::Object *M = O ? O->getObject(Key) : nullptr)
+    for (const auto &KV : *M)
+      if (auto N = KV.second.getAsNumber())
+        Out[KV.first.str()] += static_cast<uint64_t>(*N);
+}
+
 static double num(const json::Object *O, StringRef Key, double Default = 0) {
   if (!O)
     return Default;
@@ -447,6 +456,14 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
     readStringMap(LO, "unavailable", Info.Unavailable);
     readStringMap(LO, "unavailable_why", Info.UnavailableWhy);
     readStringMap(LO, "bound", Info.Bound);
+    // A variant that ran away in any process is out of every analysis.
+    std::map<std::string, std::string> Runaway;
+    readStringMap(LO, "runaway", Runaway);
+    for (const auto &[V, Why] : Runaway) {
+      Info.Unavailable[V] = "runaway";
+      Info.UnavailableWhy[V] = Why;
+    }
+    readCountMap(LO, "capped_calls", Info.CappedCalls);
     Info.ChasedLoads = std::max(Info.ChasedLoads,
                                 static_cast<unsigned>(num(LO, "chased_loads")));
     Info.DL1MemoryCallBytes =
@@ -531,7 +548,9 @@ Report RawMerger::finish() const {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;
     for (unsigned V = 0; V < NumVariants; ++V) {
-      if (!LP.Variants[V])
+      auto Why = L.Unavailable.find(variantName(V).str());
+      if (!LP.Variants[V] ||
+          (Why != L.Unavailable.end() && Why->second == "runaway"))
         continue;
       const Pool &Po = *LP.Variants[V];
       VariantStats S;
@@ -741,6 +760,9 @@ json::Value toJSON(const Report &R) {
       UnavailWhy[KV.first] = KV.second;
     for (const auto &KV : L.Bound)
       Bound[KV.first] = KV.second;
+    json::Object Capped;
+    for (const auto &KV : L.CappedCalls)
+      Capped[KV.first] = static_cast<int64_t>(KV.second);
     json::Object LO{
         {"id", L.Id},
         {"function", L.Function},
@@ -750,6 +772,7 @@ json::Value toJSON(const Report &R) {
         {"store_policy", std::move(SP)},
         {"unavailable", std::move(Unavail)},
         {"unavailable_why", std::move(UnavailWhy)},
+        {"capped_calls", std::move(Capped)},
         {"bound", std::move(Bound)},
         {"calls_deleted", std::move(CallsDeleted)},
         {"chased_loads", static_cast<int64_t>(L.ChasedLoads)},
@@ -982,6 +1005,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.LateCallsSeen = static_cast<uint64_t>(num(LO, "late_calls_seen"));
     readStringMap(LO, "store_policy", L.StorePolicy);
     readStringMap(LO, "unavailable", L.Unavailable);
+    readStringMap(LO, "unavailable_why", L.UnavailableWhy);
+    readCountMap(LO, "capped_calls", L.CappedCalls);
     readStringMap(LO, "bound", L.Bound);
     L.ChasedLoads = static_cast<unsigned>(num(LO, "chased_loads"));
     L.DL1MemoryCallBytes =

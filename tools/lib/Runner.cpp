@@ -1151,6 +1151,23 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                   P.Rank ? formatv(" (rank {0})", *P.Rank).str() : "", Run)
               .str());
     }
+    // Interrupted (a timeout's SIGTERM, ^C): where the program was, so a
+    // run stopped in a variant names it.
+    if (!Problem.empty() && WIFSIGNALED(*Status))
+      for (size_t I = Before; I < Now.Processes.size(); ++I)
+        if (const ProcessInfo &P = Now.Processes[I];
+            P.Status == "interrupted" && !P.CrashLoop.empty()) {
+          Problem +=
+              !P.CrashRerunAfter.empty()
+                  ? formatv(" (it was in loop {0}, in the original "
+                            "loop run after variant {1})",
+                            P.CrashLoop, P.CrashRerunAfter)
+                        .str()
+                  : formatv(" (it was in loop {0}, variant {1})", P.CrashLoop,
+                            P.CrashVariant.empty() ? "?" : P.CrashVariant)
+                        .str();
+          break;
+        }
     if (!Problem.empty()) {
       if (WIFSIGNALED(*Status))
         Crashed = true;

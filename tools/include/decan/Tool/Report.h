@@ -159,7 +159,12 @@ struct LoopReport {
   /// ("verifier", "unsupported", ...).
   std::map<std::string, std::string> Unavailable;
   /// The same in words, where the producer said why (decan_variant_why).
+  /// "runaway": a variant whose copy did not end within the runtime's
+  /// iteration cap where REF ended (docs/variants.md, "Copies that could
+  /// run forever"); none of its samples count.
   std::map<std::string, std::string> UnavailableWhy;
+  /// Calls per variant whose copy ran out of iterations (no sample).
+  std::map<std::string, uint64_t> CappedCalls;
   /// Variants whose saturation is a bound (they drop a dependence through
   /// memory that REF has), with why.
   std::map<std::string, std::string> Bound;
