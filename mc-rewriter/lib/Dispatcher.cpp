@@ -22,6 +22,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <thread>
 
@@ -145,9 +146,12 @@ private:
     unsigned Reg;
     unsigned Exit;
     bool FlagsFree; ///< lea; jrcxz (Reg is RCX), for live EFLAGS
+    unsigned Begin; ///< bound here: the copy's first byte (listings)
+    unsigned Entry; ///< bound here: where the copy is entered (its record)
   };
-  /// Emits one copy; exits go where \p Exit says; with \p C, the copy
-  /// counts its iterations down (its entry is then the cap's preamble).
+  /// Emits one copy; exits go where \p Exit says; with \p Capped, the copy
+  /// counts its iterations down and binds its own Begin and Entry labels
+  /// (without, the caller aligns and binds them).
   void emitCopy(const LoopCopy &C, bool Measured,
                 llvm::function_ref<CodeTarget(uint64_t)> Exit,
                 const Cap *Capped = nullptr);
@@ -230,39 +234,48 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     auto It = Labels.find(Addr);
     return It != Labels.end() ? CodeTarget::label(It->second) : Exit(Addr);
   };
-  // An iteration cap's preamble, before the alignment so that the copy's
-  // header keeps its place: the cap from the descriptor (the runtime wrote
-  // it before begin_call returned), then the header. Where EFLAGS are live
-  // into the header, the count-down's jrcxz (rel8) leaves through the jump
-  // to the capped exit here, a few bytes back.
-  unsigned Tramp = 0;
   if (Capped) {
-    CB.instRip(X86.createLoad(Capped->Reg, X86.RIP, 0),
-               desc(offsetof(decan_loop_desc, iteration_cap)));
-    CB.jmp(CodeTarget::label(Labels[C.Blocks[0].Start]));
+    // An iteration cap: the count-down sits right before the header, where
+    // every jump to the header (the back edges) lands instead, and the
+    // cap's load from the descriptor (the runtime wrote it before
+    // begin_call returned) right before the count-down, where the copy is
+    // entered. So the loop's own bytes keep REF's offsets modulo 64 and
+    // the entry runs one extra instruction. Where the copy's flags are live
+    // into the header, the count-down's jrcxz (rel8) leaves through a jump
+    // to the capped exit before the load.
+    MCInst Load = X86.createLoad(Capped->Reg, X86.RIP, 0);
+    MCInst Count = Capped->FlagsFree ? X86.createLea(Capped->Reg, Capped->Reg, -1)
+                                     : X86.createDec(Capped->Reg);
+    unsigned Before = X86.encodedSize(Load) + X86.encodedSize(Count) +
+                      (Capped->FlagsFree ? 2 /*jrcxz*/ + 5 /*jmp rel32*/
+                                         : 6 /*je rel32*/);
+    CB.align(64, (L.Header % 64 + 64 - Before % 64) % 64);
+    CB.bind(Capped->Begin);
+    unsigned Tramp = CB.newLabel();
     if (Capped->FlagsFree) {
-      Tramp = CB.newLabel();
       CB.bind(Tramp);
       CB.jmp(CodeTarget::label(Capped->Exit));
     }
-  }
-  // Same offset modulo 64 as the original header: REF and every variant
-  // see the original's cache-line layout.
-  CB.align(64, L.Header % 64);
-  for (size_t K = 0; K < C.Blocks.size(); ++K) {
-    const CopyBlock &B = C.Blocks[K];
-    CB.bind(Labels[B.Start]);
+    CB.bind(Capped->Entry);
+    CB.instRip(Load, desc(offsetof(decan_loop_desc, iteration_cap)));
     // One count per pass through the header (entry and back edges): at 0
     // the copy leaves. A cap of 0 wraps around first: it caps nothing.
-    if (K == 0 && Capped) {
-      if (Capped->FlagsFree) {
-        A.lea(Capped->Reg, Capped->Reg, -1); // Reg is RCX (capRegister)
-        CB.jrcxzBack(Tramp);
-      } else {
-        CB.inst(X86.createDec(Capped->Reg));
-        CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
-      }
-    }
+    CB.bind(Labels[C.Blocks[0].Start]);
+    CB.inst(Count);
+    if (Capped->FlagsFree)
+      CB.jrcxzBack(Tramp); // Reg is RCX (capRegister)
+    else
+      CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
+    assert(CB.size() % 64 == L.Header % 64 && "the header moved");
+  } else {
+    // Same offset modulo 64 as the original header: REF and every variant
+    // see the original's cache-line layout.
+    CB.align(64, L.Header % 64);
+  }
+  for (size_t K = 0; K < C.Blocks.size(); ++K) {
+    const CopyBlock &B = C.Blocks[K];
+    if (K != 0 || !Capped)
+      CB.bind(Labels[B.Start]);
     for (const CopyInst &CI : B.Instrs) {
       if (CI.ReturnAddr) {
         unsigned Begin = CB.newLabel(), End = CB.newLabel();
@@ -390,18 +403,21 @@ void LoopEmitter::emit() {
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.V.Mask & (1u << V)))
       continue;
-    // A capped copy starts with its preamble, which aligns the header
-    // itself (emitCopy); REF, never capped, opens the measured range.
-    Cap C{P.V.CapReg[V], CappedLabel, bool(P.V.CapFlagsFree >> V & 1)};
+    // A capped copy aligns itself and binds its labels (emitCopy); REF,
+    // never capped, opens the measured range.
+    VariantLabel[V] = CB.newLabel();
+    Cap C{P.V.CapReg[V], CappedLabel, bool(P.V.CapFlagsFree >> V & 1),
+          CB.newLabel(), VariantLabel[V]};
     if (V == DECAN_REF)
       C.Reg = 0;
     AnyCap |= C.Reg != 0;
-    if (!C.Reg)
+    if (!C.Reg) {
       CB.align(64, L.Header % 64);
-    if (V == DECAN_REF)
-      CB.bind(P.MeasuredBegin);
-    VariantLabel[V] = CB.newLabel();
-    CB.bind(VariantLabel[V]);
+      if (V == DECAN_REF)
+        CB.bind(P.MeasuredBegin);
+      CB.bind(VariantLabel[V]);
+      C.Begin = VariantLabel[V];
+    }
     emitCopy(
         P.V.Copies[V], /*Measured=*/true,
         [&](uint64_t Addr) {
@@ -414,7 +430,7 @@ void LoopEmitter::emit() {
                                     : CodeTarget::label(ExitLabels[0]);
         },
         C.Reg ? &C : nullptr);
-    P.CopyBegin[V] = VariantLabel[V];
+    P.CopyBegin[V] = C.Begin;
     P.CopyEnd[V] = CB.newLabel();
     CB.bind(P.CopyEnd[V]);
   }
