@@ -25,8 +25,14 @@ static int beginCall(struct decan_loop_desc *d) {
       0xffffffffu;
   for (int t = 0; t < DECAN_NUM_VARIANTS; ++t) {
     int v = (k + t) % DECAN_NUM_VARIANTS;
-    if (d->variant_mask & (1u << v))
+    if (d->variant_mask & (1u << v)) {
+      // A copy whose exit reads memory counts down from this (abi.h,
+      // iteration_cap; 0 would cap nothing): one that cannot end leaves
+      // after 2^24 iterations, reports DECAN_TRIPS_CAPPED and is followed by
+      // the original loop, as any variant here.
+      d->iteration_cap = 1u << 24;
       return v;
+    }
   }
   return -1;
 }

@@ -507,6 +507,11 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       if ((S.Bits[J] & SubsetCtrl) && (S.Bits[J] & SubsetLoad))
         S.CtrlReadsCallWrittenMemory = true;
   }
+  // An exit that reads memory, directly or through a call's result: a
+  // variant copy gets an iteration cap (LoopSubsets::CtrlReadsMemory).
+  for (unsigned I = 0; I < N; ++I)
+    if ((S.Bits[I] & SubsetCtrl) && (S.Bits[I] & (SubsetLoad | SubsetCall)))
+      S.CtrlReadsMemory = true;
   for (unsigned I = 0; I < N; ++I) {
     unsigned B = S.Bits[I];
     if (B & SubsetNop)

@@ -146,6 +146,7 @@ Error X86Target::init(StringRef CPU, StringRef Features) {
   DECAN_DISPATCH_OPCODE(NEG64r)
   DECAN_DISPATCH_OPCODE(MOV64ri32)
   DECAN_DISPATCH_OPCODE(OR64rr)
+  DECAN_DISPATCH_OPCODE(DEC64r)
 #undef DECAN_DISPATCH_OPCODE
   if (Missing)
     return fail(Twine("LLVM's X86 tables lack ") + Missing);
@@ -357,6 +358,10 @@ MCInst X86Target::createSignExtend32(unsigned Dst, unsigned Src32) const {
 
 MCInst X86Target::createNeg(unsigned Reg) const {
   return form(Ops.NEG64r, {R(Reg), R(Reg)});
+}
+
+MCInst X86Target::createDec(unsigned Reg) const {
+  return form(Ops.DEC64r, {R(Reg), R(Reg)});
 }
 
 MCInst X86Target::createMoveImm(unsigned Dst, int64_t Imm) const {

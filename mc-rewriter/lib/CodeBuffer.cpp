@@ -77,6 +77,20 @@ void CodeBuffer::branch(unsigned Opc, int CC, CodeTarget T) {
   fixup(Buf.size() - 4, Buf.size(), T);
 }
 
+void CodeBuffer::jrcxzBack(unsigned L) {
+  // Both ends lie in this buffer, past any lead padding: the distance is
+  // known now and stays when the buffer is appended.
+  int64_t Rel =
+      L < LabelOff.size() ? int64_t(LabelOff[L]) - int64_t(Buf.size() + 2) : 0;
+  if (Rel < -128 || Rel > -2) {
+    if (Err.empty())
+      Err = "jrcxz target out of reach (" + std::to_string(Rel) + ")";
+    return;
+  }
+  Buf.push_back(char(0xe3));
+  Buf.push_back(char(int8_t(Rel)));
+}
+
 void CodeBuffer::call(CodeTarget T) {
   Buf.push_back(char(0xe8));
   Buf.append(4, 0);

@@ -86,6 +86,10 @@ public:
   void jcc(unsigned CC, CodeTarget T) { branch(X86.JCC_4, CC, T); }
   /// jmp/jcc rel32 (\p Opc is JMP_4 or JCC_4) to \p T.
   void branch(unsigned Opc, int CC, CodeTarget T);
+  /// jrcxz rel8 back to \p L, a label bound earlier in this buffer within
+  /// 128 bytes (the only flags-free conditional branch: an iteration cap's
+  /// count-down where EFLAGS are live, Dispatcher.cpp).
+  void jrcxzBack(unsigned L);
   /// call rel32 to \p T (a call of a moved loop: its original target).
   void call(CodeTarget T);
   /// A 4-byte table entry: \p A - \p B.

@@ -22,6 +22,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <thread>
 
@@ -39,7 +40,8 @@ using enum decan::X86Target::CondCode;
 //   orig rsp - 128 .. orig rsp   red zone (untouched)
 //   new rsp = orig rsp - FrameDelta
 //   [new rsp + 0]   variant index      [+8]  TSC at entry
-//   [+16] TSC at exit                   [+24] exit index  [+28] MXCSR
+//   [+16] TSC at exit                   [+24] exit index (CappedExit: the
+//                                       iteration cap ran out) [+28] MXCSR
 //   [+32] indirect jump target          [+40] xsave area pointer
 //   [+48] flags at entry                [+56] flags at exit
 //   [+64] 15 GPRs at entry              [+184] 15 GPRs at exit
@@ -68,6 +70,10 @@ constexpr int64_t OffXSaveAreas = 320; ///< two 64-byte aligned xsave areas
 constexpr int64_t XSaveSize = 2752; // >= 2688: x87+SSE+AVX+AVX-512, 64-multiple
 constexpr int64_t FrameSize = alignTo(OffXSaveAreas + 2 * XSaveSize + 64, 16);
 constexpr int64_t FrameDelta = FrameSize + 128;
+/// The exit index of a copy whose iteration cap ran out (abi.h,
+/// capped_mask): the shared exit reports DECAN_TRIPS_CAPPED and never
+/// continues from that state (the runtime answers "rerun").
+constexpr int32_t CappedExit = -1;
 
 //===----------------------------------------------------------------------===//
 // A loop's record (read-only, in its code): what the shared routines need
@@ -134,9 +140,21 @@ private:
   CodeTarget countdown() const {
     return desc(offsetof(decan_loop_desc, countdown));
   }
-  /// Emits one copy; exits go where \p Exit says.
+  /// An iteration cap (LoopVariants::CapReg): the register it is counted
+  /// down in and the exit stub taken when it runs out.
+  struct Cap {
+    unsigned Reg;
+    unsigned Exit;
+    bool FlagsFree; ///< lea; jrcxz (Reg is RCX), for live EFLAGS
+    unsigned Begin; ///< bound here: the copy's first byte (listings)
+    unsigned Entry; ///< bound here: where the copy is entered (its record)
+  };
+  /// Emits one copy; exits go where \p Exit says; with \p Capped, the copy
+  /// counts its iterations down and binds its own Begin and Entry labels
+  /// (without, the caller aligns and binds them).
   void emitCopy(const LoopCopy &C, bool Measured,
-                llvm::function_ref<CodeTarget(uint64_t)> Exit);
+                llvm::function_ref<CodeTarget(uint64_t)> Exit,
+                const Cap *Capped = nullptr);
   /// Emits one instruction of a copy; \p To maps an original address to
   /// its label or exit.
   void emitInst(const CopyInst &CI, bool Measured,
@@ -207,7 +225,8 @@ void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
 }
 
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
-                           llvm::function_ref<CodeTarget(uint64_t)> Exit) {
+                           llvm::function_ref<CodeTarget(uint64_t)> Exit,
+                           const Cap *Capped) {
   std::map<uint64_t, unsigned> Labels;
   for (const CopyBlock &B : C.Blocks)
     Labels[B.Start] = CB.newLabel();
@@ -215,12 +234,48 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     auto It = Labels.find(Addr);
     return It != Labels.end() ? CodeTarget::label(It->second) : Exit(Addr);
   };
-  // Same offset modulo 64 as the original header: REF and every variant
-  // see the original's cache-line layout.
-  CB.align(64, L.Header % 64);
+  if (Capped) {
+    // An iteration cap: the count-down sits right before the header, where
+    // every jump to the header (the back edges) lands instead, and the
+    // cap's load from the descriptor (the runtime wrote it before
+    // begin_call returned) right before the count-down, where the copy is
+    // entered. So the loop's own bytes keep REF's offsets modulo 64 and
+    // the entry runs one extra instruction. Where the copy's flags are live
+    // into the header, the count-down's jrcxz (rel8) leaves through a jump
+    // to the capped exit before the load.
+    MCInst Load = X86.createLoad(Capped->Reg, X86.RIP, 0);
+    MCInst Count = Capped->FlagsFree ? X86.createLea(Capped->Reg, Capped->Reg, -1)
+                                     : X86.createDec(Capped->Reg);
+    unsigned Before = X86.encodedSize(Load) + X86.encodedSize(Count) +
+                      (Capped->FlagsFree ? 2 /*jrcxz*/ + 5 /*jmp rel32*/
+                                         : 6 /*je rel32*/);
+    CB.align(64, (L.Header % 64 + 64 - Before % 64) % 64);
+    CB.bind(Capped->Begin);
+    unsigned Tramp = CB.newLabel();
+    if (Capped->FlagsFree) {
+      CB.bind(Tramp);
+      CB.jmp(CodeTarget::label(Capped->Exit));
+    }
+    CB.bind(Capped->Entry);
+    CB.instRip(Load, desc(offsetof(decan_loop_desc, iteration_cap)));
+    // One count per pass through the header (entry and back edges): at 0
+    // the copy leaves. A cap of 0 wraps around first: it caps nothing.
+    CB.bind(Labels[C.Blocks[0].Start]);
+    CB.inst(Count);
+    if (Capped->FlagsFree)
+      CB.jrcxzBack(Tramp); // Reg is RCX (capRegister)
+    else
+      CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
+    assert(CB.size() % 64 == L.Header % 64 && "the header moved");
+  } else {
+    // Same offset modulo 64 as the original header: REF and every variant
+    // see the original's cache-line layout.
+    CB.align(64, L.Header % 64);
+  }
   for (size_t K = 0; K < C.Blocks.size(); ++K) {
     const CopyBlock &B = C.Blocks[K];
-    CB.bind(Labels[B.Start]);
+    if (K != 0 || !Capped)
+      CB.bind(Labels[B.Start]);
     for (const CopyInst &CI : B.Instrs) {
       if (CI.ReturnAddr) {
         unsigned Begin = CB.newLabel(), End = CB.newLabel();
@@ -341,29 +396,48 @@ void LoopEmitter::emit() {
   std::vector<unsigned> ExitLabels;
   for (size_t K = 0; K < Exits.size(); ++K)
     ExitLabels.push_back(CB.newLabel());
+  // The exit of the copies whose iteration cap ran out (one per loop).
+  unsigned CappedLabel = CB.newLabel();
+  bool AnyCap = false;
   std::array<unsigned, DECAN_NUM_VARIANTS> VariantLabel{};
   for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.V.Mask & (1u << V)))
       continue;
-    CB.align(64, L.Header % 64);
-    if (V == DECAN_REF)
-      CB.bind(P.MeasuredBegin);
+    // A capped copy aligns itself and binds its labels (emitCopy); REF,
+    // never capped, opens the measured range.
     VariantLabel[V] = CB.newLabel();
-    CB.bind(VariantLabel[V]);
-    emitCopy(P.V.Copies[V], /*Measured=*/true, [&](uint64_t Addr) {
-      for (size_t K = 0; K < Exits.size(); ++K)
-        if (Exits[K] == Addr)
-          return CodeTarget::label(ExitLabels[K]);
-      // An exit only a variant has cannot happen: variants keep the CFG.
-      return ExitLabels.empty() ? ResumeAt : CodeTarget::label(ExitLabels[0]);
-    });
-    P.CopyBegin[V] = VariantLabel[V];
+    Cap C{P.V.CapReg[V], CappedLabel, bool(P.V.CapFlagsFree >> V & 1),
+          CB.newLabel(), VariantLabel[V]};
+    if (V == DECAN_REF)
+      C.Reg = 0;
+    AnyCap |= C.Reg != 0;
+    if (!C.Reg) {
+      CB.align(64, L.Header % 64);
+      if (V == DECAN_REF)
+        CB.bind(P.MeasuredBegin);
+      CB.bind(VariantLabel[V]);
+      C.Begin = VariantLabel[V];
+    }
+    emitCopy(
+        P.V.Copies[V], /*Measured=*/true,
+        [&](uint64_t Addr) {
+          for (size_t K = 0; K < Exits.size(); ++K)
+            if (Exits[K] == Addr)
+              return CodeTarget::label(ExitLabels[K]);
+          // An exit only a variant has cannot happen: variants keep the
+          // CFG.
+          return ExitLabels.empty() ? ResumeAt
+                                    : CodeTarget::label(ExitLabels[0]);
+        },
+        C.Reg ? &C : nullptr);
+    P.CopyBegin[V] = C.Begin;
     P.CopyEnd[V] = CB.newLabel();
     CB.bind(P.CopyEnd[V]);
   }
   CB.align(16);
-  for (size_t K = 0; K < Exits.size(); ++K) {
-    CB.bind(ExitLabels[K]);
+  // Stops the clock and tells the shared exit which exit this is.
+  auto ExitStub = [&](unsigned Label, int32_t Index) {
+    CB.bind(Label);
     A.store(A.RSP, OffGPRsExit + 0 * 8, A.RAX);
     A.store(A.RSP, OffGPRsExit + 2 * 8, A.RCX);
     A.store(A.RSP, OffGPRsExit + 3 * 8, A.RDX);
@@ -371,9 +445,16 @@ void LoopEmitter::emit() {
     A.simple(A.LFENCE);
     A.store(A.RSP, OffTscExit, A.EAX, true);
     A.store(A.RSP, OffTscExit + 4, A.EDX, true);
-    A.storeImm(A.RSP, OffExitIndex, K, true);
+    A.storeImm(A.RSP, OffExitIndex, Index, true);
     CB.jmp(Common);
-  }
+  };
+  for (size_t K = 0; K < Exits.size(); ++K)
+    ExitStub(ExitLabels[K], int32_t(K));
+  // The capped exit: the same frame and stack as any exit (the registers do
+  // not matter: the shared exit reruns REF from the entry state). Inside
+  // the measured range: the copies' unwind rule covers it.
+  if (AnyCap)
+    ExitStub(CappedLabel, CappedExit);
   CB.bind(P.MeasuredEnd);
   // Leaving the frame is the last step (everything restored): a direct jump
   // per destination, so no value lives below the stack pointer after it.
@@ -479,9 +560,12 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   // rcx <- trip count of the timed call: (induction register at exit - at
   // entry) / step, from the two saved GPR sets (outside the timed region,
   // nothing added to the loop); 0 when the loop has none or the quotient
-  // is negative.
+  // is negative; DECAN_TRIPS_CAPPED when the copy's iteration cap ran out.
   {
-    unsigned Zero = CB.newLabel(), Wide = CB.newLabel(), Done = CB.newLabel();
+    unsigned Zero = CB.newLabel(), Wide = CB.newLabel(), Done = CB.newLabel(),
+             Capped = CB.newLabel();
+    CB.inst(X86.createCmpMemImm32(A.RSP, OffExitIndex, CappedExit));
+    CB.jcc(CC_E, CodeTarget::label(Capped));
     A.load(A.RSI, A.RSP, OffRecord);
     CB.inst(X86.createSignExtendLoad32(A.RDX, A.RSI, RecIndReg, 0, 1));
     CB.inst(X86.createTestSelf(A.RDX));
@@ -503,6 +587,10 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
     CB.jcc(CC_NS, CodeTarget::label(Done));
     CB.bind(Zero);
     CB.inst(X86.createXor32(A.ECX, A.ECX));
+    CB.jmp(CodeTarget::label(Done));
+    CB.bind(Capped);
+    static_assert(DECAN_TRIPS_CAPPED == UINT64_MAX, "mov $-1 below");
+    CB.inst(X86.createMoveImm(A.RCX, -1));
     CB.bind(Done);
   }
   A.load(A.RDX, A.RSP, OffTscExit);
@@ -512,6 +600,10 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   callRuntime(A, offsetof(decan_rewritten_header, end_call));
   A.testSelf(A.EAX);
   CB.jcc(CC_NE, CodeTarget::label(Rerun));
+  // A capped copy has no exit to continue at: whatever the runtime said,
+  // REF reruns from the entry state.
+  CB.inst(X86.createCmpMemImm32(A.RSP, OffExitIndex, CappedExit));
+  CB.jcc(CC_E, CodeTarget::label(Rerun));
   // The timed copy's results stand (REF): continue at its exit with its
   // final state, but the program's own MXCSR: its control bits at entry,
   // and the sticky flags the copy raised (the program's loop raised them).

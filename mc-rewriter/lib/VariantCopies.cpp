@@ -209,6 +209,75 @@ static int findInduction(const decan::X86Knowledge &K,
   return -1;
 }
 
+/// Whether EFLAGS other than CF may be live into the header of \p Body, a
+/// variant's copy: read before written on some path from the header round
+/// the loop. What decides whether its iteration cap may count down with
+/// `dec` (which writes the other flags and keeps CF) or needs the flags-free
+/// `lea; jrcxz`. inc and dec write what dec writes; the other partial
+/// writers (rotates, shifts by %cl) merge, so they read. Leaving the loop is
+/// no read, unlike for the loop finder's FlagsLiveIn (the stub's compare
+/// runs before the relocated original too): a variant's exit state is never
+/// the program's (the shared exit reruns REF from the entry state).
+static bool flagsLiveAtHeader(const decan::X86Knowledge &K,
+                              const decan::LoopBody &Body) {
+  auto Has = [&](ArrayRef<unsigned> Rs) {
+    return any_of(Rs, [&](unsigned R) { return K.regsOverlap(R, K.EFLAGS); });
+  };
+  // Per block: 1 read first, 0 written first, -1 neither.
+  std::vector<int> Local(Body.Blocks.size(), -1);
+  for (size_t B = 0; B < Body.Blocks.size(); ++B)
+    for (unsigned I = Body.Blocks[B].Begin;
+         I < Body.Blocks[B].End && Local[B] < 0; ++I) {
+      const decan::Instr &In = Body.Instrs[I];
+      if (In.Padding)
+        continue;
+      StringRef N = K.opcodeName(In.Opcode);
+      bool IncDec = N.starts_with("INC") || N.starts_with("DEC");
+      SmallVector<unsigned, 8> R, W;
+      K.regsRead(In, R);
+      K.regsWritten(In, W);
+      if (Has(R) || (!IncDec && decan::mergesFlags(N)))
+        Local[B] = 1;
+      else if (Has(W))
+        Local[B] = 0;
+    }
+  std::vector<bool> Live(Body.Blocks.size());
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B = 0; B < Body.Blocks.size(); ++B) {
+      bool L = Local[B] == 1 ||
+               (Local[B] < 0 && any_of(Body.Blocks[B].Succs,
+                                       [&](unsigned S) { return Live[S]; }));
+      if (L && !Live[B]) {
+        Live[B] = true;
+        Changed = true;
+      }
+    }
+  }
+  return !Live.empty() && Live[0];
+}
+
+/// The register a variant's copy \p Body counts its iteration cap down in
+/// (LoopVariants::CapReg), 0 when none is free: a GPR the copy never reads
+/// or writes, explicitly or implicitly (a call's clobbers included, so a
+/// loop that calls leaves the callee-saved ones only; the callee keeps
+/// them). With EFLAGS live into the header only RCX will do: the count-down
+/// must leave the flags as they are (`lea -1(%rcx),%rcx; jrcxz`).
+static unsigned capRegister(const decan::X86Knowledge &K,
+                            const decan::LoopBody &Body, bool FlagsLive) {
+  std::vector<unsigned> Free = K.unusedRegs(Body, /*CalleeSaved=*/true);
+  auto IsFree = [&](unsigned R) { return is_contained(Free, R); };
+  if (FlagsLive)
+    return IsFree(K.reg("RCX")) ? K.reg("RCX") : 0;
+  // Any free GPR does (the copy's registers are restored after it): a
+  // fixed order, caller-saved ones first.
+  for (const char *G : {"R11", "R10", "R9", "R8", "RDI", "RSI", "RDX", "RCX",
+                        "RAX", "R15", "R14", "R13", "R12", "RBP", "RBX"})
+    if (IsFree(K.reg(G)))
+      return K.reg(G);
+  return 0;
+}
+
 Error decan::rewriter::appendNops(const decan::X86Knowledge &X86,
                                   unsigned Bytes, SmallVectorImpl<char> &Out) {
   for (const decan::Instr &I : X86.nops(Bytes))
@@ -278,6 +347,25 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
       V.MInfo.why[N] = DECAN_WHY_OTHER;
       V.Notes[N] = toString(C.takeError());
       continue;
+    }
+    // A variant never writes program memory and may delete calls: where
+    // the exit reads memory, the copy could run on where REF stops, so it
+    // counts its iterations down from a cap the runtime sets.
+    if (S.CtrlReadsMemory) {
+      bool FlagsLive = flagsLiveAtHeader(K, R.Body);
+      unsigned Reg = capRegister(K, R.Body, FlagsLive);
+      if (!Reg) {
+        V.MInfo.status[N] = DECAN_VARIANT_UNSUPPORTED;
+        V.MInfo.why[N] = DECAN_WHY_NO_CAP_REGISTER;
+        V.Notes[N] = FlagsLive
+                         ? "no free register for the iteration cap (flags "
+                           "are live into the header: only rcx, for jrcxz)"
+                         : "no free register for the iteration cap";
+        continue;
+      }
+      V.CapReg[N] = Reg;
+      V.CapFlagsFree |= unsigned(FlagsLive) << N;
+      V.MInfo.capped_mask |= 1u << N;
     }
     V.Copies[N] = std::move(*C);
     V.Mask |= 1u << N;

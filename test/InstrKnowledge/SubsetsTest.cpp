@@ -201,3 +201,20 @@ TEST_F(SubsetsTest, PointerChasingLoadsAreChased) {
                 ins(*K, "JCC_1", {"#0", "#4"})});
   EXPECT_EQ(computeSubsets(*K, Search).NumChasedLoad, 0u);
 }
+
+// An exit that reads memory, through a load or a call, makes every variant
+// copy carry an iteration cap (both front ends); an exit on registers alone
+// does not, whatever else the loop reads.
+TEST_F(SubsetsTest, ExitsThatReadMemoryAreCapped) {
+  EXPECT_TRUE(computeSubsets(*K, pointerChase(*K)).CtrlReadsMemory);
+  LoopBody Search =
+      loop(*K, {ins(*K, "CMP64rm", {"RSI", "RDI", "#8", "RCX", "#0", "-"}),
+                ins(*K, "JCC_1", {"#0", "#4"})});
+  EXPECT_TRUE(computeSubsets(*K, Search).CtrlReadsMemory);
+  // s += a[i] while i < n: the load feeds the sum, not the exit.
+  LoopBody Sum = loop(
+      *K, {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RCX", "#0", "-"})});
+  LoopSubsets S = computeSubsets(*K, Sum);
+  EXPECT_EQ(S.NumLoad, 1u);
+  EXPECT_FALSE(S.CtrlReadsMemory);
+}

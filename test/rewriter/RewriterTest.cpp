@@ -100,6 +100,10 @@ TEST(X86Target, BuildersEncodeTheDispatcherForms) {
             StringRef("\x48\x8b\x44\x24\x08", 5));
   EXPECT_EQ(X->print(X->createLea(X->reg("RDI"), X->RSP, -16), 0),
             "leaq\t-16(%rsp), %rdi");
+  // An iteration cap's count-down (Dispatcher.cpp).
+  Out.clear();
+  ASSERT_FALSE(bool(X->encode(X->createDec(X->reg("R15")), Out)));
+  EXPECT_EQ(StringRef(Out.data(), Out.size()), StringRef("\x49\xff\xcf", 3));
 }
 
 std::string selfPath() {

@@ -46,13 +46,13 @@ TEST(AbiNames, StatusAndStorePolicyNames) {
 TEST(AbiNames, EveryWhyHasItsOwnWords) {
   std::string Other = decan_variant_why_text(DECAN_WHY_OTHER);
   EXPECT_STREQ(decan_variant_why_text(DECAN_WHY_NONE), "");
-  for (uint32_t W = 1; W <= DECAN_WHY_SCRATCH_SIZE; ++W) {
+  for (uint32_t W = 1; W <= DECAN_WHY_NO_CAP_REGISTER; ++W) {
     if (W == DECAN_WHY_OTHER)
       continue;
     std::string Text = decan_variant_why_text(W);
     EXPECT_FALSE(Text.empty()) << W;
     EXPECT_NE(Text, Other) << W;
   }
-  EXPECT_EQ(std::string(decan_variant_why_text(DECAN_WHY_SCRATCH_SIZE + 1)),
+  EXPECT_EQ(std::string(decan_variant_why_text(DECAN_WHY_NO_CAP_REGISTER + 1)),
             Other);
 }

@@ -157,7 +157,8 @@ enum decan_variant_why {
   DECAN_WHY_GROUP_HOLDS_ADDRESSES = 21, ///< group feeds other addresses
   DECAN_WHY_GATHER_SCATTER = 22,        ///< vector index or scatter
   DECAN_WHY_NO_BRIDGE = 23,             ///< a removed value cannot be bridged
-  DECAN_WHY_SCRATCH_SIZE = 24           ///< one array spans the scratch area
+  DECAN_WHY_SCRATCH_SIZE = 24,          ///< one array spans the scratch area
+  DECAN_WHY_NO_CAP_REGISTER = 25 ///< no free register for the iteration cap
 };
 
 /// Filled by the machine-level pass (plugin) or the rewriter; all counts are

@@ -139,6 +139,9 @@ static inline const char *decan_variant_why_text(uint32_t why) {
            "area, a scatter has no load form";
   case DECAN_WHY_SCRATCH_SIZE:
     return "the accesses to one array span more than the scratch area";
+  case DECAN_WHY_NO_CAP_REGISTER:
+    return "its exit reads memory, so the copy needs an iteration cap, and "
+           "no register is free to count it";
   case DECAN_WHY_NO_BRIDGE:
     return "a value a removed instruction computes is still read, and no "
            "copy or idiom can stand in for it";

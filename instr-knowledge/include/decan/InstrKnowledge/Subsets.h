@@ -80,6 +80,14 @@ struct LoopSubsets {
   /// Some exit depends on a load while a call in the loop may write memory:
   /// a variant that deletes the call could change the trip count.
   bool CtrlReadsCallWrittenMemory = false;
+  /// The backward slice of some exit condition (SubsetCtrl) holds a load
+  /// or a call: what the exit sees may depend on memory, which variants
+  /// never write (and calls they delete), even where the rules above find
+  /// no store or call that could write it (a call of a "pure" function
+  /// that writes a global, an alias the operands hide, another thread).
+  /// Every variant copy of such a loop carries an iteration cap, in both
+  /// front ends (docs/variants.md, "Copies that could run forever").
+  bool CtrlReadsMemory = false;
 };
 
 /// Computes all subsets of \p Loop. CTRL is the backward slice, through

@@ -113,7 +113,7 @@ public:
         XSAVE64, XRSTOR64, CALL64m, JMP64m, LFENCE, RDTSC, RDTSCP, CMP32mi,
         DEC32m, CMP32ri, TEST32rr, MOVSX64rr32, MOVSX64rm32, ADD64rr, SUB64rm,
         STMXCSR, LDMXCSR, MOV64rr, TEST64rr, CQO, IDIV64r, NEG64r, MOV64ri32,
-        OR64rr;
+        OR64rr, DEC64r;
   };
   const DispatchOpcodes &ops() const { return Ops; }
 
@@ -142,6 +142,8 @@ public:
   /// movslq %Src32, %Dst.
   llvm::MCInst createSignExtend32(unsigned Dst, unsigned Src32) const;
   llvm::MCInst createNeg(unsigned Reg) const;
+  /// dec %Reg (64-bit; sets ZF when it reaches 0).
+  llvm::MCInst createDec(unsigned Reg) const;
   /// movq $Imm (sign-extended 32-bit), %Dst.
   llvm::MCInst createMoveImm(unsigned Dst, int64_t Imm) const;
   /// idivq %Reg (rdx:rax / Reg).

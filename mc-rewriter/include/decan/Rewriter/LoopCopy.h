@@ -71,6 +71,16 @@ struct LoopVariants {
   unsigned IndReg = 0;
   int64_t IndStep = 0;
   bool Ind32 = false; ///< updated as a 32-bit register (wraps mod 2^32)
+  /// Per variant, the GPR its copy counts its iteration cap down in (0: no
+  /// cap; REF never has one): a register the copy never touches, loaded
+  /// from the descriptor's `iteration_cap` where the copy is entered and
+  /// decremented right before its header, where the back edges land
+  /// (MInfo.capped_mask has the same bits; the emitter: Dispatcher.cpp).
+  std::array<unsigned, DECAN_NUM_VARIANTS> CapReg{};
+  /// Variants whose copy has EFLAGS (other than CF) live into its header:
+  /// the count-down is `lea -1(%rcx),%rcx; jrcxz` (CapReg is RCX), which
+  /// leaves them as they are; elsewhere `dec; je` (dec keeps CF).
+  unsigned CapFlagsFree = 0;
 };
 
 /// The REF copy of \p L: its instructions unchanged, blocks header first.
