@@ -244,8 +244,9 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     // into the header, the count-down's jrcxz (rel8) leaves through a jump
     // to the capped exit before the load.
     MCInst Load = X86.createLoad(Capped->Reg, X86.RIP, 0);
-    MCInst Count = Capped->FlagsFree ? X86.createLea(Capped->Reg, Capped->Reg, -1)
-                                     : X86.createDec(Capped->Reg);
+    MCInst Count = Capped->FlagsFree
+                       ? X86.createLea(Capped->Reg, Capped->Reg, -1)
+                       : X86.createDec(Capped->Reg);
     unsigned Before = X86.encodedSize(Load) + X86.encodedSize(Count) +
                       (Capped->FlagsFree ? 2 /*jrcxz*/ + 5 /*jmp rel32*/
                                          : 6 /*je rel32*/);

@@ -163,9 +163,8 @@ struct CountdownProbe {
 /// A 4-iteration call behind the stub's test of \p D, shaped as the
 /// plugin emits it (abi.h): the active path out of line, counting down, and
 /// back to the loop; the countdown never reaches 0 here.
-static __attribute__((noinline)) uint64_t countdownWork(CountdownProbe *D,
-                                                        const uint64_t *A,
-                                                        long N) {
+static __attribute__((noinline)) uint64_t
+countdownWork(CountdownProbe *D, const uint64_t *A, long N) {
   __asm__ __volatile__("movl (%0), %%eax\n\t"
                        "testl %%eax, %%eax\n\t"
                        "jne 2f\n"
@@ -191,11 +190,9 @@ static __attribute__((noinline)) uint64_t countdownWork(CountdownProbe *D,
 }
 
 /// \p Calls back-to-back calls of countdownWork.
-static __attribute__((noinline)) uint64_t countdownRun(CountdownProbe *D,
-                                                       const uint64_t *A,
-                                                       long Calls,
-                                                       volatile long *Trips,
-                                                       uint64_t *Sink) {
+static __attribute__((noinline)) uint64_t
+countdownRun(CountdownProbe *D, const uint64_t *A, long Calls,
+             volatile long *Trips, uint64_t *Sink) {
   uint64_t S = 0;
   uint64_t T0 = decan_tsc_start();
   for (long C = 0; C < Calls; ++C)

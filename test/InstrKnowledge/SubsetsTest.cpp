@@ -213,7 +213,8 @@ TEST_F(SubsetsTest, ExitsThatReadMemoryAreCapped) {
   EXPECT_TRUE(computeSubsets(*K, Search).CtrlReadsMemory);
   // s += a[i] while i < n: the load feeds the sum, not the exit.
   LoopBody Sum = loop(
-      *K, {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RCX", "#0", "-"})});
+      *K,
+      {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RDI", "#8", "RCX", "#0", "-"})});
   LoopSubsets S = computeSubsets(*K, Sum);
   EXPECT_EQ(S.NumLoad, 1u);
   EXPECT_FALSE(S.CtrlReadsMemory);

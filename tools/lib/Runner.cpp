@@ -1060,6 +1060,21 @@ static std::optional<std::string> lateByDefault(StringRef Program,
   return formatv("{0} is {1:F1} MB", Largest, LargestBytes / 1e6).str();
 }
 
+/// Where a crashed or interrupted process was: "in loop f:L0, variant
+/// LS", "in loop f:L0, in the original loop run after variant LS", or
+/// "outside any measured loop".
+static std::string whereItWas(const ProcessInfo &P) {
+  if (P.CrashLoop.empty())
+    return "outside any measured loop";
+  if (!P.CrashRerunAfter.empty())
+    return formatv("in loop {0}, in the original loop run after variant {1}",
+                   P.CrashLoop, P.CrashRerunAfter)
+        .str();
+  return formatv("in loop {0}, variant {1}", P.CrashLoop,
+                 P.CrashVariant.empty() ? "?" : P.CrashVariant)
+      .str();
+}
+
 Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   if (O.Command.empty())
     return createStringError("no program given (decan run [options] -- "
@@ -1312,16 +1327,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       if (P.Status != "crashed")
         continue;
       Crashed = Named = true;
-      std::string Where =
-          P.CrashLoop.empty() ? std::string("outside any measured loop")
-          : !P.CrashRerunAfter.empty()
-              ? formatv("in loop {0}, in the original loop run after "
-                        "variant {1}",
-                        P.CrashLoop, P.CrashRerunAfter)
-                    .str()
-              : formatv("in loop {0}, variant {1}", P.CrashLoop,
-                        P.CrashVariant.empty() ? "?" : P.CrashVariant)
-                    .str();
+      std::string Where = whereItWas(P);
       Out.Problems.push_back(
           formatv("{0} crashed ({1}) {2}{3}{4}; the data measured before the "
                   "crash are kept",
@@ -1335,15 +1341,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       for (size_t I = Before; I < Now.Processes.size(); ++I)
         if (const ProcessInfo &P = Now.Processes[I];
             P.Status == "interrupted" && !P.CrashLoop.empty()) {
-          Problem +=
-              !P.CrashRerunAfter.empty()
-                  ? formatv(" (it was in loop {0}, in the original "
-                            "loop run after variant {1})",
-                            P.CrashLoop, P.CrashRerunAfter)
-                        .str()
-                  : formatv(" (it was in loop {0}, variant {1})", P.CrashLoop,
-                            P.CrashVariant.empty() ? "?" : P.CrashVariant)
-                        .str();
+          Problem += " (it was " + whereItWas(P) + ")";
           break;
         }
     if (!Problem.empty()) {
