@@ -353,3 +353,41 @@ BinaryImage::lineFor(uint64_t Addr) const {
   return std::make_pair(std::string(sys::path::filename(Info->FileName)),
                         Info->Line);
 }
+
+std::optional<std::string>
+decan::rewriter::expandLoaderTokens(StringRef Entry, StringRef OriginDir,
+                                    StringRef Lib, StringRef Platform) {
+  std::string Out;
+  while (!Entry.empty()) {
+    size_t Dollar = Entry.find('$');
+    Out += Entry.take_front(Dollar);
+    if (Dollar == StringRef::npos)
+      break;
+    Entry = Entry.drop_front(Dollar + 1);
+    StringRef Token;
+    if (Entry.consume_front("{")) {
+      size_t Close = Entry.find('}');
+      if (Close == StringRef::npos)
+        return std::nullopt;
+      Token = Entry.take_front(Close);
+      Entry = Entry.drop_front(Close + 1);
+    } else {
+      size_t End =
+          Entry.find_if_not([](char C) { return isAlnum(C) || C == '_'; });
+      Token = Entry.take_front(End);
+      Entry = Entry.drop_front(Token.size());
+    }
+    if (Token == "ORIGIN") {
+      if (OriginDir.empty())
+        return std::nullopt; // no object to be relative to
+      Out += OriginDir;
+    } else if (Token == "LIB") {
+      Out += Lib;
+    } else if (Token == "PLATFORM") {
+      Out += Platform;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return Out;
+}

@@ -451,30 +451,21 @@ void RewriteInstance::fillData() {
 void RewriteInstance::planSearchPaths() {
   SmallString<256> Real;
   for (const BinaryImage::SearchPath &S : Bin.searchPaths()) {
-    StringRef P = S.Path;
-    if (!P.contains("$ORIGIN") && !P.contains("${ORIGIN}"))
+    if (!StringRef(S.Path).contains("ORIGIN"))
       continue;
     if (Real.empty() && sys::fs::real_path(Bin.path(), Real))
       return;
-    StringRef Dir = sys::path::parent_path(Real);
-    std::string Resolved;
-    while (!P.empty()) {
-      size_t At = P.find('$');
-      Resolved += P.take_front(At).str();
-      if (At == StringRef::npos)
-        break;
-      P = P.drop_front(At);
-      if (P.consume_front("${ORIGIN}") ||
-          (P.starts_with("$ORIGIN") &&
-           !(P.size() > 7 && (isAlnum(P[7]) || P[7] == '_')) &&
-           P.consume_front("$ORIGIN"))) {
-        Resolved += Dir.str();
-      } else {
-        Resolved += '$';
-        P = P.drop_front();
-      }
-    }
-    OriginPaths.push_back({S.ValueOffset, S.StrTab, DL.str(Resolved)});
+    // $LIB and $PLATFORM stay for the loader; an entry it would skip (an
+    // unknown token) stays as it is.
+    SmallVector<StringRef, 4> Entries;
+    StringRef(S.Path).split(Entries, ':');
+    std::vector<std::string> Resolved;
+    for (StringRef E : Entries)
+      Resolved.push_back(expandLoaderTokens(E, sys::path::parent_path(Real),
+                                            "$LIB", "$PLATFORM")
+                             .value_or(E.str()));
+    OriginPaths.push_back(
+        {S.ValueOffset, S.StrTab, DL.str(join(Resolved, ":"))});
   }
 }
 

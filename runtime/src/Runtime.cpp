@@ -529,7 +529,12 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
   bool Rerun = Variant >= 0 && (Variant & DECAN_RERUN);
   int V = Variant >= 0 ? (Variant & ~DECAN_RERUN) : Variant;
-  bool RunOriginal = !Rerun && V != DECAN_REF && Sched.RunMode != Mode::Replace;
+  // A copy that ran out of iterations (abi.h, DECAN_TRIPS_CAPPED) is no
+  // sample, and the original runs after it whatever the mode: its results
+  // are not the loop's.
+  bool Capped = Trips == DECAN_TRIPS_CAPPED && !Rerun && V != DECAN_REF;
+  bool RunOriginal =
+      !Rerun && V != DECAN_REF && (Sched.RunMode != Mode::Replace || Capped);
   ThreadState *T = TlsThread;
   // A rerun follows the variant that begin_call chose; anything else (a
   // stale or foreign call) changes nothing.
@@ -544,21 +549,12 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     endRerun(L, T, TL, Cycles, Trips);
     return 0;
   }
-  if (__builtin_expect(Trips == DECAN_TRIPS_CAPPED && V != DECAN_REF, 0)) {
-    // The copy ran out of iterations: no sample, and the original runs
-    // next whatever the mode (the variant's results are not the loop's).
+  if (__builtin_expect(Capped, 0)) {
+    // Judged once the original has run on the same input (endRerun).
     L->CappedCalls[V].fetch_add(1, std::memory_order_relaxed);
     T->InFlightCapped = true;
     T->CappedAt = Desc->iteration_cap;
     T->CappedCycles = Cycles;
-    ++TL->Tot.VariantCalls;
-    TL->Tot.VariantCycles += Cycles;
-    if (Cfg.Fp == FpEnv::Ftz)
-      setMxcsr(T->SavedMxcsr);
-    errno = T->SavedErrno;
-    T->InFlightVariant = DECAN_REF;
-    T->InFlightRerunOf = V;
-    return 1;
   }
   uint64_t Call = TL->Rot.Calls;
   Role What = T->InFlightRole;
@@ -572,7 +568,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     Ctx = contextSwitches();
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;
-    if (What == Role::Sample) {
+    if (What == Role::Sample && !Capped) {
       TL->Pending = record(TL, V, Cycles, Trips, Call,
                            Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
                            T->EvStart, EvEnd);

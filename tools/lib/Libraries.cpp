@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Libraries.h"
+#include "decan/Rewriter/Binary.h"
 #include "decan/Tool/LoopTable.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -161,39 +162,7 @@ parseLdSoCache(StringRef Bytes) {
 std::optional<std::string> expandLoaderTokens(StringRef Entry,
                                               StringRef OriginDir,
                                               const LoaderSearch &S) {
-  std::string Out;
-  while (!Entry.empty()) {
-    size_t Dollar = Entry.find('$');
-    Out += Entry.take_front(Dollar);
-    if (Dollar == StringRef::npos)
-      break;
-    Entry = Entry.drop_front(Dollar + 1);
-    StringRef Token;
-    if (Entry.consume_front("{")) {
-      size_t Close = Entry.find('}');
-      if (Close == StringRef::npos)
-        return std::nullopt;
-      Token = Entry.take_front(Close);
-      Entry = Entry.drop_front(Close + 1);
-    } else {
-      size_t End =
-          Entry.find_if_not([](char C) { return isAlnum(C) || C == '_'; });
-      Token = Entry.take_front(End);
-      Entry = Entry.drop_front(Token.size());
-    }
-    if (Token == "ORIGIN") {
-      if (OriginDir.empty())
-        return std::nullopt; // no object to be relative to
-      Out += OriginDir;
-    } else if (Token == "LIB") {
-      Out += S.Lib;
-    } else if (Token == "PLATFORM") {
-      Out += S.Platform;
-    } else {
-      return std::nullopt;
-    }
-  }
-  return Out;
+  return rewriter::expandLoaderTokens(Entry, OriginDir, S.Lib, S.Platform);
 }
 
 std::string findLibrary(StringRef Name, const LoaderSearch &S) {

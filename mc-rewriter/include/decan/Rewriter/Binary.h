@@ -108,6 +108,16 @@ private:
   mutable std::unique_ptr<UnwindTables> Unwind;
 };
 
+/// One entry of a DT_RPATH, DT_RUNPATH or LD_LIBRARY_PATH with the dynamic
+/// loader's tokens replaced: $ORIGIN by \p OriginDir (the directory of the
+/// object that names it), $LIB by \p Lib, $PLATFORM by \p Platform (also
+/// spelt ${ORIGIN}...); nullopt when it names another token, or $ORIGIN
+/// without an \p OriginDir (the loader skips such an entry).
+std::optional<std::string> expandLoaderTokens(llvm::StringRef Entry,
+                                              llvm::StringRef OriginDir,
+                                              llvm::StringRef Lib,
+                                              llvm::StringRef Platform);
+
 } // namespace decan::rewriter
 
 #endif // DECAN_REWRITER_BINARY_H
