@@ -21,7 +21,10 @@ int main(int argc, char **argv) {
   for (int r = 0; r < Rounds; ++r) {
     for (int i = 0; i < 2048; ++i)
       a[i] = (i % 7) * 0.25 + r;
-    t += Kernel(a, 2048 - r % 64, 0.5);
+    // Most of the time is the library's (the hint's test needs well under
+    // half in the host's own loop, on any machine).
+    for (int k = 0; k < 4; ++k)
+      t += Kernel(a, 2048 - r % 64, 0.5 + k);
   }
   printf("total=%.6f\n", t);
   return 0;
