@@ -11,6 +11,7 @@
 #ifndef DECAN_TOOL_RUNNER_H
 #define DECAN_TOOL_RUNNER_H
 
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/Tool/Report.h"
 
 #include "llvm/Support/Error.h"
@@ -22,13 +23,17 @@
 
 namespace decan::tool {
 
+/// The rotation unless asked otherwise: the verdicts' variants
+/// (decan/variants.def's DEFAULT list).
+inline constexpr auto DefaultVariants =
+    variantsIn<VariantSet::Default, unsigned>();
 /// What --extended adds to the rotation: stores, the reduction chain,
 /// load ports.
-inline constexpr unsigned ExtendedVariants[] = {S2L, NO_STORE, NO_RED,
-                                                PREFETCH};
+inline constexpr auto ExtendedVariants =
+    variantsIn<VariantSet::Extended, unsigned>();
 /// What --groups adds: each memory group in L1, and removed.
-inline constexpr unsigned GroupVariants[] = {DL1_G0, DL1_G1, DL1_G2, DL1_G3,
-                                             NO_G0,  NO_G1,  NO_G2,  NO_G3};
+inline constexpr auto GroupVariants =
+    variantsIn<VariantSet::Groups, unsigned>();
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
@@ -38,7 +43,8 @@ struct RunOptions {
   /// inconclusive in 3 runs of 10. The others are asked for (--extended:
   /// stores, reduction, load ports; --groups: each array) once the verdict
   /// points at them.
-  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL};
+  std::vector<unsigned> Variants{DefaultVariants.begin(),
+                                 DefaultVariants.end()};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;
