@@ -6,6 +6,7 @@
 
 #include "decan/Tool/Args.h"
 #include "decan/Tool/CommandLines.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 
 #include "llvm/ADT/STLExtras.h"

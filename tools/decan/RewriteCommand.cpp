@@ -11,6 +11,7 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/CommandLines.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Report.h"

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/LatePacks.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/RunTarget.h"

@@ -6,6 +6,7 @@
 
 #include "decan/Tool/Libraries.h"
 #include "decan/Rewriter/Binary.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/RunTarget.h"
 

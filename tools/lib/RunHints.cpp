@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/RunHints.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/Libraries.h"
 #include "decan/Tool/LoopTable.h"
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/RunTarget.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 
 #include "llvm/Support/FileSystem.h"
