@@ -39,6 +39,18 @@ std::string helpOf(const OptionTable &T) {
   return S;
 }
 
+/// Whether help line \p L starts the row of \p Spelling: its left column
+/// ("-o, --output FILE") spells it.
+bool startsRow(StringRef L, StringRef Spelling) {
+  if (!L.starts_with("  -"))
+    return false;
+  StringRef Left = L.drop_front(2).split("  ").first;
+  SmallVector<StringRef, 2> Spellings;
+  Left.split(Spellings, ", ");
+  return any_of(Spellings,
+                [&](StringRef S) { return S.split(' ').first == Spelling; });
+}
+
 /// The help row of \p Spelling ("--reps"), its wrapped lines joined.
 std::string helpRow(const std::string &Help, StringRef Spelling) {
   SmallVector<StringRef, 64> Lines;
@@ -46,14 +58,9 @@ std::string helpRow(const std::string &Help, StringRef Spelling) {
   std::string Row;
   bool In = false;
   for (StringRef L : Lines) {
-    bool Starts = L.starts_with("  -");
-    if (In && (Starts || !L.starts_with("      ")))
+    if (In && (L.starts_with("  -") || !L.starts_with("      ")))
       break;
-    if (!In && Starts &&
-        (L.drop_front(2).starts_with(Spelling.str() + " ") ||
-         L.drop_front(2).starts_with(Spelling.str() + ",") ||
-         L.drop_front(2) == Spelling))
-      In = true;
+    In |= startsRow(L, Spelling);
     if (In)
       Row += " " + L.trim().str();
   }
@@ -134,7 +141,7 @@ TEST(OptionTable, HelpWrapsBesideTheSpellingsWithinEightyColumns) {
     EXPECT_LE(L.size(), 80u) << L.str();
   EXPECT_NE(Help.find("USAGE: decan cmd [options]\n\nWhat it does.\n"),
             std::string::npos);
-  EXPECT_NE(Help.find("  --output, -o FILE      write the table"),
+  EXPECT_NE(Help.find("  -o, --output FILE     write the table"),
             std::string::npos)
       << Help;
   EXPECT_NE(helpRow(Help, "--output").find("(default standard error)"),

@@ -190,9 +190,13 @@ void OptionTable::printHelp(raw_ostream &OS) const {
   }
   OS << "OPTIONS:\n";
   for (const Option &O : Options) {
+    // Short spellings first, as "-o, --output".
     std::vector<std::string> Spelt;
     for (const std::string &N : O.Names)
       Spelt.push_back(Option::spelling(N));
+    llvm::stable_sort(Spelt, [](const std::string &A, const std::string &B) {
+      return A.size() == 2 && B.size() != 2;
+    });
     std::string Left = join(Spelt, ", ");
     std::string Help = O.Help;
     if (!O.Default.empty())

@@ -26,7 +26,7 @@ static std::string allVariantNames() {
   std::vector<unsigned> All;
   for (unsigned V = 0; V < NumVariants; ++V)
     All.push_back(V);
-  return variantNames(All);
+  return variantNames(All, ", ");
 }
 
 /// --variants: a list of variant names, or "all".
@@ -60,8 +60,8 @@ OptionTable runOptionTable(RunArgs &A) {
   T.text("loops", "IDS|all", "loops to measure", O.Loops);
   T.custom("variants", "LIST",
            "variants to rotate, of " + allVariantNames() +
-               " ('all': every one); REF is always added; the default is "
-               "the verdicts'",
+               " ('all': every one); REF is always added; by default the "
+               "verdicts'",
            readVariants(O.Variants))
       .defaultText(variantNames(O.Variants));
   T.flag("extended",
@@ -205,7 +205,7 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          A.Regions);
   T.text("hot", "REPORT.json[:PERCENT]",
          formatv("instrument only the loops that cover PERCENT (default "
-                 "{0}) of the measured loops' time in an earlier decan "
+                 "{0:0}) of the measured loops' time in an earlier decan "
                  "report; the others stay plain (decan list says why). With "
                  "a clang PGO profile, `-mllvm -decan-pgo-hot` selects the "
                  "loops whose header block the profile finds hot instead",
