@@ -1,5 +1,4 @@
-//===- LatePacks.cpp - Late variants: base copies and their packs
-//-----------===//
+//===- LatePacks.cpp - Late variants: base copies and their packs ---------===//
 //
 // Part of decan.
 //
@@ -235,13 +234,6 @@ double LatePacks::seconds() const {
       .count();
 }
 
-/// Late variants by default when the inputs decan would rewrite (the
-/// program unless it was built with the plugin or --lib names libraries,
-/// and the --lib libraries without a loop table) are DECAN_LATE_MIN_MB
-/// (default 16) or more: a full rewrite takes about 0.6 s per MB
-/// (OpenBLAS, 36.5 MB: 22 s and a copy 6x the input) where a base copy
-/// and a pack for the loops that ran take a few seconds and stay within
-/// 2x (docs/rewriter.md, "Late variants").
 std::optional<std::string> lateByDefault(StringRef Program, bool ProgramPlain,
                                          ArrayRef<std::string> Libs) {
   double MinMb = LateMinMegabytes;

@@ -291,11 +291,6 @@ bool isSystemRuntime(StringRef Path) {
   return any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); });
 }
 
-/// `--lib auto`: the libraries the measured binary (the program, a
-/// launcher's program, a script's interpreter) loads at start-up, its
-/// DT_NEEDED closure read from the files (the program does not run: it
-/// runs once, measured); not the C and C++ runtimes. Libraries loaded with
-/// dlopen are asked for while it runs (DlopenCopies.h).
 std::vector<std::string> discoverLibraries(ArrayRef<std::string> Cmd,
                                            raw_ostream &Log) {
   std::string Bin = Cmd[0];

@@ -1,5 +1,4 @@
-//===- LibraryCopies.cpp - The --lib libraries as the program loads them
-//----===//
+//===- LibraryCopies.cpp - The --lib libraries as the program loads them --===//
 //
 // Part of decan.
 //
@@ -21,12 +20,6 @@ using namespace llvm;
 
 namespace decan::tool {
 
-/// Makes each of \p Libs measurable: a plugin-built library as is, any
-/// other rewritten into \p TmpDir (never in place). Both go into one loader
-/// directory under the name the program asks for (its DT_SONAME, read
-/// through any symlink, as Debian's alternatives are), so the dynamic loader
-/// picks exactly the file the user named; a dlopen of the original by path
-/// is redirected to the copy by the runtime (DECAN_LIB_MAP).
 Expected<LibraryCopies> prepareLibraries(ArrayRef<std::string> Libs,
                                          StringRef TmpDir,
                                          const rewriter::RewriteOptions &RW) {

@@ -1,5 +1,4 @@
-//===- RawReports.cpp - What the raw reports of a run say
-//-------------------===//
+//===- RawReports.cpp - What the raw reports of a run say -----------------===//
 //
 // Part of decan.
 //
@@ -21,7 +20,6 @@ using namespace llvm;
 
 namespace decan::tool {
 
-/// Adds every raw report of \p Dir to \p M; returns how many were added.
 unsigned collectRawReports(StringRef Dir, RawMerger &M, raw_ostream &Log,
                            StringRef KeepDir, unsigned Run) {
   unsigned N = 0;
@@ -56,11 +54,6 @@ unsigned collectRawReports(StringRef Dir, RawMerger &M, raw_ostream &Log,
   return N;
 }
 
-/// A run of more than one process (a program that forks, or starts other
-/// programs): one line per process with what it measured, and a warning
-/// naming each child that wrote no report. The runtime leaves
-/// `decan.<pid>.child` (the parent's pid) in a fork and `decan.<pid>.exec`
-/// (the program exec'd) in \p Dir.
 void describeProcesses(ArrayRef<ProcessInfo> Procs, ArrayRef<LoopReport> Loops,
                        StringRef Dir, raw_ostream &Log) {
   std::map<int64_t, int64_t> ForkedBy;
@@ -150,9 +143,6 @@ void describeProcesses(ArrayRef<ProcessInfo> Procs, ArrayRef<LoopReport> Loops,
   }
 }
 
-/// Where a crashed or interrupted process was: "in loop f:L0, variant
-/// LS", "in loop f:L0, in the original loop run after variant LS", or
-/// "outside any measured loop".
 std::string whereItWas(const ProcessInfo &P) {
   if (P.CrashLoop.empty())
     return "outside any measured loop";

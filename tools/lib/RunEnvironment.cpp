@@ -1,5 +1,4 @@
-//===- RunEnvironment.cpp - The environment of the measured program
-//---------===//
+//===- RunEnvironment.cpp - The environment of the measured program -------===//
 //
 // Part of decan. Everything else of decan's own environment is dropped
 // from the user's, so that a variable left over from another run never

@@ -1,5 +1,4 @@
-//===- RunHints.cpp - What a run did not measure, and why
-//-------------------===//
+//===- RunHints.cpp - What a run did not measure, and why -----------------===//
 //
 // Part of decan.
 //
@@ -43,9 +42,6 @@ static std::string loadedAs(ArrayRef<std::string> Objects, StringRef Name) {
   return "";
 }
 
-/// After the runs, says why a `--lib` library measured nothing (never
-/// loaded, loaded from elsewhere, a wrapper without loops of its own), and
-/// (\p Hint) where the time of a program with no measured loop likely is.
 void explainLibraries(const Report &R, const LibraryCopies &Libs,
                       StringRef ProgName, raw_ostream &Log, bool Hint) {
   for (const LibraryCopies::Lib &L : Libs.Each) {
@@ -129,9 +125,6 @@ void explainLibraries(const Report &R, const LibraryCopies &Libs,
       << ": measure them with --lib PATH[,PATH...] or --lib auto\n";
 }
 
-/// `--lib auto`: one line for the libraries the program loaded that got no
-/// copy (opened with dlopen, or needed by one that was, and not measured):
-/// what to rerun with.
 void listUnmeasured(const Report &R, const LibraryCopies &Libs,
                     const DlopenCopies &Dlopen, raw_ostream &Log) {
   std::vector<std::string> Names, Paths;

@@ -1,5 +1,4 @@
-//===- RunTarget.cpp - The program a run measures
-//---------------------------===//
+//===- RunTarget.cpp - The program a run measures -------------------------===//
 //
 // Part of decan.
 //
@@ -90,8 +89,6 @@ static Error checkRuntimeReaches(StringRef Bin, bool HasLoopTable) {
   return Error::success();
 }
 
-/// Says once per decan process that rewritten copies cannot be cached
-/// (instrumentCached's \p Problem; nothing when empty).
 void warnCacheProblem(const std::string &Problem) {
   static bool Said = false;
   if (Problem.empty() || Said)
@@ -100,8 +97,6 @@ void warnCacheProblem(const std::string &Problem) {
   errs() << "decan: warning: " << Problem << "\n";
 }
 
-/// \p PlainOk: a program without a loop table runs unmodified (`--lib`
-/// measures only the libraries) instead of being rewritten.
 Expected<Target> prepareTarget(std::vector<std::string> &Cmd, StringRef TmpDir,
                                bool PlainOk,
                                const rewriter::RewriteOptions &RW) {

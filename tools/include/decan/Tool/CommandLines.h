@@ -1,5 +1,4 @@
-//===- decan/Tool/CommandLines.h - Each command's options, declared once
-//---===//
+//===- decan/Tool/CommandLines.h - Each command's options, declared once --===//
 //
 // Part of decan. One OptionTable per command, bound to that command's
 // arguments: the table parses the command line into them and writes the
