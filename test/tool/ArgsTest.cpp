@@ -256,6 +256,8 @@ TEST(RunOptions, ValidationRefusesWhatCannotRun) {
   EXPECT_EQ(ErrorOf([](RunOptions &) {}), "");
   EXPECT_EQ(ErrorOf([](RunOptions &O) { O.Command.clear(); }),
             "no program given (decan run [options] -- PROGRAM [ARGS...])");
+  EXPECT_EQ(ErrorOf([](RunOptions &O) { O.Loops = " , "; }),
+            "--loops wants loop ids or 'all'");
   EXPECT_EQ(ErrorOf([](RunOptions &O) { O.Reps = 0; }),
             "--reps and --max-runs must be at least 1");
   EXPECT_EQ(ErrorOf([](RunOptions &O) { O.Mode = "sideways"; }),

@@ -43,7 +43,8 @@ std::vector<std::string> RunOptions::loopIds() const {
   SmallVector<StringRef, 8> Ids;
   StringRef(Loops).split(Ids, ',', -1, false);
   for (StringRef Id : Ids)
-    Out.push_back(Id.trim().str());
+    if (!Id.trim().empty())
+      Out.push_back(Id.trim().str());
   return Out;
 }
 
@@ -74,7 +75,7 @@ Error validateRunOptions(const RunOptions &O) {
   if (O.Command.empty())
     return createStringError("no program given (decan run [options] -- "
                              "PROGRAM [ARGS...])");
-  if (O.Loops.empty() || O.Loops == ",")
+  if (O.Loops != "all" && O.loopIds().empty())
     return createStringError("--loops wants loop ids or 'all'");
   if (!O.Reps || !O.MaxRuns)
     return createStringError("--reps and --max-runs must be at least 1");
