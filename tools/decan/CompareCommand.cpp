@@ -8,7 +8,7 @@
 
 #include "Commands.h"
 #include "decan/Tool/Analysis.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/Compare.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
@@ -20,29 +20,19 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runCompareCommand(int argc, char **argv) {
-  ArgParser P({"json", "html", "tune"}, {"help", "h"});
+  CompareArgs A;
+  OptionTable P = compareOptionTable(A);
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan compare [--json OUT.json] [--html OUT.html] "
-              "[--tune tune.json] A.json B.json\n\n"
-              "Loops of two builds (plain, PGO, another flag) or two runs, "
-              "matched by source\nidentity (function, file:line:column, "
-              "nest, inlined-at chain): REF cycles per\ncall and per source "
-              "iteration, speedup A/B, program share and bottleneck in\nA "
-              "and B, the speedup A's saturations predicted (best of DL1, "
-              "NO_DIV, LS/FP\noverlap) and how much of it B realized; loops "
-              "in one build only are listed\nwith why they may be missing "
-              "in the other.\n--tune: A's predictions are decan tune's for "
-              "the loops it chose a candidate for\n(A: the default build, B: "
-              "the build with `decan flags --apply tune.json`).\n";
+  if (P.helpAsked()) {
+    P.printHelp(outs());
     return 0;
   }
   if (P.positionals().size() != 2)
     return reportError("decan compare wants two reports: A.json B.json");
-  for (const char *Out : {"json", "html"})
-    if (P.has(Out))
-      if (Error E = checkOutputPath(P.get(Out)))
+  for (const std::string *Path : {&A.Json, &A.Html})
+    if (!Path->empty())
+      if (Error E = checkOutputPath(*Path))
         return reportError(std::move(E));
   std::vector<Report> Rs;
   for (const std::string &F : P.positionals()) {
@@ -54,25 +44,25 @@ int runCompareCommand(int argc, char **argv) {
     Rs.push_back(std::move(*R));
   }
   std::vector<LoopComparison> C = compareReports(Rs[0], Rs[1]);
-  if (P.has("tune")) {
-    auto T = readTuneFile(P.get("tune"));
+  if (!A.Tune.empty()) {
+    auto T = readTuneFile(A.Tune);
     if (!T)
       return reportError(T.takeError());
     applyTunePredictions(C, *T, Rs[0]);
   }
   printComparison(outs(), C);
-  if (P.has("json")) {
+  if (!A.Json.empty()) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", comparisonJSON(C)) << "\n";
-    if (Error E = writeOutput(P.get("json"), S))
+    if (Error E = writeOutput(A.Json, S))
       return reportError(std::move(E));
   }
-  if (P.has("html")) {
+  if (!A.Html.empty()) {
     std::string S;
     raw_string_ostream OS(S);
     writeComparisonHTML(OS, C, P.positionals()[0], P.positionals()[1]);
-    if (Error E = writeOutput(P.get("html"), S))
+    if (Error E = writeOutput(A.Html, S))
       return reportError(std::move(E));
   }
   return 0;

@@ -9,7 +9,7 @@
 
 #include "Commands.h"
 #include "decan/Tool/Analysis.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Tune.h"
@@ -22,32 +22,12 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runFlagsCommand(int argc, char **argv) {
-  ArgParser P({"hot", "apply", "tune"},
-              {"cflags", "libs", "allow-fast-math", "regions", "help", "h"});
+  FlagsArgs A;
+  OptionTable P = flagsOptionTable(A);
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    outs()
-        << "USAGE: decan flags [--cflags] [--libs] "
-           "[--regions] [--hot REPORT.json[:PERCENT]] [--apply REPORT.json]\n"
-           "                   [--tune REPORT.json[:PERCENT] "
-           "[--allow-fast-math]]\n\n"
-           "Compile (--cflags) and link (--libs) flags for clang-22; "
-           "both by default.\n"
-           "--regions: also place regions around outer loops and functions "
-           "with loops,\ntimed by 'decan run --regions' (REF only).\n"
-           "--hot: instrument only the loops that cover PERCENT (default "
-           "90) of the\nmeasured loops' time in an earlier decan report; "
-           "the others stay plain (decan\nlist says why). With a clang PGO "
-           "profile, `-mllvm -decan-pgo-hot` selects the loops\nwhose "
-           "header block the profile finds hot instead.\n"
-           "--apply: the trip counts per call decan measured in REPORT, "
-           "per source loop, as\nllvm.loop.estimated_trip_count for the "
-           "vectoriser and unroller of this build; with a `decan tune` "
-           "file, each\nloop's chosen candidate as loop hints.\n"
-           "--tune: compile the hot loops of REPORT (as --hot) once per "
-           "optimization\ncandidate, for `decan tune`; --allow-fast-math "
-           "lets vector candidates\nreorder floating-point reductions.\n";
+  if (P.helpAsked()) {
+    P.printHelp(outs());
     return 0;
   }
   if (!P.positionals().empty())
@@ -55,16 +35,18 @@ int runFlagsCommand(int argc, char **argv) {
   auto L = findInstallLayout(argv[0]);
   if (!L)
     return reportError(L.takeError());
-  bool Both = !P.has("cflags") && !P.has("libs");
+  bool Both = !A.CFlags && !A.Libs;
   std::string Out;
-  if (Both || P.has("cflags")) {
+  if (Both || A.CFlags) {
     Out = compileFlags(*L);
-    if (P.has("regions"))
+    if (A.Regions)
       Out += " -mllvm -decan-regions";
-    for (const char *Opt : {"hot", "tune"}) {
+    std::pair<const char *, std::string *> Selections[] = {{"hot", &A.Hot},
+                                                           {"tune", &A.Tune}};
+    for (auto [Opt, Value] : Selections) {
       if (!P.has(Opt))
         continue;
-      auto Spec = parseHotSpec(P.get(Opt));
+      auto Spec = parseHotSpec(*Value);
       if (!Spec)
         return reportError(Spec.takeError());
       bool Raw;
@@ -88,12 +70,12 @@ int runFlagsCommand(int argc, char **argv) {
       Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
       if (StringRef(Opt) == "tune") {
         Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
-        if (P.has("allow-fast-math"))
+        if (A.AllowFastMath)
           Out += " -mllvm -decan-tune-fast-math";
       }
     }
-    if (P.has("apply") && isTuneFile(P.get("apply"))) {
-      auto T = readTuneFile(P.get("apply"));
+    if (P.has("apply") && isTuneFile(A.Apply)) {
+      auto T = readTuneFile(A.Apply);
       if (!T)
         return reportError(T.takeError());
       std::vector<std::string> Entries;
@@ -107,13 +89,13 @@ int runFlagsCommand(int argc, char **argv) {
         Out += " -mllvm -decan-loop-hints=" + join(Entries, ",");
     } else if (P.has("apply")) {
       bool Raw;
-      auto R = readReportFile(P.get("apply"), Raw);
+      auto R = readReportFile(A.Apply, Raw);
       if (!R)
         return reportError(R.takeError());
       analyse(*R);
       std::vector<TripCount> Ts = measuredTripCounts(*R);
       if (Ts.empty())
-        return reportError("'" + P.get("apply") +
+        return reportError("'" + A.Apply +
                            "' has no loop with a source identity and a known "
                            "trip count (build with $(decan flags), which adds "
                            "-gline-tables-only)");
@@ -122,11 +104,11 @@ int runFlagsCommand(int argc, char **argv) {
         Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
       errs() << formatv("decan flags: trip counts of {0} source loops from "
                         "'{1}': {2}\n",
-                        Ts.size(), P.get("apply"), join(Entries, ", "));
+                        Ts.size(), A.Apply, join(Entries, ", "));
       Out += " -mllvm -decan-trip-counts=" + join(Entries, ",");
     }
   }
-  if (Both || P.has("libs"))
+  if (Both || A.Libs)
     Out += (Out.empty() ? "" : " ") + linkFlags(*L);
   outs() << Out << "\n";
   return 0;

@@ -6,10 +6,10 @@
 
 #include "Commands.h"
 #include "decan/Rewriter/Instrument.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Render.h"
-#include "decan/Tool/Runner.h"
+#include "decan/Tool/RunTarget.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,16 +19,11 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runListCommand(int argc, char **argv) {
-  ArgParser P({}, {"help", "h"});
+  OptionTable P = listOptionTable();
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan list PROGRAM|LIBRARY\n\n"
-              "Loops of a program's or shared library's decan loop table "
-              "(a prebuilt one is\nrewritten into a temporary copy): id, "
-              "function, source, "
-              "variants available\nand why others are not, loop bytes, "
-              "instruction subsets.\n";
+  if (P.helpAsked()) {
+    P.printHelp(outs());
     return 0;
   }
   if (P.positionals().size() != 1)

@@ -8,7 +8,7 @@
 #include "Commands.h"
 #include "Outputs.h"
 #include "decan/Tool/Analysis.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 
@@ -19,18 +19,12 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runReportCommand(int argc, char **argv) {
-  ArgParser P({"html", "remarks", "json", "sweep-param"}, {"help", "h"});
+  ReportArgs A;
+  OptionTable P = reportOptionTable(A);
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan report FILE.json [FILE.json...] [--html FILE] "
-              "[--remarks FILE.opt.yaml]\n"
-              "                    [--json FILE] [--sweep-param "
-              "NAME=V1,V2,...]\n\n"
-              "Reads analysed (decan run --json) or raw runtime reports. "
-              "Several files form a\nsweep: the HTML then draws saturation "
-              "and cycles-per-iteration curves against\nthe parameter "
-              "(default: the file names, in order).\n";
+  if (P.helpAsked()) {
+    P.printHelp(outs());
     return 0;
   }
   const auto &Files = P.positionals();
@@ -39,9 +33,10 @@ int runReportCommand(int argc, char **argv) {
   if (P.has("sweep-param") && Files.size() < 2)
     return reportError("--sweep-param wants one report per value (at least "
                        "two)");
-  for (const char *Opt : {"json", "html", "remarks"})
-    if (P.has(Opt))
-      if (Error E = checkOutputPath(P.get(Opt)))
+  for (const std::string *Path :
+       {&A.Files.Json, &A.Files.Html, &A.Files.Remarks})
+    if (!Path->empty())
+      if (Error E = checkOutputPath(*Path))
         return reportError(std::move(E));
   std::vector<Report> Runs;
   for (const std::string &F : Files) {
@@ -54,7 +49,7 @@ int runReportCommand(int argc, char **argv) {
   }
   std::optional<Sweep> S;
   if (Files.size() > 1) {
-    std::string Spec = P.get("sweep-param");
+    std::string Spec = A.SweepParam;
     if (Spec.empty()) {
       Spec = "run=";
       for (size_t I = 0; I < Files.size(); ++I)
@@ -74,10 +69,10 @@ int runReportCommand(int argc, char **argv) {
     if (I + 1 < Runs.size())
       outs() << "\n";
   }
-  if (Error E = writeOutputs(Runs.back(), Runs, S ? &*S : nullptr,
-                             P.get("json"), P.get("html"), P.get("remarks")))
+  if (Error E = writeOutputs(Runs.back(), Runs, S ? &*S : nullptr, A.Files.Json,
+                             A.Files.Html, A.Files.Remarks))
     return reportError(std::move(E));
-  if (P.has("remarks") && Runs.size() > 1)
+  if (!A.Files.Remarks.empty() && Runs.size() > 1)
     errs() << "decan: note: remarks are written for the last report\n";
   return 0;
 }

@@ -7,15 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/InstrKnowledge/X86Target.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Report.h"
-#include "decan/Tool/Runner.h"
+#include "decan/Tool/RunOptions.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -36,6 +36,16 @@ static std::string maskNames(unsigned Mask) {
     if (Mask & (1u << K))
       S += (S.empty() ? "" : ",") + std::string(decan_variant_name(K));
   return S;
+}
+
+/// "f:L0, f:L1" as the ids it names.
+static std::vector<std::string> splitIds(StringRef List) {
+  std::vector<std::string> Ids;
+  SmallVector<StringRef, 8> Parts;
+  List.split(Parts, ',', -1, false);
+  for (StringRef Id : Parts)
+    Ids.push_back(Id.trim().str());
+  return Ids;
 }
 
 /// One line per loop, and why a variant is missing.
@@ -157,60 +167,13 @@ static Error rewrite(StringRef Input, StringRef Output,
   return Error::success();
 }
 
-static void help() {
-  outs() << "USAGE: decan rewrite BINARY [-o DIR] [--list] [--all | "
-            "--loops=ID,...] [--variants=NAME,...|all] [--extended] "
-            "[--groups]\n       [--profile | --late-base] [--late-pack=BASE] "
-            "[--threads=N] [-q]\n\n"
-            "Writes a copy of the x86-64 ELF executable or shared library "
-            "BINARY into DIR\n(default: BINARY.decan next to it) in which "
-            "every rewritable innermost loop\nruns from new code carrying "
-            "decan's variants. The input is never modified.\n"
-            "  -o DIR          directory of the copy (created if missing)\n"
-            "  --list          list innermost loops and why some cannot be "
-            "rewritten; write nothing\n"
-            "  --all           rewrite every rewritable loop (the default)\n"
-            "  --loops=IDS     rewrite only these loop ids (f:L0,...)\n"
-            "  --variants=V    build these variants (REF always; 'all': every "
-            "one); default:\n"
-            "                  what 'decan run' rotates, "
-         << decan::variantNamesIn(decan::VariantSet::Default)
-         << "\n  --extended      also "
-         << decan::variantNamesIn(decan::VariantSet::Extended)
-         << "\n  --groups        also "
-         << decan::variantNamesIn(decan::VariantSet::Groups)
-         << "\n"
-            "  --profile       REF alone, without dependence analysis: a "
-            "quick copy that\n"
-            "                  shows which loops run and for how long\n"
-            "  --late-base     the base copy for late variants: per loop a "
-            "stub and the\n"
-            "                  relocated original, no measured copy, and a "
-            "reserved range\n"
-            "                  where the runtime maps the variants built "
-            "later\n"
-            "  --late-pack=BASE --loops=IDS [-o FILE]\n"
-            "                  the variants of these loops for BASE, a "
-            "--late-base copy of\n"
-            "                  BINARY (default FILE: BASE.pack)\n"
-            "  --disasm        print the emitted copies of every rewritten "
-            "loop\n"
-            "  --threads=N     threads that find and build loops (default: "
-            "one per core);\n"
-            "                  the copy is the same whatever N\n"
-            "  -q              print nothing on success\n"
-            "Run the copy with 'decan run' (or LD_PRELOAD=libdecan_rt.so and "
-            "DECAN_LOOPS=...).\n";
-}
-
 int runRewriteCommand(int argc, char **argv) {
-  ArgParser P({"o", "loops", "variants", "threads", "late-pack"},
-              {"list", "disasm", "q", "all", "profile", "extended", "groups",
-               "late-base", "help", "h"});
+  RewriteArgs A;
+  OptionTable P = rewriteOptionTable(A);
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    help();
+  if (P.helpAsked()) {
+    P.printHelp(outs());
     return 0;
   }
   const std::vector<std::string> &Pos = P.positionals();
@@ -223,7 +186,7 @@ int runRewriteCommand(int argc, char **argv) {
   const std::string &Input = Pos[0];
   if (Error E = checkReadable(Input))
     return reportError(std::move(E));
-  if (P.has("list")) {
+  if (A.List) {
     if (Error E = listLoops(Input, outs()))
       return reportError(std::move(E));
     return 0;
@@ -232,23 +195,15 @@ int runRewriteCommand(int argc, char **argv) {
     // The late pack of the loops named, for a base copy of this input.
     if (!P.has("loops"))
       return reportError("--late-pack wants the loops: --loops=ID,...");
-    std::vector<std::string> Ids;
-    SmallVector<StringRef, 8> Parts;
-    std::string Loops = P.get("loops");
-    StringRef(Loops).split(Parts, ',', -1, false);
-    for (StringRef Id : Parts)
-      Ids.push_back(Id.trim().str());
+    std::vector<std::string> Ids = splitIds(A.Loops);
     rw::LatePackOptions LO;
-    if (P.has("variants")) {
-      auto Vs = parseVariantList(P.get("variants"));
-      if (!Vs)
-        return reportError(Vs.takeError());
+    if (A.Variants) {
       LO.VariantMask = 1u << REF;
-      for (unsigned V : *Vs)
+      for (unsigned V : *A.Variants)
         LO.VariantMask |= 1u << V;
     }
-    std::string Base = P.get("late-pack");
-    std::string Out = P.has("o") ? P.get("o") : Base + ".pack";
+    std::string Base = A.LatePack;
+    std::string Out = P.has("o") ? A.OutDir : Base + ".pack";
     if (Error E = checkOutputPath(Out))
       return reportError(std::move(E));
     // Built aside, then written by the rules of every output path (a
@@ -269,7 +224,7 @@ int runRewriteCommand(int argc, char **argv) {
                          "': " + Pack.getError().message());
     if (Error E = writeOutput(Out, (*Pack)->getBuffer()))
       return reportError(std::move(E));
-    if (!P.has("q")) {
+    if (!A.Quiet) {
       outs() << "decan: wrote " << Out << ": " << R->Built.size()
              << " loop(s), " << R->CodeSize << " bytes of code, "
              << R->ScratchSize << " bytes of scratch\n";
@@ -288,43 +243,28 @@ int runRewriteCommand(int argc, char **argv) {
   if (P.has("late-base") && (P.has("variants") || P.has("profile")))
     return reportError("--late-base builds no measured copy: no --variants "
                        "or --profile");
-  RW.Profile = P.has("profile");
-  RW.LateBase = P.has("late-base");
-  SmallVector<StringRef, 8> Ids;
-  std::string Loops = P.get("loops");
-  StringRef(Loops).split(Ids, ',', -1, false);
-  for (StringRef Id : Ids)
-    RW.OnlyLoops.push_back(Id.trim().str());
+  RW.Profile = A.Profile;
+  RW.LateBase = A.LateBase;
+  RW.OnlyLoops = splitIds(A.Loops);
   if (P.has("profile") && (P.has("extended") || P.has("groups")))
     return reportError("--profile builds REF alone: no --extended/--groups");
   // The variants decan run rotates by default (the verdicts' seven), unless
   // asked for others: what it would build for the same options.
-  std::vector<unsigned> Vs = RunOptions().Variants;
-  if (P.has("variants")) {
-    auto Asked = parseVariantList(P.get("variants"));
-    if (!Asked)
-      return reportError(Asked.takeError());
-    Vs = *Asked;
-  }
-  if (P.has("extended"))
-    append_range(Vs, ExtendedVariants);
-  if (P.has("groups"))
-    append_range(Vs, GroupVariants);
-  RW.VariantMask = 1u << REF;
-  for (unsigned V : Vs)
+  RunOptions Run;
+  if (A.Variants)
+    Run.Variants = *A.Variants;
+  Run.Extended = A.Extended;
+  Run.Groups = A.Groups;
+  RW.VariantMask = 0;
+  for (unsigned V : Run.rotation())
     RW.VariantMask |= 1u << V;
-  if (P.has("threads")) {
-    auto T = P.getUnsigned("threads", 0);
-    if (!T)
-      return reportError(T.takeError());
-    RW.Threads = *T;
-  }
-  std::string OutDir = P.get("o");
+  RW.Threads = A.Threads;
+  std::string OutDir = A.OutDir;
   if (!OutDir.empty())
     if (Error E = prepareOutputDirectory(OutDir))
       return reportError(std::move(E));
   std::string Out = rw::rewrittenPath(Input, OutDir);
-  if (Error E = rewrite(Input, Out, RW, !P.has("q"), P.has("disasm"), outs()))
+  if (Error E = rewrite(Input, Out, RW, !A.Quiet, A.Disasm, outs()))
     return reportError(std::move(E));
   auto Facts = readDynamicFacts(Input);
   if (Facts && Facts->isStaticProgram())

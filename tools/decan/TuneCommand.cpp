@@ -8,7 +8,7 @@
 
 #include "Commands.h"
 #include "decan/Tool/Analysis.h"
-#include "decan/Tool/Args.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
@@ -25,31 +25,24 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runTuneCommand(int argc, char **argv) {
-  ArgParser P({"json", "report"}, {"help", "h"});
-  if (Error E = P.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
+  TuneArgs A;
+  OptionTable Table = tuneOptionTable(A);
+  if (Error E = Table.parse(argc, argv, 2, /*StopAtFirstPositional=*/true))
     return reportError(std::move(E));
-  if (P.has("help") || P.has("h")) {
-    outs() << "USAGE: decan tune [--json tune.json] [--report run.json] -- "
-              "PROGRAM [ARGS...]\n\n"
-              "Runs a program built with $(decan flags --tune REPORT.json) "
-              "once: each tuned\nloop's candidates (default, scalar, "
-              "scalar-unroll4, vf2, vf4, vf4-il2, vf8,\nvf8-il2) run in turn "
-              "and are timed; per loop, cycles per source iteration of\neach "
-              "candidate, its speedup over the default by quarter of the run, "
-              "and the\nchoice. `decan flags --apply tune.json` builds with "
-              "the choices.\n";
+  if (Table.helpAsked()) {
+    Table.printHelp(outs());
     return 0;
   }
   RunOptions O;
-  O.Command = P.positionals();
+  O.Command = Table.positionals();
   if (O.Command.empty())
     return reportError("no program given (decan tune [options] -- PROGRAM "
                        "[ARGS...])");
   // The candidates are the program's own code: timed as REF, no variant.
   O.Variants = {REF};
-  for (const char *Opt : {"json", "report"})
-    if (P.has(Opt))
-      if (Error E = checkOutputPath(P.get(Opt)))
+  for (const std::string *Path : {&A.Json, &A.Report})
+    if (!Path->empty())
+      if (Error E = checkOutputPath(*Path))
         return reportError(std::move(E));
   if (auto L = findInstallLayout(argv[0]))
     O.LibDir = L->LibDir;
@@ -63,18 +56,18 @@ int runTuneCommand(int argc, char **argv) {
   std::vector<TunedLoop> T = tuneResults(R);
   printTune(errs(), T);
   int RC = 0;
-  if (P.has("json")) {
+  if (!A.Json.empty()) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", tuneJSON(T)) << "\n";
-    if (Error E = writeOutput(P.get("json"), S))
+    if (Error E = writeOutput(A.Json, S))
       RC = reportError(std::move(E));
   }
-  if (P.has("report")) {
+  if (!A.Report.empty()) {
     std::string S;
     raw_string_ostream OS(S);
     OS << formatv("{0:2}", toJSON(R)) << "\n";
-    if (Error E = writeOutput(P.get("report"), S))
+    if (Error E = writeOutput(A.Report, S))
       RC = reportError(std::move(E));
   }
   for (const std::string &Pb : Out->Problems)

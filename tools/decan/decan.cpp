@@ -8,23 +8,41 @@
 #include "decan/Tool/Process.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
+namespace {
+/// One decan command: its name, what `decan --help` says of it, its entry.
+struct Command {
+  StringRef Name, Summary;
+  int (*Run)(int, char **);
+};
+} // namespace
+
+static const Command Commands[] = {
+    {"flags", "compile and link flags for building with clang-22",
+     runFlagsCommand},
+    {"list", "loops found in a program and their variants", runListCommand},
+    {"run", "measure loops and their variants in a program run", runRunCommand},
+    {"report", "analyse a JSON report (table, HTML, remarks)",
+     runReportCommand},
+    {"compare", "compare two reports loop by loop", runCompareCommand},
+    {"tune", "time the optimization candidates of a --tune build",
+     runTuneCommand},
+    {"rewrite", "build variants into a copy of a prebuilt x86-64 ELF",
+     runRewriteCommand},
+};
+
 static void printHelp(raw_ostream &OS) {
   OS << "OVERVIEW: decan - differential performance analysis of hot loops\n\n"
         "USAGE: decan <command> [options]\n\n"
-        "COMMANDS:\n"
-        "  flags      compile and link flags for building with clang-22\n"
-        "  list       loops found in a program and their variants\n"
-        "  run        measure loops and their variants in a program run\n"
-        "  report     analyse a JSON report (table, HTML, remarks)\n"
-        "  compare    compare two reports loop by loop\n"
-        "  tune       time the optimization candidates of a --tune build\n"
-        "  rewrite    build variants into a copy of a prebuilt x86-64 ELF\n\n"
-        "Run 'decan <command> --help' for a command's options.\n";
+        "COMMANDS:\n";
+  for (const Command &C : Commands)
+    OS << "  " << left_justify(C.Name, 10) << " " << C.Summary << "\n";
+  OS << "\nRun 'decan <command> --help' for a command's options.\n";
 }
 
 int reportError(Error E) {
@@ -62,20 +80,9 @@ int main(int argc, char **argv) {
     outs() << "decan " << DECAN_TOOL_VERSION << "\n";
     return 0;
   }
-  if (Cmd == "flags")
-    return runFlagsCommand(argc, argv);
-  if (Cmd == "list")
-    return runListCommand(argc, argv);
-  if (Cmd == "run")
-    return runRunCommand(argc, argv);
-  if (Cmd == "report")
-    return runReportCommand(argc, argv);
-  if (Cmd == "compare")
-    return runCompareCommand(argc, argv);
-  if (Cmd == "tune")
-    return runTuneCommand(argc, argv);
-  if (Cmd == "rewrite")
-    return runRewriteCommand(argc, argv);
+  for (const Command &C : Commands)
+    if (Cmd == C.Name)
+      return C.Run(argc, argv);
   errs() << "decan: error: unknown command '" << argv[1]
          << "' (see 'decan --help')\n";
   return 2;

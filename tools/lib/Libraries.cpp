@@ -6,7 +6,9 @@
 
 #include "decan/Tool/Libraries.h"
 #include "decan/Rewriter/Binary.h"
+#include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
+#include "decan/Tool/RunTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -287,6 +289,50 @@ bool isSystemRuntime(StringRef Path) {
       "libc++.so",      "libc++abi.so", "libunwind.so", "libatomic.so",
       "libdecan_rt.so", "libpfm.so",    "linux-vdso",   "linux-gate"};
   return any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); });
+}
+
+std::vector<std::string> discoverLibraries(ArrayRef<std::string> Cmd,
+                                           raw_ostream &Log) {
+  std::string Bin = Cmd[0];
+  if (isLauncher(Bin)) {
+    Bin.clear();
+    for (const std::string &A : drop_begin(Cmd))
+      if (!StringRef(A).starts_with("-") && sys::fs::is_regular_file(A) &&
+          isELF(A)) {
+        Bin = A;
+        break;
+      }
+    if (Bin.empty())
+      Bin = scriptInterpreter(Cmd[0]);
+  }
+  std::string ProgName = sys::path::filename(Cmd[0]).str();
+  std::vector<std::string> Libs;
+  if (Bin.empty()) {
+    Log << "decan: --lib auto: " << ProgName
+        << " is no ELF program: only the libraries it loads with dlopen "
+           "are measured\n";
+    return Libs;
+  }
+  auto Closure = neededClosure(Bin, LoaderSearch::fromSystem());
+  if (!Closure) {
+    Log << "decan: warning: --lib auto: " << toString(Closure.takeError())
+        << "\n";
+    return Libs;
+  }
+  for (const NeededLibrary &L : *Closure) {
+    if (L.Path.empty())
+      Log << "decan: warning: --lib auto: " << L.Name << ", needed by "
+          << L.NeededBy << ", is nowhere the dynamic loader looks\n";
+    else if (!isSystemRuntime(L.Path))
+      Libs.push_back(L.Path);
+  }
+  if (Libs.empty())
+    Log << "decan: --lib auto: " << ProgName
+        << " links no library besides the C and C++ runtimes\n";
+  else
+    Log << "decan: --lib auto: measuring the libraries " << ProgName
+        << " links: " << join(Libs, ", ") << "\n";
+  return Libs;
 }
 
 } // namespace decan::tool

@@ -9,8 +9,10 @@
 #ifndef DECAN_TOOL_LIBRARIES_H
 #define DECAN_TOOL_LIBRARIES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <optional>
@@ -82,6 +84,15 @@ std::string scriptInterpreter(llvm::StringRef Script);
 /// Libraries `--lib auto` and the hints leave out: the C and C++ runtimes
 /// (rewriting what decan's own runtime runs on gains nothing) and decan's.
 bool isSystemRuntime(llvm::StringRef Path);
+
+/// `--lib auto`: the libraries the measured binary of \p Cmd (the program,
+/// a launcher's program, a script's interpreter) loads at start-up, its
+/// DT_NEEDED closure read from the files (the program does not run: it
+/// runs once, measured); not the C and C++ runtimes. Libraries loaded with
+/// dlopen are asked for while it runs (DlopenCopies.h). Says on \p Log
+/// what it found.
+std::vector<std::string> discoverLibraries(llvm::ArrayRef<std::string> Cmd,
+                                           llvm::raw_ostream &Log);
 
 } // namespace decan::tool
 

@@ -6,96 +6,46 @@
 // --max-runs, for loops short of samples), and merges every raw report
 // (processes, ranks, threads, runs) into one Report.
 //
+// A RunSession does it in phases, as RewriteInstance rewrites:
+//
+//   create              the options checked, the program found
+//   prepareDirectory    the run's temporary directory
+//   chooseLibraries     --lib auto: the libraries the program links
+//   planRewrite         which loops of prebuilt inputs get which variants,
+//                       late variants or not
+//   prepareInputs       the program and --lib libraries made measurable
+//   announce            what the run will do, said before it starts
+//   prepareLatePacks    late variants' base copies
+//   prepareDlopenCopies --lib auto: copies of what the program dlopens
+//   profile             --hot, --find-first: a REF-only run, then the
+//                       copies of the loops that ran
+//   measure             the measured run (one per variant in replace and
+//                       instance modes)
+//   measureAgain        --max-runs: again while loops are short of samples
+//   collect             the merged report, and what was not measured
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_TOOL_RUNNER_H
 #define DECAN_TOOL_RUNNER_H
 
-#include "decan/InstrKnowledge/VariantTable.h"
+#include "decan/Tool/DlopenCopies.h"
+#include "decan/Tool/LatePacks.h"
+#include "decan/Tool/LibraryCopies.h"
+#include "decan/Tool/Process.h"
 #include "decan/Tool/Report.h"
+#include "decan/Tool/RunOptions.h"
+#include "decan/Tool/RunTarget.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace decan::tool {
-
-/// The rotation unless asked otherwise: the verdicts' variants
-/// (decan/variants.def's DEFAULT list).
-inline constexpr auto DefaultVariants =
-    variantsIn<VariantSet::Default, unsigned>();
-/// What --extended adds to the rotation: stores, the reduction chain,
-/// load ports.
-inline constexpr auto ExtendedVariants =
-    variantsIn<VariantSet::Extended, unsigned>();
-/// What --groups adds: each memory group in L1, and removed.
-inline constexpr auto GroupVariants =
-    variantsIn<VariantSet::Groups, unsigned>();
-
-struct RunOptions {
-  std::string Loops = "all"; ///< "all" or comma list of loop ids
-  /// The default rotation: the variants of the verdicts. Each variant in
-  /// the rotation takes its share of a loop's calls; with all 19, a loop
-  /// called 200 times got 14 pairs per variant and its verdict flipped to
-  /// inconclusive in 3 runs of 10. The others are asked for (--extended:
-  /// stores, reduction, load ports; --groups: each array) once the verdict
-  /// points at them.
-  std::vector<unsigned> Variants{DefaultVariants.begin(),
-                                 DefaultVariants.end()};
-  unsigned Reps = 31;
-  std::string Mode = "rotate";
-  unsigned Instance = 1;
-  std::vector<std::string> Events;
-  std::optional<double> HotPercent;
-  /// Program runs at most, --hot's included: 1 by default (the run is the
-  /// user's); more only on request, for loops short of samples.
-  unsigned MaxRuns = 1;
-  std::string KeepRawDir;           ///< copy raw reports here ("" = drop them)
-  std::string LibDir;               ///< where libdecan_rt.so lives (preloading)
-  bool Progress = false;            ///< draw a progress line on stderr
-  std::vector<std::string> Command; ///< program (or launcher) and arguments
-  /// Shared libraries whose loops are measured (`--lib`): each is used as
-  /// is when plugin-built, else rewritten into the run's temporary
-  /// directory; the copy is put under the name the loader looks for
-  /// (DT_SONAME, else the file name) in a directory prepended to
-  /// LD_LIBRARY_PATH; a dlopen of the original by path opens the copy. With
-  /// libraries, a program without a loop table runs unmodified (only the
-  /// libraries are measured). "auto": the libraries the program links
-  /// (Libraries.h: read from the files, the program is not run for it) and
-  /// those it opens with dlopen (DlopenCopies.h), not the C and C++
-  /// runtimes; and the program itself.
-  std::vector<std::string> Libs;
-  /// A prebuilt program or library (not plugin-built): every loop is
-  /// rewritten with its variants before the one run (the program runs
-  /// once), or only the loops --loops names. True: a first, REF-only run
-  /// (its output dropped) shows which loops run (--hot: the hottest), and
-  /// only those get variants: a fast start for a large library, at the
-  /// price of a second run the user asked for.
-  bool FindFirst = false;
-  /// A prebuilt program or library, late variants: a quick base copy (no
-  /// measured copy, every loop's calls counted) runs at once; the loops
-  /// that ran get their variants while the program runs (a late pack the
-  /// runtime installs) and from the start of the next run (cached with the
-  /// copy). docs/rewriter.md, "Late variants". Auto: when the inputs to
-  /// rewrite are large (lateByDefault), unless --loops, --find-first or
-  /// --hot choose the loops; Always: --late; Never: --no-late.
-  enum class LateMode { Auto, Always, Never };
-  LateMode Late = LateMode::Auto;
-  /// With late variants, the thread that requests a copy's first pack
-  /// waits for it (the pause is not the program's time), so a short
-  /// program is measured in its first run; false (--late-nowait): the
-  /// program never waits, its variants arrive while it goes on.
-  bool LateWait = true;
-  /// DECAN_FP_ENV for the runtime: "ftz" (exceptions masked, FTZ/DAZ set for
-  /// every variant) or "keep" (MXCSR left as the program set it).
-  std::string FpEnv = "ftz";
-  /// Time the regions a `decan flags --regions` build placed (outer loops,
-  /// functions with loops): DECAN_REGIONS=1.
-  bool Regions = false;
-};
 
 /// What happened besides the measurements.
 struct RunOutcome {
@@ -107,20 +57,85 @@ struct RunOutcome {
   int WaitStatus = 0;
 };
 
-/// Checks perf/libpfm4 event names; the error names the unknown event.
-llvm::Error validateEvents(const std::vector<std::string> &Events);
+class RunSession {
+public:
+  /// Checks every option (validateRunOptions) and finds the program;
+  /// nothing runs and nothing is written yet.
+  static llvm::Expected<std::unique_ptr<RunSession>>
+  create(RunOptions O, llvm::raw_ostream &Log);
 
-/// Finds \p Program like execvp does; error "program 'x' not found".
-llvm::Expected<std::string> resolveProgram(llvm::StringRef Program);
+  /// Runs the phases. Errors (bad input, no report written) are one line;
+  /// a program that fails after writing reports is a Problem, not an
+  /// error, so measured data are never lost.
+  llvm::Expected<RunOutcome> run();
 
-/// Finds a file decan reads without running it (`decan list`): \p Name as
-/// given when it exists (a readable file, executable or not: libraries are
-/// installed 0644), else a program of that name found through PATH.
-llvm::Expected<std::string> resolveInput(llvm::StringRef Name);
+private:
+  RunSession(RunOptions O, llvm::raw_ostream &Log)
+      : O(std::move(O)), Log(Log) {}
 
-/// Runs the measurements. Errors (bad input, no report written) are one
-/// line; a program that fails after writing reports is a Problem, not an
-/// error, so measured data are never lost. \p Log gets progress messages.
+  llvm::Error prepareDirectory();
+  void chooseLibraries();
+  void planRewrite();
+  llvm::Error prepareInputs(const rewriter::RewriteOptions &RW,
+                            llvm::StringRef Dir);
+  llvm::Error announce();
+  void prepareLatePacks();
+  void prepareDlopenCopies();
+  llvm::Error profile();
+  llvm::Error measure();
+  llvm::Error measureAgain();
+  RunOutcome collect();
+
+  /// One run of the program: \p Loops and \p Variants measured, its
+  /// reports into \p Into; \p What for the progress line; \p Quiet drops
+  /// its standard output. Returns how many reports it wrote.
+  llvm::Expected<unsigned> runOnce(llvm::StringRef Loops,
+                                   llvm::ArrayRef<unsigned> Variants,
+                                   RawMerger &Into, llvm::StringRef What,
+                                   bool Quiet = false);
+  /// Starts the program and waits for it (answering late-pack and dlopen
+  /// requests meanwhile); its wait status.
+  llvm::Expected<int> spawn(llvm::StringRef Loops,
+                            llvm::ArrayRef<unsigned> Variants,
+                            llvm::StringRef Dir, llvm::StringRef What,
+                            bool Quiet);
+  /// What run Out.Runs's status and reports (processes from \p Before on
+  /// in \p Into) say: Problems, crashes, and an error when it wrote no
+  /// report at all (\p N reports this run).
+  llvm::Error judgeRun(int Status, RawMerger &Into, unsigned Before, unsigned N,
+                       llvm::StringRef Dir);
+  /// The loops of \p P that --hot keeps, or (--find-first) every loop that
+  /// ran; sets RunLoops for --hot.
+  llvm::Expected<std::vector<std::string>> chooseLoops(const Report &P);
+  /// Says what the late variants covered (docs/rewriter.md).
+  void summariseLate(const Report &R);
+
+  RunOptions O;
+  llvm::raw_ostream &Log;
+  /// The program sees the argv[0] the user typed, whatever file runs (a
+  /// rewritten copy from the cache, the path PATH gave).
+  std::string TypedArgv0;
+  std::vector<std::string> Original; ///< the command, program resolved
+  std::string ProgName;
+  RunDirectory Tmp;
+  bool AutoLibs = false;          ///< --lib auto
+  unsigned Rotated = 0;           ///< mask of the variants rotated
+  bool PlainOk = false;           ///< the program may run without a loop table
+  rewriter::RewriteOptions Stage; ///< how prebuilt inputs are rewritten
+  bool Profiling = false;         ///< --find-first on a rewritten input
+  Target T;
+  LibraryCopies Libs;
+  std::optional<LatePacks> Late;
+  std::optional<DlopenCopies> Dlopen;
+  unsigned NumDlopenCopies = 0;
+  std::string RunLoops; ///< DECAN_LOOPS of the measured runs
+  RunOutcome Out;
+  RawMerger Merger;
+  bool Crashed = false;
+  unsigned Planned = 1; ///< runs the progress line expects
+};
+
+/// RunSession::create, then run.
 llvm::Expected<RunOutcome> runMeasurements(RunOptions Opts,
                                            llvm::raw_ostream &Log);
 

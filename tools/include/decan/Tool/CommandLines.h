@@ -1,0 +1,81 @@
+//===- decan/Tool/CommandLines.h - Each command's options, declared once --===//
+//
+// Part of decan. One OptionTable per command, bound to that command's
+// arguments: the table parses the command line into them and writes the
+// command's --help. The defaults are the arguments' member initialisers
+// (RunOptions' for `decan run`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_COMMANDLINES_H
+#define DECAN_TOOL_COMMANDLINES_H
+
+#include "decan/Tool/Args.h"
+#include "decan/Tool/RunOptions.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decan::tool {
+
+/// The report files every analysing command may write ("" = not asked).
+struct ReportFiles {
+  std::string Json, Html, Remarks;
+};
+
+/// `decan run`.
+struct RunArgs {
+  RunOptions Run;
+  std::string TableFile; ///< -o ("" = standard error)
+  ReportFiles Files;
+};
+OptionTable runOptionTable(RunArgs &A);
+
+/// `decan report`.
+struct ReportArgs {
+  ReportFiles Files;
+  std::string SweepParam;
+};
+OptionTable reportOptionTable(ReportArgs &A);
+
+/// `decan compare`.
+struct CompareArgs {
+  std::string Json, Html, Tune;
+};
+OptionTable compareOptionTable(CompareArgs &A);
+
+/// `decan list`: no option of its own.
+OptionTable listOptionTable();
+
+/// `decan flags`.
+struct FlagsArgs {
+  bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
+  std::string Hot, Apply, Tune;
+};
+OptionTable flagsOptionTable(FlagsArgs &A);
+
+/// `decan tune`.
+struct TuneArgs {
+  std::string Json, Report;
+};
+OptionTable tuneOptionTable(TuneArgs &A);
+
+/// `decan rewrite`.
+struct RewriteArgs {
+  std::string OutDir, Loops, LatePack;
+  /// --variants as given (nullopt: what `decan run` rotates by default).
+  std::optional<std::vector<unsigned>> Variants;
+  unsigned Threads = 0; ///< 0: one per core
+  bool List = false, Disasm = false, Quiet = false, All = false,
+       Profile = false, Extended = false, Groups = false, LateBase = false;
+};
+OptionTable rewriteOptionTable(RewriteArgs &A);
+
+/// "REF, LS, ...": \p Vs' names.
+std::string variantNames(llvm::ArrayRef<unsigned> Vs,
+                         llvm::StringRef Sep = ",");
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_COMMANDLINES_H

@@ -1,0 +1,35 @@
+//===- decan/Tool/RunHints.h - What a run did not measure, and why --------===//
+//
+// Part of decan. After the runs: why a `--lib` library measured nothing,
+// where the time of a program whose loops cover little of it likely is,
+// and (`--lib auto`) which libraries opened with dlopen got no copy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DECAN_TOOL_RUNHINTS_H
+#define DECAN_TOOL_RUNHINTS_H
+
+#include "decan/Tool/DlopenCopies.h"
+#include "decan/Tool/LibraryCopies.h"
+#include "decan/Tool/Report.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace decan::tool {
+
+/// Says why a `--lib` library measured nothing (never loaded, loaded from
+/// elsewhere, a wrapper without loops of its own), and (\p Hint) where the
+/// time of a program with no measured loop likely is.
+void explainLibraries(const Report &R, const LibraryCopies &Libs,
+                      llvm::StringRef ProgName, llvm::raw_ostream &Log,
+                      bool Hint);
+
+/// `--lib auto`: one line for the libraries the program loaded that got no
+/// copy (opened with dlopen, or needed by one that was, and not measured):
+/// what to rerun with.
+void listUnmeasured(const Report &R, const LibraryCopies &Libs,
+                    const DlopenCopies &Dlopen, llvm::raw_ostream &Log);
+
+} // namespace decan::tool
+
+#endif // DECAN_TOOL_RUNHINTS_H
