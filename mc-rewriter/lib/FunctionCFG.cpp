@@ -54,9 +54,9 @@ const CFGBlock *FunctionCFG::blockAt(uint64_t Addr) const {
 /// Entries are read while they name an instruction of this function; the
 /// bound check before the jump is not analysed, so extra entries can only
 /// add edges (a conservative CFG), never drop real ones.
-bool FunctionCFG::resolveJumpTable(const BinaryImage &Bin,
-                                   const decan::X86Target &X86, unsigned K,
-                                   const DenseMap<uint64_t, unsigned> &InstrAt) {
+bool FunctionCFG::resolveJumpTable(
+    const BinaryImage &Bin, const decan::X86Target &X86, unsigned K,
+    const DenseMap<uint64_t, unsigned> &InstrAt) {
   const std::vector<Instr> &Instrs = Code.Instrs;
   const MCInst &J = Instrs[K].Inst;
   StringRef Name = X86.opcodeName(J.getOpcode());

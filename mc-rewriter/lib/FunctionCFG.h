@@ -110,7 +110,8 @@ private:
   void cutDeadPadding(const decan::X86Target &X86);
   void linkEntry();
   bool isIndirectTailCall(const decan::X86Target &X86, unsigned K) const;
-  uint64_t tableBaseOf(const decan::X86Target &X86, llvm::MCRegister Base) const;
+  uint64_t tableBaseOf(const decan::X86Target &X86,
+                       llvm::MCRegister Base) const;
   bool resolveJumpTable(const BinaryImage &Bin, const decan::X86Target &X86,
                         unsigned K,
                         const llvm::DenseMap<uint64_t, unsigned> &InstrAt);
@@ -186,7 +187,8 @@ struct GraphTraits<decan::rewriter::FunctionCFG *>
   static NodeRef getEntryNode(decan::rewriter::FunctionCFG *F) {
     return &F->entry();
   }
-  using nodes_iterator = pointer_iterator<decan::rewriter::FunctionCFG::iterator>;
+  using nodes_iterator =
+      pointer_iterator<decan::rewriter::FunctionCFG::iterator>;
   static nodes_iterator nodes_begin(decan::rewriter::FunctionCFG *F) {
     return nodes_iterator(F->begin());
   }

@@ -128,9 +128,10 @@ static std::string checkInstruction(const FunctionCode &Code,
   return "";
 }
 
-std::string decan::rewriter::whyNotRelocatable(
-    const FunctionCFG &CFG, const decan::X86Target &X86,
-    ArrayRef<const CFGBlock *> Body) {
+std::string
+decan::rewriter::whyNotRelocatable(const FunctionCFG &CFG,
+                                   const decan::X86Target &X86,
+                                   ArrayRef<const CFGBlock *> Body) {
   if (std::string Why = checkCalls(CFG, X86, Body); !Why.empty())
     return Why;
   for (const CFGBlock *B : Body)

@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/GenericDomTreeConstruction.h"
@@ -109,9 +110,11 @@ public:
 private:
   std::vector<std::pair<CFGBlock *, CFGBlock *>>
   irreducibleEdges(const CFGDomTree &DT);
-  LoopCandidate candidate(const CFGLoop &Loop, unsigned Index,
-                          ArrayRef<std::pair<CFGBlock *, CFGBlock *>>
-                              Irreducible) const;
+  std::vector<const CFGBlock *> body(const CFGLoop &Loop,
+                                     const CFGDomTree &DT) const;
+  LoopCandidate
+  candidate(const CFGLoop &Loop, const CFGDomTree &DT, unsigned Index,
+            ArrayRef<std::pair<CFGBlock *, CFGBlock *>> Irreducible) const;
 
   const decan::X86Target &X86;
   const FunctionRange &F;
@@ -152,17 +155,39 @@ void FunctionLoops::run(std::vector<LoopCandidate> &Out) {
     return A->getHeader()->getNumber() < B->getHeader()->getNumber();
   });
   for (unsigned Index = 0; Index < Innermost.size(); ++Index)
-    Out.push_back(candidate(*Innermost[Index], Index, Irreducible));
+    Out.push_back(candidate(*Innermost[Index], DT, Index, Irreducible));
+}
+
+/// The loop's blocks in address order: LoopInfoBase's, and the blocks no
+/// path from the entry reaches that lead into the loop past its header
+/// (dead code, or code only an unresolved indirect jump reaches). The
+/// finder counted those in the loop before it used LoopInfoBase, which
+/// leaves them out; they stay, so that every loop keeps its body.
+std::vector<const CFGBlock *> FunctionLoops::body(const CFGLoop &Loop,
+                                                  const CFGDomTree &DT) const {
+  std::vector<const CFGBlock *> Body(Loop.block_begin(), Loop.block_end());
+  DenseSet<const CFGBlock *> InBody(Body.begin(), Body.end());
+  SmallVector<const CFGBlock *, 16> Work;
+  for (const CFGBlock *B : Body)
+    if (B != Loop.getHeader())
+      Work.push_back(B);
+  while (!Work.empty())
+    for (const CFGBlock *P : Work.pop_back_val()->Preds)
+      if (!DT.isReachableFromEntry(P) && InBody.insert(P).second) {
+        Body.push_back(P);
+        Work.push_back(P);
+      }
+  llvm::sort(Body, [](const CFGBlock *A, const CFGBlock *B) {
+    return A->getNumber() < B->getNumber();
+  });
+  return Body;
 }
 
 LoopCandidate FunctionLoops::candidate(
-    const CFGLoop &Loop, unsigned Index,
+    const CFGLoop &Loop, const CFGDomTree &DT, unsigned Index,
     ArrayRef<std::pair<CFGBlock *, CFGBlock *>> Irreducible) const {
   const CFGBlock &Header = *Loop.getHeader();
-  std::vector<const CFGBlock *> Body(Loop.block_begin(), Loop.block_end());
-  llvm::sort(Body, [](const CFGBlock *A, const CFGBlock *B) {
-    return A->getNumber() < B->getNumber(); // address order
-  });
+  std::vector<const CFGBlock *> Body = body(Loop, DT);
   DenseSet<const CFGBlock *> InBody(Body.begin(), Body.end());
   LoopCandidate L;
   L.Function = F.Name;
