@@ -2,8 +2,9 @@
 //
 // Part of decan. See decan/InstrKnowledge/Knowledge.h.
 // Over 600 lines on purpose: one class's facts (operand roles, registers,
-// memory width, encoding, NOPs and idioms), each section short and using
-// the register classes X86Knowledge::create() looks up once.
+// encoding, NOPs and idioms), each section short and using the register
+// classes X86Knowledge::create() looks up once. Memory widths are in
+// MemoryWidth.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +102,7 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   K->HasAVX = Has("avx");
   K->HasAVX512 = Has("avx512f");
   K->initRegisterTables();
+  K->initMemoryOperandBytes(*T);
   return std::move(K);
 }
 
@@ -466,7 +468,7 @@ int64_t X86Knowledge::inductionStep(const Instr &I, unsigned Def) const {
   return 0;
 }
 
-//===-- Memory width ------------------------------------------------------===//
+//===-- Encoding ----------------------------------------------------------===//
 
 static unsigned firstNumber(StringRef S) {
   size_t P = S.find_first_of("0123456789");
@@ -478,105 +480,6 @@ static unsigned firstNumber(StringRef S) {
       .getAsInteger(10, V);
   return V;
 }
-
-unsigned X86Knowledge::memWidth(const Instr &I) const {
-  if (I.MemWidth)
-    return I.MemWidth;
-  int M = memOperandIndex(I.Opcode);
-  if (M < 0)
-    return 0;
-  StringRef N = opcodeName(I.Opcode);
-  StringRef B = N.starts_with("V") ? N.drop_front() : N;
-  // The widest vector register among the explicit operands.
-  unsigned VBits = 0;
-  for (const Operand &O : I.Ops)
-    if (O.isReg() && isVector(O.Reg) &&
-        (unsigned)(&O - I.Ops.data()) != (unsigned)M + 2)
-      VBits = std::max(VBits, regBits(O.Reg));
-  if (B.contains("rmb") || B.contains("mb")) {
-    if (B.contains("PD") || B.contains("Q"))
-      return 8;
-    return 4;
-  }
-  if (B.starts_with("MOVZX") || B.starts_with("MOVSX")) {
-    size_t P = B.find_last_of("rm");
-    return firstNumber(B.substr(P)) / 8;
-  }
-  if (B.contains("BROADCAST")) {
-    if (B.contains("128") || B.contains("X4") || B.contains("X2"))
-      return B.contains("64X4") || B.contains("32X8") ? 32 : 16;
-    if (B.contains("X8") || B.contains("64X4"))
-      return 32;
-    if (B.contains("SS") || B.contains("BROADCASTD"))
-      return 4;
-    if (B.contains("SD") || B.contains("BROADCASTQ"))
-      return 8;
-    if (B.contains("BROADCASTW"))
-      return 2;
-    if (B.contains("BROADCASTB"))
-      return 1;
-  }
-  if (B.starts_with("PMOVZX") || B.starts_with("PMOVSX")) {
-    StringRef T = B.drop_front(6).take_front(2);
-    unsigned Div = (T == "BW" || T == "WD" || T == "DQ") ? 2
-                   : (T == "BQ")                         ? 8
-                                                         : 4;
-    return std::max(VBits / 8 / Div, 1u);
-  }
-  if (B.starts_with("MOVHP") || B.starts_with("MOVLP") ||
-      B.starts_with("MOVDDUP") || B.starts_with("MOVQ") ||
-      B.starts_with("MOVPQI") || B.starts_with("MOV64toPQI") ||
-      B.starts_with("PINSRQ") || B.starts_with("PEXTRQ"))
-    return B.starts_with("MOVDDUP") && VBits > 128 ? VBits / 16 : 8;
-  if (B.starts_with("MOVDI") || B.starts_with("MOVPDI") ||
-      B.starts_with("PINSRD") || B.starts_with("PEXTRD") ||
-      B.starts_with("EXTRACTPS") || B.starts_with("INSERTPS"))
-    return 4;
-  if (B.starts_with("PINSRW") || B.starts_with("PEXTRW"))
-    return 2;
-  if (B.starts_with("PINSRB") || B.starts_with("PEXTRB"))
-    return 1;
-  if (B.starts_with("INSERT") || B.starts_with("EXTRACT"))
-    return (B.contains("X8") || B.contains("64X4")) ? 32 : 16;
-  if (B.contains("CVT")) {
-    size_t SS = B.find("SS"), SD = B.find("SD"), SI = B.find("SI");
-    size_t First = std::min({SS, SD, SI});
-    if (First != StringRef::npos) {
-      if (First == SI)
-        return B.contains("SI64") ? 8 : 4;
-      return First == SS ? 4 : 8;
-    }
-  }
-  // Scalar FP: ...SS<r|m|Z>, ...SD..., ...SH...
-  for (size_t P = 0; (P = B.find('S', P)) != StringRef::npos; ++P) {
-    if (P + 2 >= B.size())
-      break;
-    char T = B[P + 1], After = B[P + 2];
-    if ((T == 'S' || T == 'D' || T == 'H') &&
-        (After == 'r' || After == 'm' || After == 'Z') && P > 0) {
-      unsigned W = T == 'S' ? 4 : T == 'D' ? 8 : 2;
-      // Keep looking: the last scalar suffix names the memory operand.
-      (void)W;
-      size_t Next = B.find('S', P + 1);
-      bool Later = false;
-      for (size_t Q = Next; Q != StringRef::npos && Q + 2 < B.size();
-           Q = B.find('S', Q + 1))
-        if ((B[Q + 1] == 'S' || B[Q + 1] == 'D' || B[Q + 1] == 'H') &&
-            (B[Q + 2] == 'r' || B[Q + 2] == 'm' || B[Q + 2] == 'Z'))
-          Later = true;
-      if (!Later)
-        return W;
-    }
-  }
-  if (VBits)
-    return VBits / 8;
-  unsigned Bits = firstNumber(B);
-  if (Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64)
-    return Bits / 8;
-  return 0;
-}
-
-//===-- Encoding ----------------------------------------------------------===//
 
 MCInst X86Knowledge::toMCInst(const Instr &I) const {
   MCInst MI;

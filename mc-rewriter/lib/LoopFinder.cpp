@@ -1,32 +1,35 @@
 //===- LoopFinder.cpp - Innermost loops of a prebuilt binary --------------===//
 //
-// Part of decan.
-// Over 600 lines on purpose: one
-// analysis (decode, blocks, jump tables, dominators, natural loops, skip
-// reasons) over one FunctionAnalyzer's state.
+// Part of decan. The loop finder's driver: per function (in parallel) the
+// code is decoded (FunctionCode.h), its CFG built (FunctionCFG.h), LLVM's
+// DomTreeBase and LoopInfoBase find the natural loops, the innermost ones
+// become LoopCandidates numbered by header address, and the checks
+// (LoopChecks.h) and patch plans (PatchPlanning.h) say whether and how each
+// can be rewritten; then lines, trampolines in padding, exceptions and the
+// PLT names of callees over the whole binary.
 //
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/LoopFinder.h"
-#include "decan/Rewriter/Unwind.h"
 
-#include "decan/InstrKnowledge/Knowledge.h"
+#include "FunctionCFG.h"
+#include "FunctionCode.h"
+#include "LoopChecks.h"
+#include "PatchPlanning.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCInstrAnalysis.h"
-#include "llvm/MC/MCInstrDesc.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/GenericDomTreeConstruction.h"
+#include "llvm/Support/GenericLoopInfoImpl.h"
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <set>
+#include <optional>
 #include <thread>
 
 using namespace llvm;
@@ -54,742 +57,181 @@ bool LoopCandidate::contains(uint64_t Addr) const {
 }
 
 namespace {
-
-/// What control flow an instruction has, from MCInstrDesc/MCInstrAnalysis.
-struct Flow {
-  bool Branch = false, Cond = false, Indirect = false, Call = false,
-       Return = false, Barrier = false;
-  uint64_t Target = 0; ///< direct branch/call target
-  bool HasTarget = false;
+/// A depth-first walk from the virtual entry that records its retreating
+/// edges: edges to a block still on the walk's stack. Where the target of
+/// one does not dominate its source the control flow is irreducible: a
+/// cycle with two entries, which LoopInfoBase does not report as a loop
+/// and which no loop that touches it may be rewritten across.
+struct RetreatingEdges {
+  enum State : uint8_t { Unvisited, OnStack, Done };
+  explicit RetreatingEdges(unsigned NumBlocks) : States(NumBlocks) {}
+  std::vector<State> States;
+  std::vector<std::pair<CFGBlock *, CFGBlock *>> Edges;
 };
+} // namespace
 
-struct Block {
-  uint64_t Start = 0, End = 0;
-  unsigned First = 0, Count = 0;
-  SmallVector<unsigned, 2> Succs;      // block indices
-  SmallVector<uint64_t, 2> ExternSucc; // targets outside the function
-  SmallVector<unsigned, 4> Preds;
-  uint64_t FallThrough = 0;
-};
+/// The walk's state for po_iterator, as LoopIterator.h does for
+/// LoopBlocksTraversal: LLVM's own post-order DFS visits the blocks.
+template <> class llvm::po_iterator_storage<RetreatingEdges, true> {
+  RetreatingEdges &Walk;
 
-class FunctionAnalyzer {
 public:
-  FunctionAnalyzer(const BinaryImage &Bin, const decan::X86Target &X86,
-                   const FunctionRange &F, FinderStats &Stats)
-      : Bin(Bin), X86(X86), F(F), Stats(Stats) {}
+  po_iterator_storage(RetreatingEdges &Walk) : Walk(Walk) {}
+  bool insertEdge(std::optional<CFGBlock *> From, CFGBlock *To) {
+    RetreatingEdges::State &S = Walk.States[To->getNumber()];
+    if (From && S == RetreatingEdges::OnStack)
+      Walk.Edges.push_back({*From, To});
+    if (S != RetreatingEdges::Unvisited)
+      return false;
+    S = RetreatingEdges::OnStack;
+    return true;
+  }
+  void finishPostorder(CFGBlock *B) {
+    Walk.States[B->getNumber()] = RetreatingEdges::Done;
+  }
+};
+
+namespace {
+/// One function's innermost loops.
+class FunctionLoops {
+public:
+  FunctionLoops(const BinaryImage &Bin, const decan::X86Target &X86,
+                const FunctionRange &F, FinderStats &Stats)
+      : X86(X86), F(F), Stats(Stats), Code(decodeFunction(Bin, X86, F, Stats)),
+        CFG(Code, Bin, X86, Stats) {}
 
   void run(std::vector<LoopCandidate> &Out);
   /// Dead padding after a jump or return that no known edge reaches, as
-  /// [start, end) ranges (after run(); none when the CFG is incomplete).
-  std::vector<std::pair<uint64_t, uint64_t>> Padding;
+  /// [start, end) ranges (none when the CFG is incomplete).
+  const std::vector<std::pair<uint64_t, uint64_t>> &padding() const {
+    return CFG.Padding;
+  }
 
 private:
-  Flow flowOf(const Instr &I) const;
-  bool decode();
-  void buildBlocks();
-  void computeDominators();
-  bool dominates(unsigned A, unsigned B) const;
-  std::string checkLoop(const std::vector<unsigned> &Body, unsigned Header,
-                        bool &FlagsLiveIn, bool &ShortHeader) const;
-  std::string checkPatchRoom(const std::set<unsigned> &InBody, unsigned Header,
-                             bool &ShortHeader) const;
+  std::vector<std::pair<CFGBlock *, CFGBlock *>>
+  irreducibleEdges(const CFGDomTree &DT);
+  std::vector<const CFGBlock *> body(const CFGLoop &Loop,
+                                     const CFGDomTree &DT) const;
+  LoopCandidate
+  candidate(const CFGLoop &Loop, const CFGDomTree &DT, unsigned Index,
+            ArrayRef<std::pair<CFGBlock *, CFGBlock *>> Irreducible) const;
 
-  const BinaryImage &Bin;
   const decan::X86Target &X86;
   const FunctionRange &F;
   FinderStats &Stats;
-  std::vector<Instr> Instrs;
-  std::vector<Flow> Flows;
-  std::vector<Block> Blocks;
-  DenseMap<uint64_t, unsigned> BlockAt;
-  std::vector<int> IDom; // -1: unreachable; root's idom is itself
-  std::vector<unsigned> RPONumber;
-  std::set<unsigned> DeadPadding; // NOP-only blocks
-  /// Targets of resolved jump tables, by instruction index of the jump.
-  std::map<unsigned, std::vector<uint64_t>> TableTargets;
-  bool isIndirectTailCall(unsigned K) const;
-  uint64_t tableBaseOf(MCRegister Base) const;
-  bool resolveJumpTable(unsigned K, uint64_t End,
-                        const DenseMap<uint64_t, unsigned> &InstrAt);
-  std::string Problem; // makes every loop of the function skipped
-  /// An indirect jump neither a tail call nor a read jump table: code may
-  /// be reached by edges the CFG lacks.
-  bool UnknownCFG = false;
-  std::vector<std::pair<unsigned, unsigned>> Irreducible; // retreating edges
+  FunctionCode Code;
+  FunctionCFG CFG;
 };
-
 } // namespace
 
-Flow FunctionAnalyzer::flowOf(const Instr &I) const {
-  Flow Fl;
-  const MCInstrAnalysis &A = X86.analysis();
-  const MCInstrDesc &D = X86.instrInfo().get(I.Inst.getOpcode());
-  Fl.Call = A.isCall(I.Inst);
-  Fl.Return = A.isReturn(I.Inst);
-  Fl.Branch = A.isBranch(I.Inst) && !Fl.Call;
-  Fl.Cond = Fl.Branch && A.isConditionalBranch(I.Inst);
-  Fl.Indirect = A.isIndirectBranch(I.Inst) && !Fl.Call;
-  Fl.Barrier =
-      D.isBarrier() || Fl.Return || (Fl.Branch && !Fl.Cond && !Fl.Call);
-  uint64_t T;
-  if ((Fl.Branch || Fl.Call) && !Fl.Indirect &&
-      A.evaluateBranch(I.Inst, I.Addr, I.Size, T)) {
-    Fl.Target = T;
-    Fl.HasTarget = true;
-  }
-  return Fl;
-}
-
-bool FunctionAnalyzer::decode() {
-  ArrayRef<uint8_t> Code = Bin.codeAt(F.Start, F.End - F.Start);
-  uint64_t Off = 0;
-  while (Off < Code.size()) {
-    Instr I;
-    I.Addr = F.Start + Off;
-    I.Size = X86.decode(Code.slice(Off), I.Addr, I.Inst);
-    if (!I.Size) {
-      // Trailing padding after the last instruction is common; anything
-      // else means the function's code is not fully known.
-      bool Padding = true;
-      for (uint64_t K = Off; K < Code.size(); ++K)
-        Padding &= Code[K] == 0 || Code[K] == 0xcc;
-      if (!Padding) {
-        Problem =
-            "undecodable bytes at +0x" + utohexstr(Off, /*LowerCase=*/true);
-        Stats.UndecodedBytes += Code.size() - Off;
-        ++Stats.UndecodableFunctions;
-      }
-      break;
-    }
-    Stats.DecodedBytes += I.Size;
-    Off += I.Size;
-    Instrs.push_back(std::move(I));
-  }
-  Flows.reserve(Instrs.size());
-  for (const Instr &I : Instrs)
-    Flows.push_back(flowOf(I));
-  return !Instrs.empty();
-}
-
-/// Jump tables of the two forms compilers emit for a switch:
-///   lea T(%rip), %rt; movslq (%rt,%ri,4), %rx; add %rt, %rx; jmp *%rx
-///   jmp *T(,%ri,8)                                  (position-dependent)
-/// with the lea in the jump's block or, when it is hoisted, the only
-/// instruction of the function that sets %rt (tableBaseOf).
-/// Entries are read while they name an instruction of this function; the
-/// bound check before the jump is not analysed, so extra entries can only
-/// add edges (a conservative CFG), never drop real ones.
-bool FunctionAnalyzer::resolveJumpTable(
-    unsigned K, uint64_t End, const DenseMap<uint64_t, unsigned> &InstrAt) {
-  const MCInst &J = Instrs[K].Inst;
-  StringRef Name = X86.opcodeName(J.getOpcode());
-  std::vector<uint64_t> Targets;
-  auto Valid = [&](uint64_t T) {
-    return T >= F.Start && T < End && InstrAt.count(T);
-  };
-  if (Name == "JMP64r") {
-    uint64_t Table = 0;
-    MCRegister Base; // of the table load
-    for (unsigned B = 1; B <= 8 && B <= K && !Table; ++B) {
-      const Instr &I = Instrs[K - B];
-      StringRef N = X86.opcodeName(I.Inst.getOpcode());
-      if (!Base && N == "MOVSX64rm32" && I.Inst.getOperand(2).isImm() &&
-          I.Inst.getOperand(2).getImm() == 4 && I.Inst.getOperand(1).getReg())
-        Base = I.Inst.getOperand(1).getReg();
-      if (N == "LEA64r" && Base && I.Inst.getOperand(0).getReg() == Base &&
-          I.Inst.getOperand(1).getReg() == X86.RIP)
-        Table = I.Addr + I.Size + I.Inst.getOperand(4).getImm();
-      if (Flows[K - B].Branch || Flows[K - B].Call)
-        break;
-    }
-    // The base is often loaded once, before the loop the switch is in.
-    if (!Table && Base && Base != X86.RIP)
-      Table = tableBaseOf(Base);
-    if (!Table)
-      return false;
-    for (unsigned E = 0; E < 4096; ++E) {
-      ArrayRef<uint8_t> D = Bin.dataAt(Table + 4 * E, 4);
-      if (D.empty())
-        break;
-      int32_t V = int32_t(uint32_t(D[0]) | uint32_t(D[1]) << 8 |
-                          uint32_t(D[2]) << 16 | uint32_t(D[3]) << 24);
-      uint64_t T = Table + int64_t(V);
-      if (!Valid(T))
-        break;
-      Targets.push_back(T);
-    }
-  } else if (Name == "JMP64m" && J.getOperand(0).getReg() == 0 &&
-             J.getOperand(1).getImm() == 8 && J.getOperand(2).getReg() &&
-             J.getOperand(3).isImm() && J.getOperand(4).getReg() == 0) {
-    uint64_t Table = uint64_t(J.getOperand(3).getImm());
-    for (unsigned E = 0; E < 4096; ++E) {
-      ArrayRef<uint8_t> D = Bin.dataAt(Table + 8 * E, 8);
-      if (D.empty())
-        break;
-      uint64_t T = 0;
-      for (int B = 0; B < 8; ++B)
-        T |= uint64_t(D[B]) << (8 * B);
-      if (!Valid(T))
-        break;
-      Targets.push_back(T);
-    }
-  }
-  if (Targets.empty())
-    return false;
-  TableTargets[K] = std::move(Targets);
-  return true;
-}
-
-/// The table a switch's base register \p Base holds when every instruction
-/// of the function that sets it is one `lea T(%rip), Base` (the same T), or
-/// 0. Other writers that compiled code cannot mean as a table (a call's
-/// clobber, the epilogue's pop restoring the caller's value) are ignored: a
-/// table lookup through such a value would be a compiler's bug.
-uint64_t FunctionAnalyzer::tableBaseOf(MCRegister Base) const {
-  const MCRegisterInfo &MRI = X86.regInfo();
-  const MCInstrInfo &MII = X86.instrInfo();
-  uint64_t Table = 0;
-  for (unsigned K = 0; K < Instrs.size(); ++K) {
-    const MCInst &I = Instrs[K].Inst;
-    const MCInstrDesc &D = MII.get(I.getOpcode());
-    bool Writes = false;
-    for (unsigned O = 0; O < D.getNumDefs() && O < I.getNumOperands(); ++O)
-      Writes |= I.getOperand(O).isReg() &&
-                MRI.regsOverlap(I.getOperand(O).getReg(), Base);
-    for (MCPhysReg R : D.implicit_defs())
-      Writes |= MRI.regsOverlap(R, Base);
-    StringRef N = X86.opcodeName(I.getOpcode());
-    if (!Writes || Flows[K].Call || N == "POP64r")
-      continue;
-    if (N != "LEA64r" || I.getOperand(0).getReg() != Base ||
-        I.getOperand(1).getReg() != X86.RIP || I.getOperand(3).getReg() ||
-        !I.getOperand(4).isImm())
-      return 0;
-    uint64_t T = Instrs[K].Addr + Instrs[K].Size + I.getOperand(4).getImm();
-    if (Table && T != Table)
-      return 0;
-    Table = T;
-  }
-  return Table;
-}
-
-/// An indirect jump that leaves the function: through a RIP-relative slot
-/// without index (a GOT entry), or right after the frame is torn down (pop,
-/// leave, add to rsp), as compilers emit indirect tail calls. A jump within
-/// the function needs the frame it jumps from.
-bool FunctionAnalyzer::isIndirectTailCall(unsigned K) const {
-  const MCInst &J = Instrs[K].Inst;
-  StringRef Name = X86.opcodeName(J.getOpcode());
-  if (Name == "JMP64m" && J.getOperand(0).getReg() == X86.RIP &&
-      J.getOperand(2).getReg() == 0)
-    return true;
-  if (K == 0 || (Name != "JMP64r" && Name != "JMP64m"))
-    return false;
-  const MCInst &P = Instrs[K - 1].Inst;
-  StringRef PN = X86.opcodeName(P.getOpcode());
-  if (PN == "POP64r" || PN == "LEAVE64")
-    return true;
-  return (PN == "ADD64ri32" || PN == "ADD64ri8") &&
-         P.getOperand(0).getReg() == X86.RSP;
-}
-
-void FunctionAnalyzer::buildBlocks() {
-  uint64_t End = Instrs.back().Addr + Instrs.back().Size;
-  std::set<uint64_t> Leaders{F.Start};
-  DenseMap<uint64_t, unsigned> InstrAt;
-  for (unsigned K = 0; K < Instrs.size(); ++K)
-    InstrAt[Instrs[K].Addr] = K;
-  bool IndirectJump = false;
-  for (unsigned K = 0; K < Instrs.size(); ++K) {
-    const Flow &Fl = Flows[K];
-    if (Fl.Branch && Fl.Indirect) {
-      if (isIndirectTailCall(K)) {
-        // Leaves the function: an exit, like a return.
-      } else if (resolveJumpTable(K, End, InstrAt)) {
-        for (uint64_t T : TableTargets[K])
-          Leaders.insert(T);
-      } else {
-        IndirectJump = true;
-      }
-    }
-    if (Fl.Branch && Fl.HasTarget && Fl.Target >= F.Start && Fl.Target < End) {
-      if (!InstrAt.count(Fl.Target)) {
-        // A branch into the middle of an instruction: overlapping code.
-        Problem = "branch into the middle of an instruction at 0x" +
-                  utohexstr(Fl.Target, true);
-      } else {
-        Leaders.insert(Fl.Target);
-      }
-    }
-    if ((Fl.Branch || Fl.Return || Fl.Barrier) && K + 1 < Instrs.size())
-      Leaders.insert(Instrs[K + 1].Addr);
-  }
-  if (IndirectJump) {
-    ++Stats.FunctionsWithIndirectJump;
-    UnknownCFG = true;
-  }
-  for (unsigned K = 0; K < Instrs.size(); ++K) {
-    if (Leaders.count(Instrs[K].Addr)) {
-      Block B;
-      B.Start = Instrs[K].Addr;
-      B.First = K;
-      BlockAt[B.Start] = Blocks.size();
-      Blocks.push_back(B);
-    }
-    Block &B = Blocks.back();
-    B.Count++;
-    B.End = Instrs[K].Addr + Instrs[K].Size;
-  }
-  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
-    Block &B = Blocks[BI];
-    unsigned Last = B.First + B.Count - 1;
-    const Flow &Fl = Flows[Last];
-    auto AddSucc = [&](uint64_t T) {
-      auto It = BlockAt.find(T);
-      if (It != BlockAt.end()) {
-        if (!is_contained(B.Succs, It->second))
-          B.Succs.push_back(It->second);
-      } else {
-        B.ExternSucc.push_back(T);
-      }
-    };
-    if (Fl.Branch && Fl.HasTarget)
-      AddSucc(Fl.Target);
-    if (auto It = TableTargets.find(Last); It != TableTargets.end())
-      for (uint64_t T : It->second)
-        AddSucc(T);
-    if (!Fl.Barrier) {
-      B.FallThrough = B.End;
-      AddSucc(B.End);
-    }
-  }
-  // Alignment padding after a jump or return (nopw/nopl/int3) is dead code
-  // that falls into the next block: without this it would look like a
-  // second entry into loops whose header follows padding.
-  for (unsigned BI = 1; BI < Blocks.size(); ++BI) {
-    bool Padding = true;
-    for (unsigned K = Blocks[BI].First;
-         K < Blocks[BI].First + Blocks[BI].Count && Padding; ++K) {
-      StringRef N = X86.opcodeName(Instrs[K].Inst.getOpcode());
-      Padding = N.starts_with("NOOP") || N == "INT3" || N == "NOP";
-    }
-    if (Padding)
-      DeadPadding.insert(BI);
-  }
-  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
-    for (unsigned S : Blocks[BI].Succs)
-      Blocks[S].Preds.push_back(BI);
-  for (unsigned BI : DeadPadding)
-    if (Blocks[BI].Preds.empty()) {
-      for (unsigned S : Blocks[BI].Succs)
-        erase(Blocks[S].Preds, BI);
-      Blocks[BI].Succs.clear();
-      Blocks[BI].FallThrough = 0;
-      // Room for trampolines, where no unknown edge can land either.
-      if (!UnknownCFG)
-        Padding.push_back({Blocks[BI].Start, Blocks[BI].End});
-    }
-}
-
-void FunctionAnalyzer::computeDominators() {
-  // Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm". Blocks
-  // with no predecessor other than the entry (landing pads, code reached
-  // only indirectly) are treated as extra roots under a virtual root N.
-  unsigned N = Blocks.size();
-  auto SuccsOf = [&](unsigned B) -> SmallVector<unsigned, 8> {
-    if (B == N) {
-      SmallVector<unsigned, 8> R{0};
-      for (unsigned K = 1; K < N; ++K)
-        if (Blocks[K].Preds.empty())
-          R.push_back(K);
-      return R;
-    }
-    return SmallVector<unsigned, 8>(Blocks[B].Succs.begin(),
-                                    Blocks[B].Succs.end());
-  };
-  // Iterative DFS for postorder, and retreating edges for irreducibility.
-  std::vector<unsigned> Post;
-  std::vector<uint8_t> State(N + 1, 0); // 0 new, 1 on stack, 2 done
-  std::vector<std::pair<unsigned, SmallVector<unsigned, 8>>> Stack;
-  Stack.push_back({N, SuccsOf(N)});
-  State[N] = 1;
-  std::vector<std::pair<unsigned, unsigned>> Retreating;
-  while (!Stack.empty()) {
-    auto &[B, Pending] = Stack.back();
-    if (Pending.empty()) {
-      State[B] = 2;
-      Post.push_back(B);
-      Stack.pop_back();
-      continue;
-    }
-    unsigned S = Pending.front();
-    Pending.erase(Pending.begin());
-    if (State[S] == 1)
-      Retreating.push_back({B, S});
-    if (State[S] != 0)
-      continue;
-    State[S] = 1;
-    unsigned BB = B;
-    (void)BB;
-    Stack.push_back({S, SuccsOf(S)});
-  }
-  RPONumber.assign(N + 1, ~0u);
-  std::vector<unsigned> RPO(Post.rbegin(), Post.rend());
-  for (unsigned K = 0; K < RPO.size(); ++K)
-    RPONumber[RPO[K]] = K;
-  IDom.assign(N + 1, -1);
-  IDom[N] = N;
-  auto Intersect = [&](unsigned A, unsigned B) {
-    while (A != B) {
-      while (RPONumber[A] > RPONumber[B])
-        A = IDom[A];
-      while (RPONumber[B] > RPONumber[A])
-        B = IDom[B];
-    }
-    return A;
-  };
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (unsigned B : RPO) {
-      if (B == N)
-        continue;
-      SmallVector<unsigned, 8> Ps(Blocks[B].Preds.begin(),
-                                  Blocks[B].Preds.end());
-      if (B == 0 || Blocks[B].Preds.empty())
-        Ps.push_back(N);
-      int New = -1;
-      for (unsigned P : Ps) {
-        if (IDom[P] < 0)
-          continue;
-        New = New < 0 ? int(P) : int(Intersect(P, New));
-      }
-      if (New >= 0 && IDom[B] != New) {
-        IDom[B] = New;
-        Changed = true;
-      }
-    }
-  }
-  for (auto [From, To] : Retreating)
-    if (From != N && !dominates(To, From))
+std::vector<std::pair<CFGBlock *, CFGBlock *>>
+FunctionLoops::irreducibleEdges(const CFGDomTree &DT) {
+  RetreatingEdges Walk(CFG.getMaxNumber());
+  for (CFGBlock *B : post_order_ext(&CFG, Walk))
+    (void)B;
+  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible;
+  for (auto [From, To] : Walk.Edges)
+    if (!From->isVirtualEntry() && !DT.dominates(To, From))
       Irreducible.push_back({From, To});
+  return Irreducible;
 }
 
-bool FunctionAnalyzer::dominates(unsigned A, unsigned B) const {
-  if (IDom[B] < 0)
-    return false;
-  unsigned N = Blocks.size();
-  while (true) {
-    if (A == B)
-      return true;
-    if (B == N)
-      return false;
-    B = IDom[B];
-  }
-}
-
-/// Whether the jump to the stub fits at the header. Bytes patched must lie
-/// in the loop: nothing else of the function may run into them. With the
-/// function's CFG known, the original loop never runs again once its header
-/// is patched (a natural loop is entered at its header only), so the patch
-/// may span several of its blocks. With an unresolved indirect jump
-/// elsewhere in the function, that jump may land inside the loop (past the
-/// header) and run the original bytes, which are all still there, except
-/// the patched ones: the patch then covers the header's first instruction
-/// only, since no jump lands inside an instruction. A header with room for
-/// 2 bytes only gets a short jump to a trampoline (findLoops places it).
-std::string FunctionAnalyzer::checkPatchRoom(const std::set<unsigned> &InBody,
-                                             unsigned Header,
-                                             bool &ShortHeader) const {
-  uint64_t Start = Blocks[Header].Start;
-  unsigned FirstSize = Instrs[Blocks[Header].First].Size;
-  // Contiguous loop bytes from the header.
-  uint64_t Covered = Start;
-  while (Covered < Start + 5) {
-    auto It = BlockAt.find(Covered);
-    if (It == BlockAt.end() || !InBody.count(It->second))
-      break;
-    Covered = Blocks[It->second].End;
-  }
-  unsigned Room = UnknownCFG ? FirstSize : unsigned(Covered - Start);
-  ShortHeader = Room < 5;
-  if (Room >= 2)
-    return "";
-  if (UnknownCFG)
-    return "the header's first instruction is 1 byte, no room for a jump "
-           "(an unresolved indirect jump elsewhere in the function may "
-           "land on the next one)";
-  return "the header is 1 byte before code outside the loop: no room for "
-         "a jump";
-}
-
-std::string FunctionAnalyzer::checkLoop(const std::vector<unsigned> &Body,
-                                        unsigned Header, bool &FlagsLiveIn,
-                                        bool &ShortHeader) const {
-  const MCInstrInfo &MII = X86.instrInfo();
-  const MCRegisterInfo &MRI = X86.regInfo();
-  auto IsRSP = [&](MCRegister R) {
-    return R && MRI.isSuperOrSubRegisterEq(X86.RSP, R);
-  };
-  std::set<unsigned> InBody(Body.begin(), Body.end());
-  // Calls are measured (REF with them, NO_CALL without: the variant rules
-  // delete a call the rewriter knows nothing about in every other variant).
-  // Measured copies run on a stack FrameDelta lower than the program's, so
-  // a callee could not find arguments passed on the stack: a loop that
-  // calls and stores near the stack pointer without reading the slot back
-  // (an outgoing argument, not a spill) is refused.
-  bool Calls = false;
-  for (unsigned BI : Body)
-    for (unsigned K = Blocks[BI].First; K < Blocks[BI].First + Blocks[BI].Count;
-         ++K) {
-      const Instr &I = Instrs[K];
-      if (!Flows[K].Call)
-        continue;
-      StringRef Name = X86.opcodeName(I.Inst.getOpcode());
-      if (Name != "CALL64pcrel32" && Name != "CALL64r" && Name != "CALL64m")
-        return ("call form the rewriter cannot move (" + Name + ") in loop")
-            .str();
-      if (Name == "CALL64pcrel32" && !Flows[K].HasTarget)
-        return "call without a target in loop";
-      Calls = true;
-    }
-  if (Calls) {
-    // Outgoing stack arguments are stored and never read back in the loop;
-    // a spill slot (a value kept across the call) is reloaded.
-    std::set<int64_t> Stored, Loaded;
-    for (unsigned BI : Body)
-      for (unsigned K = Blocks[BI].First;
-           K < Blocks[BI].First + Blocks[BI].Count; ++K) {
-        const Instr &I = Instrs[K];
-        int Mem = X86.addressOperandIndex(I.Inst);
-        if (Mem < 0 || !I.Inst.getOperand(Mem).isReg() ||
-            !IsRSP(I.Inst.getOperand(Mem).getReg()) ||
-            !I.Inst.getOperand(Mem + 3).isImm())
-          continue;
-        int64_t Disp = I.Inst.getOperand(Mem + 3).getImm();
-        const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
-        if (D.mayStore() && Disp < 48)
-          Stored.insert(Disp);
-        if (D.mayLoad())
-          Loaded.insert(Disp);
-      }
-    for (int64_t Disp : Stored)
-      if (!Loaded.count(Disp))
-        return "call with stack arguments in loop (a store near the stack "
-               "pointer): measured copies run on another stack";
-  }
-  for (unsigned BI : Body) {
-    const Block &B = Blocks[BI];
-    for (unsigned K = B.First; K < B.First + B.Count; ++K) {
-      const Instr &I = Instrs[K];
-      const Flow &Fl = Flows[K];
-      if (Fl.Return)
-        return "return in loop";
-      if (Fl.Indirect)
-        return "indirect jump in loop";
-      StringRef Name = X86.opcodeName(I.Inst.getOpcode());
-      if (Name.starts_with("LOOP") || Name.starts_with("JCXZ") ||
-          Name.starts_with("JECXZ") || Name.starts_with("JRCXZ") ||
-          Name == "XBEGIN" || Name.starts_with("XBEGIN"))
-        return ("rel8-only branch (" + Name + ") in loop").str();
-      if (Fl.Branch && Fl.Barrier == false && !Fl.Cond && !Fl.HasTarget)
-        return "unknown control flow in loop";
-      const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
-      for (MCPhysReg R : D.implicit_uses())
-        if (IsRSP(R) && !Fl.Call)
-          return ("stack pointer use (" + Name + ") in loop").str();
-      for (MCPhysReg R : D.implicit_defs())
-        if (IsRSP(R) && !Fl.Call)
-          return ("stack pointer write (" + Name + ") in loop").str();
-      int Mem = X86.addressOperandIndex(I.Inst);
-      for (unsigned O = 0; O < I.Inst.getNumOperands(); ++O) {
-        if (Mem >= 0 && O >= unsigned(Mem) && O < unsigned(Mem) + 5)
-          continue;
-        const MCOperand &Op = I.Inst.getOperand(O);
-        if (Op.isReg() && Op.getReg() == X86.RIP)
-          return ("RIP outside a memory operand (" + Name + ")").str();
-        if (Op.isReg() && IsRSP(Op.getReg()))
-          return ("stack pointer used as a value (" + Name + ") in loop").str();
-      }
-      if (Mem >= 0) {
-        const MCOperand &Idx = I.Inst.getOperand(Mem + 2);
-        if (Idx.isReg() && IsRSP(Idx.getReg()))
-          return "stack pointer as an index register in loop";
-        const MCOperand &Seg = I.Inst.getOperand(Mem + 4);
-        if (Seg.isReg() && Seg.getReg())
-          ; // fs:/gs: accesses are position independent; fine to move.
-      }
-      bool DirectBranch =
-          Fl.Branch && Fl.HasTarget &&
-          (I.Inst.getOpcode() == X86.JMP_1 || I.Inst.getOpcode() == X86.JMP_4 ||
-           I.Inst.getOpcode() == X86.JCC_1 || I.Inst.getOpcode() == X86.JCC_4);
-      if (Fl.Branch && !DirectBranch)
-        return ("branch form the rewriter cannot move (" + Name + ")").str();
-      // A direct call is re-emitted as call rel32 to its target.
-      bool DirectCall = Fl.Call && Fl.HasTarget &&
-                        X86.opcodeName(I.Inst.getOpcode()) == "CALL64pcrel32";
-      if (!DirectBranch && !DirectCall && X86.encodedSize(I.Inst) == 0)
-        return ("instruction the encoder cannot re-encode (" + Name + ")")
-            .str();
-    }
-  }
-  if (std::string Why = checkPatchRoom(InBody, Header, ShortHeader);
-      !Why.empty())
-    return Why;
-
-  // EFLAGS live-in at the header (the dispatch stub's compare clobbers it
-  // unless saved). Leaving the loop counts as a read, conservatively.
-  auto ReadsFlags = [&](const Instr &I) {
-    const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
-    for (MCPhysReg R : D.implicit_uses())
-      if (R == X86.EFLAGS)
-        return true;
-    // A partial write (inc/dec keep CF) merges: a read.
-    return decan::mergesFlags(X86.opcodeName(I.Inst.getOpcode()));
-  };
-  auto WritesFlags = [&](const Instr &I) {
-    const MCInstrDesc &D = MII.get(I.Inst.getOpcode());
-    for (MCPhysReg R : D.implicit_defs())
-      if (R == X86.EFLAGS)
-        return true;
-    return false;
-  };
-  std::map<unsigned, bool> LiveIn;
-  std::map<unsigned, int> Local; // 1 read first, 0 written first, -1 neither
-  for (unsigned BI : Body) {
-    int L = -1;
-    const Block &B = Blocks[BI];
-    for (unsigned K = B.First; K < B.First + B.Count && L < 0; ++K) {
-      if (ReadsFlags(Instrs[K]))
-        L = 1;
-      else if (WritesFlags(Instrs[K]))
-        L = 0;
-    }
-    Local[BI] = L;
-    LiveIn[BI] = L == 1 || (L < 0 && !B.ExternSucc.empty());
-  }
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (unsigned BI : Body) {
-      if (LiveIn[BI] || Local[BI] == 0)
-        continue;
-      bool L = false;
-      for (unsigned S : Blocks[BI].Succs)
-        L |= InBody.count(S) ? LiveIn[S] : true;
-      if (L) {
-        LiveIn[BI] = true;
-        Changed = true;
-      }
-    }
-  }
-  FlagsLiveIn = LiveIn[Header];
-  return "";
-}
-
-/// Where `jmp rel8` at the header of \p L reaches 5 bytes of its own
-/// blocks past the 2 patched ones, the nearest to the header; 0 if nowhere.
-static uint64_t slotInLoop(const LoopCandidate &L) {
-  uint64_t Lo = L.Header >= 126 ? L.Header - 126 : 0, Hi = L.Header + 129;
-  uint64_t Best = 0, BestDist = ~uint64_t(0);
-  auto Consider = [&](uint64_t S, uint64_t E) { // free bytes [S, E)
-    if (E < S + 5 || std::max(S, Lo) > std::min(E - 5, Hi))
-      return;
-    uint64_t T = std::clamp(L.Header, std::max(S, Lo), std::min(E - 5, Hi));
-    uint64_t Dist = T > L.Header ? T - L.Header : L.Header - T;
-    if (Dist < BestDist) {
-      Best = T;
-      BestDist = Dist;
-    }
-  };
-  for (size_t K = 0; K < L.Blocks.size();) {
-    uint64_t S = L.Blocks[K].Start, E = L.Blocks[K].End;
-    for (++K; K < L.Blocks.size() && L.Blocks[K].Start == E; ++K)
-      E = L.Blocks[K].End;
-    if (L.Header >= S && L.Header < E) {
-      Consider(S, L.Header);
-      Consider(L.Header + 2, E);
-    } else {
-      Consider(S, E);
-    }
-  }
-  return Best;
-}
-
-void FunctionAnalyzer::run(std::vector<LoopCandidate> &Out) {
-  if (!decode())
+void FunctionLoops::run(std::vector<LoopCandidate> &Out) {
+  if (Code.Instrs.empty())
     return;
-  buildBlocks();
-  computeDominators();
-  unsigned N = Blocks.size();
-  // Natural loops, merged per header.
-  std::map<unsigned, std::set<unsigned>> LoopsByHeader;
-  for (unsigned U = 0; U < N; ++U)
-    for (unsigned H : Blocks[U].Succs)
-      if (dominates(H, U)) {
-        std::set<unsigned> &Body = LoopsByHeader[H];
-        Body.insert(H);
-        SmallVector<unsigned, 16> Work{U};
-        while (!Work.empty()) {
-          unsigned B = Work.pop_back_val();
-          if (!Body.insert(B).second)
-            continue;
-          for (unsigned P : Blocks[B].Preds)
-            Work.push_back(P);
-        }
-        if (U == H)
-          Body.insert(U);
+  CFGDomTree DT;
+  DT.recalculate(CFG);
+  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible =
+      irreducibleEdges(DT);
+  CFGLoopInfo LI;
+  LI.analyze(DT);
+  // Loop ids (f:L0, f:L1...) number the innermost loops by header address,
+  // whatever order LoopInfoBase keeps them in.
+  std::vector<const CFGLoop *> Innermost;
+  for (const CFGLoop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost())
+      Innermost.push_back(L);
+  llvm::sort(Innermost, [](const CFGLoop *A, const CFGLoop *B) {
+    return A->getHeader()->getNumber() < B->getHeader()->getNumber();
+  });
+  for (unsigned Index = 0; Index < Innermost.size(); ++Index)
+    Out.push_back(candidate(*Innermost[Index], DT, Index, Irreducible));
+}
+
+/// The loop's blocks in address order: LoopInfoBase's, and the blocks no
+/// path from the entry reaches that lead into the loop past its header
+/// (dead code, or code only an unresolved indirect jump reaches). The
+/// finder counted those in the loop before it used LoopInfoBase, which
+/// leaves them out; they stay, so that every loop keeps its body.
+std::vector<const CFGBlock *> FunctionLoops::body(const CFGLoop &Loop,
+                                                  const CFGDomTree &DT) const {
+  std::vector<const CFGBlock *> Body(Loop.block_begin(), Loop.block_end());
+  DenseSet<const CFGBlock *> InBody(Body.begin(), Body.end());
+  SmallVector<const CFGBlock *, 16> Work;
+  for (const CFGBlock *B : Body)
+    if (B != Loop.getHeader())
+      Work.push_back(B);
+  while (!Work.empty())
+    for (const CFGBlock *P : Work.pop_back_val()->Preds)
+      if (!DT.isReachableFromEntry(P) && InBody.insert(P).second) {
+        Body.push_back(P);
+        Work.push_back(P);
       }
-  unsigned Index = 0;
-  for (auto &[H, Body] : LoopsByHeader) {
-    bool Innermost = true;
-    for (auto &[H2, Body2] : LoopsByHeader)
-      if (H2 != H && Body.count(H2))
-        Innermost = false;
-    if (!Innermost)
-      continue;
-    LoopCandidate L;
-    L.Function = F.Name;
-    L.FunctionStart = F.Start;
-    L.Index = Index++;
-    L.Header = Blocks[H].Start;
-    std::vector<unsigned> Sorted(Body.begin(), Body.end());
-    std::sort(Sorted.begin(), Sorted.end()); // block index == address order
-    for (unsigned BI : Sorted) {
-      const Block &B = Blocks[BI];
-      LoopBlock LB;
-      LB.Start = B.Start;
-      LB.End = B.End;
-      LB.Instrs.assign(Instrs.begin() + B.First,
-                       Instrs.begin() + B.First + B.Count);
-      for (unsigned S : B.Succs)
-        LB.Succs.push_back(Blocks[S].Start);
-      for (uint64_t T : B.ExternSucc)
-        LB.Succs.push_back(T);
-      LB.FallThrough = B.FallThrough;
-      L.Blocks.push_back(std::move(LB));
-    }
-    for (auto [From, To] : Irreducible)
-      if (Body.count(From) || Body.count(To))
-        L.SkipReason = "irreducible control flow in loop";
-    if (L.SkipReason.empty())
-      L.SkipReason = Problem;
-    bool ShortHeader = false;
-    if (L.SkipReason.empty())
-      L.SkipReason = checkLoop(Sorted, H, L.FlagsLiveIn, ShortHeader);
-    L.UnknownEntries = UnknownCFG;
-    // A short header's trampoline: in the loop's own bytes when the CFG is
-    // known (once the header is patched the rest of the loop never runs
-    // again), else findLoops() places one in padding.
-    if (L.SkipReason.empty() && ShortHeader) {
-      L.Trampoline = UnknownCFG ? 0 : slotInLoop(L);
-      if (L.Trampoline)
-        ++Stats.Trampolines;
-      else
-        L.Trampoline = ~uint64_t(0);
-    }
-    Out.push_back(std::move(L));
+  llvm::sort(Body, [](const CFGBlock *A, const CFGBlock *B) {
+    return A->getNumber() < B->getNumber();
+  });
+  return Body;
+}
+
+LoopCandidate FunctionLoops::candidate(
+    const CFGLoop &Loop, const CFGDomTree &DT, unsigned Index,
+    ArrayRef<std::pair<CFGBlock *, CFGBlock *>> Irreducible) const {
+  const CFGBlock &Header = *Loop.getHeader();
+  std::vector<const CFGBlock *> Body = body(Loop, DT);
+  DenseSet<const CFGBlock *> InBody(Body.begin(), Body.end());
+  LoopCandidate L;
+  L.Function = F.Name;
+  L.FunctionStart = F.Start;
+  L.Index = Index;
+  L.Header = Header.Start;
+  for (const CFGBlock *B : Body) {
+    LoopBlock LB;
+    LB.Start = B->Start;
+    LB.End = B->End;
+    LB.Instrs.assign(Code.Instrs.begin() + B->First,
+                     Code.Instrs.begin() + B->First + B->Count);
+    for (const CFGBlock *S : B->Succs)
+      LB.Succs.push_back(S->Start);
+    for (uint64_t T : B->ExternSucc)
+      LB.Succs.push_back(T);
+    LB.FallThrough = B->FallThrough;
+    L.Blocks.push_back(std::move(LB));
   }
+  for (auto [From, To] : Irreducible)
+    if (InBody.count(From) || InBody.count(To))
+      L.SkipReason = "irreducible control flow in loop";
+  // The function's own problem: overlapping code, else undecodable bytes.
+  if (L.SkipReason.empty())
+    L.SkipReason = CFG.Problem.empty() ? Code.Problem : CFG.Problem;
+  if (L.SkipReason.empty())
+    L.SkipReason = whyNotRelocatable(CFG, X86, Body);
+  bool ShortHeader = false;
+  if (L.SkipReason.empty())
+    L.SkipReason = checkPatchRoom(CFG, InBody, Header, ShortHeader);
+  if (L.SkipReason.empty())
+    L.FlagsLiveIn = flagsLiveIn(CFG, X86, Body, Header);
+  L.UnknownEntries = CFG.UnknownCFG;
+  // A short header's trampoline: in the loop's own bytes when the CFG is
+  // known (once the header is patched the rest of the loop never runs
+  // again), else findLoops() places one in padding.
+  if (L.SkipReason.empty() && ShortHeader) {
+    L.Trampoline = CFG.UnknownCFG ? 0 : trampolineInLoop(L);
+    if (L.Trampoline)
+      ++Stats.Trampolines;
+    else
+      L.Trampoline = ~uint64_t(0);
+  }
+  return L;
 }
 
 /// The header's own line, else the first line any loop instruction has
@@ -808,128 +250,6 @@ static void findLine(const BinaryImage &Bin, LoopCandidate &L) {
         L.Line = Line->second;
         return;
       }
-}
-
-/// Padding between functions: a gap between two functions of one
-/// executable section that holds nothing but int3 and NOPs. No code runs
-/// there (nothing jumps into alignment padding).
-static void paddingBetweenFunctions(const BinaryImage &Bin,
-                                    const decan::X86Target &X86,
-                                    std::map<uint64_t, uint64_t> &Free) {
-  const std::vector<FunctionRange> &Fs = Bin.functions();
-  for (size_t K = 0; K + 1 < Fs.size(); ++K) {
-    uint64_t Start = Fs[K].End, End = Fs[K + 1].Start;
-    if (End <= Start || End - Start < 5 || End - Start > 4096)
-      continue;
-    ArrayRef<uint8_t> Code = Bin.codeAt(Start, End - Start);
-    if (Code.empty())
-      continue;
-    bool Padding = true;
-    for (uint64_t Off = 0; Off < Code.size() && Padding;) {
-      MCInst Inst;
-      uint64_t Size = X86.decode(Code.slice(Off), Start + Off, Inst);
-      StringRef N = Size ? X86.opcodeName(Inst.getOpcode()) : "";
-      Padding = Size && (N.starts_with("NOOP") || N == "INT3" || N == "NOP");
-      Off += Size;
-    }
-    if (Padding)
-      Free[Start] = End;
-  }
-}
-
-/// Places the trampoline of each loop whose header has room for a 2-byte
-/// jump only: 5 free padding bytes within reach of `jmp rel8` at the header,
-/// the nearest first; the bytes are then taken. A loop without one is
-/// skipped.
-static void placeTrampolines(std::map<uint64_t, uint64_t> &Free,
-                             std::vector<LoopCandidate> &Loops,
-                             FinderStats &Stats) {
-  for (LoopCandidate &L : Loops) {
-    if (L.Trampoline != ~uint64_t(0))
-      continue;
-    L.Trampoline = 0;
-    // jmp rel8 at Header reaches [Header + 2 - 128, Header + 2 + 127].
-    uint64_t Lo = L.Header >= 126 ? L.Header - 126 : 0, Hi = L.Header + 129;
-    uint64_t Best = 0, BestDist = ~uint64_t(0);
-    auto It = Free.upper_bound(Lo);
-    if (It != Free.begin())
-      --It;
-    for (; It != Free.end() && It->first <= Hi; ++It) {
-      if (It->second - It->first < 5)
-        continue;
-      // Slots of this range within reach: [A, B]; the nearest to the header.
-      uint64_t A = std::max(It->first, Lo), B = std::min(It->second - 5, Hi);
-      if (A > B)
-        continue;
-      uint64_t T = std::clamp(L.Header, A, B);
-      uint64_t Dist = T > L.Header ? T - L.Header : L.Header - T;
-      if (Dist < BestDist) {
-        Best = T;
-        BestDist = Dist;
-      }
-    }
-    if (!Best) {
-      L.SkipReason = "the header has room for a 2-byte jump only, and no "
-                     "padding within 127 bytes holds a 5-byte trampoline";
-      continue;
-    }
-    auto R = std::prev(Free.upper_bound(Best));
-    uint64_t Start = R->first, End = R->second;
-    Free.erase(R);
-    if (Best > Start)
-      Free[Start] = Best;
-    if (End > Best + 5)
-      Free[Best + 5] = End;
-    L.Trampoline = Best;
-    ++Stats.Trampolines;
-  }
-}
-
-/// A loop that calls runs from new code when rewritten: the relocated
-/// original (on the program's stack) gets its function's unwind rule at
-/// the header and personality, with an exception table that lets an
-/// exception pass or end the program where the original's does, but that
-/// has no landing pad: a call with a handler in its function keeps its loop
-/// in place. (A measured copy's frame unwinds to the original call site
-/// and its exception table: Dispatcher.h.)
-static void skipLoopsExceptionsCannotLeave(const BinaryImage &Bin,
-                                           const decan::X86Target &X86,
-                                           std::vector<LoopCandidate> &Loops) {
-  auto At = [](const LoopCandidate &L, uint64_t A) {
-    return L.Function + "+0x" + utohexstr(A - L.FunctionStart, true);
-  };
-  for (LoopCandidate &L : Loops) {
-    if (!L.SkipReason.empty())
-      continue;
-    bool Calls = false;
-    for (const LoopBlock &B : L.Blocks)
-      for (const Instr &I : B.Instrs) {
-        if (!L.SkipReason.empty() || !X86.analysis().isCall(I.Inst))
-          continue;
-        Calls = true;
-        uint64_t LP = 0;
-        switch (Bin.unwind().landingFor(I.Addr + I.Size, LP)) {
-        case CallLanding::NoTable:
-        case CallLanding::Through:
-        case CallLanding::Terminates: // the copy's table says so too
-          break;
-        case CallLanding::Handler:
-          L.SkipReason = "the call at " + At(L, I.Addr) +
-                         " has an exception handler in its function (at " +
-                         At(L, LP) + "): a relocated loop could not reach it";
-          break;
-        case CallLanding::Unreadable:
-          L.SkipReason = "its function's exception table cannot be read";
-          break;
-        }
-      }
-    std::string Why;
-    if (Calls && L.SkipReason.empty() && Bin.unwind().fdeFor(L.Header) &&
-        !Bin.unwind().ruleAt(L.Header, Why))
-      L.SkipReason = "it calls, and its function's unwind rule at the loop "
-                     "cannot be copied (" +
-                     Why + ")";
-  }
 }
 
 /// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
@@ -1006,9 +326,9 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
   auto Work = [&](const decan::X86Target &MC, FinderStats &St) {
     for (size_t B; (B = Next.fetch_add(Chunk)) < Fns.size();)
       for (size_t K = B; K < std::min(Fns.size(), B + Chunk); ++K) {
-        FunctionAnalyzer FA(Bin, MC, Fns[K], St);
-        FA.run(PerFunction[K].Loops);
-        PerFunction[K].Padding = std::move(FA.Padding);
+        FunctionLoops FL(Bin, MC, Fns[K], St);
+        FL.run(PerFunction[K].Loops);
+        PerFunction[K].Padding = FL.padding();
       }
   };
   {
@@ -1041,7 +361,7 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
   if (WithLines)
     for (LoopCandidate &L : Loops)
       findLine(Bin, L);
-  paddingBetweenFunctions(Bin, X86, Free);
+  addPaddingBetweenFunctions(Bin, X86, Free);
   placeTrampolines(Free, Loops, Stats);
   skipLoopsExceptionsCannotLeave(Bin, X86, Loops);
   if (StatsOut)

@@ -22,6 +22,7 @@
 
 namespace llvm {
 class MCRegisterClass;
+class Target;
 } // namespace llvm
 
 namespace decan {
@@ -84,7 +85,10 @@ public:
 
   /// Local-view subsets (SubsetBits) of an opcode.
   unsigned classify(unsigned Opcode) const;
-  /// Bytes the memory operand of \p I accesses (I.MemWidth when set).
+  /// Bytes the memory operand of \p I accesses (I.MemWidth when set): the
+  /// size LLVM's X86 tables give the operand (i32mem, f64mem...; one
+  /// element of a broadcast), else inferred from the opcode's name (opaque
+  /// operands; gathers and scatters count every element's bytes).
   unsigned memWidth(const Instr &I) const;
   /// Alignment the memory operand of \p I must have, or it faults: aligned
   /// moves (movaps, movdqa, movnt*) and legacy-SSE 16-byte operands other
@@ -198,6 +202,8 @@ private:
   unsigned encodeSize(const llvm::MCInst &MI) const;
 
   void initRegisterTables();
+  void initMemoryOperandBytes(const llvm::Target &T);
+  unsigned memWidthFromName(const Instr &I) const;
 
   std::vector<unsigned> IdiomModels; ///< scheduling models MCIA is asked for
   /// Register facts looked up by name once, not per question.
@@ -210,6 +216,9 @@ private:
   std::vector<unsigned> UnitList, UnitBegin; ///< unitsOf
   unsigned NumRegs = 0, AliasWords = 0;
   std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
+  /// Per opcode, the size of its memory operand in LLVM's tables; 0 where
+  /// they give none.
+  std::vector<uint8_t> MemOperandBytes;
   const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr, *GR32 = nullptr,
                               *GR64 = nullptr, *VR128 = nullptr,
                               *VR256 = nullptr, *VR512 = nullptr, *VK = nullptr,

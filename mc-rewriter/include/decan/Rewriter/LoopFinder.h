@@ -3,9 +3,10 @@
 // Part of decan. Disassembles each function with MCDisassembler, builds its
 // CFG (direct branches and jump tables; an unresolved indirect jump makes
 // the function's CFG incomplete, which restricts how its loops are patched,
-// never guessed), computes dominators, finds natural loops, keeps the
-// innermost reducible ones, and decides per loop whether it can be relocated
-// (no stack pointer use, a patchable header or a trampoline in padding...).
+// never guessed), finds natural loops with LLVM's DomTreeBase and
+// LoopInfoBase, keeps the innermost reducible ones, and decides per loop
+// whether it can be relocated (no stack pointer use, a patchable header or
+// a trampoline in padding...). lib/LoopFinder.cpp says which file does what.
 //
 //===----------------------------------------------------------------------===//
 
