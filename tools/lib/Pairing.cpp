@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Pairing.h"
-#include "decan/abi.h"
 
 #include <algorithm>
 #include <numeric>

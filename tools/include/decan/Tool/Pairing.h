@@ -24,6 +24,7 @@
 #define DECAN_TOOL_PAIRING_H
 
 #include "decan/Tool/Statistics.h"
+#include "decan/abi.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
