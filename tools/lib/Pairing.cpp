@@ -1,4 +1,4 @@
-//===- Pairing.cpp - Variant samples paired with REF
+//===- Pairing.cpp - Variant samples paired with REF ----------------------===//
 //-----------------------===//
 //
 // Part of decan.

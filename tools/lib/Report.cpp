@@ -1,4 +1,4 @@
-//===- Report.cpp - The data model's helpers; reading a report file ------===//
+//===- Report.cpp - The data model's helpers; reading a report file -------===//
 //
 // Part of decan. Variant names, sample summaries, and a report file read
 // whatever it holds (raw: merged, RawMerger.cpp; analysed: ReportJSON.cpp).

@@ -18,8 +18,6 @@
 
 #include "decan/Tool/Report.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 using namespace llvm;
 
 namespace decan::tool {
@@ -97,14 +95,15 @@ json::Object byPairKind(const std::array<uint64_t, NumPairKinds> &A) {
 }
 
 bool fromJSON(const json::Value &E, ByPairKind Out, json::Path P) {
-  json::ObjectMapper O(E, P);
-  if (!O)
+  // Keys from the kinds' name table: ObjectMapper takes literals only.
+  const json::Object *O = E.getAsObject();
+  if (!O) {
+    P.report("expected an object by pair kind");
     return false;
+  }
   for (unsigned K = 0; K < NumPairKinds; ++K) {
-    // ObjectMapper takes literal keys; the kinds' names are a table.
-    const json::Object *Obj = E.getAsObject();
     StringRef Name = pairKindName(static_cast<PairKind>(K));
-    if (const json::Value *N = Obj->get(Name))
+    if (const json::Value *N = O->get(Name))
       if (!json::fromJSON(*N, Out.Of[K], P.field(Name)))
         return false;
   }

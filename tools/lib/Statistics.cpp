@@ -1,4 +1,4 @@
-//===- Statistics.cpp - Saturations from pairs, with intervals ----------===//
+//===- Statistics.cpp - Saturations from pairs, with intervals ------------===//
 //
 // Part of decan.
 //

@@ -1,4 +1,4 @@
-//===- decan/Tool/Pairing.h - Variant samples paired with REF -----*- C++
+//===- decan/Tool/Pairing.h - Variant samples paired with REF ---*- C++ -*-===//
 //-*-===//
 //
 // Part of decan. What the tool makes of one thread's samples before any

@@ -1,4 +1,4 @@
-//===- decan/Tool/Statistics.h - Saturations from pairs, with intervals ===//
+//===- decan/Tool/Statistics.h - Saturations from pairs ---------*- C++ -*-===//
 //
 // Part of decan. How a variant's paired samples (Pairing.h) become a
 // saturation with an interval (docs/tool.md, "Statistics"):
