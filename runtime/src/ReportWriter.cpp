@@ -274,7 +274,7 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(TL->Rot.Calls + Tail);
     J.key("slots");
     J.u64(TL->Rot.Slots);
-    J.key("totals");
+    J.key("whole_run");
     J.beginObject();
     J.key("calls");
     J.u64(Tot.Calls + Tail);
@@ -294,7 +294,7 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(Tot.MaxStride);
     J.key("disturbed");
     J.u64(Tot.Disturbed);
-    J.key("untimed");
+    J.key("untimed_calls");
     J.u64(Tot.Untimed);
     J.key("variant_calls");
     J.u64(Tot.VariantCalls);
@@ -302,9 +302,9 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(Tot.VariantCycles);
     J.key("inside_cycles");
     J.u64(Tot.InsideCycles);
-    J.key("bucket_width");
+    J.key("calls_per_part");
     J.u64(Tot.Width);
-    J.key("buckets");
+    J.key("parts");
     J.beginArray();
     for (const LoopTotals::Bucket &B : Tot.B) {
       if (!B.Calls)
@@ -336,7 +336,7 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
                        int CrashVariant) {
   J.beginObject();
   J.key("format");
-  J.str("decan-raw-2");
+  J.str("decan-raw-3");
   J.key("version");
   J.str(DECAN_VERSION);
   J.key("status");

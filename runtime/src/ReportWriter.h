@@ -1,4 +1,4 @@
-//===- ReportWriter.h - The decan-raw-2 report ------------------*- C++ -*-===//
+//===- ReportWriter.h - The decan-raw-3 report ------------------*- C++ -*-===//
 //
 // Part of decan. Free of LLVM; no exceptions.
 //

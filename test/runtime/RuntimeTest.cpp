@@ -148,7 +148,7 @@ const minijson::Value *findLoop(const minijson::Value &R, const char *Id) {
 
 /// Every format field docs/design.md promises.
 void expectDesignShape(const minijson::Value &R) {
-  EXPECT_EQ(R["format"].Str, "decan-raw-2");
+  EXPECT_EQ(R["format"].Str, "decan-raw-3");
   EXPECT_EQ(R["version"].Str, DECAN_VERSION);
   for (const char *K : {"status", "crash", "process", "machine", "config",
                         "probe", "counters", "warnings", "loops"})
@@ -260,7 +260,7 @@ TEST(Runtime, RotatesEligibleVariantsAndReports) {
   EXPECT_EQ(T0["tid"].Num, (double)gettid());
   EXPECT_EQ(T0["calls_seen"].Num, 26);
   EXPECT_EQ(T0["slots"].Num, 12);
-  const auto &Tot = T0["totals"];
+  const auto &Tot = T0["whole_run"];
   EXPECT_EQ(Tot["calls"].Num, 26) << "every call's REF run, reruns too";
   EXPECT_EQ(Tot["iterations"].Num, 260);
   EXPECT_EQ(Tot["variant_calls"].Num, 9);
@@ -343,7 +343,7 @@ TEST(Runtime, ContextSwitchIsFlaggedAndExcludedButCounted) {
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
   const auto &T0 = (*findLoop(R, "cs:L0"))["threads"][0];
-  EXPECT_EQ(T0["totals"]["calls"].Num, 9) << "switched calls still count";
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, 9) << "switched calls still count";
   const auto &Ref = T0["variants"]["REF"];
   EXPECT_GE(Ref["calls"].Num, 2) << "two dense slots, then sparser ones";
   EXPECT_GE(Ref["excluded"].Num, 1);
@@ -458,7 +458,7 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
   ASSERT_TRUE(readReport(reportPath(), R));
   const auto &T0 = (*findLoop(R, "stride:L0"))["threads"][0];
   EXPECT_EQ(T0["calls_seen"].Num, kCalls) << "tail included";
-  const auto &Tot = T0["totals"];
+  const auto &Tot = T0["whole_run"];
   EXPECT_EQ(Tot["calls"].Num, kCalls);
   EXPECT_EQ(Tot["iterations"].Num, 4 * kCalls);
   EXPECT_EQ(Tot["timed_calls"].Num, Timed) << "REF calls and reruns";
@@ -490,7 +490,7 @@ TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
   ASSERT_TRUE(writeReportNow("flushed"));
   minijson::Value R;
   ASSERT_TRUE(readReport(reportPath(), R));
-  const auto &Tot = (*findLoop(R, "spike:L0"))["threads"][0]["totals"];
+  const auto &Tot = (*findLoop(R, "spike:L0"))["threads"][0]["whole_run"];
   EXPECT_EQ(Tot["calls"].Num, kCalls);
   EXPECT_GT(Tot["max_stride"].Num, 20);
   EXPECT_LE(Tot["cycles"].Num, 3.0 * kCalls + kSpike)
@@ -538,7 +538,7 @@ TEST(Runtime, ALoopThatRunsMeasuredLoopsIsNotMeasuredTheyAre) {
   // strided inner loop shows one call in k): left out of the report.
   EXPECT_TRUE((*findLoop(R, "outer:L0"))["threads"].Arr.empty());
   const auto &In = (*findLoop(R, "inner:L0"))["threads"][0];
-  EXPECT_EQ(In["totals"]["calls"].Num, 31) << "the nested call and 30 more";
+  EXPECT_EQ(In["whole_run"]["calls"].Num, 31) << "the nested call and 30 more";
   bool Warned = false;
   for (auto &W : R["warnings"].Arr)
     Warned |= W.Str.find("outer:L0 calls measured loops (inner:L0): not "
@@ -572,7 +572,7 @@ TEST(Runtime, ThreadsReportParsesWithPerThreadCounts) {
   for (auto &T : Threads) {
     Idx.insert(T["thread"].Num);
     EXPECT_EQ(T["calls_seen"].Num, kCalls);
-    EXPECT_EQ(T["totals"]["calls"].Num, kCalls) << "every call accounted";
+    EXPECT_EQ(T["whole_run"]["calls"].Num, kCalls) << "every call accounted";
     double Calls = 0, Kept = 0;
     for (auto &V : T["variants"].Obj) {
       Calls += V["calls"].Num;
@@ -625,7 +625,7 @@ TEST(Runtime, CountersFallBackWithoutPmu) {
     EXPECT_NE(C["message"].Str.find("cycles"), std::string::npos);
   }
   const auto &T0 = (*findLoop(R, "pmu:L0"))["threads"][0];
-  EXPECT_EQ(T0["totals"]["calls"].Num, 5) << "the run goes on with rdtsc";
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, 5) << "the run goes on with rdtsc";
   const auto &Ref = T0["variants"]["REF"];
   EXPECT_EQ(Ref["calls"].Num, 2) << "samples at calls 2 and 5";
   const auto &Fields = Ref["fields"].Arr;
@@ -717,8 +717,8 @@ TEST(Runtime, PlacedRegionsTimeTheOutermostActivation) {
   ASSERT_NE(F, nullptr);
   ASSERT_NE(L, nullptr);
   EXPECT_TRUE((*F)["region"].B);
-  EXPECT_EQ((*F)["threads"][0]["totals"]["calls"].Num, 4);
-  EXPECT_EQ((*L)["threads"][0]["totals"]["calls"].Num, 2)
+  EXPECT_EQ((*F)["threads"][0]["whole_run"]["calls"].Num, 4);
+  EXPECT_EQ((*L)["threads"][0]["whole_run"]["calls"].Num, 2)
       << "the unwound activation is not timed";
   for (auto &Rec : (*F)["threads"][0]["variants"]["REF"]["records"].Arr)
     EXPECT_GT(Rec[0].Num, 1000) << "a 2000-iteration body takes cycles";
@@ -864,7 +864,7 @@ TEST(Runtime, CrashInVariantLeavesValidReportNamingIt) {
   EXPECT_EQ(R["crash"]["variant"].Str, "LS");
   EXPECT_EQ(R["crash"]["rerun_after"].K, minijson::Value::Null);
   const auto &T0 = (*findLoop(R, "crash:L0"))["threads"][0];
-  EXPECT_EQ(T0["totals"]["calls"].Num, 7) << "every call before the crash";
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, 7) << "every call before the crash";
   const auto &Vs = T0["variants"];
   EXPECT_EQ(Vs["REF"]["records"].Arr.size(), 2u);
   EXPECT_EQ(Vs["LS"]["records"].Arr.size(), 1u) << "the crashed call is not";
@@ -922,7 +922,7 @@ TEST(Runtime, SigtermOutsideCallsIsInterrupted) {
   EXPECT_EQ(R["crash"]["loop"].K, minijson::Value::Null);
   const auto &T0 = (*findLoop(R, "term:L0"))["threads"][0];
   EXPECT_EQ(T0["calls_seen"].Num, 4);
-  EXPECT_EQ(T0["totals"]["calls"].Num, 4);
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, 4);
   EXPECT_EQ(T0["variants"].Obj.size(), 1u) << "call 2 is the one sample";
 }
 
@@ -987,13 +987,13 @@ TEST(Runtime, AForkWritesItsOwnReportOfItsOwnCalls) {
       readReport(Dir + "/decan.rank5." + std::to_string(Child) + ".json", C));
   // (The parent is itself a fork of this test process: "forked" either way.)
   EXPECT_EQ(P["process"]["pid"].Num, Parent);
-  EXPECT_EQ((*findLoop(P, "fork:L0"))["threads"][0]["totals"]["calls"].Num, 5);
+  EXPECT_EQ((*findLoop(P, "fork:L0"))["threads"][0]["whole_run"]["calls"].Num, 5);
   EXPECT_EQ(C["process"]["pid"].Num, Child);
   EXPECT_EQ(C["process"]["ppid"].Num, Parent);
   EXPECT_TRUE(C["process"]["forked"].B);
   const auto &CT = (*findLoop(C, "fork:L0"))["threads"];
   ASSERT_EQ(CT.Arr.size(), 1u) << "the parent's thread is the parent's";
-  EXPECT_EQ(CT[0]["totals"]["calls"].Num, 3) << "only the calls after fork";
+  EXPECT_EQ(CT[0]["whole_run"]["calls"].Num, 3) << "only the calls after fork";
   // The child is named to decan run, report or not.
   std::ifstream Marker(Dir + "/decan." + std::to_string(Child) + ".child");
   int From = 0;
@@ -1078,7 +1078,7 @@ TEST(Runtime, LoopsPastCapacityStayInactiveAndReportStaysValid) {
   const minijson::Value *Last = findLoop(R, Ids[Cap - 1].c_str());
   ASSERT_NE(Last, nullptr);
   ASSERT_EQ((*Last)["threads"].Arr.size(), 1u);
-  EXPECT_EQ((*Last)["threads"][0]["totals"]["calls"].Num, 4);
+  EXPECT_EQ((*Last)["threads"][0]["whole_run"]["calls"].Num, 4);
   EXPECT_EQ((*Last)["threads"][0]["variants"]["REF"]["calls"].Num, 1);
 }
 

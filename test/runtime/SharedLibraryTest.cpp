@@ -113,7 +113,7 @@ TEST(SharedLibrary, ActiveRunWritesReportAndKeepsResults) {
   }
   ASSERT_NE(Loop, nullptr);
   ASSERT_NE(Region, nullptr);
-  EXPECT_EQ((*Loop)["threads"][0]["totals"]["calls"].Num, 200)
+  EXPECT_EQ((*Loop)["threads"][0]["whole_run"]["calls"].Num, 200)
       << "every call of the loop, in its REF run";
   const auto &Vs = (*Loop)["threads"][0]["variants"];
   ASSERT_EQ(Vs.Obj.size(), 6u);

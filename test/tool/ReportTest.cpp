@@ -8,6 +8,7 @@
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/LoopTable.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
 
@@ -192,6 +193,95 @@ TEST(RawMerger, TheWaitIsAShareOfTheSameInterval) {
   ASSERT_TRUE(Share.has_value());
   EXPECT_DOUBLE_EQ(*Share, 1.0);
   EXPECT_FALSE(runqueueWaitShare(nullptr, 1e9).has_value());
+}
+
+/// A `decan-raw-3` report (docs/runtime.md) of one thread that called
+/// dot:L0 8 times: REF and LS samples paired with their REF neighbours, the
+/// whole run in 4 parts of 2 calls.
+const char *Raw3Report = R"({"format":"decan-raw-3","version":"0.1.0",
+  "status":"complete","crash":null,
+  "process":{"pid":7,"rank":null,"argv":["./a"],"host":"h","wall_cycles":1e6,
+             "cpu_us":400,"threads":1},
+  "machine":{"cpu":"Test CPU","tsc_hz":1e9,"logical_cpus":2},
+  "config":{"mode":"rotate","loops":"all","variants":["REF","LS"],"reps":2},
+  "probe":{"empty_region_cycles":{"min":20,"median":30},
+           "call_cost_centicycles":2000,"slot_fixed_cycles":100,
+           "countdown_centicycles":250},
+  "warnings":[],"objects":["/lib/libc.so.6"],
+  "loops":[{"id":"dot:L0","function":"dot","file":"dot.c","line":7,
+    "variant_mask":3,"store_policy":{"REF":"kept","LS":"as-load"},
+    "threads":[{"thread":0,"tid":8,"calls_seen":8,"slots":2,
+      "whole_run":{"calls":8,"iterations":800,"trips_known":8,"cycles":8000,
+        "tail_calls":0,"timed_calls":8,"timed_cycles":8000,"max_stride":1,
+        "disturbed":0,"untimed_calls":2,"variant_calls":2,
+        "variant_cycles":1000,"inside_cycles":9000,"calls_per_part":2,
+        "parts":[[2,200,1900],[2,200,2000],[2,200,2000],[2,200,2100]]},
+      "variants":{
+        "REF":{"calls":2,"excluded":0,
+          "fields":["cycles","trips","flags","call","pre_cycles","pre_trips",
+                    "post_cycles","post_trips","rerun_trips"],
+          "records":[[1000,100,0,2,990,100,1010,100,0],
+                     [1000,100,0,6,1000,100,1000,100,0]],
+          "online":{"count":0,"min":0,"max":0,"sum":0,"trips_sum":0}},
+        "LS":{"calls":2,"excluded":0,
+          "fields":["cycles","trips","flags","call","pre_cycles","pre_trips",
+                    "post_cycles","post_trips","rerun_trips"],
+          "records":[[500,100,0,4,1000,100,1000,100,100],
+                     [500,100,0,8,1000,100,1000,200,100]],
+          "online":{"count":0,"min":0,"max":0,"sum":0,"trips_sum":0}}}}]}]})";
+
+TEST(RawMerger, ReadsTheWholeRunAndPairsEachThread) {
+  auto V = json::parse(Raw3Report);
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  RawMerger M;
+  ASSERT_FALSE(bool(M.add(*V, "/tmp/decan.7.json")));
+  Report R = M.finish();
+  ASSERT_EQ(R.Loops.size(), 1u);
+  const LoopReport &L = R.Loops[0];
+  EXPECT_EQ(L.RunCalls, 8u);
+  EXPECT_EQ(L.UntimedCalls, 2u);
+  EXPECT_EQ(L.InsideCycles, 9000);
+  EXPECT_EQ(L.Slots, 2u);
+  EXPECT_EQ(R.ProbeCallCycles, 20);
+  EXPECT_EQ(R.CountdownCycles, 2.5);
+  EXPECT_EQ(R.Objects, std::vector<std::string>{"/lib/libc.so.6"});
+  // Part k of 2 calls is quarter k of the thread's 8.
+  ASSERT_EQ(L.Parts.size(), 4u);
+  EXPECT_EQ(L.Parts[0].Cycles, 1900);
+  EXPECT_EQ(L.Parts[3].Cycles, 2100);
+  EXPECT_EQ(L.Parts[3].From, 0.75);
+  // Each LS sample paired with its REF neighbours of the same work; the
+  // second's post neighbour ran 200 trips: only the pre one counts.
+  const VariantStats &Ls = *L.Variants[LS];
+  ASSERT_EQ(Ls.Pairs.size(), 2u);
+  EXPECT_EQ(Ls.PairKinds[static_cast<unsigned>(PairKind::Exact)], 2u);
+  EXPECT_EQ(Ls.Pairs[0].Ref, 1000);
+  EXPECT_EQ(Ls.Pairs[1].Call, 8u);
+  EXPECT_EQ(Ls.Pairs[1].RunPos, 1);
+  EXPECT_TRUE(R.Config.getBoolean("paired").value_or(false));
+}
+
+TEST(RawMerger, ReadsTheRawFormatBeforeWithItsNames) {
+  // decan-raw-2 named whole_run "totals", untimed_calls "untimed", the
+  // parts "buckets" of "bucket_width" calls: the same run, the same report.
+  std::string Old = Raw3Report;
+  for (auto [From, To] : {std::pair{"decan-raw-3", "decan-raw-2"},
+                          {"whole_run", "totals"},
+                          {"untimed_calls", "untimed"},
+                          {"calls_per_part", "bucket_width"},
+                          {"\"parts\"", "\"buckets\""}}) {
+    size_t At = Old.find(From);
+    ASSERT_NE(At, std::string::npos) << From;
+    Old.replace(At, std::strlen(From), To);
+  }
+  auto V3 = json::parse(Raw3Report), V2 = json::parse(Old);
+  ASSERT_TRUE(V3 && V2);
+  RawMerger M3, M2;
+  ASSERT_FALSE(bool(M3.add(*V3, "r.json")));
+  ASSERT_FALSE(bool(M2.add(*V2, "r.json")));
+  auto Text = [](const Report &R) { return formatv("{0}", toJSON(R)).str(); };
+  EXPECT_EQ(Text(M2.finish()), Text(M3.finish()));
+  EXPECT_EQ(M2.finish().Loops[0].UntimedCalls, 2u);
 }
 
 TEST(RawMerger, OnlineStatisticsWidenTheRange) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Statistics.h"
+#include "decan/Tool/Pairing.h"
 #include "decan/Tool/Analysis.h"
 
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 """Helpers for the plugin's end-to-end tests (stdlib only).
 
-report.py summary DIR   one line per loop of the single decan-raw-1 report
+report.py summary DIR   one line per loop of the single raw report
                         in DIR: status, then per loop which variants were
                         measured, whether every eligible one was, and whether
                         all measured REF calls have a nonzero trip count.

@@ -1,16 +1,19 @@
 //===- decan/Tool/Report.h - Measurements of loops and their variants -----===//
 //
 // Part of decan. The data model of `decan`: raw runtime reports
-// (`decan-raw-1`, docs/design.md) are merged into one Report, which the
-// analyses annotate and the renderers print. The analysed JSON format
-// (docs/tool.md) is written and read back here.
+// (`decan-raw-3`, docs/runtime.md) are merged into one Report (RawMerger.cpp),
+// which the analyses annotate and the renderers print. Each struct's
+// toJSON/fromJSON, declared beside it (found by ADL, as llvm/Support/JSON.h
+// expects), is its part of the analysed JSON (`decan-report-2`,
+// docs/tool.md), written and read in ReportJSON.cpp: each key spelled once
+// per direction, and the raw format's names wherever it has the datum.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_TOOL_REPORT_H
 #define DECAN_TOOL_REPORT_H
 
-#include "decan/Tool/Statistics.h"
+#include "decan/Tool/Pairing.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -63,6 +66,10 @@ struct Summary {
   double Min = 0, Median = 0, Max = 0;
 };
 
+/// {"min", "median", "max"}.
+llvm::json::Value toJSON(const Summary &X);
+bool fromJSON(const llvm::json::Value &E, Summary &X, llvm::json::Path P);
+
 /// The median of \p Values (mean of the two middle ones for even sizes);
 /// 0 for an empty sample. Sorts \p Values.
 double median(std::vector<double> &Values);
@@ -81,6 +88,9 @@ struct ThreadRow {
   Summary Cycles;
 };
 
+llvm::json::Value toJSON(const ThreadRow &X);
+bool fromJSON(const llvm::json::Value &E, ThreadRow &X, llvm::json::Path P);
+
 /// GROUPING (thesis 4.4.3.3): one data structure of a loop, as the
 /// producer grouped its accesses, and what its variants measured.
 struct MemoryGroup {
@@ -91,6 +101,9 @@ struct MemoryGroup {
   /// SatRemoved against LS (the share of the memory stream), when measured.
   std::optional<double> SatRemovedVsLS;
 };
+
+llvm::json::Value toJSON(const MemoryGroup &X);
+bool fromJSON(const llvm::json::Value &E, MemoryGroup &X, llvm::json::Path P);
 
 /// One thread's whole-run time in a loop (every call while the loop was
 /// active, as the runtime totals it): what the OpenMP analysis (thesis 5.9)
@@ -103,6 +116,9 @@ struct ThreadTotal {
   /// Sat(S2L) of this thread alone (its S2L and REF medians), when both ran.
   std::optional<double> SatS2L;
 };
+
+llvm::json::Value toJSON(const ThreadTotal &X);
+bool fromJSON(const llvm::json::Value &E, ThreadTotal &X, llvm::json::Path P);
 
 /// Statistics of one variant of one loop over every process and thread.
 struct VariantStats {
@@ -125,10 +141,13 @@ struct VariantStats {
   /// (replace and instance mode, older reports).
   std::vector<Pair> Pairs;
   /// How many samples each PairKind took, by its index.
-  std::array<uint64_t, 6> PairKinds{};
+  std::array<uint64_t, NumPairKinds> PairKinds{};
   /// Pairs left out of the saturation as disturbed (trimOutliers).
   uint64_t Outliers = 0;
 };
+
+llvm::json::Value toJSON(const VariantStats &X);
+bool fromJSON(const llvm::json::Value &E, VariantStats &X, llvm::json::Path P);
 
 /// Part of a run (by call index on each thread) and what REF did there.
 struct RunPart {
@@ -140,6 +159,9 @@ struct RunPart {
   std::array<std::optional<double>, NumVariants> Saturation;
   std::string Streams; ///< Algorithm 2 on this part's saturations
 };
+
+llvm::json::Value toJSON(const RunPart &X);
+bool fromJSON(const llvm::json::Value &E, RunPart &X, llvm::json::Path P);
 
 /// One loop: its measurements and what the analyses make of them.
 struct LoopReport {
@@ -260,6 +282,11 @@ struct LoopReport {
   std::vector<std::string> Warnings;
 };
 
+/// Saturation[REF] is not written: it is 1 wherever REF was measured, and
+/// set so on reading.
+llvm::json::Value toJSON(const LoopReport &X);
+bool fromJSON(const llvm::json::Value &E, LoopReport &X, llvm::json::Path P);
+
 /// What ran: one entry per raw report merged.
 struct ProcessInfo {
   std::string Source; ///< raw report file name
@@ -276,6 +303,9 @@ struct ProcessInfo {
   double WallCycles = 0, CpuCycles = 0; ///< the process's own time
   unsigned Threads = 0;
 };
+
+llvm::json::Value toJSON(const ProcessInfo &X);
+bool fromJSON(const llvm::json::Value &E, ProcessInfo &X, llvm::json::Path P);
 
 /// A merged, analysed run.
 struct Report {
@@ -298,12 +328,25 @@ struct Report {
   std::vector<ProcessInfo> Processes;
   std::vector<std::string> Warnings;
   /// Paths of the shared objects the processes loaded (the runtime's
-  /// "objects"), first seen first; not part of the analysed JSON.
+  /// "objects"), first seen first; not part of the analysed JSON (what
+  /// `decan run` hands to the rewriter, not a result).
   std::vector<std::string> Objects;
   std::vector<LoopReport> Loops;
 
   const LoopReport *findLoop(llvm::StringRef Id) const;
 };
+
+/// The analysed JSON (docs/tool.md): {"tool":"decan", "format", "version"
+/// (the tool's: which decan wrote it; not read back), "machine", ...,
+/// "loops": [...]}.
+llvm::json::Value toJSON(const Report &R);
+bool fromJSON(const llvm::json::Value &E, Report &R, llvm::json::Path P);
+
+/// The analysed format this tool writes; it reads the one before too.
+inline constexpr const char *AnalysedFormat = "decan-report-2";
+/// The raw format the runtime writes (runtime/src/ReportWriter.cpp);
+/// RawMerger reads it and the two before it.
+inline constexpr const char *RawFormat = "decan-raw-3";
 
 /// The part of its run (0 to 1) that the main thread of a raw report's
 /// \p Process waited for a CPU other processes held: its
@@ -313,7 +356,8 @@ struct Report {
 std::optional<double> runqueueWaitShare(const llvm::json::Object *Process,
                                         double TscHz);
 
-/// Merges any number of `decan-raw-1` reports (threads, ranks, re-runs).
+/// Merges any number of raw reports (threads, ranks, re-runs; `decan-raw-1`
+/// to `-3`) into one Report; RawMerger.cpp.
 class RawMerger {
 public:
   /// Adds one raw report; \p Source names it in errors and in the report.
@@ -340,7 +384,7 @@ private:
     double OnlineMin = 0, OnlineMax = 0, OnlineSum = 0;
     std::vector<ThreadRow> Rows;
     std::vector<Pair> Pairs;
-    std::array<uint64_t, 6> PairKinds{};
+    std::array<uint64_t, NumPairKinds> PairKinds{};
   };
   struct LoopPool {
     LoopReport Info;        // identity fields only
@@ -365,15 +409,22 @@ private:
   double SlotFixed = 0, Countdown = 0;
   unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id);
+  ProcessInfo addProcess(const llvm::json::Object &Raw, llvm::StringRef Source);
+  llvm::Error addLoop(const llvm::json::Object &Loop, const ProcessInfo &PI,
+                      unsigned Format, llvm::StringRef Source);
   llvm::Error addThread(const llvm::json::Object &Thread, const ProcessInfo &PI,
-                        LoopPool &LP, llvm::StringRef Id,
+                        LoopPool &LP, unsigned Format, llvm::StringRef Id,
                         llvm::StringRef Source);
+  void addWholeRun(const llvm::json::Object &Thread, const ProcessInfo &PI,
+                   LoopPool &LP, unsigned Format);
+  llvm::Error addVariant(const llvm::json::Object &Samples, ThreadRow Row,
+                         Pool &P, std::vector<ThreadSample> &Taken, bool IsRef,
+                         const llvm::Twine &Where);
+  static VariantStats stats(const Pool &P);
 };
 
-/// The analysed JSON (docs/tool.md): {"tool":"decan", "version", "machine",
-/// "loops": [...]}.
-llvm::json::Value toJSON(const Report &R);
-/// Reads an analysed report back.
+/// Reads an analysed report back, of this format or the one before
+/// (`decan-report-1`, upgraded on reading).
 llvm::Expected<Report> reportFromJSON(const llvm::json::Value &V);
 /// Reads a file holding either an analysed report or a raw report (which is
 /// merged and returned unanalysed: call analyse()).

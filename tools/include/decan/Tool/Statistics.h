@@ -1,20 +1,12 @@
-//===- decan/Tool/Statistics.h - Paired, weighted, bootstrapped samples ---===//
+//===- decan/Tool/Statistics.h - Saturations from pairs ---------*- C++ -*-===//
 //
-// Part of decan. How a variant's samples become a saturation with an
-// interval (docs/tool.md, "Statistics"):
+// Part of decan. How a variant's paired samples (Pairing.h) become a
+// saturation with an interval (docs/tool.md, "Statistics"):
 //
-//  * pairing: each sample is compared with REF on equal work, from the REF
-//    calls just before and after it on the same thread (Schedule.h slots):
-//    the neighbour with the sample's trip count, or a linear interpolation
-//    between neighbours that bracket it. A variant whose trip count differs
-//    from the original run on the same input is no evidence and is
-//    excluded, as are samples whose call or neighbours were context
-//    switched;
-//  * weighting: a sample stands for the calls around it (half the distance
-//    to the previous and next sample of its thread), so the estimate covers
-//    the whole run whatever the sampling density;
 //  * Sat = sum(w * variant) / sum(w * REF): the variant's time over REF's
-//    time on the same calls;
+//    time on the same calls, each pair weighted by the calls it stands for;
+//  * pairs disturbed on one side only (an interrupt, a page fault) are
+//    trimmed first;
 //  * a percentile bootstrap over pairs (deterministic seed) gives the 95%
 //    interval, and replicates that the verdicts are re-derived from.
 //
@@ -23,21 +15,13 @@
 #ifndef DECAN_TOOL_STATISTICS_H
 #define DECAN_TOOL_STATISTICS_H
 
-#include "decan/abi.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace decan::tool {
-
-/// One sampled call as recorded (`decan-raw-2` fields).
-struct Sample {
-  double Cycles = 0, Trips = 0;
-  uint64_t Flags = 0, Call = 0;
-  double PreCycles = 0, PreTrips = 0, PostCycles = 0, PostTrips = 0;
-  double RerunTrips = 0;
-};
 
 /// A sample and REF's cycles on the same work.
 struct Pair {
@@ -48,34 +32,10 @@ struct Pair {
   double RunPos = 0; ///< Call / calls of the thread, in [0, 1]
 };
 
-/// What pairing made of a sample.
-enum class PairKind {
-  Exact,        ///< a REF neighbour of the same trip count
-  Interpolated, ///< between REF neighbours that bracket the trip count
-  Unchecked,    ///< trip counts unknown: REF neighbours' mean
-  TripsDiffer,  ///< the variant's trip count differs on the same input
-  NoEqualWork,  ///< no REF neighbour of comparable work
-  Switched      ///< a context switch in the sample or its neighbours
-};
-
-/// "exact", "interpolated", ...
-const char *pairKindName(PairKind K);
-
-/// True for the kinds that enter the statistics.
-inline bool pairUsable(PairKind K) {
-  return K == PairKind::Exact || K == PairKind::Interpolated ||
-         K == PairKind::Unchecked;
-}
-
-/// Pairs \p S with REF's cycles on its input; \p IsRef: a REF sample (no
-/// original run follows it).
-PairKind pairSample(const Sample &S, bool IsRef, Pair &Out);
-
-/// Sets the weight of samples at call indices \p Calls (one thread, all
-/// variants) to half the distance to their neighbours, the run's ends
-/// being call 0 and \p CallsSeen. Returns weights in the order given.
-std::vector<double> voronoiWeights(const std::vector<uint64_t> &Calls,
-                                   uint64_t CallsSeen);
+/// A pair in JSON: [var, ref, work, weight, call, run_pos] (a report holds
+/// thousands: an array, not an object, per pair).
+llvm::json::Value toJSON(const Pair &P);
+bool fromJSON(const llvm::json::Value &E, Pair &P, llvm::json::Path Path);
 
 /// The pairs whose ratio Var/Ref lies within \p K median absolute
 /// deviations (of the log ratio, at least 2%) of the median: a call hit by
@@ -96,6 +56,10 @@ struct Interval {
   double Value = 0, Lo = 0, Hi = 0;
   unsigned N = 0; ///< pairs behind it
 };
+
+/// {"value", "lo", "hi", "pairs"}.
+llvm::json::Value toJSON(const Interval &I);
+bool fromJSON(const llvm::json::Value &E, Interval &I, llvm::json::Path P);
 
 /// The (1-Level)/2 and (1+Level)/2 percentiles of \p Replicates around
 /// \p Value.
