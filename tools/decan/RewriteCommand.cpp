@@ -239,9 +239,9 @@ int runRewriteCommand(int argc, char **argv) {
       auto Vs = parseVariantList(P.get("variants"));
       if (!Vs)
         return reportError(Vs.takeError());
-      LO.VariantMask = 1u << REF;
-      for (unsigned V : *Vs)
-        LO.VariantMask |= 1u << V;
+      LO.VariantMask = 1u << DECAN_REF;
+      for (Variant V : *Vs)
+        LO.VariantMask |= 1u << static_cast<unsigned>(V);
     }
     std::string Base = P.get("late-pack");
     std::string Out = P.has("o") ? P.get("o") : Base + ".pack";
@@ -295,7 +295,7 @@ int runRewriteCommand(int argc, char **argv) {
     return reportError("--profile builds REF alone: no --extended/--groups");
   // The variants decan run rotates by default (the verdicts' seven), unless
   // asked for others: what it would build for the same options.
-  std::vector<unsigned> Vs = RunOptions().Variants;
+  std::vector<Variant> Vs = RunOptions().Variants;
   if (P.has("variants")) {
     auto Asked = parseVariantList(P.get("variants"));
     if (!Asked)
@@ -306,9 +306,9 @@ int runRewriteCommand(int argc, char **argv) {
     append_range(Vs, ExtendedVariants);
   if (P.has("groups"))
     append_range(Vs, GroupVariants);
-  RW.VariantMask = 1u << REF;
-  for (unsigned V : Vs)
-    RW.VariantMask |= 1u << V;
+  RW.VariantMask = 1u << DECAN_REF;
+  for (Variant V : Vs)
+    RW.VariantMask |= 1u << static_cast<unsigned>(V);
   if (P.has("threads")) {
     auto T = P.getUnsigned("threads", 0);
     if (!T)

@@ -141,8 +141,8 @@ int runRunCommand(int argc, char **argv) {
       return reportError(V.takeError());
     O.Variants = *V;
   }
-  auto Add = [&](ArrayRef<unsigned> Vs) {
-    for (unsigned V : Vs)
+  auto Add = [&](ArrayRef<Variant> Vs) {
+    for (Variant V : Vs)
       if (!is_contained(O.Variants, V))
         O.Variants.push_back(V);
   };

@@ -46,7 +46,7 @@ int runTuneCommand(int argc, char **argv) {
     return reportError("no program given (decan tune [options] -- PROGRAM "
                        "[ARGS...])");
   // The candidates are the program's own code: timed as REF, no variant.
-  O.Variants = {REF};
+  O.Variants = {Variant::REF};
   for (const char *Opt : {"json", "report"})
     if (P.has(Opt))
       if (Error E = checkOutputPath(P.get(Opt)))

@@ -49,7 +49,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   }
   unsigned Measured = 0;
   for (const LoopReport &L : R.Loops)
-    Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[REF]);
+    Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[Variant::REF]);
   if (R.Coverage)
     OS << formatv(
         "run: the {0} measured loop{1} {2} of the program's "
@@ -108,8 +108,8 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     OS << "  loops " << percent(L.Share);
     if (L.DL1Gain)
       OS << "  DL1 gain " << percent(*L.DL1Gain);
-    if (!L.Verdict.empty())
-      OS << "  [" << L.Verdict
+    if (L.Verdict != VerdictClass::None)
+      OS << "  [" << nameOf(L.Verdict)
          << (L.VerdictConfidence > 0
                  ? formatv(", {0:F0}%", L.VerdictConfidence * 100).str()
                  : "")
@@ -151,7 +151,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                     "{8,16}\n",
                     "variant", "samples", "pairs", "excl", "cyc/call",
                     "cyc/iter", "stab", "sat", "95% interval");
-    for (unsigned V = 0; V < NumVariants; ++V) {
+    for (Variant V : AllVariants) {
       if (!L.Variants[V])
         continue;
       const VariantStats &S = *L.Variants[V];
@@ -161,7 +161,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
       std::string Sat =
           L.Saturation[V] ? formatv("{0:F2}", *L.Saturation[V]).str() : "-";
       // The variant dropped a chain through memory: a lower bound.
-      if (L.Saturation[V] && L.Bound.count(variantName(V).str()))
+      if (L.Saturation[V] && L.Bound.count(std::string(variantName(V))))
         Sat += " bound";
       std::string CI = L.SatInterval[V]
                            ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
@@ -173,7 +173,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                     variantName(V), S.Calls, S.Pairs.size(), S.Excluded,
                     S.Cycles.Median, PerIter, percent(S.Stability), Sat, CI);
     }
-    for (unsigned V = 0; V < NumVariants; ++V)
+    for (Variant V : AllVariants)
       if (L.Variants[V] && !L.Variants[V]->Counters.empty()) {
         OS << "  counters " << variantName(V) << " (median per call):";
         for (const auto &[Name, Sum] : L.Variants[V]->Counters)
@@ -201,7 +201,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     std::string Avail;
     for (unsigned V = 0; V < NumVariants; ++V)
       if (L.available(V))
-        Avail += (Avail.empty() ? "" : ",") + variantName(V).str();
+        Avail +=
+            (Avail.empty() ? "" : ",") + std::string(variantName(Variant(V)));
     if (StringRef(L.Id).starts_with("region:") && L.VariantMask)
       Avail = "REF (region)"; // timed under decan run --regions
     if (Avail.empty())
@@ -210,8 +211,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     OS << formatv("{0,-28} {1,-22} {2,-20} {3,-28} {4,-7} {5} {6} {7} {8} "
                   "{9} {10} {11}\n",
                   L.Id, demangleSymbol(L.Function), location(L.File, L.Line),
-                  Avail, M.loop_bytes[REF], M.n_instrs, M.n_load, M.n_store,
-                  M.n_fp, M.n_div, M.n_ctrl, M.n_addr);
+                  Avail, M.loop_bytes[DECAN_REF], M.n_instrs, M.n_load,
+                  M.n_store, M.n_fp, M.n_div, M.n_ctrl, M.n_addr);
     if (!L.SkipReason.empty()) {
       OS << "    skipped: " << L.SkipReason << "\n";
       continue;
@@ -219,20 +220,21 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     std::string Why, Deleted, NotEmitted;
     for (unsigned V = 0; V < NumVariants; ++V) {
       // A loop without calls has no NO_CALL copy: nothing to say.
-      if (V == NO_CALL && !(L.VariantMask >> V & 1))
+      if (Variant(V) == Variant::NO_CALL && !(L.VariantMask >> V & 1))
         continue;
       // GROUPING's copies past the loop's groups: nothing to say either.
-      if (V >= DL1_G0 && V <= NO_G3 && M.status[V] == DECAN_VARIANT_EMPTY)
+      if (variantGroup(Variant(V)) >= 0 && M.status[V] == DECAN_VARIANT_EMPTY)
         continue;
       // Not asked of the producer (decan rewrite builds decan run's
       // rotation unless told otherwise): named once, without a reason.
       if (!(L.VariantMask >> V & 1)) {
-        NotEmitted += (NotEmitted.empty() ? "" : ",") + variantName(V).str();
+        NotEmitted += (NotEmitted.empty() ? "" : ",") +
+                      std::string(variantName(Variant(V)));
         continue;
       }
       if (!L.available(V)) {
-        Why += (Why.empty() ? "" : ", ") + variantName(V).str() + ": " +
-               L.whyNot(V);
+        Why += (Why.empty() ? "" : ", ") +
+               std::string(variantName(Variant(V))) + ": " + L.whyNot(V);
         // Unsupported or rejected: say why in words; empty, only where
         // the loop's work is its control (empty alone says the rest).
         uint32_t St = M.status[V];
@@ -243,8 +245,10 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
             (St != DECAN_VARIANT_EMPTY || FeedsControl) &&
             St != DECAN_VARIANT_NOT_BUILT && M.why[V])
           Why += std::string(" (") + decan_variant_why_text(M.why[V]) + ")";
-      } else if (V != NO_CALL && (M.calls_deleted_mask >> V & 1))
-        Deleted += (Deleted.empty() ? "" : ", ") + variantName(V).str();
+      } else if (Variant(V) != Variant::NO_CALL &&
+                 (M.calls_deleted_mask >> V & 1))
+        Deleted += (Deleted.empty() ? "" : ", ") +
+                   std::string(variantName(Variant(V)));
     }
     if (!Why.empty())
       OS << "    not available: " << Why << "\n";
@@ -258,7 +262,7 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
                        " (a call that may write memory, or is not that "
                        "variant's work: they are compared with NO_CALL)")
          << "\n";
-    if (M.dl1_memory_call_bytes && L.available(DL1))
+    if (M.dl1_memory_call_bytes && L.available(DECAN_DL1))
       OS << "    DL1: memcpy/memset/memmove redirected to the scratch area "
             "(destination and source), lengths above "
          << M.dl1_memory_call_bytes << " bytes clamped to "
@@ -332,11 +336,11 @@ static const char *Colors[NumVariants] = {"#555555", "#1f77b4", "#d62728",
 static void barChart(raw_ostream &OS, const LoopReport &L) {
   const double W = 440, H = 220, Left = 46, Bottom = 30, Top = 14;
   double Max = 1.2;
-  for (unsigned V = 0; V < NumVariants; ++V)
+  for (Variant V : AllVariants)
     if (L.Saturation[V])
       Max = std::max(Max, *L.Saturation[V] * 1.05);
   unsigned N = 0;
-  for (unsigned V = 0; V < NumVariants; ++V)
+  for (Variant V : AllVariants)
     N += L.Saturation[V].has_value();
   OS << formatv("<svg class=\"chart sat-bars\" data-loop=\"{0}\" "
                 "xmlns=\"http://www.w3.org/2000/svg\" width=\"{1}\" "
@@ -361,7 +365,7 @@ static void barChart(raw_ostream &OS, const LoopReport &L) {
     return;
   }
   double Slot = (W - Left - 8) / N, I = 0;
-  for (unsigned V = 0; V < NumVariants; ++V) {
+  for (Variant V : AllVariants) {
     if (!L.Saturation[V])
       continue;
     double S = *L.Saturation[V];
@@ -370,7 +374,8 @@ static void barChart(raw_ostream &OS, const LoopReport &L) {
         "<rect class=\"bar\" data-variant=\"{0}\" data-sat=\"{1:F4}\" "
         "x=\"{2:F1}\" y=\"{3:F1}\" width=\"{4:F1}\" height=\"{5:F1}\" "
         "fill=\"{6}\"><title>{0}: {1:F2}</title></rect>",
-        variantName(V), S, X, Y(S), BW, Y(0) - Y(S), Colors[V]);
+        variantName(V), S, X, Y(S), BW, Y(0) - Y(S),
+        Colors[static_cast<unsigned>(V)]);
     OS << formatv("<text x=\"{0:F1}\" y=\"{1:F1}\" font-size=\"10\" "
                   "text-anchor=\"middle\">{2:F2}</text>",
                   X + BW / 2, Y(S) - 3, S);
@@ -387,13 +392,13 @@ static void barChart(raw_ostream &OS, const LoopReport &L) {
 static void
 curveChart(raw_ostream &OS, StringRef Class, StringRef Title, StringRef YLabel,
            const std::string &LoopId, const Sweep &S, size_t Runs,
-           function_ref<std::optional<double>(size_t Run, unsigned V)> Value,
+           function_ref<std::optional<double>(size_t Run, Variant V)> Value,
            bool FromZero) {
   const double W = 520, H = 260, Left = 60, Right = 90, Bottom = 40, Top = 16;
   double Lo = FromZero ? 0 : INFINITY, Hi = FromZero ? 1.2 : -INFINITY;
   bool Any = false;
   for (size_t R = 0; R < Runs; ++R)
-    for (unsigned V = 0; V < NumVariants; ++V)
+    for (Variant V : AllVariants)
       if (auto Y = Value(R, V)) {
         Lo = std::min(Lo, *Y);
         Hi = std::max(Hi, *Y);
@@ -456,7 +461,7 @@ curveChart(raw_ostream &OS, StringRef Class, StringRef Title, StringRef YLabel,
                 "text-anchor=\"middle\">{1}</text>\n",
                 Top + PH / 2, esc(YLabel));
   unsigned Legend = 0;
-  for (unsigned V = 0; V < NumVariants; ++V) {
+  for (Variant V : AllVariants) {
     std::string Points;
     unsigned NP = 0;
     for (size_t R = 0; R < Runs; ++R)
@@ -469,18 +474,19 @@ curveChart(raw_ostream &OS, StringRef Class, StringRef Title, StringRef YLabel,
     OS << formatv("<polyline class=\"curve\" data-variant=\"{0}\" "
                   "points=\"{1}\" fill=\"none\" stroke=\"{2}\" "
                   "stroke-width=\"2\"/>",
-                  variantName(V), Points, Colors[V]);
+                  variantName(V), Points, Colors[static_cast<unsigned>(V)]);
     for (size_t R = 0; R < Runs; ++R)
       if (auto Y = Value(R, V))
         OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"3\" "
                       "fill=\"{2}\"><title>{3} at {4}={5}: {6:F3}</title>"
                       "</circle>",
-                      XPos(R), YPos(*Y), Colors[V], variantName(V),
-                      esc(S.Param), esc(S.Labels[R]), *Y);
+                      XPos(R), YPos(*Y), Colors[static_cast<unsigned>(V)],
+                      variantName(V), esc(S.Param), esc(S.Labels[R]), *Y);
     OS << formatv("<rect x=\"{0}\" y=\"{1}\" width=\"10\" height=\"10\" "
                   "fill=\"{2}\"/><text x=\"{3}\" y=\"{4}\" "
                   "font-size=\"11\">{5}</text>\n",
-                  W - Right + 10, Top + Legend * 16, Colors[V], W - Right + 24,
+                  W - Right + 10, Top + Legend * 16,
+                  Colors[static_cast<unsigned>(V)], W - Right + 24,
                   Top + Legend * 16 + 9, variantName(V));
     ++Legend;
   }
@@ -493,11 +499,11 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
         "<th>cycles/iter median</th><th>min</th><th>iterations</th>"
         "<th>stability</th><th>saturation</th><th>95% interval</th>"
         "<th>pairs</th><th>stores</th></tr>\n";
-  for (unsigned V = 0; V < NumVariants; ++V) {
+  for (Variant V : AllVariants) {
     if (!L.Variants[V])
       continue;
     const VariantStats &S = *L.Variants[V];
-    auto SP = L.StorePolicy.find(variantName(V).str());
+    auto SP = L.StorePolicy.find(std::string(variantName(V)));
     OS << formatv(
         "<tr><td>{0}</td><td>{1}</td><td>{2}</td><td>{3:F0}</td>"
         "<td>{4:F0}</td><td>{5}</td><td>{6}</td><td>{7}</td>"
@@ -517,7 +523,7 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
   OS << "</table>\n";
   // Per-rank/thread rows: imbalance between ranks or threads shows here.
   size_t Rows = 0, Measured = 0;
-  for (unsigned V = 0; V < NumVariants; ++V)
+  for (Variant V : AllVariants)
     if (L.Variants[V]) {
       Rows += L.Variants[V]->Rows.size();
       ++Measured;
@@ -528,7 +534,7 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
      << " rows)</summary><table class=\"rows\"><tr><th>variant</th>"
         "<th>rank</th><th>pid</th><th>thread</th><th>calls</th>"
         "<th>cycles median</th><th>min</th></tr>\n";
-  for (unsigned V = 0; V < NumVariants; ++V)
+  for (Variant V : AllVariants)
     if (L.Variants[V])
       for (const ThreadRow &T : L.Variants[V]->Rows)
         OS << formatv("<tr><td>{0}</td><td>{1}</td><td>{2}</td><td>{3}</td>"
@@ -572,12 +578,12 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
         "<th>verdict</th><th>DL1 gain</th><th>rank by share</th></tr>\n";
   std::vector<const LoopReport *> Order = rankedLoops(R);
   auto Verdict = [](const LoopReport &L) {
-    if (L.Verdict.empty())
+    if (L.Verdict == VerdictClass::None)
       return std::string("-");
-    return L.VerdictConfidence > 0
-               ? formatv("{0} ({1:F0}%)", L.Verdict, L.VerdictConfidence * 100)
-                     .str()
-               : L.Verdict;
+    return L.VerdictConfidence > 0 ? formatv("{0} ({1:F0}%)", nameOf(L.Verdict),
+                                             L.VerdictConfidence * 100)
+                                         .str()
+                                   : nameOf(L.Verdict).str();
   };
   for (const LoopReport *L : Order)
     OS << formatv("<tr><td><a href=\"#loop-{0}\">{1}</a></td><td>{2}</td>"
@@ -608,8 +614,8 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
       curveChart(
           OS, "sat-curve", "Saturation of " + L.Id + " vs " + S->Param,
           "saturation", L.Id, *S, Runs.size(),
-          [&](size_t Ri, unsigned V) -> std::optional<double> {
-            if (!Per[Ri] || V == REF)
+          [&](size_t Ri, Variant V) -> std::optional<double> {
+            if (!Per[Ri] || V == Variant::REF)
               return std::nullopt;
             return Per[Ri]->Saturation[V];
           },
@@ -618,7 +624,7 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
           OS, "time-curve",
           "Cycles per iteration of " + L.Id + " vs " + S->Param,
           "cycles per iteration (median)", L.Id, *S, Runs.size(),
-          [&](size_t Ri, unsigned V) -> std::optional<double> {
+          [&](size_t Ri, Variant V) -> std::optional<double> {
             if (!Per[Ri] || !Per[Ri]->Variants[V] ||
                 !Per[Ri]->Variants[V]->TripsKnown)
               return std::nullopt;

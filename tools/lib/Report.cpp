@@ -22,29 +22,15 @@ using namespace llvm;
 
 namespace decan::tool {
 
-static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
-                  NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
-                  CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
-                  S2L == DECAN_S2L && NO_STORE == DECAN_NO_STORE &&
-                  NO_RED == DECAN_NO_RED && PREFETCH == DECAN_PREFETCH &&
-                  DL1_G0 == DECAN_DL1_G0 && NO_G0 == DECAN_NO_G0 &&
-                  NumVariants == DECAN_NUM_VARIANTS,
-              "tool::Variant mirrors enum decan_variant");
-
-StringRef variantName(unsigned V) { return decan_variant_name(V); }
-
-std::optional<unsigned> parseVariant(StringRef Name) {
+std::optional<Variant> parseVariant(StringRef Name) {
   int V = decan_variant_parse(Name.data(), Name.size());
-  return V < 0 ? std::nullopt : std::optional<unsigned>(V);
+  return V < 0 ? std::nullopt : std::optional<Variant>(static_cast<Variant>(V));
 }
 
-Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
-  std::vector<unsigned> Out;
-  if (List.trim() == "all") {
-    for (unsigned K = 0; K < NumVariants; ++K)
-      Out.push_back(K);
-    return Out;
-  }
+Expected<std::vector<Variant>> parseVariantList(StringRef List) {
+  std::vector<Variant> Out;
+  if (List.trim() == "all")
+    return std::vector<Variant>(AllVariants.begin(), AllVariants.end());
   SmallVector<StringRef, 8> Parts;
   List.split(Parts, ',', -1, /*KeepEmpty=*/false);
   for (StringRef P : Parts) {
@@ -52,8 +38,8 @@ Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
     auto V = parseVariant(P);
     if (!V) {
       std::string Known;
-      for (unsigned K = 0; K < NumVariants; ++K)
-        Known += (K ? ", " : "") + variantName(K).str();
+      for (Variant K : AllVariants)
+        Known += (Known.empty() ? "" : ", ") + std::string(variantName(K));
       return createStringError("unknown variant '%s' (known: %s)",
                                P.str().c_str(), Known.c_str());
     }
@@ -203,7 +189,7 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
   // Samples of every variant of this thread: their weights come from the
   // whole thread's sampling positions.
   struct Taken {
-    unsigned V;
+    Variant V;
     Sample S;
   };
   std::vector<Taken> All;
@@ -317,7 +303,7 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
   for (size_t I = 0; I < All.size(); ++I) {
     Pool &P = *LP.Variants[All[I].V];
     Pair Pr;
-    PairKind K = pairSample(All[I].S, All[I].V == REF, Pr);
+    PairKind K = pairSample(All[I].S, All[I].V == Variant::REF, Pr);
     ++P.PairKinds[static_cast<unsigned>(K)];
     if (!pairUsable(K))
       continue;
@@ -536,7 +522,7 @@ Error RawMerger::addFile(StringRef Path) {
   return add(*V, Path);
 }
 
-uint64_t RawMerger::calls(StringRef Loop, unsigned V) const {
+uint64_t RawMerger::calls(StringRef Loop, Variant V) const {
   for (const LoopPool &L : Loops)
     if (L.Info.Id == Loop)
       return L.Variants[V] ? L.Variants[V]->Calls : 0;
@@ -565,8 +551,8 @@ Report RawMerger::finish() const {
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;
-    for (unsigned V = 0; V < NumVariants; ++V) {
-      auto Why = L.Unavailable.find(variantName(V).str());
+    for (Variant V : AllVariants) {
+      auto Why = L.Unavailable.find(variantName(V));
       if (!LP.Variants[V] ||
           (Why != L.Unavailable.end() && Why->second == "runaway"))
         continue;
@@ -637,11 +623,11 @@ Report RawMerger::finish() const {
           std::max(0.0, LP.RunCycles - (double)LP.RunCalls * R.ProbeCallCycles);
       if (LP.RunTripsKnown)
         L.RunMeanTrips = (double)LP.RunIterations / (double)LP.RunTripsKnown;
-    } else if (L.Variants[REF]) {
+    } else if (L.Variants[Variant::REF]) {
       // decan-raw-1: REF's mean times all calls seen estimates it.
       if (LP.CallsSeen)
         AllCalls = LP.CallsSeen;
-      L.TimeCycles = L.Variants[REF]->MeanCycles * AllCalls;
+      L.TimeCycles = L.Variants[Variant::REF]->MeanCycles * AllCalls;
     }
     R.Loops.push_back(std::move(L));
   }
@@ -711,7 +697,7 @@ json::Value toJSON(const Report &R) {
   json::Array Loops;
   for (const LoopReport &L : R.Loops) {
     json::Object Vars, Sat, SatI;
-    for (unsigned V = 0; V < NumVariants; ++V) {
+    for (Variant V : AllVariants) {
       if (L.Variants[V]) {
         const VariantStats &S = *L.Variants[V];
         json::Array Rows;
@@ -756,7 +742,7 @@ json::Value toJSON(const Report &R) {
         VO["pair_kinds"] = std::move(Kinds);
         VO["outliers"] = static_cast<int64_t>(S.Outliers);
       }
-      if (V != REF && L.Saturation[V])
+      if (V != Variant::REF && L.Saturation[V])
         Sat[variantName(V)] = *L.Saturation[V];
       if (L.SatInterval[V])
         SatI[variantName(V)] =
@@ -803,8 +789,8 @@ json::Value toJSON(const Report &R) {
         {"share", L.Share},
         {"variants", std::move(Vars)},
         {"saturation", std::move(Sat)},
-        {"streams", L.Streams},
-        {"memory_cpu", L.MemoryCpu},
+        {"streams", nameOf(L.Streams)},
+        {"memory_cpu", nameOf(L.MemoryCpu)},
         {"rank_by_share", static_cast<int64_t>(L.RankByShare)},
         {"rank_by_dl1_gain", static_cast<int64_t>(L.RankByGain)},
         {"diagnosis", stringsJSON(L.Diagnosis)},
@@ -882,13 +868,13 @@ json::Value toJSON(const Report &R) {
         L.ProgramShare ? json::Value(*L.ProgramShare) : json::Value(nullptr);
     LO["program_share_is_lower_bound"] = L.ProgramShareLowerBound;
     LO["program_share_is_approximate"] = L.ProgramShareApproximate;
-    LO["verdict"] = json::Object{{"class", L.Verdict},
+    LO["verdict"] = json::Object{{"class", nameOf(L.Verdict)},
                                  {"confidence", L.VerdictConfidence},
                                  {"inconclusive", L.Inconclusive}};
     json::Array Parts;
     for (const RunPart &Q : L.Parts) {
       json::Object QS;
-      for (unsigned V = 0; V < NumVariants; ++V)
+      for (Variant V : AllVariants)
         if (Q.Saturation[V])
           QS[variantName(V)] = *Q.Saturation[V];
       Parts.push_back(json::Object{{"from", Q.From},
@@ -897,7 +883,7 @@ json::Value toJSON(const Report &R) {
                                    {"iterations", Q.Iterations},
                                    {"cycles", Q.Cycles},
                                    {"saturation", std::move(QS)},
-                                   {"streams", Q.Streams}});
+                                   {"streams", nameOf(Q.Streams)}});
     }
     LO["parts"] = std::move(Parts);
     Loops.push_back(std::move(LO));
@@ -1041,8 +1027,10 @@ Expected<Report> reportFromJSON(const json::Value &V) {
     L.CallsSeen = static_cast<uint64_t>(num(LO, "calls_seen"));
     L.TimeCycles = num(LO, "time_cycles");
     L.Share = num(LO, "share");
-    L.Streams = str(LO, "streams");
-    L.MemoryCpu = str(LO, "memory_cpu");
+    L.Streams = parseName<StreamsClass>(str(LO, "streams"))
+                    .value_or(StreamsClass::None);
+    L.MemoryCpu = parseName<MemoryCpuClass>(str(LO, "memory_cpu"))
+                      .value_or(MemoryCpuClass::None);
     L.RankByShare = static_cast<unsigned>(num(LO, "rank_by_share"));
     L.RankByGain = static_cast<unsigned>(num(LO, "rank_by_dl1_gain"));
     if (auto G = LO->getNumber("dl1_gain"))
@@ -1179,8 +1167,8 @@ Expected<Report> reportFromJSON(const json::Value &V) {
         if (auto Var = parseVariant(KV.first))
           if (auto N = KV.second.getAsNumber())
             L.Saturation[*Var] = *N;
-    if (L.Variants[REF])
-      L.Saturation[REF] = 1.0;
+    if (L.Variants[Variant::REF])
+      L.Saturation[Variant::REF] = 1.0;
     R.Loops.push_back(std::move(L));
   }
   return R;

@@ -397,7 +397,7 @@ private:
 } // namespace
 
 static std::vector<std::string>
-makeEnv(const RunOptions &O, StringRef Loops, ArrayRef<unsigned> Variants,
+makeEnv(const RunOptions &O, StringRef Loops, ArrayRef<Variant> Variants,
         StringRef OutDir, bool Preload, const Libraries &Libs,
         StringRef LateDir = "", bool AskDlopen = false) {
   StringRef LoaderDir = Libs.LoaderDir;
@@ -424,8 +424,8 @@ makeEnv(const RunOptions &O, StringRef Loops, ArrayRef<unsigned> Variants,
     Env.push_back(S.str());
   }
   std::string Vars;
-  for (unsigned V : Variants)
-    Vars += (Vars.empty() ? "" : ",") + variantName(V).str();
+  for (Variant V : Variants)
+    Vars += (Vars.empty() ? "" : ",") + std::string(variantName(V));
   Env.push_back("DECAN_LOOPS=" + Loops.str());
   Env.push_back("DECAN_VARIANTS=" + Vars);
   Env.push_back("DECAN_MODE=" + O.Mode);
@@ -1095,8 +1095,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
                              O.FpEnv.c_str());
   if (Error E = validateEvents(O.Events))
     return std::move(E);
-  if (!is_contained(O.Variants, REF))
-    O.Variants.insert(O.Variants.begin(), REF); // saturations need REF
+  if (!is_contained(O.Variants, Variant::REF)) // saturations need REF
+    O.Variants.insert(O.Variants.begin(), Variant::REF);
 
   // A decan that was killed left its directory (and maybe reports) behind.
   RunDirectory::reclaimStale(Log);
@@ -1123,8 +1123,8 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   // others' dependence checks are most of a rewrite's time): --extended or
   // --groups add theirs. The mask is part of the cache key.
   unsigned Rotated = 0;
-  for (unsigned V : O.Variants)
-    Rotated |= 1u << V;
+  for (Variant V : O.Variants)
+    Rotated |= 1u << static_cast<unsigned>(V);
   rewriter::RewriteOptions Stage;
   Stage.VariantMask = Rotated;
   if (O.Loops != "all") {
@@ -1254,7 +1254,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   bool Crashed = false;
   unsigned Planned = 1;
 
-  auto RunOnce = [&](StringRef Loops, ArrayRef<unsigned> Variants,
+  auto RunOnce = [&](StringRef Loops, ArrayRef<Variant> Variants,
                      RawMerger &Into, StringRef What,
                      bool Quiet = false) -> Expected<unsigned> {
     ++Out.Runs;
@@ -1375,7 +1375,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     RawMerger Profile;
     // The user asked for two runs with --hot; otherwise this one is
     // decan's: its standard output is dropped, like --lib auto's.
-    auto N = RunOnce(Loops, ArrayRef<unsigned>{REF}, Profile,
+    auto N = RunOnce(Loops, ArrayRef<Variant>{Variant::REF}, Profile,
                      Profiling ? "finding the loops that run (REF)"
                                : "profile (REF)",
                      /*Quiet=*/!O.HotPercent);
@@ -1410,7 +1410,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
     } else {
       for (const LoopReport *L : Order)
         if (L->RunCalls || L->CallsSeen ||
-            (L->Variants[REF] && L->Variants[REF]->Calls))
+            (L->Variants[Variant::REF] && L->Variants[Variant::REF]->Calls))
           Keep.push_back(L->Id);
     }
     if (Profiling) {
@@ -1442,9 +1442,9 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
   bool PerVariant = O.Mode != "rotate";
   if (PerVariant) {
     Planned = Out.Runs + O.Variants.size();
-    for (unsigned V : O.Variants) {
-      auto N = RunOnce(Loops, ArrayRef<unsigned>{V}, M,
-                       ("variant " + variantName(V)).str());
+    for (Variant V : O.Variants) {
+      auto N = RunOnce(Loops, ArrayRef<Variant>{V}, M,
+                       "variant " + std::string(variantName(V)));
       if (!N)
         return N.takeError();
     }
@@ -1470,7 +1470,7 @@ Expected<RunOutcome> runMeasurements(RunOptions O, raw_ostream &Log) {
       if (L.RunCalls < 2)
         continue; // an init loop called once: more runs change nothing
       bool Short = false;
-      for (unsigned V : O.Variants)
+      for (Variant V : O.Variants)
         if (L.Variants[V] && L.Variants[V]->Pairs.size() < kMinPairs)
           Short = true;
       if (Short)

@@ -81,12 +81,6 @@ struct Thresholds {
   double PhaseCost = 0.3;
 };
 
-/// Algorithm 2's outcome.
-enum class StreamsClass { Balanced, MemoryBound, FPBound, Unsaturated };
-
-/// "balanced", "memory-bound", "fp-bound", "unsaturated".
-llvm::StringRef streamsClassName(StreamsClass C);
-
 /// Algorithm 2 (thesis 4.5.3) on Sat(LS) and Sat(FP):
 ///  - Sat_LS - Sat_FP >= Gap: memory-bound; Sat_FP - Sat_LS >= Gap: FP-bound;
 ///  - else both >= Full: balanced (the ideal: streams overlap, both saturate);
@@ -105,11 +99,8 @@ std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
 /// classified like Algorithm 2: MemoryBound (LS dominates), FPBound read as
 /// CPU-bound (DL1 dominates), Balanced, Unsaturated (poor overlap: fixing
 /// either side pays).
-StreamsClass classifyMemoryCpu(double SatLS, double SatDL1,
-                               const Thresholds &T);
-
-/// "memory-bound", "cpu-bound", "balanced", "unsaturated".
-llvm::StringRef memoryCpuName(StreamsClass C);
+MemoryCpuClass classifyMemoryCpu(double SatLS, double SatDL1,
+                                 const Thresholds &T);
 
 /// Potential gain of making every access hit L1 (thesis 4.5.4):
 /// share x (1 - Sat(DL1)), never negative.
@@ -121,7 +112,7 @@ llvm::StringRef dataLocation(double SatDL1, const Thresholds &T);
 
 /// Sat(V) = T(V)/T(REF) on median cycles per call, or nullopt when either is
 /// missing or REF is 0: for unpaired runs (replace, instance mode).
-std::optional<double> saturation(const LoopReport &L, unsigned V);
+std::optional<double> saturation(const LoopReport &L, Variant V);
 
 /// A classification re-derived on every bootstrap replicate: the label of
 /// the point estimate and the share of replicates that agree with it.
@@ -132,7 +123,8 @@ struct Classified {
   std::vector<std::pair<std::string, double>> Labels;
 };
 
-/// Label of replicates (and points) whose class changes within the margin.
+/// Label of replicates (and points) whose class changes within the margin:
+/// the name of StreamsClass::NearThreshold.
 inline constexpr const char *kNearThreshold = "near a threshold";
 
 /// Applies \p Classify to the point values and to each replicate (arrays
@@ -146,13 +138,15 @@ classifyReplicates(const std::vector<double> &Point,
                    double Margin = 0);
 
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
-/// every loop of \p R. Idempotent.
+/// every loop of \p R: the analyses of analysisList() (AnalysisList.h), in
+/// order. Idempotent.
 void analyse(Report &R, const Thresholds &T = Thresholds());
 
-/// Loop structure check (thesis 5.4.3): flags source loops whose peel or
-/// remainder loops take more than MaxTailShare of their time. Part of
-/// analyse(); appends to the busiest loop's diagnosis.
-void checkLoopStructure(Report &R, const Thresholds &T);
+/// Each loop's share of the loops' time (Share) and of the program's own
+/// time (ProgramShare, decan's cost removed), and the loops' coverage of
+/// the program: the "shares" analysis, for callers that rank loops before
+/// analysing them.
+void computeShares(Report &R);
 
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
 void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T);

@@ -24,11 +24,12 @@ namespace decan::tool {
 
 /// What --extended adds to the rotation: stores, the reduction chain,
 /// load ports.
-inline constexpr unsigned ExtendedVariants[] = {S2L, NO_STORE, NO_RED,
-                                                PREFETCH};
+inline constexpr Variant ExtendedVariants[] = {
+    Variant::S2L, Variant::NO_STORE, Variant::NO_RED, Variant::PREFETCH};
 /// What --groups adds: each memory group in L1, and removed.
-inline constexpr unsigned GroupVariants[] = {DL1_G0, DL1_G1, DL1_G2, DL1_G3,
-                                             NO_G0,  NO_G1,  NO_G2,  NO_G3};
+inline constexpr Variant GroupVariants[] = {
+    Variant::DL1_G0, Variant::DL1_G1, Variant::DL1_G2, Variant::DL1_G3,
+    Variant::NO_G0,  Variant::NO_G1,  Variant::NO_G2,  Variant::NO_G3};
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
@@ -38,7 +39,9 @@ struct RunOptions {
   /// inconclusive in 3 runs of 10. The others are asked for (--extended:
   /// stores, reduction, load ports; --groups: each array) once the verdict
   /// points at them.
-  std::vector<unsigned> Variants = {REF, LS, FP, NO_DIV, DL1, CTRL, NO_CALL};
+  std::vector<Variant> Variants = {Variant::REF,    Variant::LS,  Variant::FP,
+                                   Variant::NO_DIV, Variant::DL1, Variant::CTRL,
+                                   Variant::NO_CALL};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;
