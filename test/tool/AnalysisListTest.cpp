@@ -60,7 +60,7 @@ TEST(NameTables, TheReportsSpellingIsKept) {
   EXPECT_EQ(nameOf(StreamsClass::None), "");
   EXPECT_EQ(nameOf(MemoryCpuClass::CpuBound), "cpu-bound");
   EXPECT_EQ(nameOf(VerdictClass::LatencyBound), "latency-bound");
-  EXPECT_EQ(nameOf(VerdictClass::NearThreshold), kNearThreshold);
+  EXPECT_EQ(nameOf(VerdictClass::NearThreshold), "near a threshold");
   EXPECT_EQ(nameOf(CompareVerdict::GainNonePredicted), "gain, none predicted");
   EXPECT_EQ(nameOf(MatchKind::SourceLocation), "source location");
   EXPECT_EQ(nameOf(SpeedupPer::SourceIteration), "per source iteration");

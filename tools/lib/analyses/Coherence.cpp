@@ -1,8 +1,7 @@
-//===- analyses/Coherence.cpp - Measurements one should not trust
-//-----------===//
+//===- analyses/Coherence.cpp - Measurements one should not trust ---------===//
 //
-// The coherence checks of one loop's measurements: too few calls,
-// unstable samples, excluded calls, calls too short for the probes, rank
+// Part of decan. The coherence checks of one loop's measurements: too few
+// calls, unstable samples, excluded calls, calls too short for the probes, rank
 // and thread imbalance, samples without equal work, variants slower than
 // REF. Each is a warning; no loop is dropped.
 //
@@ -13,7 +12,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <cmath>
 
 using namespace llvm;
 

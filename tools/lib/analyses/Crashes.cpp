@@ -1,17 +1,13 @@
-//===- analyses/Crashes.cpp - Where a process crashed
-//-----------------------===//
+//===- analyses/Crashes.cpp - Where a process crashed ---------------------===//
 //
-// A process that crashed in a loop (in a variant, or in the original run
-// after one): the loop's data stop at the crash.
+// Part of decan. A process that crashed in a loop (in a variant, or in the
+// original run after one): the loop's data stop at the crash.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Claims.h"
 
 #include "llvm/Support/FormatVariadic.h"
-
-#include <algorithm>
-#include <cmath>
 
 using namespace llvm;
 

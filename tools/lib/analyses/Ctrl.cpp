@@ -1,8 +1,7 @@
-//===- analyses/Ctrl.cpp - Loop overhead (CTRL)
-//-----------------------------===//
+//===- analyses/Ctrl.cpp - Loop overhead (CTRL) ---------------------------===//
 //
-// Sat(CTRL), the loop's control instructions alone: the loop's overhead;
-// above CtrlHigh, the body does too little per iteration.
+// Part of decan. Sat(CTRL), the loop's control instructions alone: the loop's
+// overhead; above CtrlHigh, the body does too little per iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +10,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <cmath>
 
 using namespace llvm;
 

@@ -1,22 +1,19 @@
-//===- analyses/Groups.cpp - What each array costs (GROUPING)
-//---------------===//
+//===- analyses/Groups.cpp - What each array costs (GROUPING) -------------===//
 //
-// GROUPING (thesis 4.4.3.3): each measured group's saturations (removed,
-// in L1; removed against LS: its share of the memory stream), and the
+// Part of decan. GROUPING (thesis 4.4.3.3): each measured group's saturations
+// (removed, in L1; removed against LS: its share of the memory stream), and the
 // groups ranked by what removing them gains.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Claims.h"
+#include "decan/abi.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <cmath>
 
 using namespace llvm;
-
-#include "decan/abi.h"
 
 namespace decan::tool::analyses {
 

@@ -1,9 +1,8 @@
-//===- analyses/LoopStructure.cpp - Peel and remainder loops
-//----------------===//
+//===- analyses/LoopStructure.cpp - Peel and remainder loops --------------===//
 //
-// Loop structure (thesis 5.4.3): the loops of one source loop (vector
-// body, peel, remainder: same function and line) where the loops other than
-// the busiest take more than MaxTailShare of the group's time: the unroll
+// Part of decan. Loop structure (thesis 5.4.3): the loops of one source loop
+// (vector body, peel, remainder: same function and line) where the loops other
+// than the busiest take more than MaxTailShare of the group's time: the unroll
 // or vector factor may be too high for the trip count.
 //
 //===----------------------------------------------------------------------===//
@@ -12,7 +11,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <algorithm>
 #include <map>
 #include <tuple>
 

@@ -1,8 +1,7 @@
-//===- analyses/Oversubscription.cpp - More threads than CPUs
-//---------------===//
+//===- analyses/Oversubscription.cpp - More threads than CPUs -------------===//
 //
-// More threads and ranks than logical CPUs: they took turns on the cores,
-// so calls include waiting. A warning of the report.
+// Part of decan. More threads and ranks than logical CPUs: they took turns on
+// the cores, so calls include waiting. A warning of the report.
 //
 //===----------------------------------------------------------------------===//
 

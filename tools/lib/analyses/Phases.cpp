@@ -1,9 +1,8 @@
-//===- analyses/Phases.cpp - What changes over the run
-//----------------------===//
+//===- analyses/Phases.cpp - What changes over the run --------------------===//
 //
-// The run in quarters of its calls: each part's saturations and streams
-// class; REF's cost per iteration or streams class changing between parts
-// (phases), and samples whose trip counts miss the run's.
+// Part of decan. The run in quarters of its calls: each part's saturations and
+// streams class; REF's cost per iteration or streams class changing between
+// parts (phases), and samples whose trip counts miss the run's.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,8 @@
-//===- analyses/Threads.cpp - Threads of one loop (OpenMP)
-//------------------===//
+//===- analyses/Threads.cpp - Threads of one loop (OpenMP) ----------------===//
 //
-// OpenMP analyses (thesis 5.9): the spread of the threads' whole-run
-// time in the loop (a thread much slower than the others makes them wait at
-// the barrier), and S2L per thread (which threads pay for coherence).
+// Part of decan. OpenMP analyses (thesis 5.9): the spread of the threads'
+// whole-run time in the loop (a thread much slower than the others makes them
+// wait at the barrier), and S2L per thread (which threads pay for coherence).
 //
 //===----------------------------------------------------------------------===//
 

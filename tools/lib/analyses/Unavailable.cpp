@@ -1,18 +1,14 @@
-//===- analyses/Unavailable.cpp - Variants not built or not measured
-//--------===//
+//===- analyses/Unavailable.cpp - Variants not built or not measured ------===//
 //
-// What the report says of the variants it has no samples of: not built
-// (nothing to remove: a fact about the loop), not measured (and why), runaway
-// copies, calls past the iteration cap.
+// Part of decan. What the report says of the variants it has no samples of: not
+// built (nothing to remove: a fact about the loop), not measured (and why),
+// runaway copies, calls past the iteration cap.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Claims.h"
 
 #include "llvm/Support/FormatVariadic.h"
-
-#include <algorithm>
-#include <cmath>
 
 using namespace llvm;
 

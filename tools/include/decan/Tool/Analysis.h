@@ -96,9 +96,9 @@ std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
 
 /// The PAMDA performance overview (thesis 5.4.2): the memory subsystem's
 /// part from Sat(LS), the CPU's from Sat(DL1) (the loop with ideal memory),
-/// classified like Algorithm 2: MemoryBound (LS dominates), FPBound read as
-/// CPU-bound (DL1 dominates), Balanced, Unsaturated (poor overlap: fixing
-/// either side pays).
+/// classified like Algorithm 2: MemoryBound (LS dominates), CpuBound (DL1
+/// dominates), Balanced, Unsaturated (poor overlap: fixing either side
+/// pays).
 MemoryCpuClass classifyMemoryCpu(double SatLS, double SatDL1,
                                  const Thresholds &T);
 
@@ -123,14 +123,10 @@ struct Classified {
   std::vector<std::pair<std::string, double>> Labels;
 };
 
-/// Label of replicates (and points) whose class changes within the margin:
-/// the name of StreamsClass::NearThreshold.
-inline constexpr const char *kNearThreshold = "near a threshold";
-
 /// Applies \p Classify to the point values and to each replicate (arrays
 /// of equal length, one per input). A point whose class changes when its
 /// values move by up to \p Margin (every corner of the box is tried) is
-/// labelled kNearThreshold: it supports no class.
+/// labelled kNearThreshold (Verdicts.h): it supports no class.
 Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,

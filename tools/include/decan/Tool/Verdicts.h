@@ -80,6 +80,10 @@ enum class MatchKind { None, Source, SourceLocation, Id };
 /// iteration (both sides know their trip counts and steps), or a call.
 enum class SpeedupPer { None, SourceIteration, Call };
 
+/// The label of a class that changes within the saturations' margin
+/// (classifyReplicates): the name of each NearThreshold.
+inline constexpr const char *kNearThreshold = "near a threshold";
+
 /// The name table of enum \p E: Names[i] = {value, name}.
 template <typename E> struct EnumNames;
 
@@ -93,19 +97,19 @@ DECAN_ENUM_NAMES(StreamsClass, {StreamsClass::None, ""},
                  {StreamsClass::MemoryBound, "memory-bound"},
                  {StreamsClass::FPBound, "fp-bound"},
                  {StreamsClass::Unsaturated, "unsaturated"},
-                 {StreamsClass::NearThreshold, "near a threshold"})
+                 {StreamsClass::NearThreshold, kNearThreshold})
 DECAN_ENUM_NAMES(MemoryCpuClass, {MemoryCpuClass::None, ""},
                  {MemoryCpuClass::Balanced, "balanced"},
                  {MemoryCpuClass::MemoryBound, "memory-bound"},
                  {MemoryCpuClass::CpuBound, "cpu-bound"},
                  {MemoryCpuClass::Unsaturated, "unsaturated"},
-                 {MemoryCpuClass::NearThreshold, "near a threshold"})
+                 {MemoryCpuClass::NearThreshold, kNearThreshold})
 DECAN_ENUM_NAMES(VerdictClass, {VerdictClass::None, ""},
                  {VerdictClass::Balanced, "balanced"},
                  {VerdictClass::MemoryBound, "memory-bound"},
                  {VerdictClass::FPBound, "fp-bound"},
                  {VerdictClass::Unsaturated, "unsaturated"},
-                 {VerdictClass::NearThreshold, "near a threshold"},
+                 {VerdictClass::NearThreshold, kNearThreshold},
                  {VerdictClass::LatencyBound, "latency-bound"},
                  {VerdictClass::Inconclusive, "inconclusive"})
 DECAN_ENUM_NAMES(CompareVerdict,
