@@ -13,9 +13,13 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 CLANG=/usr/lib/llvm-22/bin/clang-22
 OBJDUMP=/usr/lib/llvm-22/bin/llvm-objdump
 DECAN=$BUILD/bin/decan
-mkdir -p "$OUT"
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The same bytes from any checkout and any temporary directory: the paths
+# debug information records are mapped to fixed names.
+cd "$TMP"
+MAP=(-ffile-prefix-map="$SRC"=SRC -ffile-prefix-map="$TMP"=TMP)
 FLAGS=$("$DECAN" flags --cflags)
 
 sources=()
@@ -27,7 +31,7 @@ done
 
 for f in "${sources[@]}"; do
   name=$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f" .c)
-  cflags=(-O2 -march=x86-64-v3 -g -I "$SRC/bench/codelets")
+  cflags=(-O2 -march=x86-64-v3 -g -I "$SRC/bench/codelets" "${MAP[@]}")
   case $(basename "$f" .c) in
     div_red | stream_l1) cflags+=(-fassociative-math -fno-signed-zeros -fno-trapping-math) ;;
     sqrt_heavy) cflags+=(-fno-math-errno) ;;

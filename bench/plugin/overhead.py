@@ -10,8 +10,8 @@ them alternately and prints, from this one run:
   * run-time overhead = min wall time plugin / min wall time plain;
   * code-size growth per instrumented loop = (.text plugin - .text plain) /
     instrumented loops, split into the dispatch stubs (growth of the
-    original functions), the cold measured-path functions and the six
-    outlined copies.
+    original functions), the cold measured-path functions and the
+    outlined copies (one per variant).
 
 Usage: overhead.py --build BUILD_DIR [--runs N] [--keep DIR | --from DIR].
 --keep DIR leaves the objects and executables in DIR; --from DIR times the
@@ -26,6 +26,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, "scripts"))
+from decan_abi import VARIANTS  # noqa: E402
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 SRC = os.path.dirname(os.path.abspath(__file__))
@@ -46,7 +50,7 @@ def text_size(obj):
 
 
 def symbol_sizes(obj):
-    """(bytes in the six copies, bytes in the cold .measure functions,
+    """(bytes in the variants' copies, bytes in the cold .measure functions,
     instrumented loops)."""
     out = run([LLVM_BIN + "/llvm-nm", "--print-size", obj]).stdout
     copies, measure, loops = 0, 0, 0
@@ -54,8 +58,7 @@ def symbol_sizes(obj):
         parts = line.split()
         if len(parts) != 4 or parts[2] not in "tT":
             continue
-        if re.search(r"\.decan\.L\d+\.(REF|LS|FP|NO_DIV|DL1|CTRL|NO_CALL|S2L|NO_STORE|NO_RED|PREFETCH)$",
-                     parts[3]):
+        if re.search(r"\.decan\.L\d+\.(%s)$" % "|".join(VARIANTS), parts[3]):
             copies += int(parts[1], 16)
             loops += parts[3].endswith(".REF")
         elif re.search(r"\.decan\.L\d+\.measure$", parts[3]):

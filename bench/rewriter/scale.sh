@@ -25,6 +25,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
+# `decan run`'s default rotation, from runtime/include/decan/variants.def.
+default_variants=$(python3 "$here/../../scripts/decan_abi.py" DEFAULT)
 cc=${CC:-clang-22}
 work=$(mktemp -d /tmp/decan-scale-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -108,7 +110,7 @@ for name in $inputs; do
     if [ $which = base ]; then d=$DECAN_BASE/bin/decan; else d=$build/bin/decan; fi
     # The seven named (an older build's default is all 19); "all" is newer
     # than --variants: an older build that refuses it gets its default.
-    read -r w u r s n <<< "$(rewrite "$d" "$work/all" --variants=REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL)"
+    read -r w u r s n <<< "$(rewrite "$d" "$work/all" --variants=$default_variants)"
     x=$(awk -v a="$s" -v b="$insize" 'BEGIN{printf "%.2f", a/b}')
     read -r aw au ar as an <<< "$(rewrite "$d" "$work/all" --variants=all)"
     if [ "$aw" = failed ]; then # an older build: its default is all 19

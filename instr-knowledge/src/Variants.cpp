@@ -34,60 +34,21 @@ const char *decan::variantName(Variant V) {
   return decan_variant_name(static_cast<unsigned>(V));
 }
 
-decan_store_policy decan::storePolicy(Variant V) {
-  switch (V) {
-  case Variant::REF:
-    return DECAN_STORE_KEPT; // the real loop
-  case Variant::LS:
-  case Variant::NO_DIV:
-  case Variant::NO_CALL:
-  case Variant::S2L:
-  case Variant::NO_RED:
-  case Variant::PREFETCH:
-    // A store the next iteration reloads goes to a scratch cell; the policy
-    // names what happens to the others.
-    return DECAN_STORE_AS_LOAD;
-  case Variant::DL1:
-    return DECAN_STORE_TO_SCRATCH;
-  case Variant::FP:
-  case Variant::CTRL:
-  case Variant::NO_STORE:
-    return DECAN_STORE_DELETED;
-  default:
-    break;
-  }
-  // GROUPING: the other groups' stores become loads (the group's own go to
-  // the scratch area, or away).
-  if (variantGroup(V) >= 0)
-    return DECAN_STORE_AS_LOAD;
-  return DECAN_STORE_KEPT;
-}
-
 bool decan::keepsCall(Variant V, CallKind C) {
-  switch (V) {
-  case Variant::REF:
+  switch (variantInfo(V).Calls) {
+  case KeptCalls::All:
     return true;
-  case Variant::LS:
+  case KeptCalls::None:
+    return false;
+  case KeptCalls::Pure:
+    return C == CallKind::Pure; // arithmetic, no memory
+  case KeptCalls::ReadOnly:
     return C == CallKind::ReadOnly; // memory work that writes nothing
-  case Variant::NO_DIV:
-  case Variant::S2L:
-  case Variant::NO_STORE:
-  case Variant::NO_RED:
-  case Variant::PREFETCH:
+  case KeptCalls::NoWrite:
     // Everything but what they target; variants never write memory.
     return C == CallKind::ReadOnly || C == CallKind::Pure;
-  case Variant::FP:
-  case Variant::DL1:
-    return C == CallKind::Pure; // arithmetic, no memory
-  case Variant::CTRL:
-  case Variant::NO_CALL:
-    return false;
-  default:
-    break;
   }
-  // GROUPING: everything but memory of one group, which no call writes.
-  return variantGroup(V) >= 0 &&
-         (C == CallKind::ReadOnly || C == CallKind::Pure);
+  return false;
 }
 
 /// What a call may do; a call the front end said nothing about may write.

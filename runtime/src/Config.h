@@ -36,7 +36,7 @@ constexpr unsigned kMaxConfigWarnings = 8;
 /// Names of the variants, indexed by enum decan_variant (abi_names.h).
 static constexpr auto &kVariantNames = decan_variant_names;
 const char *modeName(Mode M);
-/// Index of a variant name ("REF".."CTRL", case-sensitive), or -1.
+/// Index of a variant name (decan/variants.def, case-sensitive), or -1.
 int variantIndex(const char *Name, unsigned Len);
 
 struct Config {

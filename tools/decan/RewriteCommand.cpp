@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/InstrKnowledge/X86Target.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
@@ -172,10 +173,13 @@ static void help() {
             "  --loops=IDS     rewrite only these loop ids (f:L0,...)\n"
             "  --variants=V    build these variants (REF always; 'all': every "
             "one); default:\n"
-            "                  what 'decan run' rotates, REF,LS,FP,NO_DIV,DL1,"
-            "CTRL,NO_CALL\n"
-            "  --extended      also S2L,NO_STORE,NO_RED,PREFETCH\n"
-            "  --groups        also DL1_G0..DL1_G3,NO_G0..NO_G3\n"
+            "                  what 'decan run' rotates, "
+         << decan::variantNamesIn(decan::VariantSet::Default)
+         << "\n  --extended      also "
+         << decan::variantNamesIn(decan::VariantSet::Extended)
+         << "\n  --groups        also "
+         << decan::variantNamesIn(decan::VariantSet::Groups)
+         << "\n"
             "  --profile       REF alone, without dependence analysis: a "
             "quick copy that\n"
             "                  shows which loops run and for how long\n"

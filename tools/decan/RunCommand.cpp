@@ -7,6 +7,7 @@
 
 #include "Commands.h"
 #include "Outputs.h"
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Args.h"
 #include "decan/Tool/Install.h"
@@ -24,20 +25,27 @@ using namespace llvm;
 using namespace decan::tool;
 
 static void help() {
+  using decan::VariantSet, decan::variantNamesIn;
   outs()
       << "USAGE: decan run [options] -- PROGRAM [ARGS...]\n\n"
          "OPTIONS:\n"
          "  --loops IDS|all       loops to measure (default all)\n"
-         "  --variants LIST       of REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL,"
-         "S2L,NO_STORE,\n"
-         "                        NO_RED,PREFETCH,DL1_G0..DL1_G3,NO_G0..NO_G3 "
-         "(default the first\n"
-         "                        seven, the verdicts'; REF is always added)\n"
-         "  --extended            also S2L, NO_STORE, NO_RED, PREFETCH: "
-         "what stores, the\n"
-         "                        reduction chain and the load ports cost\n"
-         "  --groups              also GROUPING (DL1_G0..3, NO_G0..3): what "
-         "each array costs\n"
+         "  --variants LIST       of "
+      << variantNamesIn(VariantSet::Default)
+      << " (the default,\n"
+         "                        the verdicts'), "
+      << variantNamesIn(VariantSet::Extended) << ",\n                        "
+      << variantNamesIn(VariantSet::Groups)
+      << "; REF is always added\n"
+         "  --extended            also "
+      << variantNamesIn(VariantSet::Extended)
+      << ": what stores,\n"
+         "                        the reduction chain and the load ports "
+         "cost\n"
+         "  --groups              also GROUPING ("
+      << variantNamesIn(VariantSet::Groups)
+      << "): what\n"
+         "                        each array costs\n"
          "  --reps N              measured calls wanted per loop and "
          "variant (default 31)\n"
          "  --mode M              rotate (default), replace or instance "

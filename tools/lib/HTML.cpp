@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Render.h"
 
@@ -82,9 +83,7 @@ std::string htmlEscape(StringRef S) {
 
 static std::string esc(StringRef S) { return htmlEscape(S); }
 
-static const char *Colors[NumVariants] = {"#555555", "#1f77b4", "#d62728",
-                                          "#9467bd", "#2ca02c", "#ff7f0e",
-                                          "#8c564b"};
+static const char *colour(Variant V) { return variantInfo(V).Colour; }
 
 /// Bar chart of one loop's saturations, REF (= 1) included as the yardstick.
 static void barChart(raw_ostream &OS, const LoopReport &L) {
@@ -128,8 +127,7 @@ static void barChart(raw_ostream &OS, const LoopReport &L) {
         "<rect class=\"bar\" data-variant=\"{0}\" data-sat=\"{1:F4}\" "
         "x=\"{2:F1}\" y=\"{3:F1}\" width=\"{4:F1}\" height=\"{5:F1}\" "
         "fill=\"{6}\"><title>{0}: {1:F2}</title></rect>",
-        variantName(V), S, X, Y(S), BW, Y(0) - Y(S),
-        Colors[static_cast<unsigned>(V)]);
+        variantName(V), S, X, Y(S), BW, Y(0) - Y(S), colour(V));
     OS << formatv("<text x=\"{0:F1}\" y=\"{1:F1}\" font-size=\"10\" "
                   "text-anchor=\"middle\">{2:F2}</text>",
                   X + BW / 2, Y(S) - 3, S);
@@ -228,19 +226,18 @@ curveChart(raw_ostream &OS, StringRef Class, StringRef Title, StringRef YLabel,
     OS << formatv("<polyline class=\"curve\" data-variant=\"{0}\" "
                   "points=\"{1}\" fill=\"none\" stroke=\"{2}\" "
                   "stroke-width=\"2\"/>",
-                  variantName(V), Points, Colors[static_cast<unsigned>(V)]);
+                  variantName(V), Points, colour(V));
     for (size_t R = 0; R < Runs; ++R)
       if (auto Y = Value(R, V))
         OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"3\" "
                       "fill=\"{2}\"><title>{3} at {4}={5}: {6:F3}</title>"
                       "</circle>",
-                      XPos(R), YPos(*Y), Colors[static_cast<unsigned>(V)],
-                      variantName(V), esc(S.Param), esc(S.Labels[R]), *Y);
+                      XPos(R), YPos(*Y), colour(V), variantName(V),
+                      esc(S.Param), esc(S.Labels[R]), *Y);
     OS << formatv("<rect x=\"{0}\" y=\"{1}\" width=\"10\" height=\"10\" "
                   "fill=\"{2}\"/><text x=\"{3}\" y=\"{4}\" "
                   "font-size=\"11\">{5}</text>\n",
-                  W - Right + 10, Top + Legend * 16,
-                  Colors[static_cast<unsigned>(V)], W - Right + 24,
+                  W - Right + 10, Top + Legend * 16, colour(V), W - Right + 24,
                   Top + Legend * 16 + 9, variantName(V));
     ++Legend;
   }

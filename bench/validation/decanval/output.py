@@ -5,16 +5,7 @@ import json
 import math
 import os
 
-from decan_abi import SAT_VARIANTS  # noqa: E402
-COLOURS = {"LS": "#1f77b4", "FP": "#d62728", "NO_DIV": "#2ca02c",
-           "DL1": "#9467bd", "CTRL": "#ff7f0e", "NO_CALL": "#8c564b",
-           "S2L": "#e377c2", "NO_STORE": "#7f7f7f", "NO_RED": "#bcbd22",
-           "PREFETCH": "#17becf"}
-# GROUPING's per-group variants: one shade per group.
-for _k, _c in enumerate(["#393b79", "#5254a3", "#6b6ecf", "#9c9ede"]):
-    COLOURS["DL1_G%d" % _k] = _c
-for _k, _c in enumerate(["#637939", "#8ca252", "#b5cf6b", "#cedb9c"]):
-    COLOURS["NO_G%d" % _k] = _c
+from decan_abi import COLOURS, SAT_VARIANTS  # noqa: E402
 
 
 def human_bytes(b):

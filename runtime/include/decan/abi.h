@@ -54,46 +54,14 @@ extern "C" {
 #define DECAN_ABI_VERSION 10
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
-/// Names: decan/abi_names.h.
+/// One line each in decan/variants.def, which says what each variant is;
+/// names: decan/abi_names.h.
 enum decan_variant {
-  DECAN_REF = 0,
-  DECAN_LS = 1,
-  DECAN_FP = 2,
-  DECAN_NO_DIV = 3,
-  DECAN_DL1 = 4,
-  DECAN_CTRL = 5,
-  /// The loop without its calls (thesis 4.5.2): emitted only for loops that
-  /// call something; bit 6 of variant_mask tells.
-  DECAN_NO_CALL = 6,
-  /// Stores turned into loads of the same address and width, nothing else
-  /// (thesis 4.4.3.3 STORE2LOAD): S2L vs REF is what the stores' writes
-  /// cost (coherence, write-allocate). Emitted for every loop; "empty"
-  /// without stores.
-  DECAN_S2L = 7,
-  /// Stores deleted (a read-modify-write keeps its read): what the stores
-  /// cost altogether.
-  DECAN_NO_STORE = 8,
-  /// The reduction chains deleted (accumulator updates; stores as loads):
-  /// what the reduction's latency costs.
-  DECAN_NO_RED = 9,
-  /// A prefetcht0 of the same address after each memory access (stores as
-  /// loads): one more L1 access each, a probe of load-port headroom.
-  DECAN_PREFETCH = 10,
-  /// GROUPING (thesis 4.4.3.3), per data structure: the accesses of group
-  /// k (one array: same base, index, scale, segment, symbol; several
-  /// displacements) redirected into the L1 scratch area (DL1 of that group
-  /// only), and, separately, removed (NO_G). Groups are numbered in order of
-  /// first access; decan_machine_info names them. Emitted for every loop;
-  /// "empty" for k >= the loop's groups, or with fewer than two groups.
-  DECAN_DL1_G0 = 11,
-  DECAN_DL1_G1 = 12,
-  DECAN_DL1_G2 = 13,
-  DECAN_DL1_G3 = 14,
-  DECAN_NO_G0 = 15,
-  DECAN_NO_G1 = 16,
-  DECAN_NO_G2 = 17,
-  DECAN_NO_G3 = 18,
-  DECAN_NUM_VARIANTS = 19
+#define DECAN_VARIANT(ID, NAME, SET, REFERENCE, STORES, CALLS, GROUP_KIND,     \
+                      GROUP, COLOUR)                                           \
+  DECAN_##NAME = ID,
+#include "decan/variants.def"
+  DECAN_NUM_VARIANTS
 };
 
 /// Groups measured per loop (DECAN_DL1_G0.. and DECAN_NO_G0..).

@@ -1,11 +1,11 @@
 //===- decan/abi_names.h - Names of the enumerators of decan/abi.h --------===//
 //
 // Part of decan. The ONE place that spells the ABI's vocabulary: variant
-// names ("REF", "LS", ...), variant status names and store policy names, as
-// reports, remarks, symbols and command lines write them. C and C++; free of
-// LLVM (the runtime includes it). Python scripts keep a copy of the variant
-// list (scripts/decan_abi.py reads it from here; lit/abi/names.test checks
-// it).
+// names ("REF", "LS", ...: from decan/variants.def), variant status names
+// and store policy names, as reports, remarks, symbols and command lines
+// write them. C and C++; free of LLVM (the runtime includes it). Python
+// scripts read the variants from decan/variants.def (scripts/decan_abi.py;
+// lit/abi/names.test checks it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,9 +25,11 @@ extern "C" {
 /// (`f.decan.L0.NO_DIV`), report key and command-line spelling. Constant
 /// data (no initializer runs), so the runtime may read it at any time.
 static const char *const decan_variant_names[DECAN_NUM_VARIANTS] = {
-    "REF",    "LS",       "FP",     "NO_DIV",   "DL1",    "CTRL",   "NO_CALL",
-    "S2L",    "NO_STORE", "NO_RED", "PREFETCH", "DL1_G0", "DL1_G1", "DL1_G2",
-    "DL1_G3", "NO_G0",    "NO_G1",  "NO_G2",    "NO_G3"};
+#define DECAN_VARIANT(ID, NAME, SET, REFERENCE, STORES, CALLS, GROUP_KIND,     \
+                      GROUP, COLOUR)                                           \
+#NAME,
+#include "decan/variants.def"
+};
 
 /// The fixed fields of a sample record in the runtime's report, in order
 /// ("fields" lists them, then one name per counted event; docs/runtime.md).

@@ -63,6 +63,7 @@
 
 #include "decan/InstrKnowledge/Instr.h"
 #include "decan/InstrKnowledge/Subsets.h"
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/abi.h"
 
 #include <string>
@@ -71,68 +72,11 @@ namespace decan {
 
 class X86Knowledge;
 
-/// Variant indices, equal to enum decan_variant of decan/abi.h.
-enum class Variant : unsigned {
-  REF = 0,
-  LS,
-  FP,
-  NO_DIV,
-  DL1,
-  CTRL,
-  NO_CALL,
-  S2L,
-  NO_STORE,
-  NO_RED,
-  PREFETCH,
-  DL1_G0,
-  DL1_G1,
-  DL1_G2,
-  DL1_G3,
-  NO_G0,
-  NO_G1,
-  NO_G2,
-  NO_G3
-};
-constexpr unsigned NumVariants = DECAN_NUM_VARIANTS;
-static_assert(unsigned(Variant::REF) == DECAN_REF &&
-                  unsigned(Variant::LS) == DECAN_LS &&
-                  unsigned(Variant::FP) == DECAN_FP &&
-                  unsigned(Variant::NO_DIV) == DECAN_NO_DIV &&
-                  unsigned(Variant::DL1) == DECAN_DL1 &&
-                  unsigned(Variant::CTRL) == DECAN_CTRL &&
-                  unsigned(Variant::NO_CALL) == DECAN_NO_CALL &&
-                  unsigned(Variant::S2L) == DECAN_S2L &&
-                  unsigned(Variant::NO_STORE) == DECAN_NO_STORE &&
-                  unsigned(Variant::NO_RED) == DECAN_NO_RED &&
-                  unsigned(Variant::PREFETCH) == DECAN_PREFETCH &&
-                  unsigned(Variant::DL1_G0) == DECAN_DL1_G0 &&
-                  unsigned(Variant::NO_G0) == DECAN_NO_G0 &&
-                  unsigned(Variant::NO_G3) + 1 == NumVariants,
-              "Variant mirrors enum decan_variant");
-/// GROUPING: the group a DL1_Gk or NO_Gk variant targets, or -1.
-inline int variantGroup(Variant V) {
-  unsigned X = static_cast<unsigned>(V);
-  if (X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS)
-    return X - DECAN_DL1_G0;
-  if (X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS)
-    return X - DECAN_NO_G0;
-  return -1;
-}
-inline bool isGroupDL1(Variant V) {
-  unsigned X = static_cast<unsigned>(V);
-  return X >= DECAN_DL1_G0 && X < DECAN_DL1_G0 + DECAN_MAX_GROUPS;
-}
-inline bool isGroupRemoval(Variant V) {
-  unsigned X = static_cast<unsigned>(V);
-  return X >= DECAN_NO_G0 && X < DECAN_NO_G0 + DECAN_MAX_GROUPS;
-}
 /// "REF", "LS", ... (decan/abi_names.h).
 const char *variantName(Variant V);
-/// What variant \p V does to the loop's stores (docs/design.md, "Stores in
-/// variants"): what producers record in decan_machine_info::store_policy.
-decan_store_policy storePolicy(Variant V);
 /// Whether variant \p V keeps a call of kind \p C outside the CTRL slice
-/// (docs/variants.md, "Calls"); REF keeps every call, NO_CALL none.
+/// (docs/variants.md, "Calls"; variants.def's CALLS); REF keeps every
+/// call, NO_CALL none.
 bool keepsCall(Variant V, CallKind C);
 
 /// Equal to enum decan_variant_status of decan/abi.h.

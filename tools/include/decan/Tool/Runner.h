@@ -11,6 +11,7 @@
 #ifndef DECAN_TOOL_RUNNER_H
 #define DECAN_TOOL_RUNNER_H
 
+#include "decan/InstrKnowledge/VariantTable.h"
 #include "decan/Tool/Report.h"
 
 #include "llvm/Support/Error.h"
@@ -22,14 +23,16 @@
 
 namespace decan::tool {
 
+/// The rotation unless asked otherwise: the verdicts' variants
+/// (decan/variants.def's DEFAULT list).
+inline constexpr auto DefaultVariants =
+    variantsIn<VariantSet::Default, Variant>();
 /// What --extended adds to the rotation: stores, the reduction chain,
 /// load ports.
-inline constexpr Variant ExtendedVariants[] = {
-    Variant::S2L, Variant::NO_STORE, Variant::NO_RED, Variant::PREFETCH};
+inline constexpr auto ExtendedVariants =
+    variantsIn<VariantSet::Extended, Variant>();
 /// What --groups adds: each memory group in L1, and removed.
-inline constexpr Variant GroupVariants[] = {
-    Variant::DL1_G0, Variant::DL1_G1, Variant::DL1_G2, Variant::DL1_G3,
-    Variant::NO_G0,  Variant::NO_G1,  Variant::NO_G2,  Variant::NO_G3};
+inline constexpr auto GroupVariants = variantsIn<VariantSet::Groups, Variant>();
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
@@ -39,9 +42,7 @@ struct RunOptions {
   /// inconclusive in 3 runs of 10. The others are asked for (--extended:
   /// stores, reduction, load ports; --groups: each array) once the verdict
   /// points at them.
-  std::vector<Variant> Variants = {Variant::REF,    Variant::LS,  Variant::FP,
-                                   Variant::NO_DIV, Variant::DL1, Variant::CTRL,
-                                   Variant::NO_CALL};
+  std::vector<Variant> Variants{DefaultVariants.begin(), DefaultVariants.end()};
   unsigned Reps = 31;
   std::string Mode = "rotate";
   unsigned Instance = 1;
