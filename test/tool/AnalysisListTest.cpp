@@ -54,6 +54,22 @@ TEST(NameTables, EveryEnumReadsBackFromItsName) {
   expectRoundTrip<SpeedupPer>();
 }
 
+TEST(NameTables, EnumsAreTheirNamesInJSON) {
+  json::Value V = json::Object{{"verdict", VerdictClass::Inconclusive},
+                               {"basis", SpeedupPer::Call}};
+  EXPECT_EQ(*V.getAsObject()->getString("verdict"), "inconclusive");
+  VerdictClass C = VerdictClass::None;
+  SpeedupPer B = SpeedupPer::None;
+  json::Path::Root Root;
+  json::ObjectMapper O(V, Root);
+  EXPECT_TRUE(O && O.map("verdict", C) && O.map("basis", B));
+  EXPECT_EQ(C, VerdictClass::Inconclusive);
+  EXPECT_EQ(B, SpeedupPer::Call);
+  EXPECT_FALSE(fromJSON(V, C, Root)); // an object is no name
+  EXPECT_FALSE(fromJSON(json::Value("memory bound"), C, Root));
+  EXPECT_EQ(C, VerdictClass::Inconclusive); // left as it was
+}
+
 TEST(NameTables, TheReportsSpellingIsKept) {
   // What analysed and compared reports hold (docs/tool.md, docs/pgo.md).
   EXPECT_EQ(nameOf(StreamsClass::FPBound), "fp-bound");

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <utility>
@@ -148,6 +149,27 @@ template <typename E> std::optional<E> parseName(llvm::StringRef Name) {
     if (Name == N)
       return Value;
   return std::nullopt;
+}
+
+/// An enum with a name table.
+template <typename E>
+concept NamedEnum = requires {
+  EnumNames<E>::Names;
+};
+
+/// An enum in JSON is its name (llvm::json::Value and ObjectMapper find
+/// these by argument-dependent lookup).
+template <NamedEnum E> llvm::json::Value toJSON(E V) { return nameOf(V); }
+template <NamedEnum E>
+bool fromJSON(const llvm::json::Value &V, E &Out, llvm::json::Path P) {
+  std::optional<llvm::StringRef> S = V.getAsString();
+  std::optional<E> X = S ? parseName<E>(*S) : std::nullopt;
+  if (!X) {
+    P.report("not a name of this kind");
+    return false;
+  }
+  Out = *X;
+  return true;
 }
 
 /// The verdict a streams class states.
