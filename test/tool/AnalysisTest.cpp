@@ -34,7 +34,7 @@ LoopReport makeLoop(std::string Id, std::array<double, NumVariants> Med,
     S.TripsMedian = 100;
     S.TripsMin = S.TripsMax = 100;
     S.CyclesPerIter = {Med[V] / 100, Med[V] / 100, Med[V] / 100};
-    L.Variants[V] = S;
+    L.Variants[Variant(V)] = S;
   }
   return L;
 }
@@ -96,14 +96,14 @@ TEST(Streams, Explanations) {
 
 TEST(MemoryCpu, PAMDAOverview) {
   Thresholds T;
-  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.95, 0.30, T)), "memory-bound");
-  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.30, 0.95, T)), "cpu-bound");
-  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.50, 0.55, T)), "unsaturated");
-  EXPECT_EQ(memoryCpuName(classifyMemoryCpu(0.95, 0.92, T)), "balanced");
+  EXPECT_EQ(nameOf(classifyMemoryCpu(0.95, 0.30, T)), "memory-bound");
+  EXPECT_EQ(nameOf(classifyMemoryCpu(0.30, 0.95, T)), "cpu-bound");
+  EXPECT_EQ(nameOf(classifyMemoryCpu(0.50, 0.55, T)), "unsaturated");
+  EXPECT_EQ(nameOf(classifyMemoryCpu(0.95, 0.92, T)), "balanced");
   Report R;
   R.Loops.push_back(makeLoop("m:L0", {100, 95, 30, -1, 25, 10}));
   analyse(R);
-  EXPECT_EQ(R.Loops[0].MemoryCpu, "memory-bound");
+  EXPECT_EQ(nameOf(R.Loops[0].MemoryCpu), "memory-bound");
 }
 
 TEST(DL1, GainAndLocation) {
@@ -144,10 +144,10 @@ TEST(Analyse, SaturationsAndDiagnoses) {
   R.Loops.push_back(makeLoop("d:L0", {200, 20, 190, 50, 200, 10}));
   analyse(R);
   const LoopReport &L = R.Loops[0];
-  EXPECT_DOUBLE_EQ(*L.Saturation[REF], 1.0);
-  EXPECT_DOUBLE_EQ(*L.Saturation[LS], 0.1);
-  EXPECT_DOUBLE_EQ(*L.Saturation[NO_DIV], 0.25);
-  EXPECT_EQ(L.Streams, "fp-bound");
+  EXPECT_DOUBLE_EQ(*L.Saturation[Variant::REF], 1.0);
+  EXPECT_DOUBLE_EQ(*L.Saturation[Variant::LS], 0.1);
+  EXPECT_DOUBLE_EQ(*L.Saturation[Variant::NO_DIV], 0.25);
+  EXPECT_EQ(nameOf(L.Streams), "fp-bound");
   EXPECT_DOUBLE_EQ(*L.DivGain, 0.75);
   EXPECT_DOUBLE_EQ(*L.CtrlShare, 0.05);
   bool SawDiv = false;
@@ -188,9 +188,9 @@ TEST(Analyse, MissingVariantsGiveNoClass) {
   Report R;
   R.Loops.push_back(makeLoop("x:L0", {100, 50, -1, -1, -1, -1}));
   analyse(R);
-  EXPECT_EQ(R.Loops[0].Streams, "");
+  EXPECT_EQ(nameOf(R.Loops[0].Streams), "");
   EXPECT_FALSE(R.Loops[0].DL1Gain);
-  EXPECT_FALSE(R.Loops[0].Saturation[FP]);
+  EXPECT_FALSE(R.Loops[0].Saturation[Variant::FP]);
 }
 
 TEST(Coherence, SlowerThanRefBeyondNoise) {
@@ -201,8 +201,9 @@ TEST(Coherence, SlowerThanRefBeyondNoise) {
   EXPECT_FALSE(hasWarning(L, "LS is slower")); // 4% is within noise
   // Unstable REF widens the noise band: 30% is no longer beyond it.
   LoopReport U = makeLoop("s:L0", {100, 104, 130, -1, -1, -1});
-  U.Variants[REF]->Cycles.Min = 75;
-  U.Variants[REF]->Stability = stability(U.Variants[REF]->Cycles);
+  U.Variants[Variant::REF]->Cycles.Min = 75;
+  U.Variants[Variant::REF]->Stability =
+      stability(U.Variants[Variant::REF]->Cycles);
   checkCoherence(U, 0, T);
   EXPECT_FALSE(hasWarning(U, "FP is slower than REF"));
   EXPECT_TRUE(hasWarning(U, "REF: unstable samples"));
@@ -215,20 +216,21 @@ TEST(Coherence, RankImbalance) {
     Row.Rank = R;
     Row.Calls = 31;
     Row.Cycles = {90, R == 3 ? 200.0 : 100.0, 210};
-    L.Variants[REF]->Rows.push_back(Row);
+    L.Variants[Variant::REF]->Rows.push_back(Row);
   }
   checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "REF: imbalance between ranks/threads: median "
                             "cycles per call range from 100 to 200 over 4"));
   L.Warnings.clear();
-  L.Variants[REF]->Rows[3].Cycles.Median = 110;
+  L.Variants[Variant::REF]->Rows[3].Cycles.Median = 110;
   checkCoherence(L, 0, Thresholds());
   EXPECT_FALSE(hasWarning(L, "imbalance"));
 }
 
 TEST(Coherence, TripCountsDifferOnTheSameInputAreExcludedAndSaid) {
   LoopReport L = makeLoop("t:L0", {100, 50, 50, -1, -1, -1});
-  L.Variants[LS]->PairKinds[static_cast<unsigned>(PairKind::TripsDiffer)] = 4;
+  L.Variants[Variant::LS]
+      ->PairKinds[static_cast<unsigned>(PairKind::TripsDiffer)] = 4;
   checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: 4 sample(s) excluded: the variant's trip "
                             "count differs from the original run"));
@@ -237,8 +239,8 @@ TEST(Coherence, TripCountsDifferOnTheSameInputAreExcludedAndSaid) {
 
 TEST(Coherence, TooFewCallsAndPrecision) {
   LoopReport L = makeLoop("p:L0", {100, 50, -1, -1, -1, -1});
-  L.Variants[LS]->Calls = 3;
-  L.Variants[REF]->Calls = 20;
+  L.Variants[Variant::LS]->Calls = 3;
+  L.Variants[Variant::REF]->Calls = 20;
   checkCoherence(L, /*ProbeCycles=*/20, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: only 3 measured calls"));
   EXPECT_TRUE(hasWarning(L, "too short for the precision"));
@@ -292,7 +294,7 @@ TEST(Analyse, ChasedLoadsAreLatencyBound) {
   analyse(R);
   const LoopReport &Walk = R.Loops[0].Id == "walk:L0" ? R.Loops[0] : R.Loops[1];
   const LoopReport &Find = R.Loops[0].Id == "walk:L0" ? R.Loops[1] : R.Loops[0];
-  EXPECT_EQ(Walk.Verdict, "latency-bound");
+  EXPECT_EQ(nameOf(Walk.Verdict), "latency-bound");
   auto Has = [](const LoopReport &X, const char *Part) {
     return llvm::any_of(X.Diagnosis, [&](const std::string &D) {
       return D.find(Part) != std::string::npos;
@@ -300,13 +302,13 @@ TEST(Analyse, ChasedLoadsAreLatencyBound) {
   };
   EXPECT_TRUE(Has(Walk, "about 400 per chased load: the latency of memory"));
   EXPECT_TRUE(Has(Walk, "FP not built: every memory access feeds the exit"));
-  EXPECT_NE(Find.Verdict, "latency-bound");
+  EXPECT_NE(nameOf(Find.Verdict), "latency-bound");
   EXPECT_TRUE(Has(Find, "the loop's work is its exit test"));
 }
 
 TEST(Coherence, ExcludedCallsAreFlagged) {
   LoopReport L = makeLoop("e:L0", {100, 50, -1, -1, -1, -1});
-  L.Variants[LS]->Excluded = 10;
+  L.Variants[Variant::LS]->Excluded = 10;
   checkCoherence(L, 0, Thresholds());
   EXPECT_TRUE(hasWarning(L, "LS: 10 of 41 calls excluded"));
   EXPECT_TRUE(hasWarning(L, "the machine is busy"));
@@ -342,15 +344,15 @@ TEST(Compare, PredictedGainShowsUp) {
   for (const LoopComparison &X : C)
     (X.Id == "m:L0" ? M : X.Id == "n:L0" ? N : X.Id == "o:L0" ? O : P) = &X;
   ASSERT_TRUE(M && N && O && P);
-  EXPECT_EQ(M->MatchedBy, "id"); // no source identity on either side
-  EXPECT_EQ(P->Verdict, "only in B");
+  EXPECT_EQ(nameOf(M->MatchedBy), "id"); // no source identity on either side
+  EXPECT_EQ(nameOf(P->Verdict), "only in B");
   EXPECT_DOUBLE_EQ(*M->Speedup, 2.0);
   EXPECT_DOUBLE_EQ(*M->Predicted, 2.5); // 1 / Sat(DL1) = 1 / 0.4
   EXPECT_EQ(M->PredictedBy, "DL1");
   EXPECT_NEAR(*M->Realized, 1.0 / 1.5, 1e-12);
-  EXPECT_EQ(M->Verdict, "gain showed up");
-  EXPECT_EQ(N->Verdict, "no gain");
-  EXPECT_EQ(O->Verdict, "only in A");
+  EXPECT_EQ(nameOf(M->Verdict), "gain showed up");
+  EXPECT_EQ(nameOf(N->Verdict), "no gain");
+  EXPECT_EQ(nameOf(O->Verdict), "only in A");
 }
 
 TEST(Compare, MatchesBySourceIdentityNotId) {
@@ -369,12 +371,12 @@ TEST(Compare, MatchesBySourceIdentityNotId) {
   ASSERT_EQ(C.size(), 2u);
   EXPECT_EQ(C[0].Id, "k:L0");
   EXPECT_EQ(C[0].IdB, "k:L1");
-  EXPECT_EQ(C[0].MatchedBy, "source");
+  EXPECT_EQ(nameOf(C[0].MatchedBy), "source");
   EXPECT_EQ(C[0].Where, "k.c:5:3 in k");
   EXPECT_NEAR(*C[0].Speedup, 1.0, 1e-12);
-  EXPECT_EQ(C[0].Verdict, "no gain");
+  EXPECT_EQ(nameOf(C[0].Verdict), "no gain");
   EXPECT_EQ(C[1].Id, "k:L0");
-  EXPECT_EQ(C[1].Verdict, "only in B");
+  EXPECT_EQ(nameOf(C[1].Verdict), "only in B");
 }
 
 TEST(Compare, PerSourceIterationAcrossVectorFactors) {
@@ -387,8 +389,8 @@ TEST(Compare, PerSourceIterationAcrossVectorFactors) {
   A.Loops[0].Source = "v|v.c:9:5||";
   A.Loops[0].IterationStep = 1;
   B.Loops.push_back(makeLoop("v:L0", {480, -1, -1, -1, -1, -1}, 900));
-  B.Loops[0].Variants[REF]->TripsMedian = 12;
-  B.Loops[0].Variants[REF]->CyclesPerIter = {40, 40, 40};
+  B.Loops[0].Variants[Variant::REF]->TripsMedian = 12;
+  B.Loops[0].Variants[Variant::REF]->CyclesPerIter = {40, 40, 40};
   B.Loops[0].Source = "v|v.c:9:5||";
   B.Loops[0].IterationStep = 8;
   B.Loops.push_back(makeLoop("v:L1", {40, -1, -1, -1, -1, -1}, 100));
@@ -399,10 +401,10 @@ TEST(Compare, PerSourceIterationAcrossVectorFactors) {
   auto C = compareReports(A, B);
   ASSERT_EQ(C.size(), 2u);
   EXPECT_EQ(C[0].IdB, "v:L0");
-  EXPECT_EQ(C[0].SpeedupBasis, "per source iteration");
+  EXPECT_EQ(nameOf(C[0].SpeedupBasis), "per source iteration");
   EXPECT_NEAR(*C[0].PerSourceIterB, 5.0, 1e-12);
   EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
-  EXPECT_EQ(C[1].Verdict, "only in B");
+  EXPECT_EQ(nameOf(C[1].Verdict), "only in B");
   ASSERT_FALSE(C[1].Notes.empty());
   EXPECT_NE(C[1].Notes[0].find("from this source line"), std::string::npos);
 }
@@ -417,7 +419,7 @@ TEST(Compare, InlinedElsewhereMatchesByLocation) {
   analyse(B);
   auto C = compareReports(A, B);
   ASSERT_EQ(C.size(), 1u);
-  EXPECT_EQ(C[0].MatchedBy, "source location");
+  EXPECT_EQ(nameOf(C[0].MatchedBy), "source location");
   EXPECT_NEAR(*C[0].Speedup, 2.0, 1e-12);
   ASSERT_FALSE(C[0].Notes.empty());
   EXPECT_NE(C[0].Notes.back().find("inlined through main@f.c:20:3"),
@@ -435,7 +437,7 @@ TEST(Compare, NoRealizedShareOfAPredictionWithinNoise) {
   auto C = compareReports(A, B);
   ASSERT_EQ(C.size(), 1u);
   EXPECT_FALSE(C[0].Realized.has_value());
-  EXPECT_EQ(C[0].Verdict, "gain, none predicted");
+  EXPECT_EQ(nameOf(C[0].Verdict), "gain, none predicted");
 }
 
 } // namespace
@@ -449,8 +451,8 @@ TEST(Analyse, CallsAgainstNoCall) {
   analyse(R);
   const LoopReport &L = R.Loops[0];
   // The raw saturations stay as measured (the table shows them).
-  EXPECT_DOUBLE_EQ(*L.Saturation[LS], 0.3);
-  EXPECT_DOUBLE_EQ(*L.Saturation[NO_CALL], 0.6);
+  EXPECT_DOUBLE_EQ(*L.Saturation[Variant::LS], 0.3);
+  EXPECT_DOUBLE_EQ(*L.Saturation[Variant::NO_CALL], 0.6);
   auto Has = [&](const std::string &S) {
     return std::any_of(
         L.Diagnosis.begin(), L.Diagnosis.end(),
@@ -460,7 +462,7 @@ TEST(Analyse, CallsAgainstNoCall) {
   // LS against NO_CALL: 30 / 60 = 0.5, not 0.3.
   EXPECT_TRUE(Has("calls deleted in LS: Sat=0.50 against NO_CALL"));
   // So the streams analysis compares 0.50 with FP's 0.90: fp-bound.
-  EXPECT_EQ(L.Streams, "fp-bound");
+  EXPECT_EQ(nameOf(L.Streams), "fp-bound");
   EXPECT_TRUE(Has("Sat(LS)=0.50, Sat(FP)=0.90"));
 
   // Without a NO_CALL measurement, LS has no stream analysis.
@@ -468,7 +470,7 @@ TEST(Analyse, CallsAgainstNoCall) {
   R2.Loops.push_back(makeLoop("c:L0", {100, 30, 90, -1, -1, -1, -1}));
   R2.Loops[0].CallsDeleted = {"LS"};
   analyse(R2);
-  EXPECT_EQ(R2.Loops[0].Streams, "");
+  EXPECT_EQ(nameOf(R2.Loops[0].Streams), "");
 }
 
 namespace {
@@ -478,20 +480,22 @@ bool hasDiagnosis(const LoopReport &L, const std::string &Part) {
       [&](const std::string &D) { return D.find(Part) != std::string::npos; });
 }
 std::array<double, NumVariants>
-meds(std::initializer_list<std::pair<unsigned, double>> L) {
+meds(std::initializer_list<std::pair<Variant, double>> L) {
   std::array<double, NumVariants> M{};
   for (auto [V, C] : L)
-    M[V] = C;
+    M[static_cast<unsigned>(V)] = C;
   return M;
 }
 } // namespace
 
 TEST(Analyse, StoresCostAndCoherence) {
   Report R;
-  R.Loops.push_back(
-      makeLoop("s:L0", meds({{REF, 100}, {S2L, 70}, {NO_STORE, 60}})));
-  R.Loops.push_back(
-      makeLoop("t:L0", meds({{REF, 100}, {S2L, 99}, {NO_STORE, 85}})));
+  R.Loops.push_back(makeLoop("s:L0", meds({{Variant::REF, 100},
+                                           {Variant::S2L, 70},
+                                           {Variant::NO_STORE, 60}})));
+  R.Loops.push_back(makeLoop("t:L0", meds({{Variant::REF, 100},
+                                           {Variant::S2L, 99},
+                                           {Variant::NO_STORE, 85}})));
   analyse(R);
   EXPECT_TRUE(hasDiagnosis(R.Loops[0],
                            "stores cost 40% of this loop (Sat(NO_STORE)=0.60"));
@@ -504,13 +508,16 @@ TEST(Analyse, StoresCostAndCoherence) {
 TEST(Analyse, ReductionAgainstS2LWhenTheLoopStores) {
   // NO_RED turned the stores into loads too: 40 / 80 against S2L.
   Report R;
-  R.Loops.push_back(
-      makeLoop("r:L0", meds({{REF, 100}, {S2L, 80}, {NO_RED, 40}})));
+  R.Loops.push_back(makeLoop(
+      "r:L0",
+      meds({{Variant::REF, 100}, {Variant::S2L, 80}, {Variant::NO_RED, 40}})));
   // No store: S2L is empty, REF is the reference.
-  R.Loops.push_back(makeLoop("d:L0", meds({{REF, 100}, {NO_RED, 60}})));
+  R.Loops.push_back(
+      makeLoop("d:L0", meds({{Variant::REF, 100}, {Variant::NO_RED, 60}})));
   R.Loops[1].Unavailable["S2L"] = "empty";
   // A reduction that costs nothing.
-  R.Loops.push_back(makeLoop("e:L0", meds({{REF, 100}, {NO_RED, 98}})));
+  R.Loops.push_back(
+      makeLoop("e:L0", meds({{Variant::REF, 100}, {Variant::NO_RED, 98}})));
   R.Loops[2].Unavailable["S2L"] = "empty";
   analyse(R);
   EXPECT_TRUE(hasDiagnosis(
@@ -526,8 +533,10 @@ TEST(Analyse, ReductionAgainstS2LWhenTheLoopStores) {
 
 TEST(Analyse, PrefetchProbesLoadPorts) {
   Report R;
-  R.Loops.push_back(makeLoop("p:L0", meds({{REF, 100}, {PREFETCH, 130}})));
-  R.Loops.push_back(makeLoop("q:L0", meds({{REF, 100}, {PREFETCH, 102}})));
+  R.Loops.push_back(
+      makeLoop("p:L0", meds({{Variant::REF, 100}, {Variant::PREFETCH, 130}})));
+  R.Loops.push_back(
+      makeLoop("q:L0", meds({{Variant::REF, 100}, {Variant::PREFETCH, 102}})));
   for (LoopReport &L : R.Loops)
     L.Unavailable["S2L"] = "empty";
   analyse(R);
@@ -541,7 +550,8 @@ TEST(Analyse, PrefetchProbesLoadPorts) {
 
 TEST(Analyse, ThreadSpreadAndS2LPerThread) {
   Report R;
-  R.Loops.push_back(makeLoop("o:L0", meds({{REF, 100}, {S2L, 60}})));
+  R.Loops.push_back(
+      makeLoop("o:L0", meds({{Variant::REF, 100}, {Variant::S2L, 60}})));
   LoopReport &L = R.Loops[0];
   for (unsigned T = 0; T < 4; ++T) {
     ThreadTotal TT;
@@ -556,8 +566,8 @@ TEST(Analyse, ThreadSpreadAndS2LPerThread) {
     Ref.Calls = S.Calls = 5;
     Ref.Cycles = {100, 100, 100};
     S.Cycles = {50.0 + 10 * T, 50.0 + 10 * T, 50.0 + 10 * T};
-    L.Variants[REF]->Rows.push_back(Ref);
-    L.Variants[S2L]->Rows.push_back(S);
+    L.Variants[Variant::REF]->Rows.push_back(Ref);
+    L.Variants[Variant::S2L]->Rows.push_back(S);
   }
   analyse(R);
   ASSERT_TRUE(L.ThreadSpread);
@@ -583,12 +593,12 @@ TEST(Analyse, GroupsRankedByCost) {
   // Group 0 streams (removing it or serving it from L1 saves 60%), group 1
   // is L1-resident (nothing to gain).
   Report R;
-  R.Loops.push_back(makeLoop("g:L0", meds({{REF, 100},
-                                           {LS, 90},
-                                           {DL1_G0, 42},
-                                           {DL1_G1, 99},
-                                           {NO_G0, 40},
-                                           {NO_G1, 98}})));
+  R.Loops.push_back(makeLoop("g:L0", meds({{Variant::REF, 100},
+                                           {Variant::LS, 90},
+                                           {Variant::DL1_G0, 42},
+                                           {Variant::DL1_G1, 99},
+                                           {Variant::NO_G0, 40},
+                                           {Variant::NO_G1, 98}})));
   LoopReport &L = R.Loops[0];
   L.Groups = {{"(%rdi,%rax,8)", 2, {}, {}, {}},
               {"(%rsi,%rax,8)", 2, {}, {}, {}}};

@@ -198,8 +198,8 @@ TEST(CommandLines, RunHelpShowsTheDefaultsARunUses) {
   EXPECT_TRUE(Says("--variants", variantNames(D.Variants)));
   EXPECT_TRUE(Says("--variants", "REF,LS,FP,NO_DIV,DL1,CTRL,NO_CALL"));
   // Each variant is named once in --variants' row.
-  for (unsigned V = 0; V < NumVariants; ++V)
-    EXPECT_NE(helpRow(Help, "--variants").find(variantName(V).str()),
+  for (Variant V : AllVariants)
+    EXPECT_NE(helpRow(Help, "--variants").find(variantName(V)),
               std::string::npos);
 }
 
@@ -215,7 +215,9 @@ TEST(CommandLines, RunValuesReachTheRunOptions) {
   const RunOptions &O = A.Run;
   EXPECT_EQ(O.Reps, 5u);
   EXPECT_EQ(O.rotation(),
-            (std::vector<unsigned>{REF, LS, S2L, NO_STORE, NO_RED, PREFETCH}));
+            (std::vector<Variant>{Variant::REF, Variant::LS, Variant::S2L,
+                                  Variant::NO_STORE, Variant::NO_RED,
+                                  Variant::PREFETCH}));
   EXPECT_EQ(O.lateMode(), RunOptions::LateMode::Always);
   EXPECT_FALSE(O.lateWait());
   EXPECT_EQ(A.TableFile, "t.txt");

@@ -37,7 +37,7 @@ Report sample(double SatDL1) {
     S.TripsKnown = 31;
     S.TripsMedian = 100;
     S.CyclesPerIter = {Med[V] / 100 * 0.98, Med[V] / 100, 0};
-    L.Variants[V] = S;
+    L.Variants[Variant(V)] = S;
   }
   R.Loops.push_back(L);
   analyse(R);

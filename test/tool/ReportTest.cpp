@@ -66,14 +66,14 @@ TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
   ASSERT_TRUE(bool(R1));
   ASSERT_FALSE(bool(M.add(*R0, "/tmp/decan.rank0.json")));
   ASSERT_FALSE(bool(M.add(*R1, "/tmp/decan.rank1.json")));
-  EXPECT_EQ(M.calls("dot:L0", REF), 6u);
+  EXPECT_EQ(M.calls("dot:L0", Variant::REF), 6u);
   Report R = M.finish();
   ASSERT_EQ(R.Loops.size(), 1u);
   ASSERT_EQ(R.Processes.size(), 2u);
   EXPECT_EQ(*R.Processes[1].Rank, 1);
   EXPECT_EQ(R.ProbeCycles, 30);
   const LoopReport &L = R.Loops[0];
-  const VariantStats &Ref = *L.Variants[REF];
+  const VariantStats &Ref = *L.Variants[Variant::REF];
   EXPECT_EQ(Ref.Calls, 6u);
   EXPECT_EQ(Ref.Excluded, 2u); // each rank's report says 1
   EXPECT_EQ(Ref.Cycles.Min, 1000);
@@ -88,12 +88,12 @@ TEST(RawMerger, MergesRanksAndSkipsFlaggedCalls) {
   // Counter fields (anything but cycles, trips, flags, call) per event.
   ASSERT_EQ(Ref.Counters.size(), 1u);
   EXPECT_EQ(Ref.Counters.at("task-clock").Median, 1);
-  EXPECT_TRUE(L.Variants[LS]->Counters.empty());
+  EXPECT_TRUE(L.Variants[Variant::LS]->Counters.empty());
   // LS's fields list trips first: positions come from "fields".
-  const VariantStats &Ls = *L.Variants[LS];
+  const VariantStats &Ls = *L.Variants[Variant::LS];
   EXPECT_EQ(Ls.Cycles.Median, 525);
   analyse(R);
-  EXPECT_DOUBLE_EQ(*R.Loops[0].Saturation[LS], 525.0 / 1250.0);
+  EXPECT_DOUBLE_EQ(*R.Loops[0].Saturation[Variant::LS], 525.0 / 1250.0);
 }
 
 /// One process that ran dot:L0 1000 times (every call timed, 1000 cycles in
@@ -252,7 +252,7 @@ TEST(RawMerger, ReadsTheWholeRunAndPairsEachThread) {
   EXPECT_EQ(L.Parts[3].From, 0.75);
   // Each LS sample paired with its REF neighbours of the same work; the
   // second's post neighbour ran 200 trips: only the pre one counts.
-  const VariantStats &Ls = *L.Variants[LS];
+  const VariantStats &Ls = *L.Variants[Variant::LS];
   ASSERT_EQ(Ls.Pairs.size(), 2u);
   EXPECT_EQ(Ls.PairKinds[static_cast<unsigned>(PairKind::Exact)], 2u);
   EXPECT_EQ(Ls.Pairs[0].Ref, 1000);
@@ -295,7 +295,7 @@ TEST(RawMerger, OnlineStatisticsWidenTheRange) {
   ASSERT_TRUE(bool(V));
   ASSERT_FALSE(bool(M.add(*V, "r.json")));
   Report R = M.finish();
-  const VariantStats &Ref = *R.Loops[0].Variants[REF];
+  const VariantStats &Ref = *R.Loops[0].Variants[Variant::REF];
   EXPECT_EQ(Ref.Calls, 6u);
   EXPECT_EQ(Ref.Cycles.Min, 900);
   EXPECT_EQ(Ref.Cycles.Max, 2000);
@@ -337,8 +337,9 @@ TEST(AnalysedJSON, RoundTrips) {
   analyse(*Back);
   ASSERT_EQ(Back->Loops.size(), 1u);
   EXPECT_EQ(Back->Loops[0].Function, "_Z3dotPdi");
-  EXPECT_EQ(*Back->Loops[0].Saturation[LS], *R.Loops[0].Saturation[LS]);
-  EXPECT_EQ(Back->Loops[0].Variants[REF]->Rows.size(), 1u);
+  EXPECT_EQ(*Back->Loops[0].Saturation[Variant::LS],
+            *R.Loops[0].Saturation[Variant::LS]);
+  EXPECT_EQ(Back->Loops[0].Variants[Variant::REF]->Rows.size(), 1u);
   EXPECT_EQ(Back->Loops[0].Warnings, R.Loops[0].Warnings);
 }
 
@@ -351,9 +352,9 @@ TEST(LoopTable, ParsesRecordsAndPadding) {
     H.abi_version = DECAN_ABI_VERSION;
     H.variant_mask = Mask;
     H.line = 12;
-    H.minfo.status[REF] = DECAN_VARIANT_OK;
-    H.minfo.status[LS] = DECAN_VARIANT_VERIFIER;
-    H.minfo.loop_bytes[REF] = 42;
+    H.minfo.status[DECAN_REF] = DECAN_VARIANT_OK;
+    H.minfo.status[DECAN_LS] = DECAN_VARIANT_VERIFIER;
+    H.minfo.loop_bytes[DECAN_REF] = 42;
     std::string S(reinterpret_cast<const char *>(&H), sizeof(H));
     S.append(Strings, Len);
     S.resize(H.record_size, '\0');
@@ -370,9 +371,9 @@ TEST(LoopTable, ParsesRecordsAndPadding) {
   EXPECT_EQ(F.Function, "_Z1fv");
   EXPECT_EQ(demangleSymbol(F.Function), "f()");
   EXPECT_EQ(F.Line, 12u);
-  EXPECT_TRUE(F.available(REF));
-  EXPECT_EQ(F.whyNot(LS), "verifier");
-  EXPECT_EQ(F.whyNot(FP), "not-emitted");
+  EXPECT_TRUE(F.available(DECAN_REF));
+  EXPECT_EQ(F.whyNot(DECAN_LS), "verifier");
+  EXPECT_EQ(F.whyNot(DECAN_FP), "not-emitted");
   EXPECT_EQ((*Loops)[1].SkipReason, "call inside");
   EXPECT_FALSE(bool(parseLoopTable(Bytes.substr(0, 20))));
   std::string Bad = Bytes;
@@ -383,7 +384,8 @@ TEST(LoopTable, ParsesRecordsAndPadding) {
 TEST(Variants, ParseList) {
   auto V = parseVariantList("LS,REF,NO_DIV");
   ASSERT_TRUE(bool(V));
-  EXPECT_EQ(*V, (std::vector<unsigned>{LS, REF, NO_DIV}));
+  EXPECT_EQ(*V,
+            (std::vector<Variant>{Variant::LS, Variant::REF, Variant::NO_DIV}));
   auto Bad = parseVariantList("LS,FOO");
   ASSERT_FALSE(bool(Bad));
   EXPECT_NE(toString(Bad.takeError()).find("unknown variant 'FOO'"),
@@ -391,7 +393,7 @@ TEST(Variants, ParseList) {
   auto All = parseVariantList("all");
   ASSERT_TRUE(bool(All));
   ASSERT_EQ(All->size(), size_t(NumVariants));
-  EXPECT_EQ(All->back(), unsigned(NO_G3));
+  EXPECT_EQ(All->back(), Variant::NO_G3);
   auto Mixed = parseVariantList("LS,all"); // "all" stands alone
   ASSERT_FALSE(bool(Mixed));
   consumeError(Mixed.takeError());

@@ -125,7 +125,7 @@ TEST(Weights, SamplesStandForTheCallsAroundThem) {
 /// A run whose loop moves from L1 (REF 100 cycles, LS 40) to memory (REF
 /// 400, LS 390) after 3% of its calls, sampled densely at the start and
 /// sparsely afterwards, as the runtime does.
-std::vector<Pair> phasedRun(unsigned Variant) {
+std::vector<Pair> phasedRun(Variant V) {
   std::vector<uint64_t> Calls;
   for (uint64_t C = 2; C < 3000; C += 3)
     Calls.push_back(C);
@@ -137,7 +137,7 @@ std::vector<Pair> phasedRun(unsigned Variant) {
     bool Late = Calls[I] >= 3000;
     Pair P;
     P.Ref = Late ? 400 : 100;
-    P.Var = Variant == LS ? (Late ? 390 : 40) : (Late ? 120 : 95);
+    P.Var = V == Variant::LS ? (Late ? 390 : 40) : (Late ? 120 : 95);
     P.Weight = W[I];
     P.Call = Calls[I];
     P.RunPos = Calls[I] / 100000.0;
@@ -147,7 +147,7 @@ std::vector<Pair> phasedRun(unsigned Variant) {
 }
 
 TEST(Saturation, WeightedRatioDescribesTheWholeRunNotItsStart) {
-  std::vector<Pair> Ps = phasedRun(LS);
+  std::vector<Pair> Ps = phasedRun(Variant::LS);
   // Unweighted, the dense early samples would call the loop compute-bound.
   std::vector<Pair> Flat = Ps;
   for (Pair &P : Flat)
@@ -201,9 +201,9 @@ LoopReport pairedLoop(double SatLS, double SatFP, double Noise, int N) {
   L.Id = "p:L0";
   L.RunCalls = 10000;
   L.RunCycles = 1e7;
-  for (unsigned V : {REF, LS, FP}) {
+  for (Variant V : {Variant::REF, Variant::LS, Variant::FP}) {
     VariantStats S;
-    double Sat = V == LS ? SatLS : V == FP ? SatFP : 1;
+    double Sat = V == Variant::LS ? SatLS : V == Variant::FP ? SatFP : 1;
     for (int I = 0; I < N; ++I) {
       Pair P;
       P.Ref = 1000;
@@ -224,11 +224,11 @@ TEST(Verdict, ClearMarginIsStatedWithItsConfidence) {
   R.ProbeCycles = 50;
   R.Loops.push_back(pairedLoop(0.95, 0.3, 0.02, 60));
   analyse(R);
-  EXPECT_EQ(R.Loops[0].Verdict, "memory-bound");
+  EXPECT_EQ(nameOf(R.Loops[0].Verdict), "memory-bound");
   EXPECT_GE(R.Loops[0].VerdictConfidence, 0.9);
-  ASSERT_TRUE(R.Loops[0].SatInterval[LS]);
-  EXPECT_LT(R.Loops[0].SatInterval[LS]->Lo, 0.95);
-  EXPECT_GT(R.Loops[0].SatInterval[LS]->Hi, 0.95);
+  ASSERT_TRUE(R.Loops[0].SatInterval[Variant::LS]);
+  EXPECT_LT(R.Loops[0].SatInterval[Variant::LS]->Lo, 0.95);
+  EXPECT_GT(R.Loops[0].SatInterval[Variant::LS]->Hi, 0.95);
 }
 
 TEST(Verdict, NoisySamplesAtTheBoundaryAreInconclusive) {
@@ -237,7 +237,7 @@ TEST(Verdict, NoisySamplesAtTheBoundaryAreInconclusive) {
   R.ProbeCycles = 50;
   R.Loops.push_back(pairedLoop(0.8, 0.6, 0.3, 20));
   analyse(R);
-  EXPECT_EQ(R.Loops[0].Verdict, "inconclusive");
+  EXPECT_EQ(nameOf(R.Loops[0].Verdict), "inconclusive");
   EXPECT_NE(R.Loops[0].Inconclusive.find("of resamples"), std::string::npos)
       << R.Loops[0].Inconclusive;
   EXPECT_NE(R.Loops[0].Inconclusive.find("--max-runs"), std::string::npos);
@@ -250,7 +250,7 @@ TEST(Verdict, CallsBelowThePrecisionFloorGetNoVerdict) {
   L.RunCycles = 300.0 * L.RunCalls; // 300 cycles per call < 10 x 52
   R.Loops.push_back(L);
   analyse(R);
-  EXPECT_EQ(R.Loops[0].Verdict, "inconclusive");
+  EXPECT_EQ(nameOf(R.Loops[0].Verdict), "inconclusive");
   EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor"), std::string::npos);
   for (const std::string &D : R.Loops[0].Diagnosis)
     EXPECT_EQ(D.find("memory-bound"), std::string::npos) << D;
@@ -261,7 +261,7 @@ TEST(Verdict, TooFewPairsSayWhatWouldSettleIt) {
   R.ProbeCycles = 50;
   R.Loops.push_back(pairedLoop(0.95, 0.3, 0.02, 3));
   analyse(R);
-  EXPECT_EQ(R.Loops[0].Verdict, "inconclusive");
+  EXPECT_EQ(nameOf(R.Loops[0].Verdict), "inconclusive");
   EXPECT_NE(R.Loops[0].Inconclusive.find("3 usable pairs (need 5)"),
             std::string::npos)
       << R.Loops[0].Inconclusive;
@@ -295,7 +295,7 @@ TEST(Trips, SamplesThatMissTheRunsTripCountsAreFlagged) {
   Report R;
   R.ProbeCycles = 50;
   LoopReport L = pairedLoop(0.95, 0.3, 0.02, 60);
-  for (unsigned V : {REF, LS, FP})
+  for (Variant V : {Variant::REF, Variant::LS, Variant::FP})
     for (Pair &P : L.Variants[V]->Pairs)
       P.Work = 100;
   L.RunMeanTrips = 200; // the run's calls are twice as long on average

@@ -198,9 +198,9 @@ int runRewriteCommand(int argc, char **argv) {
     std::vector<std::string> Ids = splitIds(A.Loops);
     rw::LatePackOptions LO;
     if (A.Variants) {
-      LO.VariantMask = 1u << REF;
-      for (unsigned V : *A.Variants)
-        LO.VariantMask |= 1u << V;
+      LO.VariantMask = 1u << DECAN_REF;
+      for (Variant V : *A.Variants)
+        LO.VariantMask |= 1u << static_cast<unsigned>(V);
     }
     std::string Base = A.LatePack;
     std::string Out = P.has("o") ? A.OutDir : Base + ".pack";
@@ -256,8 +256,8 @@ int runRewriteCommand(int argc, char **argv) {
   Run.Extended = A.Extended;
   Run.Groups = A.Groups;
   RW.VariantMask = 0;
-  for (unsigned V : Run.rotation())
-    RW.VariantMask |= 1u << V;
+  for (Variant V : Run.rotation())
+    RW.VariantMask |= 1u << static_cast<unsigned>(V);
   RW.Threads = A.Threads;
   std::string OutDir = A.OutDir;
   if (!OutDir.empty())

@@ -39,7 +39,7 @@ int runTuneCommand(int argc, char **argv) {
     return reportError("no program given (decan tune [options] -- PROGRAM "
                        "[ARGS...])");
   // The candidates are the program's own code: timed as REF, no variant.
-  O.Variants = {REF};
+  O.Variants = {Variant::REF};
   for (const std::string *Path : {&A.Json, &A.Report})
     if (!Path->empty())
       if (Error E = checkOutputPath(*Path))

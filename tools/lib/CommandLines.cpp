@@ -15,22 +15,17 @@ using namespace llvm;
 
 namespace decan::tool {
 
-std::string variantNames(ArrayRef<unsigned> Vs, StringRef Sep) {
+std::string variantNames(ArrayRef<Variant> Vs, StringRef Sep) {
   std::string S;
-  for (unsigned V : Vs)
-    S += (S.empty() ? "" : Sep.str()) + variantName(V).str();
+  for (Variant V : Vs)
+    S += (S.empty() ? "" : Sep.str()) + std::string(variantName(V));
   return S;
 }
 
-static std::string allVariantNames() {
-  std::vector<unsigned> All;
-  for (unsigned V = 0; V < NumVariants; ++V)
-    All.push_back(V);
-  return variantNames(All, ", ");
-}
+static std::string allVariantNames() { return variantNames(AllVariants, ", "); }
 
 /// --variants: a list of variant names, or "all".
-static Option::Reader readVariants(std::vector<unsigned> &Into) {
+static Option::Reader readVariants(std::vector<Variant> &Into) {
   return [&Into](StringRef, StringRef Value) -> Error {
     auto Vs = parseVariantList(Value);
     if (!Vs)
@@ -260,7 +255,7 @@ OptionTable rewriteOptionTable(RewriteArgs &A) {
          A.List);
   T.flag("all", "rewrite every rewritable loop (the default)", A.All);
   T.text("loops", "IDS", "rewrite only these loop ids (f:L0,...)", A.Loops);
-  std::vector<unsigned> Rotated = RunOptions().Variants;
+  std::vector<Variant> Rotated = RunOptions().Variants;
   T.custom("variants", "V",
            "build these variants (REF always; 'all': every one); by "
            "default what 'decan run' rotates",

@@ -63,22 +63,24 @@ std::string where(const LoopReport &L) {
 /// REF cycles per call: the median of the measured calls, else (a loop
 /// called too few times for samples) the whole run's mean.
 double cyclesPerCall(const LoopReport &L) {
-  if (L.Variants[REF] && L.Variants[REF]->Cycles.Median > 0)
-    return L.Variants[REF]->Cycles.Median;
+  if (L.Variants[Variant::REF] && L.Variants[Variant::REF]->Cycles.Median > 0)
+    return L.Variants[Variant::REF]->Cycles.Median;
   return L.RunCalls && L.RunCycles > 0 ? L.RunCycles / L.RunCalls : 0;
 }
 
 /// Trips per call, as cyclesPerCall() chose its source; 0 unknown.
 double tripsPerCall(const LoopReport &L) {
-  if (L.Variants[REF] && L.Variants[REF]->Cycles.Median > 0)
-    return L.Variants[REF]->TripsKnown ? L.Variants[REF]->TripsMedian : 0;
+  if (L.Variants[Variant::REF] && L.Variants[Variant::REF]->Cycles.Median > 0)
+    return L.Variants[Variant::REF]->TripsKnown
+               ? L.Variants[Variant::REF]->TripsMedian
+               : 0;
   return L.RunMeanTrips.value_or(0);
 }
 
 std::optional<double> perSourceIteration(const LoopReport &L) {
   if (!L.IterationStep)
     return std::nullopt;
-  const std::optional<VariantStats> &R = L.Variants[REF];
+  const std::optional<VariantStats> &R = L.Variants[Variant::REF];
   if (R && R->Cycles.Median > 0)
     return R->TripsKnown && R->CyclesPerIter.Median > 0
                ? std::optional<double>(R->CyclesPerIter.Median /
@@ -97,8 +99,8 @@ std::optional<double> share(const LoopReport &L) {
   return std::nullopt;
 }
 
-std::string bottleneck(const LoopReport &L) {
-  return !L.Verdict.empty() ? L.Verdict : L.Streams;
+VerdictClass bottleneck(const LoopReport &L) {
+  return L.Verdict != VerdictClass::None ? L.Verdict : verdictOf(L.Streams);
 }
 
 /// The prediction: what A says the loop could reach.
@@ -112,10 +114,11 @@ void predict(const LoopReport &LA, LoopComparison &C) {
       C.PredictedBy = By.str();
     }
   };
-  Consider(LA.Saturation[DL1], "DL1");
-  Consider(LA.Saturation[NO_DIV], "NO_DIV");
-  if (LA.Saturation[LS] && LA.Saturation[FP])
-    Consider(std::max(*LA.Saturation[LS], *LA.Saturation[FP]), "LS/FP overlap");
+  Consider(LA.Saturation[Variant::DL1], "DL1");
+  Consider(LA.Saturation[Variant::NO_DIV], "NO_DIV");
+  if (LA.Saturation[Variant::LS] && LA.Saturation[Variant::FP])
+    Consider(std::max(*LA.Saturation[Variant::LS], *LA.Saturation[Variant::FP]),
+             "LS/FP overlap");
 }
 
 /// Why a loop may be in one build only: \p Own and \p Others are the loops
@@ -161,17 +164,18 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
   C.BottleneckB = bottleneck(LB);
   C.CyclesB = cyclesPerCall(LB);
   if (C.CyclesB <= 0 || C.CyclesA <= 0) {
-    C.Verdict = C.CyclesA <= 0 ? "no data in A" : "no data in B";
+    C.Verdict =
+        C.CyclesA <= 0 ? CompareVerdict::NoDataInA : CompareVerdict::NoDataInB;
     return;
   }
   C.PerSourceIterA = perSourceIteration(LA);
   C.PerSourceIterB = perSourceIteration(LB);
   if (C.PerSourceIterA && C.PerSourceIterB) {
     C.Speedup = *C.PerSourceIterA / *C.PerSourceIterB;
-    C.SpeedupBasis = "per source iteration";
+    C.SpeedupBasis = SpeedupPer::SourceIteration;
   } else {
     C.Speedup = C.CyclesA / C.CyclesB;
-    C.SpeedupBasis = "per call";
+    C.SpeedupBasis = SpeedupPer::Call;
   }
   if (LA.IterationStep && LB.IterationStep &&
       LA.IterationStep != LB.IterationStep)
@@ -199,12 +203,12 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
                       ? ": part of the source loop runs outside this loop in "
                         "one build (a remainder, peeled iterations): "
                         "different work"
-                  : C.SpeedupBasis == "per call"
+                  : C.SpeedupBasis == SpeedupPer::Call
                       ? ": per-call times compare different work"
                       : "")
               .str());
   }
-  if (C.MatchedBy == "source location") {
+  if (C.MatchedBy == MatchKind::SourceLocation) {
     SourceParts SA(LA.Source), SB(LB.Source);
     auto Ctx = [](const SourceParts &S) {
       std::string D = S.Inlined.empty() ? std::string("not inlined")
@@ -217,30 +221,30 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
                       "; B " + Ctx(SB));
   }
   auto Stability = [](const LoopReport &L) {
-    return L.Variants[REF] ? L.Variants[REF]->Stability : 0.0;
+    return L.Variants[Variant::REF] ? L.Variants[Variant::REF]->Stability : 0.0;
   };
   double Noise = std::max(T.NoiseFloor, Stability(LA) + Stability(LB));
   // A prediction within the noise promises nothing measurable: no share of
   // it can be "realized".
   if (DifferentWork) {
-    C.Verdict = "different work";
+    C.Verdict = CompareVerdict::DifferentWork;
     return;
   }
   bool GainPredicted = C.Predicted && *C.Predicted > 1 + Noise;
   if (GainPredicted)
     C.Realized = (*C.Speedup - 1) / (*C.Predicted - 1);
   if (*C.Speedup < 1 - Noise)
-    C.Verdict = "slower";
+    C.Verdict = CompareVerdict::Slower;
   else if (*C.Speedup <= 1 + Noise)
-    C.Verdict = "no gain";
+    C.Verdict = CompareVerdict::NoGain;
   else if (!GainPredicted)
-    C.Verdict = "gain, none predicted";
+    C.Verdict = CompareVerdict::GainNonePredicted;
   else if (*C.Speedup > *C.Predicted * (1 + Noise))
-    C.Verdict = "beyond prediction";
+    C.Verdict = CompareVerdict::BeyondPrediction;
   else if (*C.Realized >= 0.5)
-    C.Verdict = "gain showed up";
+    C.Verdict = CompareVerdict::GainShowedUp;
   else
-    C.Verdict = "partly";
+    C.Verdict = CompareVerdict::Partly;
 }
 
 } // namespace
@@ -254,12 +258,12 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
   // remainder.
   std::vector<const LoopReport *> As = rankedLoops(A), Bs = rankedLoops(B);
   std::map<const LoopReport *, const LoopReport *> Pair;
-  std::map<const LoopReport *, std::string> How;
+  std::map<const LoopReport *, MatchKind> How;
   std::set<const LoopReport *> TakenB;
   auto ByShare = [](const LoopReport *X, const LoopReport *Y) {
     return X->TimeCycles > Y->TimeCycles;
   };
-  auto Match = [&](auto Key, StringRef By) {
+  auto Match = [&](auto Key, MatchKind By) {
     std::map<std::string, std::vector<const LoopReport *>> GA, GB;
     for (const LoopReport *L : As)
       if (!Pair.count(L))
@@ -278,19 +282,20 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
       std::stable_sort(LB.begin(), LB.end(), ByShare);
       for (size_t I = 0; I < std::min(LA.size(), LB.size()); ++I) {
         Pair[LA[I]] = LB[I];
-        How[LA[I]] = By.str();
+        How[LA[I]] = By;
         TakenB.insert(LB[I]);
       }
     }
   };
-  Match([](const LoopReport &L) { return L.Source; }, "source");
+  Match([](const LoopReport &L) { return L.Source; }, MatchKind::Source);
   Match(
       [](const LoopReport &L) {
         return L.Source.empty() ? std::string()
                                 : SourceParts(L.Source).written();
       },
-      "source location");
-  Match([](const LoopReport &L) { return L.Source.empty() ? L.Id : ""; }, "id");
+      MatchKind::SourceLocation);
+  Match([](const LoopReport &L) { return L.Source.empty() ? L.Id : ""; },
+        MatchKind::Id);
 
   std::vector<LoopComparison> Out;
   for (const LoopReport *LA : As) {
@@ -303,7 +308,7 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
     predict(*LA, C);
     auto It = Pair.find(LA);
     if (It == Pair.end()) {
-      C.Verdict = "only in A";
+      C.Verdict = CompareVerdict::OnlyInA;
       C.Notes.push_back(onlyNote(*LA, "B", As, Bs));
     } else {
       C.MatchedBy = How[LA];
@@ -320,7 +325,7 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
     C.ShareB = share(*LB);
     C.BottleneckB = bottleneck(*LB);
     C.CyclesB = cyclesPerCall(*LB);
-    C.Verdict = "only in B";
+    C.Verdict = CompareVerdict::OnlyInB;
     C.Notes.push_back(onlyNote(*LB, "A", Bs, As));
     Out.push_back(std::move(C));
   }
@@ -332,7 +337,8 @@ void applyTunePredictions(std::vector<LoopComparison> &Cs,
                           const Report &A) {
   for (LoopComparison &C : Cs) {
     const LoopReport *LA = A.findLoop(C.Id);
-    if (!LA || LA->Source.empty() || C.Verdict == "only in B" || C.CyclesA <= 0)
+    if (!LA || LA->Source.empty() || C.Verdict == CompareVerdict::OnlyInB ||
+        C.CyclesA <= 0)
       continue;
     SourceParts S(LA->Source);
     for (const TunedLoop &T : Tuned) {
@@ -356,10 +362,12 @@ void applyTunePredictions(std::vector<LoopComparison> &Cs,
                     : *C.Speedup < T.PredictedLo ? "below the interval"
                                                  : "above the interval")
                 .str());
-        if (C.Verdict != "different work" && C.Verdict != "slower")
-          C.Verdict = Within || *C.Speedup > T.PredictedHi ? "gain showed up"
-                      : *C.Realized >= 0.5                 ? "partly"
-                                                           : "no gain";
+        if (C.Verdict != CompareVerdict::DifferentWork &&
+            C.Verdict != CompareVerdict::Slower)
+          C.Verdict = Within || *C.Speedup > T.PredictedHi
+                          ? CompareVerdict::GainShowedUp
+                      : *C.Realized >= 0.5 ? CompareVerdict::Partly
+                                           : CompareVerdict::NoGain;
       }
     }
   }
@@ -369,7 +377,7 @@ static std::string pct(std::optional<double> X) {
   return X ? formatv("{0:F1}%", *X * 100).str() : std::string("-");
 }
 
-static std::string orDash(const std::string &S) { return S.empty() ? "-" : S; }
+static std::string orDash(StringRef S) { return S.empty() ? "-" : S.str(); }
 
 void printComparison(raw_ostream &OS, const std::vector<LoopComparison> &Cs) {
   OS << formatv("{0,-36} {1,12} {2,12} {3,8} {4,18} {5,9}  {6}\n", "loop",
@@ -380,7 +388,7 @@ void printComparison(raw_ostream &OS, const std::vector<LoopComparison> &Cs) {
         C.Predicted
             ? formatv("{0:F2}x ({1})", *C.Predicted, C.PredictedBy).str()
             : "-";
-    bool InA = C.Verdict != "only in B";
+    bool InA = C.Verdict != CompareVerdict::OnlyInB;
     OS << formatv("{0,-36} {1,12} {2,12} {3,8} {4,18} {5,9}  {6}\n", C.Where,
                   InA ? formatv("{0:F0}", C.CyclesA).str() : "-",
                   C.CyclesB > 0 ? formatv("{0:F0}", C.CyclesB).str() : "-",
@@ -388,19 +396,20 @@ void printComparison(raw_ostream &OS, const std::vector<LoopComparison> &Cs) {
                   InA ? Pred : "-",
                   C.Realized ? formatv("{0:F0}%", *C.Realized * 100).str()
                              : "-",
-                  C.Verdict);
+                  nameOf(C.Verdict));
     if (!C.IdB.empty()) {
-      OS << formatv("  A {0} -> B {1} (by {2})", C.Id, C.IdB, C.MatchedBy);
+      OS << formatv("  A {0} -> B {1} (by {2})", C.Id, C.IdB,
+                    nameOf(C.MatchedBy));
       if (C.PerSourceIterA && C.PerSourceIterB)
         OS << formatv("; cycles per source iteration {0:F2} -> {1:F2}",
                       *C.PerSourceIterA, *C.PerSourceIterB);
       OS << formatv("; program share {0} -> {1}; bottleneck {2} -> {3}\n",
-                    pct(C.ShareA), pct(C.ShareB), orDash(C.BottleneckA),
-                    orDash(C.BottleneckB));
+                    pct(C.ShareA), pct(C.ShareB), orDash(nameOf(C.BottleneckA)),
+                    orDash(nameOf(C.BottleneckB)));
     } else {
       OS << formatv("  {0} {1}; program share {2}; bottleneck {3}\n",
                     InA ? "A" : "B", C.Id, pct(InA ? C.ShareA : C.ShareB),
-                    orDash(InA ? C.BottleneckA : C.BottleneckB));
+                    orDash(nameOf(InA ? C.BottleneckA : C.BottleneckB)));
     }
     for (const std::string &N : C.Notes)
       OS << "  note: " << N << "\n";
@@ -416,27 +425,28 @@ json::Value comparisonJSON(const std::vector<LoopComparison> &Cs) {
     json::Array Notes;
     for (const std::string &N : C.Notes)
       Notes.push_back(N);
+    bool OnlyB = C.Verdict == CompareVerdict::OnlyInB;
     Loops.push_back(json::Object{
         {"where", C.Where},
-        {"id_a", C.Verdict == "only in B" ? json::Value(nullptr) : C.Id},
-        {"id_b", C.Verdict == "only in B" ? json::Value(C.Id)
-                 : C.IdB.empty()          ? json::Value(nullptr)
-                                          : json::Value(C.IdB)},
-        {"matched_by", C.MatchedBy},
+        {"id_a", OnlyB ? json::Value(nullptr) : C.Id},
+        {"id_b", OnlyB           ? json::Value(C.Id)
+                 : C.IdB.empty() ? json::Value(nullptr)
+                                 : json::Value(C.IdB)},
+        {"matched_by", nameOf(C.MatchedBy)},
         {"cycles_per_call_a", C.CyclesA > 0 ? json::Value(C.CyclesA) : nullptr},
         {"cycles_per_call_b", C.CyclesB > 0 ? json::Value(C.CyclesB) : nullptr},
         {"cycles_per_source_iteration_a", Opt(C.PerSourceIterA)},
         {"cycles_per_source_iteration_b", Opt(C.PerSourceIterB)},
         {"speedup", Opt(C.Speedup)},
-        {"speedup_basis", C.SpeedupBasis},
+        {"speedup_basis", nameOf(C.SpeedupBasis)},
         {"program_share_a", Opt(C.ShareA)},
         {"program_share_b", Opt(C.ShareB)},
-        {"bottleneck_a", C.BottleneckA},
-        {"bottleneck_b", C.BottleneckB},
+        {"bottleneck_a", nameOf(C.BottleneckA)},
+        {"bottleneck_b", nameOf(C.BottleneckB)},
         {"predicted", Opt(C.Predicted)},
         {"predicted_by", C.PredictedBy},
         {"realized", Opt(C.Realized)},
-        {"verdict", C.Verdict},
+        {"verdict", nameOf(C.Verdict)},
         {"notes", std::move(Notes)}});
   }
   return json::Object{{"tool", "decan"},
@@ -478,14 +488,12 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
              : std::string("-");
   };
   for (const LoopComparison &C : Cs) {
-    bool OnlyB = C.Verdict == "only in B", OnlyA = C.Verdict == "only in A";
-    StringRef Class =
-        (OnlyA || OnlyB)        ? "only"
-        : C.Verdict == "slower" ? "slower"
-        : StringRef(C.Verdict).contains("gain") && C.Verdict != "no gain"
-            ? "gain"
-        : C.Verdict == "beyond prediction" ? "gain"
-                                           : "";
+    bool OnlyB = C.Verdict == CompareVerdict::OnlyInB,
+         OnlyA = C.Verdict == CompareVerdict::OnlyInA;
+    StringRef Class = (OnlyA || OnlyB)                      ? "only"
+                      : C.Verdict == CompareVerdict::Slower ? "slower"
+                      : isGain(C.Verdict)                   ? "gain"
+                                                            : "";
     OS << "<tr class=\"" << Class << "\"><td class=l>" << esc(C.Where)
        << "</td><td class=l>"
        << esc(OnlyB           ? "B " + C.Id
@@ -497,8 +505,8 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
        << Num(C.PerSourceIterB, "{0:F2}") << "</td><td>"
        << Num(C.Speedup, "{0:F2}x") << "</td><td class=l>" << Bar(C.ShareA)
        << "<br>" << Bar(C.ShareB) << "</td><td class=l>"
-       << esc(orDash(C.BottleneckA)) << " &rarr; " << esc(orDash(C.BottleneckB))
-       << "</td><td>"
+       << esc(orDash(nameOf(C.BottleneckA))) << " &rarr; "
+       << esc(orDash(nameOf(C.BottleneckB))) << "</td><td>"
        << (C.Predicted
                ? esc(formatv("{0:F2}x ({1})", *C.Predicted, C.PredictedBy)
                          .str())
@@ -507,7 +515,7 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
        << Num(C.Realized ? std::optional<double>(*C.Realized * 100)
                          : std::nullopt,
               "{0:F0}%")
-       << "</td><td class=l>" << esc(C.Verdict) << "</td></tr>\n";
+       << "</td><td class=l>" << esc(nameOf(C.Verdict)) << "</td></tr>\n";
     if (!C.Notes.empty()) {
       OS << "<tr><td></td><td colspan=11 class=note>";
       for (const std::string &N : C.Notes)

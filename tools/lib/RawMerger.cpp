@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "decan/Tool/Analysis.h"
 #include "decan/Tool/Report.h"
 #include "decan/abi_names.h"
 
@@ -252,7 +253,7 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
   if (!VO)
     return Error::success();
   std::vector<ThreadSample> Taken;
-  std::vector<unsigned> TakenVariant; // Taken[I]'s variant
+  std::vector<Variant> TakenVariant; // Taken[I]'s variant
   for (const auto &KV : *VO) {
     auto V = parseVariant(KV.first);
     const json::Object *S = KV.second.getAsObject();
@@ -265,9 +266,9 @@ Error RawMerger::addThread(const json::Object &TO, const ProcessInfo &PI,
     Row.Pid = PI.Pid;
     Row.Thread = count(&TO, "thread");
     Row.Tid = count(&TO, "tid");
-    if (Error E = addVariant(*S, Row, *LP.Variants[*V], Taken, *V == REF,
-                             Source + ": loop " + Id + " variant " +
-                                 StringRef(KV.first)))
+    if (Error E = addVariant(
+            *S, Row, *LP.Variants[*V], Taken, *V == Variant::REF,
+            Source + ": loop " + Id + " variant " + StringRef(KV.first)))
       return E;
     TakenVariant.resize(Taken.size(), *V);
   }
@@ -488,7 +489,7 @@ Error RawMerger::addFile(StringRef Path) {
   return add(*V, Path);
 }
 
-uint64_t RawMerger::calls(StringRef Loop, unsigned V) const {
+uint64_t RawMerger::calls(StringRef Loop, Variant V) const {
   for (const LoopPool &L : Loops)
     if (L.Info.Id == Loop)
       return L.Variants[V] ? L.Variants[V]->Calls : 0;
@@ -558,8 +559,8 @@ Report RawMerger::finish() const {
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;
-    for (unsigned V = 0; V < NumVariants; ++V) {
-      auto Why = L.Unavailable.find(variantName(V).str());
+    for (Variant V : AllVariants) {
+      auto Why = L.Unavailable.find(std::string(variantName(V)));
       if (!LP.Variants[V] ||
           (Why != L.Unavailable.end() && Why->second == "runaway"))
         continue;
@@ -594,21 +595,18 @@ Report RawMerger::finish() const {
           std::max(0.0, LP.RunCycles - (double)LP.RunCalls * R.ProbeCallCycles);
       if (LP.RunTripsKnown)
         L.RunMeanTrips = (double)LP.RunIterations / (double)LP.RunTripsKnown;
-    } else if (L.Variants[REF]) {
+    } else if (L.Variants[Variant::REF]) {
       // decan-raw-1: REF's mean times all calls seen estimates it.
       if (LP.CallsSeen)
         AllCalls = LP.CallsSeen;
-      L.TimeCycles = L.Variants[REF]->MeanCycles * AllCalls;
+      L.TimeCycles = L.Variants[Variant::REF]->MeanCycles * AllCalls;
     }
     R.Loops.push_back(std::move(L));
   }
-  double Total = 0;
   R.SlotFixedCycles = SlotFixed;
   R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
-    if (!L.isRegion()) // regions enclose loops: not loop time
-      Total += L.TimeCycles;
     // Measured where the runtime timed itself (entry to exit of every
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
@@ -621,28 +619,12 @@ Report RawMerger::finish() const {
           (double)(L.RunCalls + L.VariantCalls) * R.ProbeCallCycles +
           (double)L.Slots * SlotFixed;
   }
-  for (LoopReport &L : R.Loops)
-    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
   R.ProcessCycles = 0;
   for (const ProcessInfo &P : R.Processes)
     R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
-  // The program's own time: the processes' less what decan added.
-  double Program = R.ProcessCycles - R.OverheadCycles;
-  if (R.ProcessCycles > 0 && Program > 0) {
-    double Cov = 0;
-    for (LoopReport &L : R.Loops) {
-      if (!L.RunCalls)
-        continue;
-      L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
-      L.ProgramShareLowerBound =
-          L.InsideCycles > 0 &&
-          L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
-      // Regions enclose loops: their time is not added twice.
-      if (!L.isRegion())
-        Cov += *L.ProgramShare;
-    }
-    R.Coverage = std::min(1.0, Cov);
-  }
+  // The shares, as the analysis computes them (analyses/Shares.cpp): --hot
+  // and the run's hints read them before any analysis runs.
+  computeShares(R);
   return R;
 }
 

@@ -18,29 +18,15 @@ using namespace llvm;
 
 namespace decan::tool {
 
-static_assert(REF == DECAN_REF && LS == DECAN_LS && FP == DECAN_FP &&
-                  NO_DIV == DECAN_NO_DIV && DL1 == DECAN_DL1 &&
-                  CTRL == DECAN_CTRL && NO_CALL == DECAN_NO_CALL &&
-                  S2L == DECAN_S2L && NO_STORE == DECAN_NO_STORE &&
-                  NO_RED == DECAN_NO_RED && PREFETCH == DECAN_PREFETCH &&
-                  DL1_G0 == DECAN_DL1_G0 && NO_G0 == DECAN_NO_G0 &&
-                  NumVariants == DECAN_NUM_VARIANTS,
-              "tool::Variant mirrors enum decan_variant");
-
-StringRef variantName(unsigned V) { return decan_variant_name(V); }
-
-std::optional<unsigned> parseVariant(StringRef Name) {
+std::optional<Variant> parseVariant(StringRef Name) {
   int V = decan_variant_parse(Name.data(), Name.size());
-  return V < 0 ? std::nullopt : std::optional<unsigned>(V);
+  return V < 0 ? std::nullopt : std::optional<Variant>(static_cast<Variant>(V));
 }
 
-Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
-  std::vector<unsigned> Out;
-  if (List.trim() == "all") {
-    for (unsigned K = 0; K < NumVariants; ++K)
-      Out.push_back(K);
-    return Out;
-  }
+Expected<std::vector<Variant>> parseVariantList(StringRef List) {
+  std::vector<Variant> Out;
+  if (List.trim() == "all")
+    return std::vector<Variant>(AllVariants.begin(), AllVariants.end());
   SmallVector<StringRef, 8> Parts;
   List.split(Parts, ',', -1, /*KeepEmpty=*/false);
   for (StringRef P : Parts) {
@@ -48,8 +34,8 @@ Expected<std::vector<unsigned>> parseVariantList(StringRef List) {
     auto V = parseVariant(P);
     if (!V) {
       std::string Known;
-      for (unsigned K = 0; K < NumVariants; ++K)
-        Known += (K ? ", " : "") + variantName(K).str();
+      for (Variant K : AllVariants)
+        Known += (Known.empty() ? "" : ", ") + std::string(variantName(K));
       return createStringError("unknown variant '%s' (known: %s)",
                                P.str().c_str(), Known.c_str());
     }

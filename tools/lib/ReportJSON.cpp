@@ -25,14 +25,12 @@ namespace decan::tool {
 namespace {
 /// A per-variant member (`std::array` by variant index) seen as the JSON
 /// object {"REF": ..., "LS": ...} of the variants that have a value.
-template <typename T> struct PerVariant {
-  std::array<std::optional<T>, NumVariants> &Of;
-};
+template <typename T> struct PerVariant { VariantArray<std::optional<T>> &Of; };
 
 template <typename T>
-json::Object perVariant(const std::array<std::optional<T>, NumVariants> &A) {
+json::Object perVariant(const VariantArray<std::optional<T>> &A) {
   json::Object O;
-  for (unsigned V = 0; V < NumVariants; ++V)
+  for (Variant V : AllVariants)
     if (A[V])
       O[variantName(V)] = *A[V];
   return O;
@@ -49,7 +47,7 @@ bool fromJSON(const json::Value &E, PerVariant<T> Out, json::Path P) {
     X.reset();
   for (const auto &KV : *O) {
     // A name this decan does not know: a variant of a later one, skipped.
-    std::optional<unsigned> V = parseVariant(KV.first);
+    std::optional<Variant> V = parseVariant(KV.first);
     if (!V)
       continue;
     T X{};
@@ -345,7 +343,7 @@ static bool wholeRunFromJSON(json::ObjectMapper &O, LoopReport &X) {
 json::Value toJSON(const LoopReport &X) {
   // Saturation[REF] is 1 by definition (set on reading).
   auto Sat = X.Saturation;
-  Sat[REF].reset();
+  Sat[Variant::REF].reset();
   json::Object O = loopIdentityJSON(X);
   json::Object Measured{
       {"calls_seen", X.CallsSeen},
@@ -418,8 +416,8 @@ bool fromJSON(const json::Value &E, LoopReport &X, json::Path P) {
       O.mapOptional("rank_by_dl1_gain", X.RankByGain) &&
       O.mapOptional("diagnosis", X.Diagnosis) &&
       O.mapOptional("warnings", X.Warnings);
-  if (OK && X.Variants[REF])
-    X.Saturation[REF] = 1.0;
+  if (OK && X.Variants[Variant::REF])
+    X.Saturation[Variant::REF] = 1.0;
   return OK;
 }
 

@@ -43,8 +43,8 @@ std::vector<std::string> buildEnvironment(const RunOptions &O,
     Env.push_back(S.str());
   }
   std::string Vars;
-  for (unsigned V : R.Variants)
-    Vars += (Vars.empty() ? "" : ",") + variantName(V).str();
+  for (Variant V : R.Variants)
+    Vars += (Vars.empty() ? "" : ",") + std::string(variantName(V));
   Env.push_back("DECAN_LOOPS=" + R.Loops);
   Env.push_back("DECAN_VARIANTS=" + Vars);
   Env.push_back("DECAN_MODE=" + O.Mode);

@@ -19,10 +19,10 @@ using namespace llvm;
 
 namespace decan::tool {
 
-std::vector<unsigned> RunOptions::rotation() const {
-  std::vector<unsigned> Out = Variants;
-  auto Add = [&](ArrayRef<unsigned> Vs) {
-    for (unsigned V : Vs)
+std::vector<Variant> RunOptions::rotation() const {
+  std::vector<Variant> Out = Variants;
+  auto Add = [&](ArrayRef<Variant> Vs) {
+    for (Variant V : Vs)
       if (!is_contained(Out, V))
         Out.push_back(V);
   };
@@ -31,8 +31,8 @@ std::vector<unsigned> RunOptions::rotation() const {
   if (Groups)
     Add(GroupVariants);
   // Saturations are ratios to REF: it is always measured.
-  if (!is_contained(Out, REF))
-    Out.insert(Out.begin(), REF);
+  if (!is_contained(Out, Variant::REF))
+    Out.insert(Out.begin(), Variant::REF);
   return Out;
 }
 

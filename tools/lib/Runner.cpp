@@ -99,8 +99,8 @@ void RunSession::planRewrite() {
   // Copies carry the variants this run rotates, and no others (the
   // others' dependence checks are most of a rewrite's time): --extended or
   // --groups add theirs. The mask is part of the cache key.
-  for (unsigned V : O.Variants)
-    Rotated |= 1u << V;
+  for (Variant V : O.Variants)
+    Rotated |= 1u << static_cast<unsigned>(V);
   Stage.VariantMask = Rotated;
   if (O.Loops != "all")
     Stage.OnlyLoops = O.loopIds();
@@ -223,7 +223,7 @@ void RunSession::prepareDlopenCopies() {
       Log);
 }
 
-Expected<int> RunSession::spawn(StringRef Loops, ArrayRef<unsigned> Variants,
+Expected<int> RunSession::spawn(StringRef Loops, ArrayRef<Variant> Variants,
                                 StringRef Dir, StringRef What, bool Quiet) {
   RunEnvironment Env;
   Env.Loops = Loops.str();
@@ -257,7 +257,7 @@ Expected<int> RunSession::spawn(StringRef Loops, ArrayRef<unsigned> Variants,
 }
 
 Expected<unsigned> RunSession::runOnce(StringRef Loops,
-                                       ArrayRef<unsigned> Variants,
+                                       ArrayRef<Variant> Variants,
                                        RawMerger &Into, StringRef What,
                                        bool Quiet) {
   ++Out.Runs;
@@ -358,7 +358,7 @@ Expected<std::vector<std::string>> RunSession::chooseLoops(const Report &P) {
   if (!O.HotPercent) {
     for (const LoopReport *L : Order)
       if (L->RunCalls || L->CallsSeen ||
-          (L->Variants[REF] && L->Variants[REF]->Calls))
+          (L->Variants[Variant::REF] && L->Variants[Variant::REF]->Calls))
         Keep.push_back(L->Id);
     return Keep;
   }
@@ -391,7 +391,7 @@ Error RunSession::profile() {
   // The user asked for two runs with --hot; otherwise this one is
   // decan's: its standard output is dropped, like --lib auto's.
   auto N =
-      runOnce(RunLoops, ArrayRef<unsigned>{REF}, Profile,
+      runOnce(RunLoops, ArrayRef<Variant>{Variant::REF}, Profile,
               Profiling ? "finding the loops that run (REF)" : "profile (REF)",
               /*Quiet=*/!O.HotPercent);
   if (!N)
@@ -430,9 +430,9 @@ Error RunSession::measure() {
   if (O.Mode == "rotate")
     return runOnce(RunLoops, O.Variants, Merger, "measuring").takeError();
   Planned = Out.Runs + O.Variants.size();
-  for (unsigned V : O.Variants) {
-    auto N = runOnce(RunLoops, ArrayRef<unsigned>{V}, Merger,
-                     ("variant " + variantName(V)).str());
+  for (Variant V : O.Variants) {
+    auto N = runOnce(RunLoops, ArrayRef<Variant>{V}, Merger,
+                     "variant " + std::string(variantName(V)));
     if (!N)
       return N.takeError();
   }
@@ -454,7 +454,7 @@ Error RunSession::measureAgain() {
         continue;
       if (L.RunCalls < 2)
         continue; // an init loop called once: more runs change nothing
-      bool Short = any_of(O.Variants, [&](unsigned V) {
+      bool Short = any_of(O.Variants, [&](Variant V) {
         return L.Variants[V] && L.Variants[V]->Pairs.size() < MinPairs;
       });
       if (Short)

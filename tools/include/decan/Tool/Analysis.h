@@ -81,12 +81,6 @@ struct Thresholds {
   double PhaseCost = 0.3;
 };
 
-/// Algorithm 2's outcome.
-enum class StreamsClass { Balanced, MemoryBound, FPBound, Unsaturated };
-
-/// "balanced", "memory-bound", "fp-bound", "unsaturated".
-llvm::StringRef streamsClassName(StreamsClass C);
-
 /// Algorithm 2 (thesis 4.5.3) on Sat(LS) and Sat(FP):
 ///  - Sat_LS - Sat_FP >= Gap: memory-bound; Sat_FP - Sat_LS >= Gap: FP-bound;
 ///  - else both >= Full: balanced (the ideal: streams overlap, both saturate);
@@ -102,14 +96,11 @@ std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
 
 /// The PAMDA performance overview (thesis 5.4.2): the memory subsystem's
 /// part from Sat(LS), the CPU's from Sat(DL1) (the loop with ideal memory),
-/// classified like Algorithm 2: MemoryBound (LS dominates), FPBound read as
-/// CPU-bound (DL1 dominates), Balanced, Unsaturated (poor overlap: fixing
-/// either side pays).
-StreamsClass classifyMemoryCpu(double SatLS, double SatDL1,
-                               const Thresholds &T);
-
-/// "memory-bound", "cpu-bound", "balanced", "unsaturated".
-llvm::StringRef memoryCpuName(StreamsClass C);
+/// classified like Algorithm 2: MemoryBound (LS dominates), CpuBound (DL1
+/// dominates), Balanced, Unsaturated (poor overlap: fixing either side
+/// pays).
+MemoryCpuClass classifyMemoryCpu(double SatLS, double SatDL1,
+                                 const Thresholds &T);
 
 /// Potential gain of making every access hit L1 (thesis 4.5.4):
 /// share x (1 - Sat(DL1)), never negative.
@@ -121,7 +112,7 @@ llvm::StringRef dataLocation(double SatDL1, const Thresholds &T);
 
 /// Sat(V) = T(V)/T(REF) on median cycles per call, or nullopt when either is
 /// missing or REF is 0: for unpaired runs (replace, instance mode).
-std::optional<double> saturation(const LoopReport &L, unsigned V);
+std::optional<double> saturation(const LoopReport &L, Variant V);
 
 /// A classification re-derived on every bootstrap replicate: the label of
 /// the point estimate and the share of replicates that agree with it.
@@ -132,13 +123,10 @@ struct Classified {
   std::vector<std::pair<std::string, double>> Labels;
 };
 
-/// Label of replicates (and points) whose class changes within the margin.
-inline constexpr const char *kNearThreshold = "near a threshold";
-
 /// Applies \p Classify to the point values and to each replicate (arrays
 /// of equal length, one per input). A point whose class changes when its
 /// values move by up to \p Margin (every corner of the box is tried) is
-/// labelled kNearThreshold: it supports no class.
+/// labelled kNearThreshold (Verdicts.h): it supports no class.
 Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,
@@ -146,13 +134,15 @@ classifyReplicates(const std::vector<double> &Point,
                    double Margin = 0);
 
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
-/// every loop of \p R. Idempotent.
+/// every loop of \p R: the analyses of analysisList() (AnalysisList.h), in
+/// order. Idempotent.
 void analyse(Report &R, const Thresholds &T = Thresholds());
 
-/// Loop structure check (thesis 5.4.3): flags source loops whose peel or
-/// remainder loops take more than MaxTailShare of their time. Part of
-/// analyse(); appends to the busiest loop's diagnosis.
-void checkLoopStructure(Report &R, const Thresholds &T);
+/// Each loop's share of the loops' time (Share) and of the program's own
+/// time (ProgramShare, decan's cost removed), and the loops' coverage of
+/// the program: the "shares" analysis, for callers that rank loops before
+/// analysing them.
+void computeShares(Report &R);
 
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
 void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T);

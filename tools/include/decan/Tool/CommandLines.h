@@ -65,7 +65,7 @@ OptionTable tuneOptionTable(TuneArgs &A);
 struct RewriteArgs {
   std::string OutDir, Loops, LatePack;
   /// --variants as given (nullopt: what `decan run` rotates by default).
-  std::optional<std::vector<unsigned>> Variants;
+  std::optional<std::vector<Variant>> Variants;
   unsigned Threads = 0; ///< 0: one per core
   bool List = false, Disasm = false, Quiet = false, All = false,
        Profile = false, Extended = false, Groups = false, LateBase = false;
@@ -73,7 +73,7 @@ struct RewriteArgs {
 OptionTable rewriteOptionTable(RewriteArgs &A);
 
 /// "REF, LS, ...": \p Vs' names.
-std::string variantNames(llvm::ArrayRef<unsigned> Vs,
+std::string variantNames(llvm::ArrayRef<Variant> Vs,
                          llvm::StringRef Sep = ",");
 
 } // namespace decan::tool

@@ -32,10 +32,8 @@ struct TunedLoop;
 struct LoopComparison {
   std::string Id;  ///< A's id, or B's for a loop in B only
   std::string IdB; ///< B's id when matched
-  /// How the pair was matched: "source" (same identity), "source location"
-  /// (same file:line:col and origin, other nest or inlining), "id" (no
-  /// source identity on either side), "" (one side only).
-  std::string MatchedBy;
+  /// How the pair was matched (None: one side only).
+  MatchKind MatchedBy = MatchKind::None;
   std::string Where;               ///< "file:line:col in origin" or the id
   double CyclesA = 0, CyclesB = 0; ///< REF median cycles per call
   /// REF median cycles per source iteration (per iteration / step); nullopt
@@ -44,9 +42,11 @@ struct LoopComparison {
   /// A's time over B's: per source iteration when both sides know it, else
   /// per call; SpeedupBasis says which.
   std::optional<double> Speedup;
-  std::string SpeedupBasis;
+  SpeedupPer SpeedupBasis = SpeedupPer::None;
   std::optional<double> ShareA, ShareB; ///< of the program's time
-  std::string BottleneckA, BottleneckB; ///< verdict class, "" unknown
+  /// The loop's verdict class (its streams class when it has no verdict).
+  VerdictClass BottleneckA = VerdictClass::None,
+               BottleneckB = VerdictClass::None;
   /// The largest speedup A's saturations promise, 1/Sat(V), over DL1 (data
   /// in L1), NO_DIV (no divisions) and max(Sat LS, Sat FP) (streams fully
   /// overlapped); nullopt when A measured none of them below 1.
@@ -55,11 +55,8 @@ struct LoopComparison {
   /// (Speedup - 1) / (Predicted - 1), only when the prediction is a gain
   /// beyond the noise (a prediction of 1.00x realizes nothing measurable).
   std::optional<double> Realized;
-  /// "gain showed up", "beyond prediction", "partly", "gain, none
-  /// predicted", "no gain", "slower", "different work" (the loops run
-  /// different shares of the source loop per call), "no data in B", "only
-  /// in A", "only in B".
-  std::string Verdict;
+  /// Whether the gain A predicted showed up in B (Verdicts.h).
+  CompareVerdict Verdict = CompareVerdict::NoGain;
   std::vector<std::string> Notes;
 };
 

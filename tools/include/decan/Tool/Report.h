@@ -14,6 +14,9 @@
 #define DECAN_TOOL_REPORT_H
 
 #include "decan/Tool/Pairing.h"
+#include "decan/Tool/Statistics.h"
+#include "decan/Tool/VariantArray.h"
+#include "decan/Tool/Verdicts.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,37 +32,11 @@
 
 namespace decan::tool {
 
-/// Variant indices, in `enum decan_variant` order (abi.h).
-enum Variant : unsigned {
-  REF,
-  LS,
-  FP,
-  NO_DIV,
-  DL1,
-  CTRL,
-  NO_CALL,
-  S2L,
-  NO_STORE,
-  NO_RED,
-  PREFETCH,
-  DL1_G0,
-  DL1_G1,
-  DL1_G2,
-  DL1_G3,
-  NO_G0,
-  NO_G1,
-  NO_G2,
-  NO_G3,
-  NumVariants
-};
-
-/// "REF", "LS", ... for a variant index.
-llvm::StringRef variantName(unsigned V);
-/// The index of a variant name (exact, upper case), or nullopt.
-std::optional<unsigned> parseVariant(llvm::StringRef Name);
-/// Parses "REF,LS,..." into indices (REF is not added); "all": every
+/// The variant named \p Name (exact, upper case), or nullopt.
+std::optional<Variant> parseVariant(llvm::StringRef Name);
+/// Parses "REF,LS,..." into variants (REF is not added); "all": every
 /// variant. Errors name the unknown variant and list the known ones.
-llvm::Expected<std::vector<unsigned>> parseVariantList(llvm::StringRef List);
+llvm::Expected<std::vector<Variant>> parseVariantList(llvm::StringRef List);
 
 /// Minimum, median and maximum of a sample.
 struct Summary {
@@ -156,8 +133,8 @@ struct RunPart {
   double Iterations = 0;   ///< their known iterations
   double Cycles = 0;       ///< their REF cycles
   /// Saturations from the pairs in this part (point estimates).
-  std::array<std::optional<double>, NumVariants> Saturation;
-  std::string Streams; ///< Algorithm 2 on this part's saturations
+  VariantArray<std::optional<double>> Saturation;
+  StreamsClass Streams = StreamsClass::None; ///< Algorithm 2 on them
 };
 
 llvm::json::Value toJSON(const RunPart &X);
@@ -256,24 +233,22 @@ struct LoopReport {
   /// Mean trips per call: of the whole run, and of the weighted samples.
   std::optional<double> RunMeanTrips, SampleMeanTrips;
   /// Saturation intervals (paired runs).
-  std::array<std::optional<Interval>, NumVariants> SatInterval;
-  /// The headline verdict: a streams class (Algorithm 2), "inconclusive",
-  /// or "" when LS/FP are not measured; its confidence (share of bootstrap
-  /// replicates agreeing, 0 when unknown) and, when inconclusive, why and
-  /// what would settle it.
-  std::string Verdict;
+  VariantArray<std::optional<Interval>> SatInterval;
+  /// The headline verdict: a streams class (Algorithm 2), latency-bound,
+  /// inconclusive, or none when LS/FP are not measured; its confidence
+  /// (share of bootstrap replicates agreeing, 0 when unknown) and, when
+  /// inconclusive, why and what would settle it.
+  VerdictClass Verdict = VerdictClass::None;
   double VerdictConfidence = 0;
   std::string Inconclusive;
   /// The run in quarters (and what changed between them).
   std::vector<RunPart> Parts;
-  std::array<std::optional<VariantStats>, NumVariants> Variants;
-  std::array<std::optional<double>, NumVariants> Saturation;
-  /// Algorithm 2 class: "memory-bound", "fp-bound", "balanced",
-  /// "unsaturated", or "" when LS or FP is missing.
-  std::string Streams;
-  /// PAMDA overview (LS vs DL1): "memory-bound", "cpu-bound", "balanced",
-  /// "unsaturated", or "".
-  std::string MemoryCpu;
+  VariantArray<std::optional<VariantStats>> Variants;
+  VariantArray<std::optional<double>> Saturation;
+  /// Algorithm 2 class; None when LS or FP is missing.
+  StreamsClass Streams = StreamsClass::None;
+  /// PAMDA overview (LS vs DL1); None when LS or DL1 is missing.
+  MemoryCpuClass MemoryCpu = MemoryCpuClass::None;
   std::optional<double> DL1Gain;            ///< share x (1 - Sat(DL1))
   std::optional<double> DivGain;            ///< 1 - Sat(NO_DIV)
   std::optional<double> CtrlShare;          ///< Sat(CTRL)
@@ -369,7 +344,7 @@ public:
   /// Tags the processes added from now on with program run \p R.
   void setRun(unsigned R) { Run = R; }
   /// Calls measured so far for (loop, variant), over all reports.
-  uint64_t calls(llvm::StringRef Loop, unsigned V) const;
+  uint64_t calls(llvm::StringRef Loop, Variant V) const;
   /// Loop ids seen so far.
   std::vector<std::string> loopIds() const;
   /// The merged report, statistics computed, not yet analysed.
@@ -396,7 +371,7 @@ private:
     double TimedCycles = 0;
     unsigned Threads = 0;
     std::array<RunPart, 4> Parts;
-    std::array<std::optional<Pool>, NumVariants> Variants;
+    VariantArray<std::optional<Pool>> Variants;
   };
   std::vector<LoopPool> Loops;
   /// Loops[LoopIndex[id]]: a library registers tens of thousands of loops.

@@ -19,7 +19,7 @@ namespace decan::tool {
 /// What one run is told besides the run's options.
 struct RunEnvironment {
   std::string Loops;              ///< DECAN_LOOPS
-  std::vector<unsigned> Variants; ///< DECAN_VARIANTS
+  std::vector<Variant> Variants; ///< DECAN_VARIANTS
   std::string OutDir;             ///< DECAN_OUTPUT: where reports go
   bool Preload = false;           ///< LD_PRELOAD the runtime (a copy runs)
   std::string LoaderDir;          ///< prepended to LD_LIBRARY_PATH

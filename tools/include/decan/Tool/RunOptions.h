@@ -23,14 +23,13 @@ namespace decan::tool {
 /// The rotation unless asked otherwise: the verdicts' variants
 /// (decan/variants.def's DEFAULT list).
 inline constexpr auto DefaultVariants =
-    variantsIn<VariantSet::Default, unsigned>();
+    variantsIn<VariantSet::Default, Variant>();
 /// What --extended adds to the rotation: stores, the reduction chain,
 /// load ports.
 inline constexpr auto ExtendedVariants =
-    variantsIn<VariantSet::Extended, unsigned>();
+    variantsIn<VariantSet::Extended, Variant>();
 /// What --groups adds: each memory group in L1, and removed.
-inline constexpr auto GroupVariants =
-    variantsIn<VariantSet::Groups, unsigned>();
+inline constexpr auto GroupVariants = variantsIn<VariantSet::Groups, Variant>();
 
 struct RunOptions {
   std::string Loops = "all"; ///< "all" or comma list of loop ids
@@ -40,8 +39,7 @@ struct RunOptions {
   /// inconclusive in 3 runs of 10. The others are asked for (--extended:
   /// stores, reduction, load ports; --groups: each array) once the verdict
   /// points at them.
-  std::vector<unsigned> Variants{DefaultVariants.begin(),
-                                 DefaultVariants.end()};
+  std::vector<Variant> Variants{DefaultVariants.begin(), DefaultVariants.end()};
   bool Extended = false;       ///< also ExtendedVariants
   bool Groups = false;         ///< also GroupVariants
   unsigned Reps = 31;          ///< measured calls wanted per loop and variant
@@ -104,7 +102,7 @@ struct RunOptions {
   bool lateWait() const { return !AskLateNoWait; }
   /// The variants rotated: Variants, what --extended and --groups add,
   /// each once, and REF first unless Variants has it.
-  std::vector<unsigned> rotation() const;
+  std::vector<Variant> rotation() const;
   /// Loops != "all": the ids asked for.
   std::vector<std::string> loopIds() const;
 };

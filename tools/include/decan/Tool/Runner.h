@@ -90,13 +90,13 @@ private:
   /// reports into \p Into; \p What for the progress line; \p Quiet drops
   /// its standard output. Returns how many reports it wrote.
   llvm::Expected<unsigned> runOnce(llvm::StringRef Loops,
-                                   llvm::ArrayRef<unsigned> Variants,
+                                   llvm::ArrayRef<Variant> Variants,
                                    RawMerger &Into, llvm::StringRef What,
                                    bool Quiet = false);
   /// Starts the program and waits for it (answering late-pack and dlopen
   /// requests meanwhile); its wait status.
   llvm::Expected<int> spawn(llvm::StringRef Loops,
-                            llvm::ArrayRef<unsigned> Variants,
+                            llvm::ArrayRef<Variant> Variants,
                             llvm::StringRef Dir, llvm::StringRef What,
                             bool Quiet);
   /// What run Out.Runs's status and reports (processes from \p Before on

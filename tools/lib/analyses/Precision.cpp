@@ -1,0 +1,56 @@
+//===- analyses/Precision.cpp - Calls too short or too few to diagnose ----===//
+//
+// Part of decan. A loop gets no verdict from its samples when its calls
+// are below the precision floor (a few probe costs), or when LS or FP has
+// too few usable pairs where the loop has both streams to compare: its
+// verdict is "inconclusive", with what would settle it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Claims.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace decan::tool::analyses {
+
+void precision(AnalysisContext &C) {
+  const Report &R = C.R;
+  const Thresholds &T = C.T;
+  forEachLoop(C, [&](LoopReport &L, LoopState &S) {
+    const std::optional<VariantStats> &Ref = L.Variants[Variant::REF];
+    S.MeanCall = L.RunCalls ? L.RunCycles / (double)L.RunCalls
+                 : Ref      ? Ref->MeanCycles
+                            : 0;
+    S.TooShort = R.ProbeCycles > 0 && S.MeanCall > 0 &&
+                 S.MeanCall < T.PrecisionFactor * R.ProbeCycles;
+    // Too few pairs matter only where the loop has both streams to
+    // compare (a pointer chase has no FP: its LS decides nothing).
+    bool StreamsExist =
+        !L.Unavailable.count("LS") && !L.Unavailable.count("FP");
+    std::string Missing;
+    for (Variant V : {Variant::LS, Variant::FP})
+      if (StreamsExist && L.Variants[V] &&
+          !L.Saturation[V]) // too few pairs, not dropped
+        Missing += formatv("{0}{1}: {2} usable pairs (need {3})",
+                           Missing.empty() ? "" : "; ", variantName(V),
+                           L.Variants[V]->Pairs.size(), C.TC.MinCalls)
+                       .str();
+    if (S.TooShort) {
+      L.Verdict = VerdictClass::Inconclusive;
+      L.Inconclusive =
+          formatv("calls average {0:F0} cycles, below the precision floor "
+                  "({1:F0} x the probe's {2:F0} cycles): nothing is "
+                  "diagnosed from them; time a larger input",
+                  S.MeanCall, T.PrecisionFactor, R.ProbeCycles)
+              .str();
+    } else if (!Missing.empty()) {
+      L.Verdict = VerdictClass::Inconclusive;
+      L.Inconclusive = Missing + ": a longer run (more calls of the loop), "
+                                 "or decan run --max-runs N";
+    }
+  });
+}
+
+} // namespace decan::tool::analyses

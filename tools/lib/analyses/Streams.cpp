@@ -1,0 +1,105 @@
+//===- analyses/Streams.cpp - Memory or arithmetic: Algorithm 2 -----------===//
+//
+// Part of decan. Sat(LS) against Sat(FP) (thesis 4.5.3, Algorithm 2):
+// which stream bounds the loop, classified on every bootstrap replicate;
+// the loop's headline verdict when the replicates agree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Claims.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace decan::tool {
+
+StreamsClass classifyStreams(double SatLS, double SatFP, const Thresholds &T) {
+  if (SatLS - SatFP >= T.Gap)
+    return StreamsClass::MemoryBound;
+  if (SatFP - SatLS >= T.Gap)
+    return StreamsClass::FPBound;
+  if (SatLS < T.Full && SatFP < T.Full)
+    return StreamsClass::Unsaturated;
+  return StreamsClass::Balanced;
+}
+
+std::string explainStreams(StreamsClass C, double SatLS, double SatFP,
+                           const Thresholds &T) {
+  std::string Sats = formatv("Sat(LS)={0:F2}, Sat(FP)={1:F2}", SatLS, SatFP);
+  switch (C) {
+  case StreamsClass::MemoryBound:
+    return "memory-bound (" + Sats + "): " +
+           (SatLS >= T.Full
+                ? std::string("the memory stream alone takes REF's time; "
+                              "optimise the loads/stores, or add computation "
+                              "to fill the gap")
+                : std::string("memory accesses dominate, but neither stream "
+                              "saturates: part of the time is their "
+                              "interaction"));
+  case StreamsClass::FPBound:
+    return "FP-bound (" + Sats + "): " +
+           (SatFP >= T.Full
+                ? std::string("the arithmetic stream alone takes REF's time; "
+                              "optimise the computation (see NO_DIV), memory "
+                              "accesses come for free")
+                : std::string("arithmetic dominates, but neither stream "
+                              "saturates: part of the time is their "
+                              "interaction"));
+  case StreamsClass::Balanced:
+    return "balanced (" + Sats + "): " +
+           (SatLS >= T.Full && SatFP >= T.Full
+                ? std::string("both streams saturate and overlap fully; "
+                              "only optimising both shortens the loop")
+                : std::string("one stream saturates, the other is close "
+                              "behind; optimise both"));
+  case StreamsClass::Unsaturated:
+    return "unsaturated (" + Sats + ", both below " +
+           formatv("{0:F2}", T.Full).str() +
+           "): the streams interact (dependences), the front end limits, or "
+           "shared resources (ROB, registers) are relieved in the variants";
+  case StreamsClass::None:
+  case StreamsClass::NearThreshold:
+    break;
+  }
+  return "";
+}
+
+namespace analyses {
+
+void streams(AnalysisContext &C) {
+  const Thresholds &T = C.T;
+  forEachLoop(C, [&](LoopReport &L, LoopState &S) {
+    const Variant LS = Variant::LS, FP = Variant::FP;
+    if (!S.Sat[LS] || !S.Sat[FP] || S.TooShort)
+      return;
+    bool Paired = !S.Boot[LS].empty() && !S.Boot[FP].empty();
+    Classified Cl = classifyReplicates(
+        {*S.Sat[LS], *S.Sat[FP]}, {S.Boot[LS], S.Boot[FP]},
+        [&](const double *X) {
+          return nameOf(classifyStreams(X[0], X[1], T)).str();
+        },
+        T.Margin);
+    if (confident(Cl, Paired, T)) {
+      L.VerdictConfidence = Paired ? Cl.Agreement : 0;
+      L.Streams = parseName<StreamsClass>(Cl.Label).value_or(
+          StreamsClass::NearThreshold);
+      L.Verdict = verdictOf(L.Streams);
+      L.Diagnosis.push_back(
+          explainStreams(classifyStreams(*S.Sat[LS], *S.Sat[FP], T), *S.Sat[LS],
+                         *S.Sat[FP], T) +
+          confidenceText(Cl, Paired));
+    } else {
+      L.Verdict = VerdictClass::Inconclusive;
+      L.Inconclusive =
+          formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
+                  "settle it (a longer run, or --max-runs N)",
+                  interval(*S.SatI[LS]), interval(*S.SatI[FP]),
+                  describeSplit(Cl))
+              .str();
+    }
+  });
+}
+
+} // namespace analyses
+} // namespace decan::tool
