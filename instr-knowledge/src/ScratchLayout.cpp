@@ -3,13 +3,16 @@
 // Part of decan. layoutScratch() (decan/InstrKnowledge/Variants.h): folds
 // the loop's memory accesses into an L1-sized scratch area, cluster by
 // cluster, keeping relative offsets and alignment; data-dependent indexes
-// keep their chain (Indexed) or are masked into a window (Masked).
+// keep their chain (Indexed) or are masked into a window (Masked). And the
+// scratch that LS and NO_DIV use (VariantBuilder.h): cells for stores the
+// next iteration reloads, a window for pairs of unknown distance.
 //
 //===----------------------------------------------------------------------===//
 
 #include "decan/InstrKnowledge/Variants.h"
 
 #include "Dataflow.h"
+#include "VariantBuilder.h"
 #include "decan/InstrKnowledge/Knowledge.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -181,6 +184,79 @@ Expected<ScratchLayout> decan::layoutScratch(const X86Knowledge &K,
       Cursor = std::max<int64_t>(Cursor, (Start + (Hi - Lo) + 63) / 64 * 64);
       Out.BytesUsed = std::max<int64_t>(Out.BytesUsed, Start + (Hi - Lo));
       C = E;
+    }
+  }
+  return Out;
+}
+
+/// LS and NO_DIV turn stores into loads. A store that the next iteration
+/// reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
+/// instead, the pair goes to one scratch cell, stored in iteration i and
+/// loaded in i+1, as in REF (distance 1, same bytes: the values are even the
+/// same). Longer distances stay a bound (reported by the verifier).
+std::map<unsigned, int64_t> VariantBuilder::forwardingCells() const {
+  std::map<unsigned, int64_t> Cell;
+  unsigned N = Ref.Instrs.size();
+  int64_t Next = 0;
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
+          K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
+        continue;
+      int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
+      int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
+      const Operand *A = &Ref.Instrs[St].Ops[MS], *B = &Ref.Instrs[Ld].Ops[ML];
+      bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == Operand::Immediate &&
+                      B[3].Kind == Operand::Immediate;
+      if (!OneArray)
+        continue;
+      ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
+      if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
+        continue;
+      Cell[St] = Cell[Ld] = Next;
+      Next += 64;
+      break;
+    }
+  }
+  return Cell;
+}
+
+std::set<unsigned>
+VariantBuilder::maskedPairs(const std::map<unsigned, int64_t> &Cell) const {
+  std::set<unsigned> Out;
+  unsigned N = Ref.Instrs.size();
+  auto Plain = [&](unsigned I) {
+    unsigned B = S.Bits[I];
+    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather)) &&
+           !Cell.count(I) && Ref.Instrs[I].Object;
+  };
+  for (unsigned St = 0; St < N; ++St) {
+    if (!Plain(St) || !(S.Bits[St] & SubsetStore))
+      continue;
+    for (unsigned Ld = 0; Ld < N; ++Ld) {
+      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
+          (S.Bits[Ld] & SubsetStore) ||
+          Ref.Instrs[Ld].Object != Ref.Instrs[St].Object)
+        continue;
+      // Same registers and known steps: the exact analysis knows whether
+      // they meet (a cell took them if they do).
+      const Operand
+          *A = &Ref.Instrs[St].Ops[K.memOperandIndex(Ref.Instrs[St].Opcode)],
+          *B = &Ref.Instrs[Ld].Ops[K.memOperandIndex(Ref.Instrs[Ld].Opcode)];
+      bool SameRegs = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
+                      A[4] == B[4] && A[3].Kind == B[3].Kind;
+      if (SameRegs && arrayDistance(K, Ref, RD, St, Ld).Known)
+        continue;
+      Out.insert(St);
+      Out.insert(Ld);
     }
   }
   return Out;

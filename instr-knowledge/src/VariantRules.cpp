@@ -5,7 +5,7 @@
 // load-ops in register form (FP), accesses redirected into the scratch
 // area (DL1, and forwarding cells and windows of LS/NO_DIV), and the
 // register and flags facts they need. Which instruction gets which rule is
-// decided in Variants.cpp.
+// decided in Variants.cpp; where the scratch cells are, in ScratchLayout.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -555,79 +555,6 @@ bool VariantBuilder::toScratchIndexed(unsigned I, int64_t Off,
   Out.push_back(Lea);
   Out.push_back(R);
   return true;
-}
-
-/// LS and NO_DIV turn stores into loads. A store that the next iteration
-/// reloads (a[i] = f(a[i-1])) would take the chain through memory with it:
-/// instead, the pair goes to one scratch cell, stored in iteration i and
-/// loaded in i+1, as in REF (distance 1, same bytes: the values are even the
-/// same). Longer distances stay a bound (reported by the verifier).
-std::map<unsigned, int64_t> VariantBuilder::forwardingCells() const {
-  std::map<unsigned, int64_t> Cell;
-  unsigned N = Ref.Instrs.size();
-  int64_t Next = 0;
-  auto Plain = [&](unsigned I) {
-    unsigned B = S.Bits[I];
-    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather));
-  };
-  for (unsigned St = 0; St < N; ++St) {
-    if (!Plain(St) || !(S.Bits[St] & SubsetStore) || Cell.count(St))
-      continue;
-    for (unsigned Ld = 0; Ld < N; ++Ld) {
-      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
-          (S.Bits[Ld] & SubsetStore) || Cell.count(Ld) ||
-          K.memWidth(Ref.Instrs[Ld]) != K.memWidth(Ref.Instrs[St]))
-        continue;
-      int MS = K.memOperandIndex(Ref.Instrs[St].Opcode);
-      int ML = K.memOperandIndex(Ref.Instrs[Ld].Opcode);
-      const Operand *A = &Ref.Instrs[St].Ops[MS], *B = &Ref.Instrs[Ld].Ops[ML];
-      bool OneArray = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
-                      A[4] == B[4] && A[3].Kind == Operand::Immediate &&
-                      B[3].Kind == Operand::Immediate;
-      if (!OneArray)
-        continue;
-      ArrayDistance AD = arrayDistance(K, Ref, RD, St, Ld);
-      if (!AD.Known || !AD.Step || AD.Delta + AD.Step != 0 || Ld > St)
-        continue;
-      Cell[St] = Cell[Ld] = Next;
-      Next += 64;
-      break;
-    }
-  }
-  return Cell;
-}
-
-std::set<unsigned>
-VariantBuilder::maskedPairs(const std::map<unsigned, int64_t> &Cell) const {
-  std::set<unsigned> Out;
-  unsigned N = Ref.Instrs.size();
-  auto Plain = [&](unsigned I) {
-    unsigned B = S.Bits[I];
-    return (B & SubsetPureMem) && !(B & (SubsetCtrl | SubsetGather)) &&
-           !Cell.count(I) && Ref.Instrs[I].Object;
-  };
-  for (unsigned St = 0; St < N; ++St) {
-    if (!Plain(St) || !(S.Bits[St] & SubsetStore))
-      continue;
-    for (unsigned Ld = 0; Ld < N; ++Ld) {
-      if (!Plain(Ld) || !(S.Bits[Ld] & SubsetLoad) ||
-          (S.Bits[Ld] & SubsetStore) ||
-          Ref.Instrs[Ld].Object != Ref.Instrs[St].Object)
-        continue;
-      // Same registers and known steps: the exact analysis knows whether
-      // they meet (a cell took them if they do).
-      const Operand
-          *A = &Ref.Instrs[St].Ops[K.memOperandIndex(Ref.Instrs[St].Opcode)],
-          *B = &Ref.Instrs[Ld].Ops[K.memOperandIndex(Ref.Instrs[Ld].Opcode)];
-      bool SameRegs = A[0] == B[0] && A[1] == B[1] && A[2] == B[2] &&
-                      A[4] == B[4] && A[3].Kind == B[3].Kind;
-      if (SameRegs && arrayDistance(K, Ref, RD, St, Ld).Known)
-        continue;
-      Out.insert(St);
-      Out.insert(Ld);
-    }
-  }
-  return Out;
 }
 
 bool VariantBuilder::toScratchWindow(unsigned I, int64_t Off, int64_t Mask,

@@ -14,7 +14,8 @@
 /// RecordBuffer::kChunkRecords calls, outside the timed region. The state
 /// lives in State.h; start-up measurements in MachineFacts.cpp, the report
 /// in ReportWriter.cpp, signals in Signals.cpp, rewritten binaries in
-/// Rewritten.cpp. docs/runtime.md describes the behaviour.
+/// Rewritten.cpp, regions in Regions.cpp, the budget and record of samples
+/// in Sampling.h. docs/runtime.md describes the behaviour.
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
@@ -25,6 +26,7 @@
 #include "Objects.h"
 #include "Records.h"
 #include "ReportWriter.h"
+#include "Sampling.h"
 #include "Schedule.h"
 #include "Signals.h"
 #include "State.h"
@@ -49,87 +51,8 @@
 #include <type_traits>
 #include <unistd.h>
 
-#define DECAN_API extern "C" __attribute__((visibility("default")))
-
 namespace decan::rt {
 namespace {
-
-/// Sampling budget: slots may cost at most 1/kSlotBudgetInverse of a loop's
-/// time once the run is past its first K*N slots (Schedule.h).
-constexpr uint64_t kSlotBudgetInverse = 50;
-/// The largest accounting stride (abi.h, countdown; Config::AccountBudget).
-constexpr uint64_t kMaxStride = 1u << 16;
-/// Timed calls before a stride is first considered, and between updates.
-constexpr uint64_t kStrideMinCalls = 16, kStrideUpdateMask = 63;
-
-/// The mean gap between slots that keeps their cost within the budget: a
-/// slot adds one variant call (about a mean call) and its fixed cost.
-inline uint64_t slotGapCap(const ThreadLoop *TL) {
-  uint64_t Mean = TL->Tot.Calls ? TL->Tot.Cycles / TL->Tot.Calls : 0;
-  if (Mean == 0)
-    Mean = 1;
-  return (Mean + Facts.SlotFixedCycles) * kSlotBudgetInverse / Mean;
-}
-
-/// A call more than 4x slower than the loop's mean so far (per iteration
-/// when trip counts are known): its time would be multiplied by its weight.
-inline bool isOutlier(const LoopTotals &Tot, uint64_t Cycles, uint64_t Trips) {
-  if (Tot.TimedCalls < kStrideMinCalls)
-    return false;
-  using Wide = unsigned __int128;
-  if (Trips && Tot.Iterations)
-    return (Wide)Cycles * Tot.Iterations > (Wide)4 * Tot.Cycles * Trips;
-  return (Wide)Cycles * Tot.Calls > (Wide)4 * Tot.Cycles;
-}
-
-/// The largest accounting stride worth its cost (Schedule.h): the runtime's
-/// measured cost per timed call, plus the stub's two probes around it.
-inline uint64_t strideCap(const ThreadLoop *TL) {
-  const LoopTotals &Tot = TL->Tot;
-  uint64_t Own = Tot.TimedCycles + Tot.VariantCycles;
-  uint64_t Inside = Tot.InsideCycles > Own ? Tot.InsideCycles - Own : 0;
-  return accountingStride(Inside / Tot.TimedCalls + 2 * Facts.ProbeMedian,
-                          Tot.Cycles / Tot.Calls, Cfg.AccountBudget,
-                          kMaxStride);
-}
-
-/// Records one sample; returns its raw record (null when it went to the
-/// online statistics), whose pair fields the calls after it complete.
-inline uint64_t *record(ThreadLoop *TL, int V, uint64_t Cycles, uint64_t Trips,
-                        uint64_t Call, uint64_t Flags, bool EvFail,
-                        const uint64_t *EvStart, const uint64_t *EvEnd) {
-  VariantData &VD = TL->V[V];
-  bool Switched = Flags & DECAN_SAMPLE_SWITCHED;
-  Flags |= EvFail ? DECAN_SAMPLE_COUNTER_FAILED : 0;
-  uint64_t *R = VD.Raw.next();
-  if (R) {
-    R[kFieldCycles] = Cycles;
-    R[kFieldTrips] = Trips;
-    R[kFieldCall] = Call;
-    bool HasPre = TL->PreCall && TL->PreCall + 1 == Call;
-    R[kFieldPreCycles] = HasPre ? TL->PreCycles : 0;
-    R[kFieldPreTrips] = HasPre ? TL->PreTrips : 0;
-    R[kFieldPostCycles] = 0;
-    R[kFieldPostTrips] = 0;
-    R[kFieldRerunTrips] = 0;
-    Flags |= (HasPre ? (TL->PreSwitched ? DECAN_SAMPLE_PRE_SWITCHED : 0)
-                     : DECAN_SAMPLE_NO_PRE) |
-             DECAN_SAMPLE_NO_POST |
-             (V != DECAN_REF ? DECAN_SAMPLE_NO_RERUN : 0);
-    R[kFieldFlags] = Flags;
-    for (unsigned E = 0; E < Ctr.NumEvents; ++E)
-      R[kFieldEvents + E] = EvEnd[E] - EvStart[E];
-    VD.Raw.publish();
-  } else if (!Switched) {
-    VD.Online.add(Cycles, Trips);
-  }
-  if (Switched)
-    VD.Excluded.store(VD.Excluded.load(std::memory_order_relaxed) + 1,
-                      std::memory_order_relaxed);
-  VD.Calls.store(VD.Calls.load(std::memory_order_relaxed) + 1,
-                 std::memory_order_release);
-  return R;
-}
 
 void finishInstanceIfDone() {
   uint32_t NL = std::min<uint32_t>(Reg.NumLoops.load(), kMaxLoops);
@@ -304,13 +227,6 @@ void registerLoops(decan_loop_desc *Descs, uint32_t Count) {
 DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
   ensureInit();
   registerLoops(Descs, Count);
-}
-
-/// Unserialized TSC read: cheap, for decan's own cost, not for loops.
-inline uint64_t rawTsc() {
-  uint32_t Lo, Hi;
-  __asm__ __volatile__("rdtsc" : "=a"(Lo), "=d"(Hi));
-  return ((uint64_t)Hi << 32) | Lo;
 }
 
 /// An exception or a longjmp left \p T's measured call in flight: it is
@@ -655,189 +571,4 @@ DECAN_API int decan_flush(void) {
   if (!Proc.Active)
     return 0;
   return writeReport("flushed", 0, -1, -1) ? 0 : -1;
-}
-
-DECAN_API void decan_region_begin(const char *Name) {
-  ensureInit();
-  if (!Proc.Active || !Name)
-    return;
-  ThreadState *T = currentThread();
-  if (!T)
-    return;
-  if (T->RegionDepth >= kMaxRegionDepth) {
-    ++T->RegionOverflow;
-    return;
-  }
-  LoopState *L = findRegion(Name);
-  RegionFrame &F = T->Regions[T->RegionDepth];
-  F.Loop = L ? L->Index : ~0u;
-  F.Placed = false;
-  F.Measured = false;
-  ++T->RegionDepth;
-  if (!L || !L->Selected)
-    return;
-  ThreadLoop *TL = threadLoop(T, L);
-  if (!TL)
-    return;
-  uint64_t N = ++TL->Rot.Calls;
-  F.Call = N;
-  F.Measured =
-      Sched.RunMode == Mode::Instance ? N == Sched.Instance : N > Sched.Warmup;
-  if (!F.Measured)
-    return;
-  F.Ctx = contextSwitches();
-  F.EvFail = Ctr.NumEvents && !readCounters(T, F.Ev);
-  F.T0 = decan_tsc_start();
-}
-
-/// Regions the plugin placed (DECAN_DESC_REGION): the descriptor is known,
-/// so no name lookup; only a thread's outermost activation of a region is
-/// timed (a recursive function counts once), and what decan added inside
-/// (the measured loops' variant calls, probes and runtime stays) is taken
-/// out of the region's time.
-DECAN_API void __decan_region_enter(decan_loop_desc *Desc) {
-  uint64_t E0 = rawTsc();
-  auto *L = static_cast<LoopState *>(Desc->runtime_state);
-  ThreadState *T = currentThread();
-  if (!L || !T)
-    return;
-  // This stay is decan's, also for the regions that enclose this one.
-  struct AddStay {
-    ThreadState *T;
-    uint64_t E0;
-    ~AddStay() { T->DecanCycles += rawTsc() - E0; }
-  } Stay{T, E0};
-  if (T->RegionDepth >= kMaxRegionDepth) {
-    ++T->RegionOverflow;
-    return;
-  }
-  ThreadLoop *TL = threadLoop(T, L);
-  RegionFrame &F = T->Regions[T->RegionDepth++];
-  F.Loop = L->Index;
-  F.Placed = true;
-  F.Measured = TL && TL->RegionActive++ == 0;
-  if (!F.Measured)
-    return;
-  // At a stride k (active == 2, one thread) this activation stands for the
-  // k-1 before it that only counted down. On one thread it stays open in
-  // the descriptor (3) with its nesting depth in `countdown`: recursion
-  // stays in the stubs, and the leave stub calls back at depth 0.
-  bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
-  F.Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
-  if (OneThread) {
-    Desc->countdown = 1;
-    Desc->active = 3;
-  } else {
-    Desc->active = 1;
-  }
-  F.Call = TL->Rot.Calls += F.Weight;
-  F.Enter = E0;
-  F.T0 = decan_tsc_start();
-  // The stay so far is before the region's start: its enclosing regions'
-  // share of decan's cost, not its own.
-  T->DecanCycles += F.T0 - E0;
-  Stay.E0 = F.T0;
-  F.Decan = T->DecanCycles;
-}
-
-DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
-  uint64_t T1 = decan_tsc_stop();
-  auto *L = static_cast<LoopState *>(Desc->runtime_state);
-  ThreadState *T = TlsThread;
-  if (!L || !T || T->Gen != Reg.Generation)
-    return;
-  struct AddStay {
-    ThreadState *T;
-    uint64_t E0;
-    ~AddStay() { T->DecanCycles += rawTsc() - E0; }
-  } Stay{T, T1};
-  if (T->RegionOverflow) {
-    --T->RegionOverflow;
-    return;
-  }
-  // Frames above this region's were left without their leave (an
-  // exception or longjmp unwound through them): dropped, untimed. A leave
-  // with no frame of its own (an exit block also reached from outside the
-  // loop) changes nothing.
-  unsigned Depth = T->RegionDepth;
-  while (Depth && !(T->Regions[Depth - 1].Placed &&
-                    T->Regions[Depth - 1].Loop == L->Index))
-    --Depth;
-  if (!Depth) {
-    // Depth 0 reached by a thread without the open activation: a second
-    // thread ran the region in the stubs. Every activation goes to the
-    // runtime from now on.
-    if (Desc->active == 3)
-      Desc->active = 1;
-    return;
-  }
-  for (unsigned I = Depth; I < T->RegionDepth; ++I)
-    if (T->Regions[I].Placed && T->Regions[I].Measured)
-      if (LoopState *Dropped =
-              Reg.Loops[T->Regions[I].Loop].load(std::memory_order_relaxed))
-        if (ThreadLoop *DT =
-                peekThreadLoop(T, Dropped->Index, std::memory_order_relaxed))
-          DT->RegionActive = 0;
-  T->RegionDepth = Depth - 1;
-  RegionFrame &F = T->Regions[Depth - 1];
-  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
-  if (!TL)
-    return;
-  if (TL->RegionActive)
-    --TL->RegionActive;
-  if (!F.Measured)
-    return;
-  uint64_t Decan = T->DecanCycles - F.Decan;
-  uint64_t Cycles = T1 - F.T0;
-  Cycles = Cycles > Decan ? Cycles - Decan : 0;
-  record(TL, DECAN_REF, Cycles, 0, F.Call, 0, true, F.Ev, F.Ev);
-  TL->Tot.add(F.Call, Cycles, 0, F.Weight);
-  // The stays around it (enter, leave: this one until now) are what a
-  // timed activation costs; short, frequent regions (small functions) get
-  // an accounting stride as loops do, from the second timed activation on.
-  TL->Tot.InsideCycles += Cycles + F.T0 - F.Enter + (rawTsc() - T1);
-  if (L->Threads.load(std::memory_order_relaxed) != 1 ||
-      Sched.RunMode != Mode::Rotate) {
-    Desc->active = 1;
-    return;
-  }
-  uint64_t Timed = TL->Tot.TimedCalls;
-  if (Timed >= kStrideMinCalls &&
-      (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
-    TL->StrideCap = strideCap(TL);
-  uint64_t Next = TL->StrideCap;
-  TL->Stride = Next;
-  if (Next > 1) {
-    L->Strided.store(true, std::memory_order_relaxed);
-    Desc->countdown = (int32_t)Next;
-    Desc->active = 2;
-  } else {
-    Desc->active = 1;
-  }
-}
-
-DECAN_API void decan_region_end(void) {
-  uint64_t T1 = decan_tsc_stop();
-  if (!Proc.Active)
-    return;
-  ThreadState *T = TlsThread;
-  if (!T || T->Gen != Reg.Generation)
-    return;
-  if (T->RegionOverflow) {
-    --T->RegionOverflow;
-    return;
-  }
-  if (!T->RegionDepth)
-    return;
-  RegionFrame &F = T->Regions[--T->RegionDepth];
-  if (!F.Measured)
-    return;
-  uint64_t EvEnd[kMaxEvents];
-  bool EvFail = F.EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd));
-  uint64_t Ctx = contextSwitches();
-  LoopState *L = Reg.Loops[F.Loop].load(std::memory_order_relaxed);
-  ThreadLoop *TL = peekThreadLoop(T, L->Index, std::memory_order_relaxed);
-  record(TL, DECAN_REF, T1 - F.T0, 0, F.Call,
-         Ctx != F.Ctx ? DECAN_SAMPLE_SWITCHED : 0, EvFail, F.Ev, EvEnd);
-  TL->Tot.add(F.Call, T1 - F.T0, 0);
 }

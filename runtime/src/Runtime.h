@@ -18,6 +18,10 @@
 #include <link.h>
 #include <stdint.h>
 
+/// The linkage of the runtime's C entry points (abi.h, runtime.h), the only
+/// symbols it exports.
+#define DECAN_API extern "C" __attribute__((visibility("default")))
+
 namespace decan::rt {
 
 /// Drops every loop, thread record and setting and starts again from
