@@ -20,16 +20,6 @@ using namespace llvm;
 
 namespace decan::tool {
 
-static std::string location(const std::string &File, unsigned Line) {
-  if (File.empty())
-    return "?";
-  return Line ? formatv("{0}:{1}", File, Line).str() : File;
-}
-
-static std::string percent(double X) {
-  return formatv("{0:F1}%", X * 100).str();
-}
-
 Expected<Sweep> parseSweep(StringRef Spec, size_t NumRuns) {
   auto [Name, List] = Spec.split('=');
   if (Name.empty() || List.empty())
@@ -263,7 +253,7 @@ static void variantTable(raw_ostream &OS, const LoopReport &L) {
         variantName(V), S.Calls, S.Excluded, S.Cycles.Median, S.Cycles.Min,
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Median).str() : "-",
         S.TripsKnown ? formatv("{0:F2}", S.CyclesPerIter.Min).str() : "-",
-        S.Iterations, percent(S.Stability),
+        S.Iterations, percentText(S.Stability),
         L.Saturation[V] ? formatv("{0:F3}", *L.Saturation[V]).str() : "-",
         L.SatInterval[V] ? formatv("[{0:F2}, {1:F2}]", L.SatInterval[V]->Lo,
                                    L.SatInterval[V]->Hi)
@@ -320,7 +310,7 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
   OS << "</p>\n";
   if (R.Coverage)
     OS << "<p class=\"coverage\">the measured loops cover "
-       << percent(*R.Coverage) << " of the program's time</p>\n";
+       << percentText(*R.Coverage) << " of the program's time</p>\n";
   for (const std::string &W : R.Warnings)
     OS << "<p class=\"warn\">warning: " << esc(W) << "</p>\n";
   OS << "<h2>Loops by potential DL1 gain</h2>\n<table class=\"summary\">"
@@ -341,10 +331,10 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
                   "<td>{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
                   "<td>{7}</td><td>{8}</td></tr>\n",
                   L->RankByGain, esc(L->Id), esc(demangleSymbol(L->Function)),
-                  esc(location(L->File, L->Line)),
-                  L->ProgramShare ? percent(*L->ProgramShare) : "-",
-                  percent(L->Share), esc(Verdict(*L)),
-                  L->DL1Gain ? percent(*L->DL1Gain) : "-", L->RankByShare);
+                  esc(sourceLocation(L->File, L->Line)),
+                  L->ProgramShare ? percentText(*L->ProgramShare) : "-",
+                  percentText(L->Share), esc(Verdict(*L)),
+                  L->DL1Gain ? percentText(*L->DL1Gain) : "-", L->RankByShare);
   OS << "</table>\n";
   for (const LoopReport *LP : Order) {
     const LoopReport &L = *LP;
@@ -353,9 +343,9 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
                   "of loop time {5} &middot; verdict {6} &middot; {7} calls "
                   "in the whole run</p>\n",
                   L.RankByGain, esc(L.Id), esc(demangleSymbol(L.Function)),
-                  esc(location(L.File, L.Line)),
-                  L.ProgramShare ? percent(*L.ProgramShare) : "-",
-                  percent(L.Share), esc(Verdict(L)), L.RunCalls);
+                  esc(sourceLocation(L.File, L.Line)),
+                  L.ProgramShare ? percentText(*L.ProgramShare) : "-",
+                  percentText(L.Share), esc(Verdict(L)), L.RunCalls);
     OS << "<div class=\"charts\">\n";
     barChart(OS, L);
     if (S && Runs.size() > 1) {

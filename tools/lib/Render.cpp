@@ -25,15 +25,13 @@ using namespace llvm;
 
 namespace decan::tool {
 
-static std::string location(const std::string &File, unsigned Line) {
+std::string sourceLocation(const std::string &File, unsigned Line) {
   if (File.empty())
     return "?";
   return Line ? formatv("{0}:{1}", File, Line).str() : File;
 }
 
-static std::string percent(double X) {
-  return formatv("{0:F1}%", X * 100).str();
-}
+std::string percentText(double X) { return formatv("{0:F1}%", X * 100).str(); }
 
 //===----------------------------------------------------------------------===//
 // Terminal
@@ -44,16 +42,16 @@ static std::string percent(double X) {
 static void printLoop(raw_ostream &OS, const LoopReport &L) {
   OS << "\n"
      << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
-                demangleSymbol(L.Function), location(L.File, L.Line));
+                demangleSymbol(L.Function), sourceLocation(L.File, L.Line));
   if (L.ProgramShare)
     OS << "  program "
        << (L.ProgramShareLowerBound    ? ">="
            : L.ProgramShareApproximate ? "~"
                                        : "")
-       << percent(*L.ProgramShare);
-  OS << "  loops " << percent(L.Share);
+       << percentText(*L.ProgramShare);
+  OS << "  loops " << percentText(L.Share);
   if (L.DL1Gain)
-    OS << "  DL1 gain " << percent(*L.DL1Gain);
+    OS << "  DL1 gain " << percentText(*L.DL1Gain);
   if (L.Verdict != VerdictClass::None)
     OS << "  [" << nameOf(L.Verdict)
        << (L.VerdictConfidence > 0
@@ -117,7 +115,7 @@ static void printLoop(raw_ostream &OS, const LoopReport &L) {
     OS << formatv("  {0,-7} {1,7} {2,6} {3,5} {4,12:F0} {5,10} {6,7} {7,6} "
                   "{8,16}\n",
                   variantName(V), S.Calls, S.Pairs.size(), S.Excluded,
-                  S.Cycles.Median, PerIter, percent(S.Stability), Sat, CI);
+                  S.Cycles.Median, PerIter, percentText(S.Stability), Sat, CI);
   }
   for (Variant V : AllVariants)
     if (L.Variants[V] && !L.Variants[V]->Counters.empty()) {
@@ -143,14 +141,15 @@ void printReportTable(raw_ostream &OS, const Report &R) {
   for (const LoopReport &L : R.Loops)
     Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[Variant::REF]);
   if (R.Coverage)
-    OS << formatv(
-        "run: the {0} measured loop{1} {2} of the program's "
-        "time; decan's own work (variant calls, probes, sampling) "
-        "added {3}\n",
-        Measured, Measured == 1 ? " covers" : "s cover", percent(*R.Coverage),
-        percent(R.ProcessCycles > R.OverheadCycles
-                    ? R.OverheadCycles / (R.ProcessCycles - R.OverheadCycles)
-                    : 0));
+    OS << formatv("run: the {0} measured loop{1} {2} of the program's "
+                  "time; decan's own work (variant calls, probes, sampling) "
+                  "added {3}\n",
+                  Measured, Measured == 1 ? " covers" : "s cover",
+                  percentText(*R.Coverage),
+                  percentText(R.ProcessCycles > R.OverheadCycles
+                                  ? R.OverheadCycles /
+                                        (R.ProcessCycles - R.OverheadCycles)
+                                  : 0));
   OS << "Loops by potential DL1 gain (program = part of the program's time, "
         "loops = part of measured loop time)\n";
   // Loops never called while active: named up to a screenful (a full
@@ -175,10 +174,10 @@ void printReportTable(raw_ostream &OS, const Report &R) {
               "goes)\n";
       RegionsHeader = true;
       OS << formatv("  {0}  {1} at {2}", L.Id, demangleSymbol(L.Function),
-                    location(L.File, L.Line));
+                    sourceLocation(L.File, L.Line));
       if (L.ProgramShare)
         OS << "  program " << (L.ProgramShareApproximate ? "~" : "")
-           << percent(*L.ProgramShare);
+           << percentText(*L.ProgramShare);
       if (L.RunCalls)
         OS << formatv("  {0} call{1}, {2:F0} cycles/call", L.RunCalls,
                       L.RunCalls == 1 ? "" : "s",
@@ -215,9 +214,10 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     const decan_machine_info &M = L.MInfo;
     OS << formatv("{0,-28} {1,-22} {2,-20} {3,-28} {4,-7} {5} {6} {7} {8} "
                   "{9} {10} {11}\n",
-                  L.Id, demangleSymbol(L.Function), location(L.File, L.Line),
-                  Avail, M.loop_bytes[DECAN_REF], M.n_instrs, M.n_load,
-                  M.n_store, M.n_fp, M.n_div, M.n_ctrl, M.n_addr);
+                  L.Id, demangleSymbol(L.Function),
+                  sourceLocation(L.File, L.Line), Avail,
+                  M.loop_bytes[DECAN_REF], M.n_instrs, M.n_load, M.n_store,
+                  M.n_fp, M.n_div, M.n_ctrl, M.n_addr);
     if (!L.SkipReason.empty()) {
       OS << "    skipped: " << L.SkipReason << "\n";
       continue;
@@ -298,10 +298,10 @@ Error writeRemarks(raw_ostream &OS, const Report &R) {
       (*Ser)->emit(Rm);
     };
     std::string Head =
-        formatv("decan {0}: share {1}", L.Id, percent(L.Share)).str();
+        formatv("decan {0}: share {1}", L.Id, percentText(L.Share)).str();
     if (L.DL1Gain)
       Head += formatv(", DL1 potential gain {0} (rank {1})",
-                      percent(*L.DL1Gain), L.RankByGain)
+                      percentText(*L.DL1Gain), L.RankByGain)
                   .str();
     Emit("LoopSummary", Head);
     for (const std::string &D : L.Diagnosis)

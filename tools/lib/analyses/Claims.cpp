@@ -12,6 +12,16 @@ using namespace llvm;
 
 namespace decan::tool::analyses {
 
+Variant referenceOf(const LoopState &St, Variant V) {
+  Variant Ref = referenceVariant(V);
+  return St.Sat[Ref] ? Ref : Variant::REF;
+}
+
+std::string againstText(Variant Ref) {
+  return Ref == Variant::REF ? std::string()
+                             : formatv(" against {0}", variantName(Ref)).str();
+}
+
 std::string pct(double X) { return formatv("{0:F0}%", X * 100).str(); }
 
 std::string plural(uint64_t N, StringRef Noun) {

@@ -55,6 +55,14 @@ template <typename Fn> void forEachLoop(AnalysisContext &C, Fn F) {
       F(C.R.Loops[I], C.Loops[I]);
 }
 
+/// The variant \p V's saturation is read against (decan/variants.def's
+/// reference: S2L for the variants that turn stores into loads, so they
+/// measure only their own change, thesis 4.5.2), or REF when the loop has
+/// no S2L measurement (it does not store).
+Variant referenceOf(const LoopState &St, Variant V);
+/// " against S2L", or "" against REF.
+std::string againstText(Variant Ref);
+
 /// "42%".
 std::string pct(double X);
 /// "1 call", "3 calls".

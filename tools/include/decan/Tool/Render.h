@@ -26,6 +26,12 @@ namespace decan::tool {
 /// saturation, then diagnosis and warnings.
 void printReportTable(llvm::raw_ostream &OS, const Report &R);
 
+/// "file.c:12", "file.c" without a line, "?" without a file: a loop's
+/// source position as the table and the HTML page print it.
+std::string sourceLocation(const std::string &File, unsigned Line);
+/// "42.0%": shares as the table and the HTML page print them.
+std::string percentText(double X);
+
 /// \p S with <, >, & and " escaped for HTML text and attributes.
 std::string htmlEscape(llvm::StringRef S);
 
