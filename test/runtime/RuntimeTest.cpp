@@ -987,7 +987,8 @@ TEST(Runtime, AForkWritesItsOwnReportOfItsOwnCalls) {
       readReport(Dir + "/decan.rank5." + std::to_string(Child) + ".json", C));
   // (The parent is itself a fork of this test process: "forked" either way.)
   EXPECT_EQ(P["process"]["pid"].Num, Parent);
-  EXPECT_EQ((*findLoop(P, "fork:L0"))["threads"][0]["whole_run"]["calls"].Num, 5);
+  EXPECT_EQ((*findLoop(P, "fork:L0"))["threads"][0]["whole_run"]["calls"].Num,
+            5);
   EXPECT_EQ(C["process"]["pid"].Num, Child);
   EXPECT_EQ(C["process"]["ppid"].Num, Parent);
   EXPECT_TRUE(C["process"]["forked"].B);

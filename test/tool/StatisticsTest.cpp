@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Statistics.h"
-#include "decan/Tool/Pairing.h"
 #include "decan/Tool/Analysis.h"
+#include "decan/Tool/Pairing.h"
 
 #include "gtest/gtest.h"
 

@@ -73,8 +73,7 @@ struct RewriteArgs {
 OptionTable rewriteOptionTable(RewriteArgs &A);
 
 /// "REF, LS, ...": \p Vs' names.
-std::string variantNames(llvm::ArrayRef<Variant> Vs,
-                         llvm::StringRef Sep = ",");
+std::string variantNames(llvm::ArrayRef<Variant> Vs, llvm::StringRef Sep = ",");
 
 } // namespace decan::tool
 

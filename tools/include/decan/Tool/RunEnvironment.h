@@ -18,14 +18,14 @@ namespace decan::tool {
 
 /// What one run is told besides the run's options.
 struct RunEnvironment {
-  std::string Loops;              ///< DECAN_LOOPS
+  std::string Loops;             ///< DECAN_LOOPS
   std::vector<Variant> Variants; ///< DECAN_VARIANTS
-  std::string OutDir;             ///< DECAN_OUTPUT: where reports go
-  bool Preload = false;           ///< LD_PRELOAD the runtime (a copy runs)
-  std::string LoaderDir;          ///< prepended to LD_LIBRARY_PATH
-  std::string MapFile;            ///< DECAN_LIB_MAP ("" = none)
-  std::string LateDir;            ///< DECAN_LATE_DIR ("" = none)
-  bool AskDlopen = false;         ///< DECAN_LATE_DLOPEN: --lib auto
+  std::string OutDir;            ///< DECAN_OUTPUT: where reports go
+  bool Preload = false;          ///< LD_PRELOAD the runtime (a copy runs)
+  std::string LoaderDir;         ///< prepended to LD_LIBRARY_PATH
+  std::string MapFile;           ///< DECAN_LIB_MAP ("" = none)
+  std::string LateDir;           ///< DECAN_LATE_DIR ("" = none)
+  bool AskDlopen = false;        ///< DECAN_LATE_DLOPEN: --lib auto
 };
 
 /// This process's environment with \p O and \p R's variables set; an
