@@ -8,7 +8,8 @@
 //  2. decide per loop: selected, or skipped with a reason;
 //  3. put selected loops into simplified + LCSSA form, record their
 //     live-ins, live-outs (exit-block PHIs) and an affine induction variable;
-//  4. build the outlined REF copy and its five clones;
+//  4. build the outlined REF copy and a clone of it for each other variant
+//     in the loop's variant_mask (decan/variants.def);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
 //

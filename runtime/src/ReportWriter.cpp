@@ -1,4 +1,4 @@
-//===- ReportWriter.cpp - The decan-raw-2 report --------------------------===//
+//===- ReportWriter.cpp - The decan-raw-3 report --------------------------===//
 //
 // Part of decan. Free of LLVM; no exceptions.
 //

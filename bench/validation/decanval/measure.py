@@ -111,7 +111,7 @@ def summarise_loop(loop):
 
 def mode_cost(tools, exe, n, reps, workdir, env):
     """Thesis method (one program run per variant and repetition, replace
-    mode) against one rotate-mode run measuring all six variants."""
+    mode) against one rotate-mode run measuring every variant (VARIANTS)."""
     os.makedirs(workdir, exist_ok=True)
     calls = len(VARIANTS) * reps + 2 + len(VARIANTS)
     rot = decan_run(tools, exe, n, calls, reps, os.path.join(workdir, "rotate.json"), env,
