@@ -35,8 +35,10 @@ static Option::Reader readVariants(std::vector<Variant> &Into) {
   };
 }
 
-static void addReportFiles(OptionTable &T, ReportFiles &F) {
-  T.text("json", "FILE", "write the analysed report", F.Json);
+static void addReportFiles(OptionTable &T, ReportFiles &F,
+                           StringRef JsonDefault = "") {
+  T.text("json", "FILE", "write the analysed report", F.Json)
+      .defaultText(JsonDefault.str());
   T.text("html", "FILE", "write the HTML report", F.Html);
   T.text("remarks", "FILE", "write LLVM optimization-record YAML remarks",
          F.Remarks);
@@ -51,7 +53,8 @@ OptionTable runOptionTable(RunArgs &A) {
       "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n"
       "The program's standard input, output and error are its own; decan "
       "prints to standard error (or -o FILE) and exits with the program's "
-      "status, like time(1).");
+      "status, like time(1).\n"
+      "The table's columns (stab, excl, pairs, sat...): decan help table.");
   T.text("loops", "IDS|all", "loops to measure", O.Loops);
   T.custom("variants", "LIST",
            "variants to rotate, of " + allVariantNames() +
@@ -98,7 +101,11 @@ OptionTable runOptionTable(RunArgs &A) {
            O.MaxRuns);
   T.text("o,output", "FILE", "write the table to FILE", A.TableFile)
       .defaultText("standard error");
-  addReportFiles(T, A.Files);
+  addReportFiles(T, A.Files,
+                 std::string(DefaultResultsFile) +
+                     " in the current directory, for decan report; an "
+                     "existing one is kept as " +
+                     DefaultResultsFile + ".old");
   T.text("raw-dir", "DIR", "keep the raw runtime reports in DIR", O.KeepRawDir);
   T.custom("lib", "PATH[,PATH...]",
            "also measure these shared libraries the program loads "
@@ -148,10 +155,14 @@ OptionTable runOptionTable(RunArgs &A) {
 }
 
 OptionTable reportOptionTable(ReportArgs &A) {
-  OptionTable T("decan report FILE.json [FILE.json...] [options]",
-                "Reads analysed (decan run --json) or raw runtime reports. "
-                "Several files form a sweep: the HTML then draws saturation "
-                "and cycles-per-iteration curves against the parameter.");
+  OptionTable T(
+      "decan report [FILE.json...] [options]",
+      "Reads analysed (decan run --json) or raw runtime reports; "
+      "without FILE, the " +
+          std::string(DefaultResultsFile) +
+          " decan run wrote in the current directory. "
+          "Several files form a sweep: the HTML then draws saturation "
+          "and cycles-per-iteration curves against the parameter.");
   addReportFiles(T, A.Files);
   T.text("sweep-param", "NAME=V1,V2,...",
          "the sweep's parameter and its value for each report, in order",

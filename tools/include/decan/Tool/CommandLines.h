@@ -20,6 +20,10 @@
 namespace decan::tool {
 
 /// The report files every analysing command may write ("" = not asked).
+/// The analysed report `decan run` writes without --json, in the current
+/// directory, and `decan report` reads without a file (as perf.data).
+inline constexpr const char *DefaultResultsFile = "decan.json";
+
 struct ReportFiles {
   std::string Json, Html, Remarks;
 };
