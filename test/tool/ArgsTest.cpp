@@ -248,6 +248,13 @@ TEST(CommandLines, UnknownOptionsAndBadValuesAreOneLineErrors) {
   };
   EXPECT_EQ(RunError({"--reps", "many"}),
             "option '--reps' wants a number, got 'many'");
+  // Written as decan flags --hot writes PERCENT.
+  {
+    RunArgs A;
+    OptionTable T = runOptionTable(A);
+    EXPECT_EQ(parseWith(T, {"--hot", "80%", "prog"}, true), "");
+    EXPECT_EQ(A.Run.HotPercent, 80.0);
+  }
   EXPECT_EQ(RunError({"--hot", "most"}),
             "--hot wants a percentage in (0, 100], got 'most'");
   EXPECT_EQ(RunError({"--lib", ","}), "--lib wants a shared library path");

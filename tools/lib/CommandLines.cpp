@@ -84,15 +84,15 @@ OptionTable runOptionTable(RunArgs &A) {
          "the time the innermost loops miss goes",
          O.Regions);
   T.custom("hot", "PERCENT",
-           "measure REF first, keep the loops covering PERCENT of loop time "
-           "(the program runs twice)",
+           "measure REF first, keep the loops covering PERCENT (90 or 90%) "
+           "of loop time (the program runs twice)",
            [&O](StringRef, StringRef V) -> Error {
-             double H;
-             if (!to_float(V, H))
+             // Read as `decan flags --hot REPORT.json:PERCENT` reads it.
+             O.HotPercent = readHotPercent(V);
+             if (!O.HotPercent)
                return createStringError("--hot wants a percentage in (0, "
                                         "100], got '%s'",
                                         V.str().c_str());
-             O.HotPercent = H;
              return Error::success();
            });
   T.number("max-runs", "N",
@@ -209,15 +209,17 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
-  T.text("hot", "REPORT.json[:PERCENT]",
-         formatv("instrument only the loops that cover PERCENT (default "
-                 "{0:0}) of the measured loops' time in an earlier decan "
-                 "report; the others stay plain (decan list says why). With "
-                 "a clang PGO profile, `-mllvm -decan-pgo-hot` selects the "
-                 "loops whose header block the profile finds hot instead",
-                 HotSpec().Percent)
-             .str(),
-         A.Hot);
+  T.text(
+      "hot", "REPORT.json[:PERCENT]",
+      formatv(
+          "instrument only the loops that cover PERCENT (90 or "
+          "90%; default {0:0}) of the measured loops' time in an earlier decan "
+          "report; the others stay plain (decan list says why). With "
+          "a clang PGO profile, `-mllvm -decan-pgo-hot` selects the "
+          "loops whose header block the profile finds hot instead",
+          HotSpec().Percent)
+          .str(),
+      A.Hot);
   T.text("apply", "REPORT.json",
          "the trip counts per call decan measured in REPORT, per source "
          "loop, as llvm.loop.estimated_trip_count for the vectoriser and "
