@@ -75,13 +75,14 @@ struct AllTables {
   CompareArgs Compare;
   FlagsArgs Flags;
   TuneArgs Tune;
+  ListArgs List;
   RewriteArgs Rewrite;
   std::vector<std::pair<std::string, OptionTable>> Tables;
   AllTables() {
     Tables.emplace_back("run", runOptionTable(Run));
     Tables.emplace_back("report", reportOptionTable(Report));
     Tables.emplace_back("compare", compareOptionTable(Compare));
-    Tables.emplace_back("list", listOptionTable());
+    Tables.emplace_back("list", listOptionTable(List));
     Tables.emplace_back("flags", flagsOptionTable(Flags));
     Tables.emplace_back("tune", tuneOptionTable(Tune));
     Tables.emplace_back("rewrite", rewriteOptionTable(Rewrite));

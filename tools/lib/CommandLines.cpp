@@ -191,12 +191,17 @@ OptionTable compareOptionTable(CompareArgs &A) {
   return T;
 }
 
-OptionTable listOptionTable() {
-  return OptionTable("decan list PROGRAM|LIBRARY",
-                     "Loops of a program's or shared library's decan loop "
-                     "table (a prebuilt one is rewritten into a temporary "
-                     "copy): id, function, source, variants available and "
-                     "why others are not, loop bytes, instruction subsets.");
+OptionTable listOptionTable(ListArgs &A) {
+  OptionTable T("decan list PROGRAM|LIBRARY [options]",
+                "Loops of a program's or shared library's decan loop "
+                "table (a prebuilt one is rewritten into a temporary "
+                "copy), one line each: id, source, loop bytes, iteration "
+                "step, the variants built and why others were not.");
+  T.flag("verbose,v",
+         "per loop, every variant's status and reason, the calls, the "
+         "instruction subsets and the full function name",
+         A.Verbose);
+  return T;
 }
 
 OptionTable flagsOptionTable(FlagsArgs &A) {

@@ -162,8 +162,13 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     const LoopReport &L = *LP;
     if (!L.RunCalls &&
         none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      // Regions are off unless asked for (decan run --regions).
-      if (!L.isRegion() && ++NumUnmeasured <= MaxUnmeasuredNamed)
+      // Regions are off unless asked for (decan run --regions); a loop
+      // that yielded to the measured loops it calls was called, and its
+      // warning says why it has no figures.
+      bool Yielded = any_of(R.Warnings, [&](StringRef W) {
+        return W.starts_with(L.Id + " calls measured loops");
+      });
+      if (!L.isRegion() && !Yielded && ++NumUnmeasured <= MaxUnmeasuredNamed)
         Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
       continue;
     }

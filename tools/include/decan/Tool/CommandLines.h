@@ -50,7 +50,11 @@ struct CompareArgs {
 OptionTable compareOptionTable(CompareArgs &A);
 
 /// `decan list`: no option of its own.
-OptionTable listOptionTable();
+/// `decan list`.
+struct ListArgs {
+  bool Verbose = false;
+};
+OptionTable listOptionTable(ListArgs &A);
 
 /// `decan flags`.
 struct FlagsArgs {
