@@ -38,9 +38,9 @@ static StringRef dropQualifiers(StringRef S) {
 std::string shortFunctionName(StringRef Demangled, size_t Max) {
   std::string Name = Demangled.str();
   // Spaces inside one scope's name, not between return type and name.
-  for (auto [From, To] : {std::pair<StringRef, StringRef>{
-                              "(anonymous namespace)", "{anon}"},
-                          {"operator()", "operator{}"}}) {
+  for (auto [From, To] :
+       {std::pair<StringRef, StringRef>{"(anonymous namespace)", "{anon}"},
+        {"operator()", "operator{}"}}) {
     for (size_t P = Name.find(From); P != std::string::npos;
          P = Name.find(From, P + To.size()))
       Name.replace(P, From.size(), To.str());
@@ -51,8 +51,7 @@ std::string shortFunctionName(StringRef Demangled, size_t Max) {
   for (size_t I = 0; I < Name.size(); ++I) {
     char C = Name[I];
     // operator<, operator<<=, operator->: the symbol, not a bracket.
-    if (StringRef(Name).substr(I).starts_with("operator") && !Angle &&
-        !Paren) {
+    if (StringRef(Name).substr(I).starts_with("operator") && !Angle && !Paren) {
       size_t E = I + 8;
       while (E < Name.size() && StringRef("<>=-!+*/%&|^~[]").contains(Name[E]))
         ++E;
@@ -81,7 +80,8 @@ std::string shortFunctionName(StringRef Demangled, size_t Max) {
     Short.replace(P, 10, "operator()");
   // Too long: the innermost scopes and the name stay.
   while (Short.size() > Max) {
-    size_t Cut = Short.find("::", StringRef(Short).starts_with("...::") ? 5 : 0);
+    size_t Cut =
+        Short.find("::", StringRef(Short).starts_with("...::") ? 5 : 0);
     if (Cut == std::string::npos)
       break;
     Short = "...::" + Short.substr(Cut + 2);
@@ -142,8 +142,8 @@ static std::string variantsText(const MetaLoop &L) {
       Built += "," + std::string(variantName(Variant(V)));
   }
   if (Groups)
-    Built += formatv(", {0} memory group{1}", Groups, Groups == 1 ? "" : "s")
-                 .str();
+    Built +=
+        formatv(", {0} memory group{1}", Groups, Groups == 1 ? "" : "s").str();
   std::vector<std::string> Why = groupedReasons(L);
   if (Built.empty()) {
     // A search or a pointer chase: every variant lost its work to the
@@ -205,15 +205,11 @@ void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     }
     Rows.push_back(std::move(R));
   }
-  OS << formatv("{0} {1} {2,5} {3,4}  {4}\n",
-                left_justify("LOOP", NameW),
-                left_justify("LOCATION", LocW), "BYTES",
-                "STEP", "VARIANTS");
+  OS << formatv("{0} {1} {2,5} {3,4}  {4}\n", left_justify("LOOP", NameW),
+                left_justify("LOCATION", LocW), "BYTES", "STEP", "VARIANTS");
   for (const Row &R : Rows) {
-    OS << formatv("{0} {1} {2,5} {3,4}  {4}",
-                  left_justify(R.Name, NameW),
-                  left_justify(R.Location, LocW), R.Bytes,
-                  R.Step, R.Variants);
+    OS << formatv("{0} {1} {2,5} {3,4}  {4}", left_justify(R.Name, NameW),
+                  left_justify(R.Location, LocW), R.Bytes, R.Step, R.Variants);
     if (!R.Id.empty())
       OS << "  [id " << R.Id << "]";
     OS << "\n";
@@ -227,8 +223,8 @@ void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
   for (unsigned V = 1; V < NumVariants; ++V)
     if (WithVariants + RefOnly && !(Asked >> V & 1) &&
         variantGroup(Variant(V)) < 0 && Variant(V) != Variant::NO_CALL)
-      Absent += (Absent.empty() ? "" : ", ") +
-                std::string(variantName(Variant(V)));
+      Absent +=
+          (Absent.empty() ? "" : ", ") + std::string(variantName(Variant(V)));
   if (!Absent.empty())
     OS << "not in this build: " << Absent << "\n";
   OS << "per-variant detail, calls and instruction subsets: decan list "

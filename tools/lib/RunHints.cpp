@@ -149,8 +149,7 @@ void listUnmeasured(const Report &R, const LibraryCopies &Libs,
         << ")\n";
 }
 
-std::string whyNoLoopInstrumented(ArrayRef<MetaLoop> Loops,
-                                  StringRef Binary) {
+std::string whyNoLoopInstrumented(ArrayRef<MetaLoop> Loops, StringRef Binary) {
   if (Loops.empty() || any_of(Loops, [](const MetaLoop &L) {
         return L.SkipReason.empty() && L.VariantMask;
       }))
@@ -181,7 +180,8 @@ std::string whyNoLoopInstrumented(ArrayRef<MetaLoop> Loops,
 std::string noLocationNote(const Report &R) {
   unsigned Missing = 0;
   for (const LoopReport &L : R.Loops)
-    Missing += !L.isRegion() && L.File.empty() && wasMeasured(L);
+    Missing +=
+        !L.isRegion() && L.File.empty() && (L.RunCalls || wasMeasured(L));
   if (!Missing)
     return "";
   return formatv("no -g: {0} measured loop{1} no file:line ('at ?'): "

@@ -34,7 +34,8 @@ std::string shortFunctionName(llvm::StringRef Demangled, size_t Max = 60);
 std::vector<std::string> groupedReasons(const MetaLoop &L);
 
 /// `decan list`'s table: one line per loop, then a summary.
-void printLoopSummary(llvm::raw_ostream &OS, const std::vector<MetaLoop> &Loops);
+void printLoopSummary(llvm::raw_ostream &OS,
+                      const std::vector<MetaLoop> &Loops);
 
 } // namespace decan::tool
 
