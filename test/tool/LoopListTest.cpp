@@ -42,6 +42,15 @@ TEST(LoopList, ShortNamesKeepScopesAndTheFunction) {
   EXPECT_EQ(Long, "...::eeeeeeeeee::ffffffffff::kernel");
 }
 
+TEST(LoopList, NamesTheDemanglerDoesNotReadKeepTheirScopes) {
+  EXPECT_EQ(nestedNamePrefix("_ZN3fmt2v96detail10vformat_toIcEEvRNS1_"
+                             "6bufferIT_EENS0_17basic_string_viewIS4_EE"),
+            "fmt::v9::detail::vformat_to<...>");
+  EXPECT_EQ(nestedNamePrefix("_ZNKSt6vector4sizeEv"), "std::vector::size");
+  EXPECT_EQ(nestedNamePrefix("stream"), "");
+  EXPECT_EQ(nestedNamePrefix("_Z3fooi"), "");
+}
+
 TEST(LoopList, ReasonsAreGroupedAndNothingToDoIsLeftOut) {
   MetaLoop L;
   L.Id = "f:L0";

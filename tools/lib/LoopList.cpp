@@ -164,12 +164,32 @@ static std::string variantsText(const MetaLoop &L) {
   return "REF" + Built + (Why.empty() ? "" : "; " + join(Why, "; "));
 }
 
+std::string nestedNamePrefix(StringRef Mangled) {
+  if (!Mangled.consume_front("_ZN"))
+    return "";
+  Mangled.consume_front("K");
+  std::string Out = Mangled.consume_front("St") ? "std" : "";
+  unsigned Len;
+  while (!Mangled.empty() && isDigit(Mangled[0]) &&
+         !Mangled.consumeInteger(10, Len) && Len <= Mangled.size()) {
+    Out += (Out.empty() ? "" : "::") + Mangled.take_front(Len).str();
+    Mangled = Mangled.drop_front(Len);
+    if (Mangled.starts_with("I")) {
+      Out += "<...>";
+      break;
+    }
+  }
+  return Out.empty() || Out == "std" ? "" : Out;
+}
+
 /// The loop's name for the table: its id, or for a C++ function the short
 /// demangled name with the loop's index (the id, which --loops takes, then
 /// ends the line).
 static std::pair<std::string, std::string> displayName(const MetaLoop &L) {
   std::string Demangled = demangleSymbol(L.Function);
-  if (Demangled == L.Function || !StringRef(L.Id).starts_with(L.Function))
+  if (Demangled == L.Function)
+    Demangled = nestedNamePrefix(L.Function);
+  if (Demangled.empty() || !StringRef(L.Id).starts_with(L.Function))
     return {L.Id, ""};
   std::string Index = StringRef(L.Id).rsplit(':').second.str();
   return {shortFunctionName(Demangled) + ":" + Index, L.Id};
@@ -227,6 +247,9 @@ void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
           (Absent.empty() ? "" : ", ") + std::string(variantName(Variant(V)));
   if (!Absent.empty())
     OS << "not in this build: " << Absent << "\n";
+  if (any_of(Loops, [](const MetaLoop &L) { return L.File.empty(); }))
+    OS << "LOCATION '?': no debug information (build with -g or "
+          "-gline-tables-only for file:line)\n";
   OS << "per-variant detail, calls and instruction subsets: decan list "
         "--verbose\n";
 }

@@ -27,6 +27,11 @@ namespace decan::tool {
 /// to "…::". A C name is itself.
 std::string shortFunctionName(llvm::StringRef Demangled, size_t Max = 60);
 
+/// The scopes and name of a nested C++ name LLVM's demangler does not
+/// read ("_ZN3fmt2v96detail10vformat_toIcEE..." is
+/// "fmt::v9::detail::vformat_to<...>"), "" when it is not one.
+std::string nestedNamePrefix(llvm::StringRef Mangled);
+
 /// The variants \p L did not get for a reason worth reading, grouped by
 /// reason: "LS, FP not built: an exit condition reads memory the loop may
 /// write". Variants with nothing to do (NO_DIV without a division, NO_CALL
