@@ -35,8 +35,8 @@ of its work; docs/variants.md):
   pairs     samples paired with a REF sample on equal work (the same trip
             count): the saturation and its interval come from these; few
             pairs, no verdict
-  excl      calls left out (context switch, failed counter read, a copy that
-            ran out of iterations)
+  excl      calls left out of the figures (a context switch during the
+            call, a failed counter read)
   cyc/call  median cycles per call
   cyc/iter  median cycles per iteration (calls with a known trip count)
   stab      stability: (median - min) / min of the cycles per call; above
@@ -51,7 +51,9 @@ of its work; docs/variants.md):
   not measured  loops never called while active
 
 decan list, one line per loop:
-  VARIANTS  the variants built; "REF only: WHY" when none could be
+  LOOP      its id (a C++ function's short name, the id at the line's end)
+  VARIANTS  the variants built, and why others were not; "REF only: WHY"
+            when none could be
   BYTES     the loop body's size in bytes (REF)
   STEP      source iterations per loop iteration (vectorised or unrolled)
   SUBSETS   with --verbose: instructions of the body (N), loads (L),
