@@ -63,6 +63,7 @@ LoopTableBuilder::LoopTableBuilder(Module &M) : M(M) {
 }
 
 Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
+  NumOptNone += R.SkipReason == OptNoneSkipReason;
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *I8 = Type::getInt8Ty(Ctx);

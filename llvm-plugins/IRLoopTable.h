@@ -106,6 +106,10 @@ struct LoopRecord {
   }
 };
 
+/// The skip reason of a loop in an optnone function (-O0): what `decan run`
+/// and the compile-time warning recognise.
+inline constexpr const char *OptNoneSkipReason = "function is optnone (-O0)";
+
 /// Size of the DL1 scratch area given to each instrumented loop.
 constexpr unsigned ScratchBytes = 8192;
 
@@ -123,6 +127,9 @@ public:
   /// Builds the descriptor array, the per-loop aliases and the module
   /// constructor. Call once, after every addLoop().
   void finalize();
+
+  /// Loops added with OptNoneSkipReason (built at -O0).
+  unsigned optNoneLoops() const { return NumOptNone; }
 
   /// LLVM type of struct decan_loop_desc.
   llvm::StructType *descType() const { return DescTy; }
@@ -143,6 +150,7 @@ private:
   /// llvm.global_ctors entry is keyed on.
   llvm::GlobalValue *groupKey(llvm::Comdat &C);
   llvm::SmallVector<llvm::GlobalValue *, 8> Used;
+  unsigned NumOptNone = 0;
 };
 
 } // namespace decan

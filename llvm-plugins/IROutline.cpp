@@ -363,7 +363,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
     }
     R.Source = loopSourceIdentity(C.L, C.Loc);
     if (F.hasOptNone())
-      R.SkipReason = "function is optnone (-O0)";
+      R.SkipReason = OptNoneSkipReason;
     else if (C.Irreducible)
       R.SkipReason = "irreducible control flow";
     else if (C.NestedIrreducible)
@@ -682,6 +682,15 @@ PreservedAnalyses OutlinePass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool Changed = false;
   for (Function *F : Worklist)
     Changed |= processFunction(*F, FAM, *Filter, PSI, Table);
+  // Once per translation unit: an -O0 build (or a CMake one without a
+  // build type) would otherwise measure nothing without a word.
+  if (unsigned N = Table.optNoneLoops())
+    M.getContext().diagnose(
+        DiagnosticInfoGeneric("decan: built at -O0: " + Twine(N) +
+                                  (N == 1 ? " loop is" : " loops are") +
+                                  " not instrumented; build with -O2 (CMake: "
+                                  "-DCMAKE_BUILD_TYPE=Release)",
+                              DS_Warning));
   if (!Changed)
     return PreservedAnalyses::all();
   Table.finalize();

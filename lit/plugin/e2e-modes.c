@@ -16,7 +16,7 @@
 // RUN: %t.decan > %t.unmeasured.out
 // RUN: diff %t.plain.out %t.unmeasured.out
 // The loop table in .decan.meta, as `decan list` reads it from the file.
-// RUN: %decan list %t.decan | FileCheck --check-prefix=LIST %s
+// RUN: %decan list --verbose %t.decan | FileCheck --check-prefix=LIST %s
 //
 // RUN: rm -rf %t.rotate && mkdir %t.rotate
 // RUN: env DECAN_LOOPS=all DECAN_MODE=rotate DECAN_OUTPUT=%t.rotate %t.decan > %t.rotate.out

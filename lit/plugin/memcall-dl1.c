@@ -16,7 +16,7 @@
 // RUN: env DECAN_LOOPS=all DECAN_VARIANTS=REF,DL1 DECAN_REPS=5 DECAN_OUTPUT=%t.d %t > %t.out
 // RUN: diff %t.want %t.out
 // RUN: cat %t.d/*.json | sed 's/{"id":/\n{"id":/g' | FileCheck %s --check-prefix=JSON
-// RUN: %decan list %t | FileCheck %s --check-prefix=LIST
+// RUN: %decan list --verbose %t | FileCheck %s --check-prefix=LIST
 // RUN: %decan run --reps 5 -- %t > %t.run.out 2> %t.run.err
 // RUN: diff %t.want %t.run.out
 // RUN: FileCheck %s --check-prefix=TOOL < %t.run.err

@@ -8,6 +8,7 @@
 #include "decan/Tool/CommandLines.h"
 #include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/LoopTable.h"
+#include "decan/Tool/RunEnvironment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -74,13 +75,14 @@ struct AllTables {
   CompareArgs Compare;
   FlagsArgs Flags;
   TuneArgs Tune;
+  ListArgs List;
   RewriteArgs Rewrite;
   std::vector<std::pair<std::string, OptionTable>> Tables;
   AllTables() {
     Tables.emplace_back("run", runOptionTable(Run));
     Tables.emplace_back("report", reportOptionTable(Report));
     Tables.emplace_back("compare", compareOptionTable(Compare));
-    Tables.emplace_back("list", listOptionTable());
+    Tables.emplace_back("list", listOptionTable(List));
     Tables.emplace_back("flags", flagsOptionTable(Flags));
     Tables.emplace_back("tune", tuneOptionTable(Tune));
     Tables.emplace_back("rewrite", rewriteOptionTable(Rewrite));
@@ -121,6 +123,13 @@ TEST(OptionTable, ErrorsNameTheOptionAsSpelt) {
   EXPECT_EQ(ErrorOf({"--loops"}), "option '--loops' needs a value");
   EXPECT_EQ(ErrorOf({"-q=1"}), "option '-q' takes no value");
   EXPECT_EQ(ErrorOf({"--frob=2"}), "unknown option '--frob=2'");
+  // A typo names the nearest spelling; nothing near, no suggestion.
+  EXPECT_EQ(ErrorOf({"--lops=f:L0"}),
+            "unknown option '--lops=f:L0'; did you mean '--loops'?");
+  EXPECT_EQ(ErrorOf({"--thread"}),
+            "unknown option '--thread'; did you mean '--threads'?");
+  EXPECT_EQ(ErrorOf({"--hepl"}), "unknown option '--hepl'; did you mean "
+                                 "'--help'?");
   EXPECT_EQ(ErrorOf({"--threads=many"}),
             "option '--threads' wants a number, got 'many'");
   EXPECT_EQ(ErrorOf({"x", "-o", "d", "--loops=f:L0", "--threads", "4"}), "");
@@ -240,6 +249,13 @@ TEST(CommandLines, UnknownOptionsAndBadValuesAreOneLineErrors) {
   };
   EXPECT_EQ(RunError({"--reps", "many"}),
             "option '--reps' wants a number, got 'many'");
+  // Written as decan flags --hot writes PERCENT.
+  {
+    RunArgs A;
+    OptionTable T = runOptionTable(A);
+    EXPECT_EQ(parseWith(T, {"--hot", "80%", "prog"}, true), "");
+    EXPECT_EQ(A.Run.HotPercent, 80.0);
+  }
   EXPECT_EQ(RunError({"--hot", "most"}),
             "--hot wants a percentage in (0, 100], got 'most'");
   EXPECT_EQ(RunError({"--lib", ","}), "--lib wants a shared library path");
@@ -328,6 +344,24 @@ TEST(SharedLibraryName, RejectsProgramsAndOtherFiles) {
   EXPECT_NE(toString(NotElf.takeError()).find("not a shared library"),
             std::string::npos);
   sys::fs::remove(Text);
+}
+
+TEST(RunEnvironment, UnknownDecanVariablesAndBadValuesAreWarnedOnce) {
+  const char *Env[] = {
+      "PATH=/bin",         "DECAN_REPZ=5",          "DECAN_WARMUP=two",
+      "DECAN_CACHE=maybe", "DECAN_LATE_MIN_MB=1.5", "DECAN_MAX_RECORDS=1000",
+      "DECAN_REPS=9",      "DECAN_FROBNICATE=1",    nullptr};
+  EXPECT_EQ(checkDecanVariables(Env),
+            (std::vector<std::string>{
+                "unknown variable DECAN_REPZ ignored; did you mean "
+                "DECAN_REPS?",
+                "DECAN_WARMUP='two' is not a non-negative integer: the "
+                "default is used",
+                "DECAN_CACHE='maybe' is not 0, 1, off, on, no or yes: the "
+                "default is used",
+                "DECAN_REPS is set by decan run (--reps): this value is "
+                "ignored",
+                "unknown variable DECAN_FROBNICATE ignored"}));
 }
 
 } // namespace

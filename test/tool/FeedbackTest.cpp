@@ -29,6 +29,14 @@ TEST(Feedback, HotSpec) {
   EXPECT_EQ(S->Percent, 90);
   EXPECT_FALSE(bool(parseHotSpec("r.json:0")));
   EXPECT_FALSE(bool(parseHotSpec("r.json:x")));
+  // PERCENT reads as decan run --hot reads it: "75" or "75%".
+  S = parseHotSpec("r.json:75%");
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->Report, "r.json");
+  EXPECT_EQ(S->Percent, 75);
+  EXPECT_EQ(readHotPercent("75%"), 75.0);
+  EXPECT_EQ(readHotPercent("75"), 75.0);
+  EXPECT_EQ(readHotPercent("%"), std::nullopt);
 }
 
 TEST(Feedback, HotLoopsBySourcePosition) {

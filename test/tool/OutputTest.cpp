@@ -111,4 +111,27 @@ TEST_F(OutputTest, RawDirectoryIsNeverReplaced) {
   ASSERT_FALSE(bool(prepareOutputDirectory(path("rawlink"))));
 }
 
+TEST_F(OutputTest, APreviousDefaultOutputIsKeptAsOldUnlessNotAFile) {
+  // A regular file moves to NAME.old (replacing an older one).
+  ASSERT_FALSE(bool(writeOutput(path("decan.json"), "first")));
+  ASSERT_FALSE(bool(writeOutput(path("decan.json.old"), "older")));
+  ASSERT_FALSE(bool(keepPreviousOutput(path("decan.json"))));
+  EXPECT_EQ(read(path("decan.json.old")), "first");
+  EXPECT_EQ(names(), std::vector<std::string>{"decan.json.old"});
+  // Nothing there: nothing to keep.
+  ASSERT_FALSE(bool(keepPreviousOutput(path("decan.json"))));
+  EXPECT_EQ(read(path("decan.json.old")), "first");
+  // A link stays where it is (its target is written later), and so does
+  // a FIFO.
+  ASSERT_EQ(::symlink("decan.json.old", path("link.json").c_str()), 0);
+  ASSERT_FALSE(bool(keepPreviousOutput(path("link.json"))));
+  struct stat St;
+  ASSERT_EQ(::lstat(path("link.json").c_str(), &St), 0);
+  EXPECT_TRUE(S_ISLNK(St.st_mode));
+  ASSERT_EQ(::mkfifo(path("fifo.json").c_str(), 0600), 0);
+  ASSERT_FALSE(bool(keepPreviousOutput(path("fifo.json"))));
+  ASSERT_EQ(::lstat(path("fifo.json").c_str(), &St), 0);
+  EXPECT_TRUE(S_ISFIFO(St.st_mode));
+}
+
 } // namespace

@@ -10,6 +10,7 @@
 #define DECAN_TOOLS_COMMANDS_H
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 int runFlagsCommand(int argc, char **argv);
 int runListCommand(int argc, char **argv);
@@ -19,6 +20,13 @@ int runCompareCommand(int argc, char **argv);
 int runTuneCommand(int argc, char **argv);
 /// The rewriter (decan/Rewriter/Instrument.h) does the work.
 int runRewriteCommand(int argc, char **argv);
+/// `decan help [table|COMMAND]`.
+int runHelpCommand(int argc, char **argv);
+
+/// `decan --help`: the commands and the global options.
+void printCommandList(llvm::raw_ostream &OS);
+/// Runs the command argv[1] names; -1 when there is none of that name.
+int runNamedCommand(int argc, char **argv);
 
 /// Prints "decan: error: <E>" as one line and returns 2; a ProgramKilled
 /// (decan/Tool/Process.h) prints its line and returns 128 + the signal.

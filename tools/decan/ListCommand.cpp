@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/CommandLines.h"
+#include "decan/Tool/LoopList.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Render.h"
 #include "decan/Tool/RunTarget.h"
@@ -19,7 +20,8 @@ using namespace llvm;
 using namespace decan::tool;
 
 int runListCommand(int argc, char **argv) {
-  OptionTable P = listOptionTable();
+  ListArgs A;
+  OptionTable P = listOptionTable(A);
   if (Error E = P.parse(argc, argv, 2))
     return reportError(std::move(E));
   if (P.helpAsked()) {
@@ -57,6 +59,9 @@ int runListCommand(int argc, char **argv) {
       return reportError("the rewritten copy of '" + *Prog +
                          "' has no loop table");
   }
-  printLoopList(outs(), **Loops);
+  if (A.Verbose)
+    printLoopList(outs(), **Loops);
+  else
+    printLoopSummary(outs(), **Loops);
   return 0;
 }

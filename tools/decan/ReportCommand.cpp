@@ -12,6 +12,7 @@
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,9 +28,16 @@ int runReportCommand(int argc, char **argv) {
     P.printHelp(outs());
     return 0;
   }
-  const auto &Files = P.positionals();
-  if (Files.empty())
-    return reportError("decan report wants at least one report file");
+  std::vector<std::string> Files = P.positionals();
+  if (Files.empty()) {
+    // What decan run wrote here without --json.
+    if (!sys::fs::exists(DefaultResultsFile))
+      return reportError(Twine("no report file given and no ") +
+                         DefaultResultsFile +
+                         " here (decan run writes it in the current "
+                         "directory; or name a report file)");
+    Files.push_back(DefaultResultsFile);
+  }
   if (P.has("sweep-param") && Files.size() < 2)
     return reportError("--sweep-param wants one report per value (at least "
                        "two)");

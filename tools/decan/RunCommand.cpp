@@ -12,6 +12,7 @@
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Render.h"
+#include "decan/Tool/RunEnvironment.h"
 #include "decan/Tool/Runner.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -21,6 +22,8 @@
 
 using namespace llvm;
 using namespace decan::tool;
+
+extern char **environ;
 
 int runRunCommand(int argc, char **argv) {
   RunArgs A;
@@ -32,6 +35,8 @@ int runRunCommand(int argc, char **argv) {
     return 0;
   }
   RunOptions &O = A.Run;
+  for (const std::string &W : checkDecanVariables(environ))
+    errs() << "decan: warning: " << W << "\n";
   O.Command = Table.positionals();
   if (auto L = findInstallLayout(argv[0]))
     O.LibDir = L->LibDir;
@@ -48,6 +53,16 @@ int runRunCommand(int argc, char **argv) {
     if (!Path->empty())
       if (Error E = checkOutputPath(*Path))
         return reportError(std::move(E));
+  // Without --json, decan.json here, as perf.data: a directory decan
+  // cannot write to costs the file, not the run.
+  bool DefaultJson = A.Files.Json.empty();
+  if (DefaultJson) {
+    if (Error E = checkOutputPath(DefaultResultsFile))
+      errs() << "decan: warning: " << toString(std::move(E))
+             << "; the results are not kept (--json FILE keeps them)\n";
+    else
+      A.Files.Json = DefaultResultsFile;
+  }
   if (!O.KeepRawDir.empty())
     if (Error E = prepareOutputDirectory(O.KeepRawDir))
       return reportError(std::move(E));
@@ -68,9 +83,15 @@ int runRunCommand(int argc, char **argv) {
     if (Error E = writeOutput(A.TableFile, Table))
       RC = reportError(std::move(E));
   }
+  if (DefaultJson && !A.Files.Json.empty())
+    if (Error E = keepPreviousOutput(A.Files.Json))
+      RC = reportError(std::move(E));
   if (Error E = writeOutputs(R, {R}, nullptr, A.Files.Json, A.Files.Html,
                              A.Files.Remarks))
     RC = reportError(std::move(E));
+  else if (DefaultJson && !A.Files.Json.empty())
+    errs() << "decan: results in " << A.Files.Json << " (decan report reads "
+           << "it)\n";
   for (const std::string &Pb : Out->Problems)
     errs() << "decan: " << Pb << "\n";
   // The program's own status, like time(1): 3 stays 3, a signal 128+N.

@@ -34,15 +34,30 @@ static const Command Commands[] = {
      runTuneCommand},
     {"rewrite", "build variants into a copy of a prebuilt x86-64 ELF",
      runRewriteCommand},
+    {"help",
+     "help on a command, or on the tables' columns ('decan help "
+     "table')",
+     runHelpCommand},
 };
 
-static void printHelp(raw_ostream &OS) {
+void printCommandList(raw_ostream &OS) {
   OS << "OVERVIEW: decan - differential performance analysis of hot loops\n\n"
         "USAGE: decan <command> [options]\n\n"
         "COMMANDS:\n";
   for (const Command &C : Commands)
     OS << "  " << left_justify(C.Name, 10) << " " << C.Summary << "\n";
-  OS << "\nRun 'decan <command> --help' for a command's options.\n";
+  OS << "\nOPTIONS:\n"
+        "  --help, -h  print this help\n"
+        "  --version   print decan's version\n"
+        "\nRun 'decan <command> --help' for a command's options, 'decan help "
+        "table' for the\ncolumns of the tables.\n";
+}
+
+int runNamedCommand(int argc, char **argv) {
+  for (const Command &C : Commands)
+    if (C.Name == argv[1])
+      return C.Run(argc, argv);
+  return -1;
 }
 
 int reportError(Error E) {
@@ -72,7 +87,7 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   if (argc < 2 || StringRef(argv[1]) == "--help" ||
       StringRef(argv[1]) == "-h") {
-    printHelp(outs());
+    printCommandList(outs());
     return argc < 2 ? 2 : 0;
   }
   StringRef Cmd = argv[1];
@@ -80,9 +95,8 @@ int main(int argc, char **argv) {
     outs() << "decan " << DECAN_TOOL_VERSION << "\n";
     return 0;
   }
-  for (const Command &C : Commands)
-    if (Cmd == C.Name)
-      return C.Run(argc, argv);
+  if (int RC = runNamedCommand(argc, argv); RC != -1)
+    return RC;
   errs() << "decan: error: unknown command '" << argv[1]
          << "' (see 'decan --help')\n";
   return 2;

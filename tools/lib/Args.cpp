@@ -101,6 +101,29 @@ bool OptionTable::has(StringRef Name) const {
   return O && is_contained(Seen, O);
 }
 
+std::string OptionTable::didYouMean(StringRef Name) const {
+  // The nearest spelling, if near enough to be a typo: two edits in a
+  // short name ("--hepl"), a third of a long one's letters; never a guess
+  // for one or two letters ("-x").
+  std::string Best;
+  unsigned BestDistance = Name.size() <= 2  ? 0
+                          : Name.size() < 6 ? 3
+                                            : Name.size() / 3 + 2;
+  for (const Option &O : Options)
+    for (const std::string &N : O.Names) {
+      unsigned D =
+          Name.edit_distance(N, /*AllowReplacements=*/true, BestDistance);
+      // A prefix of a long spelling ("--extend") is a typo too.
+      if (Name.size() >= 3 && StringRef(N).starts_with(Name))
+        D = std::min<unsigned>(D, 1);
+      if (D < BestDistance) {
+        BestDistance = D;
+        Best = N;
+      }
+    }
+  return Best.empty() ? "" : "; did you mean '" + Option::spelling(Best) + "'?";
+}
+
 Error OptionTable::parse(int Argc, char **Argv, int First,
                          bool StopAtFirstPositional) {
   for (int I = First; I < Argc; ++I) {
@@ -129,7 +152,8 @@ Error OptionTable::parse(int Argc, char **Argv, int First,
     std::string Spelt = A.split('=').first.str();
     const Option *O = find(Name);
     if (!O)
-      return createStringError("unknown option '%s'", A.str().c_str());
+      return createStringError("unknown option '%s'%s", A.str().c_str(),
+                               didYouMean(Name).c_str());
     if (!O->takesValue() && HasValue)
       return createStringError("option '%s' takes no value", Spelt.c_str());
     if (O->takesValue() && !HasValue) {

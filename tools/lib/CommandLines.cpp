@@ -35,8 +35,10 @@ static Option::Reader readVariants(std::vector<Variant> &Into) {
   };
 }
 
-static void addReportFiles(OptionTable &T, ReportFiles &F) {
-  T.text("json", "FILE", "write the analysed report", F.Json);
+static void addReportFiles(OptionTable &T, ReportFiles &F,
+                           StringRef JsonDefault = "") {
+  T.text("json", "FILE", "write the analysed report", F.Json)
+      .defaultText(JsonDefault.str());
   T.text("html", "FILE", "write the HTML report", F.Html);
   T.text("remarks", "FILE", "write LLVM optimization-record YAML remarks",
          F.Remarks);
@@ -51,7 +53,8 @@ OptionTable runOptionTable(RunArgs &A) {
       "PROGRAM may be a launcher: decan run -- mpirun -np 4 ./app\n"
       "The program's standard input, output and error are its own; decan "
       "prints to standard error (or -o FILE) and exits with the program's "
-      "status, like time(1).");
+      "status, like time(1).\n"
+      "The table's columns (stab, excl, pairs, sat...): decan help table.");
   T.text("loops", "IDS|all", "loops to measure", O.Loops);
   T.custom("variants", "LIST",
            "variants to rotate, of " + allVariantNames() +
@@ -81,15 +84,15 @@ OptionTable runOptionTable(RunArgs &A) {
          "the time the innermost loops miss goes",
          O.Regions);
   T.custom("hot", "PERCENT",
-           "measure REF first, keep the loops covering PERCENT of loop time "
-           "(the program runs twice)",
+           "measure REF first, keep the loops covering PERCENT (90 or 90%) "
+           "of loop time (the program runs twice)",
            [&O](StringRef, StringRef V) -> Error {
-             double H;
-             if (!to_float(V, H))
+             // Read as `decan flags --hot REPORT.json:PERCENT` reads it.
+             O.HotPercent = readHotPercent(V);
+             if (!O.HotPercent)
                return createStringError("--hot wants a percentage in (0, "
                                         "100], got '%s'",
                                         V.str().c_str());
-             O.HotPercent = H;
              return Error::success();
            });
   T.number("max-runs", "N",
@@ -98,7 +101,11 @@ OptionTable runOptionTable(RunArgs &A) {
            O.MaxRuns);
   T.text("o,output", "FILE", "write the table to FILE", A.TableFile)
       .defaultText("standard error");
-  addReportFiles(T, A.Files);
+  addReportFiles(T, A.Files,
+                 std::string(DefaultResultsFile) +
+                     " in the current directory, for decan report; an "
+                     "existing one is kept as " +
+                     DefaultResultsFile + ".old");
   T.text("raw-dir", "DIR", "keep the raw runtime reports in DIR", O.KeepRawDir);
   T.custom("lib", "PATH[,PATH...]",
            "also measure these shared libraries the program loads "
@@ -148,10 +155,14 @@ OptionTable runOptionTable(RunArgs &A) {
 }
 
 OptionTable reportOptionTable(ReportArgs &A) {
-  OptionTable T("decan report FILE.json [FILE.json...] [options]",
-                "Reads analysed (decan run --json) or raw runtime reports. "
-                "Several files form a sweep: the HTML then draws saturation "
-                "and cycles-per-iteration curves against the parameter.");
+  OptionTable T(
+      "decan report [FILE.json...] [options]",
+      "Reads analysed (decan run --json) or raw runtime reports; "
+      "without FILE, the " +
+          std::string(DefaultResultsFile) +
+          " decan run wrote in the current directory. "
+          "Several files form a sweep: the HTML then draws saturation "
+          "and cycles-per-iteration curves against the parameter.");
   addReportFiles(T, A.Files);
   T.text("sweep-param", "NAME=V1,V2,...",
          "the sweep's parameter and its value for each report, in order",
@@ -180,12 +191,17 @@ OptionTable compareOptionTable(CompareArgs &A) {
   return T;
 }
 
-OptionTable listOptionTable() {
-  return OptionTable("decan list PROGRAM|LIBRARY",
-                     "Loops of a program's or shared library's decan loop "
-                     "table (a prebuilt one is rewritten into a temporary "
-                     "copy): id, function, source, variants available and "
-                     "why others are not, loop bytes, instruction subsets.");
+OptionTable listOptionTable(ListArgs &A) {
+  OptionTable T("decan list PROGRAM|LIBRARY [options]",
+                "Loops of a program's or shared library's decan loop "
+                "table (a prebuilt one is rewritten into a temporary "
+                "copy), one line each: id, source, loop bytes, iteration "
+                "step, the variants built and why others were not.");
+  T.flag("verbose,v",
+         "per loop, every variant's status and reason, the calls, the "
+         "instruction subsets and the full function name",
+         A.Verbose);
+  return T;
 }
 
 OptionTable flagsOptionTable(FlagsArgs &A) {
@@ -198,15 +214,17 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
-  T.text("hot", "REPORT.json[:PERCENT]",
-         formatv("instrument only the loops that cover PERCENT (default "
-                 "{0:0}) of the measured loops' time in an earlier decan "
-                 "report; the others stay plain (decan list says why). With "
-                 "a clang PGO profile, `-mllvm -decan-pgo-hot` selects the "
-                 "loops whose header block the profile finds hot instead",
-                 HotSpec().Percent)
-             .str(),
-         A.Hot);
+  T.text(
+      "hot", "REPORT.json[:PERCENT]",
+      formatv(
+          "instrument only the loops that cover PERCENT (90 or "
+          "90%; default {0:0}) of the measured loops' time in an earlier decan "
+          "report; the others stay plain (decan list says why). With "
+          "a clang PGO profile, `-mllvm -decan-pgo-hot` selects the "
+          "loops whose header block the profile finds hot instead",
+          HotSpec().Percent)
+          .str(),
+      A.Hot);
   T.text("apply", "REPORT.json",
          "the trip counts per call decan measured in REPORT, per source "
          "loop, as llvm.loop.estimated_trip_count for the vectoriser and "

@@ -17,18 +17,27 @@ using namespace llvm;
 
 namespace decan::tool {
 
+std::optional<double> readHotPercent(StringRef Value) {
+  double P;
+  StringRef Number = Value.trim();
+  Number.consume_back("%");
+  if (Number.empty() || Number.getAsDouble(P))
+    return std::nullopt;
+  return P;
+}
+
 Expected<HotSpec> parseHotSpec(StringRef Value) {
   HotSpec S;
   S.Report = Value.str();
   auto [File, Pct] = Value.rsplit(':');
   if (!File.empty() && !Pct.empty() && !sys::fs::exists(Value)) {
-    double P;
-    if (Pct.getAsDouble(P) || !(P > 0 && P <= 100))
+    std::optional<double> P = readHotPercent(Pct);
+    if (!P || !(*P > 0 && *P <= 100))
       return createStringError("bad --hot value '%s': expected "
                                "REPORT.json[:PERCENT], PERCENT in (0, 100]",
                                Value.str().c_str());
     S.Report = File.str();
-    S.Percent = P;
+    S.Percent = *P;
   }
   return S;
 }

@@ -220,6 +220,22 @@ Error writeOutput(StringRef Path, StringRef Contents) {
   return replaceAtomically(File, Path, Contents);
 }
 
+Error keepPreviousOutput(StringRef Path) {
+  struct stat Link;
+  // Only a regular file is moved: a link, a device or a FIFO stays, and
+  // writeOutput() writes through it.
+  if (::lstat(Path.str().c_str(), &Link) != 0 || !S_ISREG(Link.st_mode))
+    return Error::success();
+  std::string Old = (Path + ".old").str();
+  struct stat OldSt;
+  if (::lstat(Old.c_str(), &OldSt) == 0 && !S_ISREG(OldSt.st_mode))
+    return Error::success(); // never rename over anything but a file
+  // Another run may have moved it first (ENOENT): nothing to keep then.
+  if (::rename(Path.str().c_str(), Old.c_str()) != 0 && errno != ENOENT)
+    return cannotWrite(Old, errno);
+  return Error::success();
+}
+
 Error prepareOutputDirectory(StringRef Path) {
   if (Path.empty() || Path == "-")
     return createStringError("'%s' is not a directory", Path.str().c_str());

@@ -8,6 +8,7 @@
 #include "decan/Tool/Render.h"
 
 #include "decan/Tool/Analysis.h"
+#include "decan/Tool/LoopList.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -42,7 +43,8 @@ std::string percentText(double X) { return formatv("{0:F1}%", X * 100).str(); }
 static void printLoop(raw_ostream &OS, const LoopReport &L) {
   OS << "\n"
      << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
-                demangleSymbol(L.Function), sourceLocation(L.File, L.Line));
+                shortFunctionName(demangleSymbol(L.Function)),
+                sourceLocation(L.File, L.Line));
   if (L.ProgramShare)
     OS << "  program "
        << (L.ProgramShareLowerBound    ? ">="
@@ -162,8 +164,13 @@ void printReportTable(raw_ostream &OS, const Report &R) {
     const LoopReport &L = *LP;
     if (!L.RunCalls &&
         none_of(L.Variants, [](const auto &V) { return V && V->Calls; })) {
-      // Regions are off unless asked for (decan run --regions).
-      if (!L.isRegion() && ++NumUnmeasured <= MaxUnmeasuredNamed)
+      // Regions are off unless asked for (decan run --regions); a loop
+      // that yielded to the measured loops it calls was called, and its
+      // warning says why it has no figures.
+      bool Yielded = any_of(R.Warnings, [&](StringRef W) {
+        return W.starts_with(L.Id + " calls measured loops");
+      });
+      if (!L.isRegion() && !Yielded && ++NumUnmeasured <= MaxUnmeasuredNamed)
         Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
       continue;
     }
@@ -173,7 +180,8 @@ void printReportTable(raw_ostream &OS, const Report &R) {
         OS << "\nRegions (REF only: where the time the innermost loops miss "
               "goes)\n";
       RegionsHeader = true;
-      OS << formatv("  {0}  {1} at {2}", L.Id, demangleSymbol(L.Function),
+      OS << formatv("  {0}  {1} at {2}", L.Id,
+                    shortFunctionName(demangleSymbol(L.Function)),
                     sourceLocation(L.File, L.Line));
       if (L.ProgramShare)
         OS << "  program " << (L.ProgramShareApproximate ? "~" : "")

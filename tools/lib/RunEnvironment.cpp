@@ -17,6 +17,98 @@ extern char **environ;
 
 namespace decan::tool {
 
+namespace {
+/// What a DECAN_* variable's value must look like.
+enum class ValueKind { Any, Count, Number, Switch };
+struct KnownVariable {
+  StringRef Name;
+  ValueKind Kind;
+  /// The `decan run` option that sets it for every run ("" = the user's).
+  StringRef SetBy;
+};
+} // namespace
+
+/// Every DECAN_* variable some part of decan reads: the runtime
+/// (runtime/src/Config.cpp), the rewriter's cache (mc-rewriter), decan run
+/// (LatePacks.cpp) and the benchmarks' scripts.
+static const KnownVariable KnownVariables[] = {
+    {"DECAN_LOOPS", ValueKind::Any, "--loops"},
+    {"DECAN_VARIANTS", ValueKind::Any, "--variants"},
+    {"DECAN_MODE", ValueKind::Any, "--mode"},
+    {"DECAN_REPS", ValueKind::Count, "--reps"},
+    {"DECAN_INSTANCE", ValueKind::Count, "--instance"},
+    {"DECAN_EVENTS", ValueKind::Any, "--events"},
+    {"DECAN_OUTPUT", ValueKind::Any, "--raw-dir"},
+    {"DECAN_FP_ENV", ValueKind::Any, "--fp-env"},
+    {"DECAN_LIB_MAP", ValueKind::Any, "--lib"},
+    {"DECAN_REGIONS", ValueKind::Any, "--regions"},
+    {"DECAN_LATE_DIR", ValueKind::Any, "--late"},
+    {"DECAN_LATE_WAIT_MS", ValueKind::Count, "--late"},
+    {"DECAN_LATE_DLOPEN", ValueKind::Any, "--lib auto"},
+    {"DECAN_WARMUP", ValueKind::Count, ""},
+    {"DECAN_MAX_RECORDS", ValueKind::Count, ""},
+    {"DECAN_ACCOUNT_BUDGET", ValueKind::Count, ""},
+    {"DECAN_LATE_AFTER_MS", ValueKind::Count, ""},
+    {"DECAN_LATE_MIN_MB", ValueKind::Number, ""},
+    {"DECAN_CACHE", ValueKind::Switch, ""},
+    {"DECAN_CACHE_DIR", ValueKind::Any, ""},
+    {"DECAN_CACHE_MAX_MB", ValueKind::Count, ""},
+    {"DECAN_STANDIN_TRIPS", ValueKind::Any, ""},
+    {"DECAN_BASE", ValueKind::Any, ""},
+};
+
+/// Why \p Value is not one of \p Kind ("" when it is).
+static std::string badValue(ValueKind Kind, StringRef Value) {
+  switch (Kind) {
+  case ValueKind::Count:
+    return all_of(Value, isDigit) && !Value.empty()
+               ? ""
+               : "is not a non-negative integer";
+  case ValueKind::Number: {
+    double D;
+    return !Value.trim().getAsDouble(D) && D >= 0 ? "" : "is not a number >= 0";
+  }
+  case ValueKind::Switch:
+    return is_contained({"0", "1", "off", "on", "no", "yes"}, Value)
+               ? ""
+               : "is not 0, 1, off, on, no or yes";
+  case ValueKind::Any:
+    return "";
+  }
+  return "";
+}
+
+std::vector<std::string> checkDecanVariables(const char *const *Env) {
+  std::vector<std::string> Warnings;
+  for (; *Env; ++Env) {
+    auto [Name, Value] = StringRef(*Env).split('=');
+    if (!Name.starts_with("DECAN_"))
+      continue;
+    const KnownVariable *K = find_if(
+        KnownVariables, [&](const KnownVariable &V) { return V.Name == Name; });
+    if (K == std::end(KnownVariables)) {
+      std::string Near;
+      unsigned Best = 4;
+      for (const KnownVariable &V : KnownVariables)
+        if (unsigned D = Name.edit_distance(V.Name, true, Best); D < Best) {
+          Best = D;
+          Near = V.Name.str();
+        }
+      Warnings.push_back(("unknown variable " + Name + " ignored" +
+                          (Near.empty() ? "" : "; did you mean " + Near + "?"))
+                             .str());
+    } else if (!K->SetBy.empty()) {
+      Warnings.push_back((Name + " is set by decan run (" + K->SetBy +
+                          "): this value is ignored")
+                             .str());
+    } else if (std::string Why = badValue(K->Kind, Value); !Why.empty()) {
+      Warnings.push_back(
+          (Name + "='" + Value + "' " + Why + ": the default is used").str());
+    }
+  }
+  return Warnings;
+}
+
 std::vector<std::string> buildEnvironment(const RunOptions &O,
                                           const RunEnvironment &R) {
   StringRef LoaderDir = R.LoaderDir;

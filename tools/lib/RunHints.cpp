@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -146,6 +147,49 @@ void listUnmeasured(const Report &R, const LibraryCopies &Libs,
     Log << "decan: not measured: loaded with dlopen during the run: "
         << join(Names, ", ") << " (rerun with --lib " << join(Paths, ",")
         << ")\n";
+}
+
+std::string whyNoLoopInstrumented(ArrayRef<MetaLoop> Loops, StringRef Binary) {
+  if (Loops.empty() || any_of(Loops, [](const MetaLoop &L) {
+        return L.SkipReason.empty() && L.VariantMask;
+      }))
+    return "";
+  // The reasons, most frequent first ("irreducible control flow (2)").
+  std::map<std::string, unsigned> Count;
+  for (const MetaLoop &L : Loops)
+    ++Count[L.SkipReason.empty() ? "no variant built" : L.SkipReason];
+  if (Count.size() == 1 && Count.begin()->first == OptNoneReason)
+    return formatv("'{0}' was built at -O0 (or without an -O flag: a CMake "
+                   "build without CMAKE_BUILD_TYPE): none of its {1} loop{2} "
+                   "is instrumented; build with -O2",
+                   Binary, Loops.size(), Loops.size() == 1 ? "" : "s")
+        .str();
+  std::vector<std::pair<std::string, unsigned>> ByCount(Count.begin(),
+                                                        Count.end());
+  llvm::stable_sort(ByCount, [](const auto &A, const auto &B) {
+    return A.second > B.second;
+  });
+  std::string Why;
+  for (const auto &[Reason, N] : ByCount)
+    Why += (Why.empty() ? "" : "; ") + Reason + formatv(" ({0})", N).str();
+  return formatv("none of the {0} loop{1} of '{2}' is instrumented: {3}",
+                 Loops.size(), Loops.size() == 1 ? "" : "s", Binary, Why)
+      .str();
+}
+
+std::string noLocationNote(const Report &R) {
+  unsigned Missing = 0;
+  for (const LoopReport &L : R.Loops)
+    Missing +=
+        !L.isRegion() && L.File.empty() && (L.RunCalls || wasMeasured(L));
+  if (!Missing)
+    return "";
+  return formatv("no -g: {0} measured loop{1} no file:line ('at ?'): "
+                 "build with -g (or -gline-tables-only) to see where "
+                 "{2} in the source",
+                 Missing, Missing == 1 ? " has" : "s have",
+                 Missing == 1 ? "it is" : "they are")
+      .str();
 }
 
 } // namespace decan::tool

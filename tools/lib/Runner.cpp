@@ -183,6 +183,10 @@ Error RunSession::announce() {
     Log << "decan: warning: '" << T.Binary
         << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
         << " an empty loop table: nothing to measure\n";
+  if (T.Loops)
+    NothingInstrumented = whyNoLoopInstrumented(*T.Loops, T.Binary);
+  if (!NothingInstrumented.empty())
+    Log << "decan: warning: " << NothingInstrumented << "\n";
   return Error::success();
 }
 
@@ -500,6 +504,11 @@ void RunSession::summariseLate(const Report &R) {
 RunOutcome RunSession::collect() {
   Out.Merged = Merger.finish();
   Report &R = Out.Merged;
+  // The table says "no loop was measured": and why, in the report too.
+  if (!NothingInstrumented.empty())
+    R.Warnings.push_back(NothingInstrumented);
+  if (std::string Note = noLocationNote(R); !Note.empty())
+    R.Warnings.push_back(Note);
   if (Stage.LateBase)
     summariseLate(R);
   // (--late says itself which loops ran without variants.)

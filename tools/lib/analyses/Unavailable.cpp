@@ -1,18 +1,31 @@
 //===- analyses/Unavailable.cpp - Variants not built or not measured ------===//
 //
 // Part of decan. What the report says of the variants it has no samples of: not
-// built (nothing to remove: a fact about the loop), not measured (and why),
+// built (when the reason tells something of the loop: its work all feeds its
+// control; not for a loop without division, store...), not measured (and why),
 // runaway copies, calls past the iteration cap.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Claims.h"
 
+#include "decan/abi_names.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 
 namespace decan::tool::analyses {
+
+/// An empty variant's reason that says only that the loop lacks its work.
+static bool isNothingToDo(StringRef Why) {
+  for (decan_variant_why W :
+       {DECAN_WHY_NONE, DECAN_WHY_NO_DIV, DECAN_WHY_NO_MEMORY,
+        DECAN_WHY_NO_CALL, DECAN_WHY_NO_STORE, DECAN_WHY_NO_RED})
+    if (Why == decan_variant_why_text(W))
+      return true;
+  return false;
+}
 
 void unavailable(AnalysisContext &C) {
   forEachLoop(C, [&](LoopReport &L, LoopState &) {
@@ -25,6 +38,11 @@ void unavailable(AnalysisContext &C) {
         if (V && variantGroup(*V) >= 0)
           continue;
         auto W = L.UnavailableWhy.find(KV.first);
+        // Nothing of that work in the loop (no division for NO_DIV): the
+        // variant is simply not there; only a reason that tells something
+        // of the loop (its work all feeds its control) is said.
+        if (W == L.UnavailableWhy.end() || isNothingToDo(W->second))
+          continue;
         L.Diagnosis.push_back(
             formatv("{0} not built: {1}", KV.first,
                     W == L.UnavailableWhy.end() || W->second.empty()

@@ -122,6 +122,9 @@ private:
   Option &add(llvm::StringRef Names, llvm::StringRef Meta, llvm::StringRef Help,
               Option::Reader Read);
   const Option *find(llvm::StringRef Name) const;
+  /// "; did you mean '--reps'?" for a mistyped \p Name, "" when no
+  /// spelling is near.
+  std::string didYouMean(llvm::StringRef Name) const;
 
   std::string Usage, About, Notes;
   std::deque<Option> Options; ///< stable addresses: adders return references

@@ -20,6 +20,10 @@
 namespace decan::tool {
 
 /// The report files every analysing command may write ("" = not asked).
+/// The analysed report `decan run` writes without --json, in the current
+/// directory, and `decan report` reads without a file (as perf.data).
+inline constexpr const char *DefaultResultsFile = "decan.json";
+
 struct ReportFiles {
   std::string Json, Html, Remarks;
 };
@@ -46,7 +50,11 @@ struct CompareArgs {
 OptionTable compareOptionTable(CompareArgs &A);
 
 /// `decan list`: no option of its own.
-OptionTable listOptionTable();
+/// `decan list`.
+struct ListArgs {
+  bool Verbose = false;
+};
+OptionTable listOptionTable(ListArgs &A);
 
 /// `decan flags`.
 struct FlagsArgs {

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct HotSpec {
   std::string Report;
   double Percent = 90;
 };
+
+/// PERCENT as both `decan run --hot` and `decan flags --hot` read it: "90"
+/// or "90%"; nullopt when it is no number (the range is the caller's).
+std::optional<double> readHotPercent(llvm::StringRef Value);
 
 /// Parses --hot's value; a trailing ":NUMBER" is the percentage unless the
 /// whole value names an existing file.

@@ -35,6 +35,13 @@ llvm::Error checkOutputPath(llvm::StringRef Path);
 /// Writes \p Contents to \p Path by the rules above. The error is one line.
 llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Contents);
 
+/// Before a default output is written (`decan run`'s decan.json): a
+/// regular file at \p Path is renamed to "\p Path.old" (replacing an older
+/// one), as perf keeps perf.data.old. Anything else at \p Path (a link, a
+/// device, a FIFO) is left where it is, to be written through by
+/// writeOutput().
+llvm::Error keepPreviousOutput(llvm::StringRef Path);
+
 /// Makes \p Path a directory to write files into (`--raw-dir`): an
 /// existing directory, or a symbolic link to one, is used as it is; a
 /// missing one is created (with its parents). Anything else is an error:

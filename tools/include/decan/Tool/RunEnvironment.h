@@ -34,6 +34,12 @@ struct RunEnvironment {
 std::vector<std::string> buildEnvironment(const RunOptions &O,
                                           const RunEnvironment &R);
 
+/// One warning line per DECAN_* variable of \p Env (a null-terminated
+/// "NAME=VALUE" array, as environ) that no part of decan reads (with the
+/// nearest known name), that decan run sets itself (the option to use
+/// instead), or whose value does not read as the variable's kind.
+std::vector<std::string> checkDecanVariables(const char *const *Env);
+
 } // namespace decan::tool
 
 #endif // DECAN_TOOL_RUNENVIRONMENT_H

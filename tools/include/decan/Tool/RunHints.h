@@ -11,6 +11,7 @@
 
 #include "decan/Tool/DlopenCopies.h"
 #include "decan/Tool/LibraryCopies.h"
+#include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +30,19 @@ void explainLibraries(const Report &R, const LibraryCopies &Libs,
 /// what to rerun with.
 void listUnmeasured(const Report &R, const LibraryCopies &Libs,
                     const DlopenCopies &Dlopen, llvm::raw_ostream &Log);
+
+/// The skip reason the plugin gives a loop of an optnone (-O0) function.
+inline constexpr llvm::StringLiteral OptNoneReason =
+    "function is optnone (-O0)";
+
+/// Why nothing in \p Loops, the loop table of \p Binary, can be measured
+/// (every loop skipped: built at -O0, all cold...), "" when a loop can.
+std::string whyNoLoopInstrumented(llvm::ArrayRef<MetaLoop> Loops,
+                                  llvm::StringRef Binary);
+
+/// "no -g: ..." when measured loops have no file:line (a binary without
+/// debug info, rewritten): said once, not on every loop; "" otherwise.
+std::string noLocationNote(const Report &R);
 
 } // namespace decan::tool
 

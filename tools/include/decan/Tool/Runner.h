@@ -125,6 +125,8 @@ private:
   bool Profiling = false;         ///< --find-first on a rewritten input
   Target T;
   LibraryCopies Libs;
+  /// Why no loop of the inputs' tables can be measured ("" when one can).
+  std::string NothingInstrumented;
   std::optional<LatePacks> Late;
   std::optional<DlopenCopies> Dlopen;
   unsigned NumDlopenCopies = 0;
