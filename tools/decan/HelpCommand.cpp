@@ -66,6 +66,13 @@ int runHelpCommand(int argc, char **argv) {
   if (argc < 3)
     return printCommandList(outs()), 0;
   StringRef Topic = argv[2];
+  if (Topic == "--help" || Topic == "-h") {
+    outs() << "USAGE: decan help [COMMAND|table]\n\n"
+              "'decan help COMMAND' is 'decan COMMAND --help'; 'decan help "
+              "table' says what\nthe columns of the run table and of "
+              "'decan list' mean.\n";
+    return 0;
+  }
   if (Topic == "table" || Topic == "columns") {
     outs() << TableLegend;
     return 0;
