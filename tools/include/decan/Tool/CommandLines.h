@@ -20,8 +20,10 @@
 namespace decan::tool {
 
 /// The report files every analysing command may write ("" = not asked).
+/// --verbose rides along: the table they come with prints every warning.
 struct ReportFiles {
   std::string Json, Html, Remarks;
+  bool Verbose = false;
 };
 
 /// `decan run`.
