@@ -184,8 +184,8 @@ void writeAssemblyListing(raw_ostream &OS, const LoopReport &L,
   if (Ref.empty())
     return;
   OS << "<details class=\"assembly\"><summary>assembly: REF and each "
-        "variant's copy (from the binary; struck through in REF: what the "
-        "variant deleted)</summary>\n";
+        "variant's copy (from the binary; struck through in REF: not in "
+        "the variant, deleted or changed)</summary>\n";
   for (Variant V : AllVariants) {
     if (V == Variant::REF)
       continue;
