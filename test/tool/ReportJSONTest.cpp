@@ -165,6 +165,9 @@ void fillAnalyses(LoopReport &L, Filler &F) {
   L.CtrlShare = F.real();
   L.RankByShare = static_cast<unsigned>(F.count());
   L.RankByGain = static_cast<unsigned>(F.count());
+  L.PredictedGain = F.real();
+  L.PredictedGainBy = F.text();
+  L.Rank = static_cast<unsigned>(F.count());
   L.Diagnosis = {F.text()};
   L.Warnings = {F.text()};
 }
@@ -420,6 +423,9 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].ctrl_share",
     ".loops[].rank_by_share",
     ".loops[].rank_by_dl1_gain",
+    ".loops[].predicted_gain",
+    ".loops[].predicted_gain_by",
+    ".loops[].rank",
     ".loops[].diagnosis",
     ".loops[].warnings"};
 
@@ -527,7 +533,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 328u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7312u);
+  EXPECT_EQ(sizeof(LoopReport), 7368u);
   // Report::Objects is not written on purpose (see Report.h).
   EXPECT_EQ(sizeof(Report), 240u);
 }

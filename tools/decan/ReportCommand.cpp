@@ -73,7 +73,7 @@ int runReportCommand(int argc, char **argv) {
       outs() << "== " << Files[I]
              << (S ? " (" + S->Param + "=" + S->Labels[I] + ")" : "")
              << " ==\n";
-    printReportTable(outs(), Runs[I]);
+    printReportTable(outs(), Runs[I], A.Files.Verbose);
     if (I + 1 < Runs.size())
       outs() << "\n";
   }

@@ -75,11 +75,11 @@ int runRunCommand(int argc, char **argv) {
   // The program's standard output is the program's alone.
   int RC = 0;
   if (A.TableFile.empty()) {
-    printReportTable(errs(), R);
+    printReportTable(errs(), R, A.Files.Verbose);
   } else {
     std::string Table;
     raw_string_ostream TS(Table);
-    printReportTable(TS, R);
+    printReportTable(TS, R, A.Files.Verbose);
     if (Error E = writeOutput(A.TableFile, Table))
       RC = reportError(std::move(E));
   }

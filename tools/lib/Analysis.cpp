@@ -89,6 +89,8 @@ void runAnalyses(Report &R, const Thresholds &T, ArrayRef<AnalysisUnit> Units) {
     L.DL1Gain.reset();
     L.DivGain.reset();
     L.CtrlShare.reset();
+    L.PredictedGain.reset();
+    L.PredictedGainBy.clear();
   }
   for (const AnalysisUnit &U : Units)
     U.Run(C);

@@ -42,6 +42,10 @@ static void addReportFiles(OptionTable &T, ReportFiles &F,
   T.text("html", "FILE", "write the HTML report", F.Html);
   T.text("remarks", "FILE", "write LLVM optimization-record YAML remarks",
          F.Remarks);
+  T.flag("verbose",
+         "print each loop's warnings one a line (the table folds them into "
+         "one line per loop)",
+         F.Verbose);
 }
 
 OptionTable runOptionTable(RunArgs &A) {

@@ -38,11 +38,51 @@ std::string percentText(double X) { return formatv("{0:F1}%", X * 100).str(); }
 // Terminal
 //===----------------------------------------------------------------------===//
 
+std::string foldedWarnings(ArrayRef<std::string> Warnings) {
+  // "LS: unstable samples, ..." and "FP: unstable samples, ..." are one
+  // kind of warning: its head (up to the first clause break), with the
+  // variants it was said of.
+  std::vector<std::pair<std::string, std::string>> Kinds; // head, variants
+  for (StringRef W : Warnings) {
+    auto [First, Rest] = W.split(": ");
+    std::string Who;
+    if (!Rest.empty() && parseVariant(First)) {
+      Who = First.str();
+      W = Rest;
+    }
+    StringRef Head = W.take_front(W.find_first_of(",;(:"));
+    Head = Head.trim();
+    if (Head.size() > 48)
+      Head = Head.take_front(45);
+    auto It = find_if(Kinds, [&](const auto &K) { return K.first == Head; });
+    if (It == Kinds.end())
+      It = Kinds.insert(Kinds.end(), {Head.str(), ""});
+    if (!Who.empty())
+      It->second += (It->second.empty() ? "" : ", ") + Who;
+  }
+  std::string Out = formatv("{0} warning{1}: ", Warnings.size(),
+                            Warnings.size() == 1 ? "" : "s")
+                        .str();
+  constexpr size_t MaxWidth = 120;
+  for (size_t I = 0; I < Kinds.size(); ++I) {
+    std::string Part = Kinds[I].first;
+    if (!Kinds[I].second.empty())
+      Part += " (" + Kinds[I].second + ")";
+    if (I && Out.size() + Part.size() > MaxWidth) {
+      Out += formatv("; {0} more", Kinds.size() - I).str();
+      break;
+    }
+    Out += (I ? "; " : "") + Part;
+  }
+  return Out + " (--verbose prints them)";
+}
+
 /// One measured loop of the table: its heading, whole run, late variants,
-/// variants' statistics and counters, diagnosis and warnings.
-static void printLoop(raw_ostream &OS, const LoopReport &L) {
+/// variants' statistics and counters, diagnosis and warnings (folded into
+/// one line unless \p Verbose).
+static void printLoop(raw_ostream &OS, const LoopReport &L, bool Verbose) {
   OS << "\n"
-     << formatv("#{0} {1}  {2} at {3}", L.RankByGain, L.Id,
+     << formatv("#{0} {1}  {2} at {3}", L.Rank, L.Id,
                 shortFunctionName(demangleSymbol(L.Function)),
                 sourceLocation(L.File, L.Line));
   if (L.ProgramShare)
@@ -52,8 +92,9 @@ static void printLoop(raw_ostream &OS, const LoopReport &L) {
                                        : "")
        << percentText(*L.ProgramShare);
   OS << "  loops " << percentText(L.Share);
-  if (L.DL1Gain)
-    OS << "  DL1 gain " << percentText(*L.DL1Gain);
+  if (L.PredictedGain)
+    OS << "  gain " << percentText(*L.PredictedGain) << " of it ("
+       << L.PredictedGainBy << ")";
   if (L.Verdict != VerdictClass::None)
     OS << "  [" << nameOf(L.Verdict)
        << (L.VerdictConfidence > 0
@@ -128,11 +169,15 @@ static void printLoop(raw_ostream &OS, const LoopReport &L) {
     }
   for (const std::string &D : L.Diagnosis)
     OS << "  diagnosis: " << D << "\n";
-  for (const std::string &W : L.Warnings)
-    OS << "  warning: " << W << "\n";
+  if (Verbose || L.Warnings.size() == 1) {
+    for (const std::string &W : L.Warnings)
+      OS << "  warning: " << W << "\n";
+  } else if (!L.Warnings.empty()) {
+    OS << "  " << foldedWarnings(L.Warnings) << "\n";
+  }
 }
 
-void printReportTable(raw_ostream &OS, const Report &R) {
+void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
   for (const std::string &W : R.Warnings)
     OS << "warning: " << W << "\n";
   if (R.Loops.empty()) {
@@ -152,8 +197,9 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                                   ? R.OverheadCycles /
                                         (R.ProcessCycles - R.OverheadCycles)
                                   : 0));
-  OS << "Loops by potential DL1 gain (program = part of the program's time, "
-        "loops = part of measured loop time)\n";
+  OS << "Loops by what a fix would save (share x the best settled gain; "
+        "program = part of the program's time, loops = part of measured "
+        "loop time)\n";
   // Loops never called while active: named up to a screenful (a full
   // copy of a large library has tens of thousands; the JSON lists them).
   constexpr unsigned MaxUnmeasuredNamed = 40;
@@ -195,7 +241,7 @@ void printReportTable(raw_ostream &OS, const Report &R) {
         OS << "    " << D << "\n";
       continue;
     }
-    printLoop(OS, L);
+    printLoop(OS, L, Verbose);
   }
   if (NumUnmeasured > MaxUnmeasuredNamed)
     Unmeasured += formatv(" and {0} more (decan run --json lists them)",
@@ -307,9 +353,9 @@ Error writeRemarks(raw_ostream &OS, const Report &R) {
     };
     std::string Head =
         formatv("decan {0}: share {1}", L.Id, percentText(L.Share)).str();
-    if (L.DL1Gain)
-      Head += formatv(", DL1 potential gain {0} (rank {1})",
-                      percentText(*L.DL1Gain), L.RankByGain)
+    if (L.PredictedGain)
+      Head += formatv(", predicted gain {0} ({1}, rank {2})",
+                      percentText(*L.PredictedGain), L.PredictedGainBy, L.Rank)
                   .str();
     Emit("LoopSummary", Head);
     for (const std::string &D : L.Diagnosis)

@@ -370,6 +370,9 @@ json::Value toJSON(const LoopReport &X) {
       {"ctrl_share", X.CtrlShare},
       {"rank_by_share", X.RankByShare},
       {"rank_by_dl1_gain", X.RankByGain},
+      {"predicted_gain", X.PredictedGain},
+      {"predicted_gain_by", X.PredictedGainBy},
+      {"rank", X.Rank},
       {"diagnosis", X.Diagnosis},
       {"warnings", X.Warnings}};
   for (auto &KV : Measured)
@@ -414,6 +417,9 @@ bool fromJSON(const json::Value &E, LoopReport &X, json::Path P) {
       O.map("ctrl_share", X.CtrlShare) &&
       O.mapOptional("rank_by_share", X.RankByShare) &&
       O.mapOptional("rank_by_dl1_gain", X.RankByGain) &&
+      O.map("predicted_gain", X.PredictedGain) &&
+      O.mapOptional("predicted_gain_by", X.PredictedGainBy) &&
+      O.mapOptional("rank", X.Rank) &&
       O.mapOptional("diagnosis", X.Diagnosis) &&
       O.mapOptional("warnings", X.Warnings);
   if (OK && X.Variants[Variant::REF])

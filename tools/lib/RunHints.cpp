@@ -43,8 +43,8 @@ static std::string loadedAs(ArrayRef<std::string> Objects, StringRef Name) {
   return "";
 }
 
-void explainLibraries(const Report &R, const LibraryCopies &Libs,
-                      StringRef ProgName, raw_ostream &Log, bool Hint) {
+void explainLibraries(Report &R, const LibraryCopies &Libs, StringRef ProgName,
+                      raw_ostream &Log, bool Hint) {
   for (const LibraryCopies::Lib &L : Libs.Each) {
     std::string Shown = "'" + L.Path + "'";
     if (L.Real != L.Path)
@@ -116,14 +116,18 @@ void explainLibraries(const Report &R, const LibraryCopies &Libs,
       Candidates.push_back(sys::path::filename(P).str() + " (" + P + ")");
   if (Candidates.empty())
     return;
-  Log << "decan: warning: ";
+  std::string Text;
+  raw_string_ostream TS(Text);
   if (None)
-    Log << "no loop of " << ProgName << " was measured; its time";
+    TS << "no loop of " << ProgName << " was measured; its time";
   else
-    Log << formatv("the measured loops cover {0:F0}% of {1}'s time; the rest",
-                   *R.Coverage * 100, ProgName);
-  Log << " is likely in the libraries it loaded: " << join(Candidates, ", ")
-      << ": measure them with --lib PATH[,PATH...] or --lib auto\n";
+    TS << formatv("the measured loops cover {0:F0}% of {1}'s time; the rest",
+                  *R.Coverage * 100, ProgName);
+  TS << " is likely in the libraries it loaded: " << join(Candidates, ", ")
+     << ": measure them with --lib PATH[,PATH...] or --lib auto";
+  Log << "decan: warning: " << Text << "\n";
+  // The HTML page shows it too, and keeps it through decan report.
+  R.Config["libraries_hint"] = Text;
 }
 
 void listUnmeasured(const Report &R, const LibraryCopies &Libs,

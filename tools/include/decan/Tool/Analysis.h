@@ -147,8 +147,15 @@ void computeShares(Report &R);
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
 void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T);
 
-/// Loops of \p R ordered by potential DL1 gain (highest first), then share;
-/// the thesis's re-ranking of the hot-loop list.
+/// What a fix of \p L would save of the loops' time: share x predicted
+/// gain (the best gain whose cost claim is settled), or the share itself
+/// where no claim is (all of it may be at stake).
+double rankingKey(const LoopReport &L);
+/// The order every report prints loops in: by rankingKey, the larger share
+/// first where keys tie; regions after the loops, by program share.
+bool ranksBefore(const LoopReport &A, const LoopReport &B);
+/// The loops of \p R in ranksBefore's order: the table, the HTML page,
+/// the remarks and `decan compare` all list loops this way.
 std::vector<const LoopReport *> rankedLoops(const Report &R);
 
 } // namespace decan::tool

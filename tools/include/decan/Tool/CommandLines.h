@@ -19,13 +19,15 @@
 
 namespace decan::tool {
 
-/// The report files every analysing command may write ("" = not asked).
 /// The analysed report `decan run` writes without --json, in the current
 /// directory, and `decan report` reads without a file (as perf.data).
 inline constexpr const char *DefaultResultsFile = "decan.json";
 
+/// The report files every analysing command may write ("" = not asked);
+/// --verbose rides along: the table they come with prints every warning.
 struct ReportFiles {
   std::string Json, Html, Remarks;
+  bool Verbose = false;
 };
 
 /// `decan run`.

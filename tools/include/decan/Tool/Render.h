@@ -21,10 +21,16 @@
 
 namespace decan::tool {
 
-/// The per-loop table: loops in DL1-gain order, one line per variant with
-/// cycles per call and per iteration (median, min), stability and
-/// saturation, then diagnosis and warnings.
-void printReportTable(llvm::raw_ostream &OS, const Report &R);
+/// The per-loop table: loops in rankedLoops' order (what a fix would
+/// save), one line per variant with cycles per call and per iteration
+/// (median, min), stability and saturation, then diagnosis and warnings:
+/// each warning a line when \p Verbose, else one foldedWarnings line.
+void printReportTable(llvm::raw_ostream &OS, const Report &R,
+                      bool Verbose = false);
+
+/// A loop's warnings as one line: how many, and each kind once (its head,
+/// with the variants it was said of), "(--verbose prints them)".
+std::string foldedWarnings(llvm::ArrayRef<std::string> Warnings);
 
 /// "file.c:12", "file.c" without a line, "?" without a file: a loop's
 /// source position as the table and the HTML page print it.

@@ -253,6 +253,14 @@ struct LoopReport {
   std::optional<double> DivGain;            ///< 1 - Sat(NO_DIV)
   std::optional<double> CtrlShare;          ///< Sat(CTRL)
   unsigned RankByShare = 0, RankByGain = 0; ///< 1-based; 0 = unranked
+  /// What the best fix the analyses are sure of would save of the loop
+  /// (1 - Sat(V) against V's reference, for the variant PredictedGainBy),
+  /// unset where no variant's cost claim is settled (Ranking.cpp).
+  std::optional<double> PredictedGain;
+  std::string PredictedGainBy;
+  /// Place in rankedLoops' order (what a fix would save of the program),
+  /// 1-based; 0 = unranked.
+  unsigned Rank = 0;
   std::vector<std::string> Diagnosis;
   std::vector<std::string> Warnings;
 };

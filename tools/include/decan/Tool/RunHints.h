@@ -20,8 +20,9 @@ namespace decan::tool {
 
 /// Says why a `--lib` library measured nothing (never loaded, loaded from
 /// elsewhere, a wrapper without loops of its own), and (\p Hint) where the
-/// time of a program with no measured loop likely is.
-void explainLibraries(const Report &R, const LibraryCopies &Libs,
+/// time of a program with no measured loop likely is (also kept as the
+/// report's config "libraries_hint", which the HTML page shows).
+void explainLibraries(Report &R, const LibraryCopies &Libs,
                       llvm::StringRef ProgName, llvm::raw_ostream &Log,
                       bool Hint);
 
