@@ -195,6 +195,8 @@ void printReportTable(raw_ostream &OS, const Report &R) {
                       .str();
   if (!Unmeasured.empty())
     OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
+  if (std::string Time = wallCpuText(R); !Time.empty())
+    OS << "\n" << Time << "\n";
 }
 
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
