@@ -7,10 +7,12 @@ a CPU burner (`yes`) on the other core, and prints per condition:
 
   * confident verdicts per run (hot loops: program share >= --hot in a run);
   * contradictions: a hot loop confident with two different verdicts in two
-    runs of the same condition (goal 0);
+    runs of the same condition (goal 0), and the hot loops with the same
+    confident verdict in every run;
   * the share of hot loop-runs with a confident verdict;
-  * removal-variant saturations above 1.1 on hot loops (goal 0), and REF
-    against its twin outside [0.9, 1.1];
+  * removal-variant saturations above 1.1 on hot loops (goal 0), REF
+    against its twin outside [0.9, 1.1], and the confident verdicts of loops
+    with either (goal 0: no verdict may rest on them);
   * the spread (max - min over the runs) of each hot loop's program share
     and of the program's coverage, median and maximum.
 
@@ -122,6 +124,7 @@ def summarize(runs, hot, confidence):
         by_kernel.setdefault(kernel, []).append(report)
     per_run = []
     loop_runs = confident_runs = high_sats = ref_off = contradictions = 0
+    suspect_confident = repeated = 0
     share_spread, coverage_spread = [], []
     for kernel, reports in by_kernel.items():
         facts = [loop_facts(r) for r in reports]
@@ -140,24 +143,35 @@ def summarize(runs, hot, confidence):
                         x["confidence"] >= confidence)
                 confident_runs += sure
                 per_run[n] += sure
-                high_sats += sum(1 for v in REMOVALS
-                                 if (x["sat"].get(v) or 0) > 1.1)
+                high = sum(1 for v in REMOVALS if (x["sat"].get(v) or 0) > 1.1)
+                high_sats += high
                 ref = x["sat"].get("REF")
-                ref_off += ref is not None and not 0.9 <= ref <= 1.1
+                off = ref is not None and not 0.9 <= ref <= 1.1
+                ref_off += off
+                suspect_confident += sure and (high > 0 or off)
         for i in hot_ids:
             verdicts = {f[i]["class"] for f in facts if i in f and
                         f[i]["class"] not in NONE and
                         f[i]["confidence"] >= confidence}
             contradictions += len(verdicts) > 1
+            repeated += len(verdicts) == 1 and all(
+                i in f and f[i]["class"] in verdicts and
+                f[i]["confidence"] >= confidence for f in facts)
+            if len(verdicts) > 1:
+                print(f"  contradiction: {kernel} {i}: " + ", ".join(
+                    f"{f[i]['class']} {f[i]['confidence']:.0%}" if i in f
+                    else "-" for f in facts), file=sys.stderr)
             shares = [f[i]["share"] for f in facts if i in f]
             share_spread.append(max(shares) - min(shares))
     med = lambda xs: statistics.median(xs) if xs else 0
     return {
         "confident_per_run": per_run,
         "contradictions": contradictions,
+        "same_in_every_run": repeated,
         "loop_runs": loop_runs,
         "share_confident": confident_runs / loop_runs if loop_runs else 0,
         "sats_above_1.1": high_sats,
+        "confident_on_suspect": suspect_confident,
         "ref_twin_off": ref_off,
         "share_spread_median": med(share_spread),
         "share_spread_max": max(share_spread, default=0),
@@ -168,13 +182,16 @@ def summarize(runs, hot, confidence):
 
 def print_table(label, results):
     print(f"{label}: hot loops' verdicts over identical runs")
-    head = ("condition  confident/run  contra  conf.share  sat>1.1  "
-            "REF!~1  share spread med/max  coverage spread med/max")
+    head = ("condition  confident/run  contra  same  conf.share  sat>1.1  "
+            "REF!~1  conf.on.them  share spread med/max  "
+            "coverage spread med/max")
     print(head)
     for cond, s in results.items():
         print(f"{cond:<10} {'/'.join(map(str, s['confident_per_run'])):>13}"
-              f"  {s['contradictions']:>6}  {s['share_confident']:>9.0%}"
+              f"  {s['contradictions']:>6}  {s['same_in_every_run']:>4}"
+              f"  {s['share_confident']:>9.0%}"
               f"  {s['sats_above_1.1']:>7}  {s['ref_twin_off']:>6}"
+              f"  {s['confident_on_suspect']:>12}"
               f"  {s['share_spread_median']:>9.3f}/{s['share_spread_max']:.3f}"
               f"  {s['coverage_spread_median']:>12.3f}/"
               f"{s['coverage_spread_max']:.3f}"
@@ -193,6 +210,8 @@ def main():
     p.add_argument("--confidence", type=float, default=0.9)
     p.add_argument("--label", default="decan")
     p.add_argument("--json")
+    p.add_argument("--reuse", action="store_true",
+                   help="summarize the reports an earlier run left in --work")
     a = p.parse_args()
     decan = os.path.abspath(os.path.join(a.build, "bin", "decan"))
     work = os.path.abspath(a.work)
@@ -204,12 +223,16 @@ def main():
     results = {}
     for cond in a.conditions.split(","):
         burner = None
-        if cond == "busy":
+        if cond == "busy" and not a.reuse:
             burner = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL)
         try:
             runs = []
             for k, n in itertools.product(kernels, range(a.runs)):
                 report = os.path.join(bins, f"{k}.{cond}.{n}.json")
+                if a.reuse:
+                    with open(report) as f:
+                        runs.append((k, json.load(f)))
+                    continue
                 runs.append((k, run_once(decan, exes[k], report)))
                 print(f"  {cond} {k} run {n + 1}", file=sys.stderr)
         finally:

@@ -12,6 +12,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -48,19 +49,25 @@ std::string wallCpuText(const Report &R) {
   }
   if (!Hz || *Hz <= 0 || Wall <= 0 || Cpu <= 0)
     return "";
-  std::string S =
-      formatv("time: wall {0:F2} s, CPU {1:F2} s", Wall / *Hz, Cpu / *Hz).str();
+  // Seconds, or milliseconds for a short run.
+  bool Ms = Wall / *Hz < 1;
+  auto Time = [&](double Cycles) {
+    return Ms ? formatv("{0:F1} ms", Cycles / *Hz * 1e3).str()
+              : formatv("{0:F2} s", Cycles / *Hz).str();
+  };
+  std::string S = "time: wall " + Time(Wall) + ", CPU " + Time(Cpu);
   if (Threads > 1)
     return S +
            formatv(" ({0} threads: CPU time adds theirs up)", Threads).str();
   if (Wall > Cpu)
-    S += formatv(": {0:F2} s waiting/preempted", (Wall - Cpu) / *Hz).str();
+    S += ": " + Time(Wall - Cpu) + " waiting/preempted";
   if (Wait > 0)
-    S += formatv(" ({0:F2} s of it ready to run while other processes held "
-                 "the CPUs)",
-                 Wait / *Hz)
-             .str();
-  return S + "; shares are of the CPU time";
+    S += " (" + Time(Wait) +
+         " of it ready to run while other processes held the CPUs)";
+  // (A report of an older decan formed its shares of the wall time.)
+  if (std::fabs(R.ProcessCycles - programCycles(R)) <= 0.01 * Cpu)
+    S += "; shares are of the CPU time";
+  return S;
 }
 
 void computeShares(Report &R) {
