@@ -259,6 +259,13 @@ TEST(SuspectVariants, ALoopSlowerInARemovalVariantGetsNoVerdict) {
   EXPECT_EQ(L.VerdictConfidence, 0);
   EXPECT_EQ(L.MemoryCpu, MemoryCpuClass::None) << "memory vs CPU reads LS";
   EXPECT_FALSE(anyContains(L.Diagnosis, "memory-bound ("));
+  // A second slow variant is named and left out too.
+  for (Pair &P : R.Loops[I].Variants[Variant::DL1]->Pairs)
+    P.Var *= 4;
+  analyse(R);
+  EXPECT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("DL1 slower"))
+      << R.Loops[I].Inconclusive;
+  EXPECT_FALSE(R.Loops[I].DL1Gain);
 }
 
 TEST(SuspectVariants, OtherVariantsStillSpeakWithoutTheSlowOne) {

@@ -31,7 +31,7 @@ void suspectVariants(AnalysisContext &C) {
   const Thresholds &T = C.T;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
     std::string Why;
-    bool NoVerdict = false;
+    bool NoVerdict = false, Streams = false;
     const std::optional<Interval> &Twin = L.SatInterval[Variant::REF];
     if (Twin && std::fabs(Twin->Value - 1) > T.MaxRefTwinOff) {
       Why = formatv("REF against its REF neighbours is {0:F2}, not 1: the "
@@ -43,9 +43,10 @@ void suspectVariants(AnalysisContext &C) {
         forget(S, V);
       NoVerdict = true;
     }
+    // REF's own row off 1 rules every saturation out already.
     for (Variant V : AllVariants) {
-      if (NoVerdict && !Why.empty())
-        break; // REF's own row already rules every saturation out
+      if (NoVerdict)
+        break;
       // PREFETCH adds accesses: slower than the loop is its result.
       if (V == Variant::REF || V == Variant::PREFETCH || !L.Saturation[V] ||
           *L.Saturation[V] <= T.MaxVariantSat)
@@ -54,8 +55,9 @@ void suspectVariants(AnalysisContext &C) {
                      Why.empty() ? "" : "; ", variantName(V), *L.Saturation[V])
                  .str();
       forget(S, V);
-      NoVerdict |= V == Variant::LS || V == Variant::FP;
+      Streams |= V == Variant::LS || V == Variant::FP;
     }
+    NoVerdict |= Streams;
     if (Why.empty())
       return;
     // The rank's gain was read from the table's saturations (ranking).
