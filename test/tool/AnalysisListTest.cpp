@@ -225,13 +225,79 @@ TEST(RecordedRuns, AnalysingTwiceChangesNothing) {
 }
 
 //===----------------------------------------------------------------------===//
+// Saturations no claim may rest on
+//===----------------------------------------------------------------------===//
+
+/// synth's busiest loop with \p V's samples made \p Factor times slower.
+Report slowed(Variant V, double Factor, size_t &Loop) {
+  Report R = merged("synth");
+  analyse(R);
+  Loop = 0;
+  for (size_t I = 0; I < R.Loops.size(); ++I)
+    if (R.Loops[I].TimeCycles > R.Loops[Loop].TimeCycles)
+      Loop = I;
+  EXPECT_NE(R.Loops[Loop].Verdict, VerdictClass::Inconclusive);
+  for (Pair &P : R.Loops[Loop].Variants[V]->Pairs)
+    P.Var *= Factor;
+  analyse(R);
+  return R;
+}
+
+bool anyContains(const std::vector<std::string> &Lines, StringRef S) {
+  return llvm::any_of(
+      Lines, [&](const std::string &L) { return StringRef(L).contains(S); });
+}
+
+TEST(SuspectVariants, ALoopSlowerInARemovalVariantGetsNoVerdict) {
+  size_t I = 0;
+  Report R = slowed(Variant::LS, 3, I);
+  const LoopReport &L = R.Loops[I];
+  EXPECT_GT(*L.Saturation[Variant::LS], 1.1); // the table still shows it
+  EXPECT_EQ(L.Verdict, VerdictClass::Inconclusive);
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("LS slower than the loop"))
+      << L.Inconclusive;
+  EXPECT_EQ(L.VerdictConfidence, 0);
+  EXPECT_EQ(L.MemoryCpu, MemoryCpuClass::None) << "memory vs CPU reads LS";
+  EXPECT_FALSE(anyContains(L.Diagnosis, "memory-bound ("));
+  // A second slow variant is named and left out too.
+  for (Pair &P : R.Loops[I].Variants[Variant::DL1]->Pairs)
+    P.Var *= 4;
+  analyse(R);
+  EXPECT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("DL1 slower"))
+      << R.Loops[I].Inconclusive;
+  EXPECT_FALSE(R.Loops[I].DL1Gain);
+}
+
+TEST(SuspectVariants, OtherVariantsStillSpeakWithoutTheSlowOne) {
+  size_t I = 0;
+  Report R = slowed(Variant::DL1, 3, I);
+  const LoopReport &L = R.Loops[I];
+  EXPECT_NE(L.Verdict, VerdictClass::Inconclusive) << "LS and FP are sound";
+  EXPECT_TRUE(anyContains(L.Diagnosis, "DL1 slower than the loop"));
+  EXPECT_FALSE(L.DL1Gain) << "no gain rests on DL1";
+  EXPECT_FALSE(anyContains(L.Diagnosis, "Sat(DL1)="));
+}
+
+TEST(SuspectVariants, REFAgainstREFFarFromOneLeavesNoClaim) {
+  size_t I = 0;
+  Report R = slowed(Variant::REF, 1.5, I);
+  const LoopReport &L = R.Loops[I];
+  EXPECT_EQ(L.Verdict, VerdictClass::Inconclusive);
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("REF against its REF"))
+      << L.Inconclusive;
+  EXPECT_FALSE(L.DL1Gain);
+  EXPECT_FALSE(anyContains(L.Diagnosis, "faster"));
+  EXPECT_FALSE(anyContains(L.Diagnosis, "confidence"));
+}
+
+//===----------------------------------------------------------------------===//
 // The list
 //===----------------------------------------------------------------------===//
 
 /// Reports on which every analysis has something to say: the recorded runs
 /// and a few made up for what they lack (a region, a crash, a capped
 /// variant, a remainder loop, more threads than CPUs, NO_CALL and NO_STORE,
-/// calls too short, too few pairs).
+/// calls too short, too few pairs, a variant slower than the loop).
 std::vector<Report> fixtures() {
   std::vector<Report> Out;
   for (const char *Name : Recorded)
@@ -271,6 +337,11 @@ std::vector<Report> fixtures() {
   Report Few = merged("synth");
   Few.Loops.front().Variants[Variant::LS]->Pairs.resize(2);
   Out.push_back(std::move(Few));
+  // A removal variant slower than the loop.
+  Report Slow = merged("synth");
+  for (Pair &P : Slow.Loops.front().Variants[Variant::FP]->Pairs)
+    P.Var *= 5;
+  Out.push_back(std::move(Slow));
   return Out;
 }
 

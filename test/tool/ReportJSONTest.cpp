@@ -282,6 +282,7 @@ const std::set<std::string> DocumentedKeys = {
     ".processes[].run",
     ".processes[].wall_cycles",
     ".processes[].cpu_cycles",
+    ".processes[].runqueue_wait_cycles",
     ".processes[].threads",
     ".warnings",
     ".loops",
@@ -530,7 +531,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ThreadTotal), 72u);
   EXPECT_EQ(sizeof(VariantStats), 272u);
   EXPECT_EQ(sizeof(RunPart), 352u);
-  EXPECT_EQ(sizeof(ProcessInfo), 328u);
+  EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
   EXPECT_EQ(sizeof(LoopReport), 7368u);

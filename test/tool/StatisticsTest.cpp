@@ -177,6 +177,61 @@ TEST(Saturation, BootstrapIntervalIsDeterministicAndCoversTheTruth) {
   EXPECT_EQ(I.N, 200u);
 }
 
+/// 400 pairs spread evenly over the run, 5% noise on each side; the
+/// variant costs \p Early of REF in the first half of the run and \p Late
+/// in the second (a drift: the other hardware thread got busy).
+std::vector<Pair> driftingRun(double Early, double Late) {
+  std::mt19937_64 G(11);
+  std::normal_distribution<double> Noise(0, 0.05);
+  std::vector<Pair> Ps;
+  for (int I = 0; I < 400; ++I) {
+    Pair P;
+    P.RunPos = (I + 0.5) / 400;
+    P.Ref = 1000 * (1 + Noise(G));
+    P.Var = 1000 * (P.RunPos < 0.5 ? Early : Late) * (1 + Noise(G));
+    Ps.push_back(P);
+  }
+  return Ps;
+}
+
+double width(const std::vector<Pair> &Ps, const std::vector<double> &Reps) {
+  Interval I = percentileInterval(ratioOfSums(Ps), Reps, Ps.size());
+  return I.Hi - I.Lo;
+}
+
+TEST(Saturation, DriftBetweenTimeBlocksWidensTheInterval) {
+  std::vector<Pair> Drift = driftingRun(0.8, 0.95);
+  std::vector<Pair> Steady = driftingRun(0.875, 0.875);
+  double PairsOnly = width(Drift, bootstrapRatios(Drift, 400, 3));
+  double WithDrift = width(Drift, runReplicates(Drift, 400, 3, 5));
+  // Each run half is 0.075 from the mean: the run's mean is known to
+  // about 0.075 / sqrt(10 blocks), not to the pairs' 0.01.
+  EXPECT_LT(PairsOnly, 0.03);
+  EXPECT_GT(WithDrift, 2.5 * PairsOnly);
+  EXPECT_GT(WithDrift, 0.06);
+  // The same noise without the drift: about the pairs' interval.
+  double SteadyPairs = width(Steady, bootstrapRatios(Steady, 400, 3));
+  double SteadyRun = width(Steady, runReplicates(Steady, 400, 3, 5));
+  EXPECT_LT(SteadyRun, 1.5 * SteadyPairs);
+  EXPECT_GE(SteadyRun, SteadyPairs);
+  // Deterministic, and the point stays inside.
+  EXPECT_EQ(runReplicates(Drift, 400, 3, 5), runReplicates(Drift, 400, 3, 5));
+  Interval I = percentileInterval(ratioOfSums(Drift),
+                                  runReplicates(Drift, 400, 3, 5), 400);
+  EXPECT_LT(I.Lo, 0.85);
+  EXPECT_GT(I.Hi, 0.90);
+}
+
+TEST(Saturation, BlockBootstrapNeedsFourBlocksWithPairs) {
+  std::vector<Pair> Ps = driftingRun(0.8, 0.95);
+  for (Pair &P : Ps)
+    P.RunPos = P.RunPos < 0.5 ? 0.1 : 0.9; // two blocks hold every pair
+  EXPECT_TRUE(blockBootstrapRatios(Ps, 100, 1, 10).empty());
+  EXPECT_EQ(runReplicates(Ps, 100, 3, 5), bootstrapRatios(Ps, 100, 3));
+  EXPECT_EQ(blockBootstrapRatios(driftingRun(0.8, 0.95), 100, 1, 10).size(),
+            100u);
+}
+
 TEST(Saturation, DisturbedPairsAreTrimmedNotAveraged) {
   std::vector<Pair> Ps;
   for (int I = 0; I < 100; ++I) {

@@ -309,8 +309,11 @@ ProcessInfo RawMerger::addProcess(const json::Object &O, StringRef Source) {
   // CPUs. It is in the wall time and in any timed call it fell into, so it
   // is not taken out of either; past a tenth of the run, say that the
   // timings are disturbed rather than report them as the program's.
-  if (std::optional<double> Share = runqueueWaitShare(Proc, TscHz);
-      Share && *Share > 0.1) {
+  std::optional<double> Share = runqueueWaitShare(Proc, TscHz);
+  // The same share of the wall time (the wait is read over its own
+  // interval, which a late-variant wait shortens).
+  PI.WaitCycles = Share ? *Share * PI.WallCycles : 0;
+  if (Share && *Share > 0.1) {
     std::string W =
         formatv("the machine was busy: the program waited {0:F0}% of its run "
                 "for a CPU that other processes held; its timings and program "
@@ -619,9 +622,7 @@ Report RawMerger::finish() const {
           (double)(L.RunCalls + L.VariantCalls) * R.ProbeCallCycles +
           (double)L.Slots * SlotFixed;
   }
-  R.ProcessCycles = 0;
-  for (const ProcessInfo &P : R.Processes)
-    R.ProcessCycles += std::max(P.WallCycles, P.CpuCycles);
+  R.ProcessCycles = programCycles(R);
   // The shares, as the analysis computes them (analyses/Shares.cpp): --hot
   // and the run's hints read them before any analysis runs.
   computeShares(R);

@@ -249,6 +249,8 @@ void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
                       .str();
   if (!Unmeasured.empty())
     OS << "\nnot measured (never called while active): " << Unmeasured << "\n";
+  if (std::string Time = wallCpuText(R); !Time.empty())
+    OS << "\n" << Time << "\n";
 }
 
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {

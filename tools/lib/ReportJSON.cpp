@@ -450,6 +450,7 @@ json::Value toJSON(const ProcessInfo &X) {
                       {"run", X.Run},
                       {"wall_cycles", X.WallCycles},
                       {"cpu_cycles", X.CpuCycles},
+                      {"runqueue_wait_cycles", X.WaitCycles},
                       {"threads", X.Threads}};
 }
 
@@ -470,6 +471,7 @@ bool fromJSON(const json::Value &E, ProcessInfo &X, json::Path P) {
          O.mapOptional("run", X.Run) &&
          O.mapOptional("wall_cycles", X.WallCycles) &&
          O.mapOptional("cpu_cycles", X.CpuCycles) &&
+         O.mapOptional("runqueue_wait_cycles", X.WaitCycles) &&
          O.mapOptional("threads", X.Threads);
 }
 

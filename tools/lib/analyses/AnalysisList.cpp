@@ -20,6 +20,7 @@ static const AnalysisUnit List[] = {
     {"regions", regions},
     {"precision", precision},
     {"variant-calls", variantCalls},
+    {"suspect-variants", suspectVariants},
     {"calls", calls},
     {"streams", streams},
     {"control-bound", controlBound},

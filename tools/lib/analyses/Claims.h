@@ -27,6 +27,7 @@ void ranking(AnalysisContext &C);          // Ranking.cpp
 void regions(AnalysisContext &C);          // Regions.cpp
 void precision(AnalysisContext &C);        // Precision.cpp
 void variantCalls(AnalysisContext &C);     // VariantCalls.cpp
+void suspectVariants(AnalysisContext &C);  // SuspectVariants.cpp
 void calls(AnalysisContext &C);            // Calls.cpp
 void streams(AnalysisContext &C);          // Streams.cpp
 void controlBound(AnalysisContext &C);     // ControlBound.cpp

@@ -1,8 +1,9 @@
 //===- analyses/Saturations.cpp - Sat(V) with intervals and replicates ----===//
 //
 // Part of decan. Each variant's saturation: from its pairs with REF on
-// equal work (disturbed pairs trimmed), with a bootstrap interval and the
-// replicates the verdicts classify; from the medians where the run was
+// equal work (disturbed pairs trimmed), with a bootstrap interval that
+// holds the drift between the run's time blocks, and the replicates the
+// verdicts classify; from the medians where the run was
 // not paired (replace and instance modes).
 //
 //===----------------------------------------------------------------------===//
@@ -38,9 +39,11 @@ void saturations(AnalysisContext &C) {
       if (Ps.size() < C.TC.MinCalls)
         continue;
       double Value = ratioOfSums(Ps);
-      S.Boot[V] =
-          bootstrapRatios(Ps, C.T.Bootstrap,
-                          stableHash(L.Id) + 7919 * static_cast<unsigned>(V));
+      // The run's blocks are drawn with one seed for every variant: a
+      // drift moves the saturations together, as the verdicts read them.
+      S.Boot[V] = runReplicates(
+          Ps, C.T.Bootstrap, stableHash(L.Id) + 7919 * static_cast<unsigned>(V),
+          stableHash(L.Id));
       L.SatInterval[V] = percentileInterval(Value, S.Boot[V],
                                             static_cast<unsigned>(Ps.size()));
       L.Saturation[V] = Value;

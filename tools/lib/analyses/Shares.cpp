@@ -12,10 +12,63 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
 namespace decan::tool {
+
+double programCycles(const Report &R) {
+  // CPU time: a wait for a CPU that other processes held is no part of
+  // the program's time (an older runtime gave only the wall time).
+  double Sum = 0;
+  for (const ProcessInfo &P : R.Processes)
+    Sum += P.CpuCycles > 0 ? P.CpuCycles : P.WallCycles;
+  return Sum;
+}
+
+double cpuWaitShare(const Report &R) {
+  double Wait = 0, Wall = 0;
+  for (const ProcessInfo &P : R.Processes)
+    if (P.CpuCycles > 0 && P.WallCycles > 0) {
+      Wait += P.WaitCycles;
+      Wall += P.WallCycles;
+    }
+  return Wall > 0 ? std::clamp(Wait / Wall, 0.0, 1.0) : 0;
+}
+
+std::string wallCpuText(const Report &R) {
+  std::optional<double> Hz = R.Machine.getNumber("tsc_hz");
+  double Wall = 0, Cpu = 0, Wait = 0;
+  unsigned Threads = 0;
+  for (const ProcessInfo &P : R.Processes) {
+    Wall += P.WallCycles;
+    Cpu += P.CpuCycles;
+    Wait += P.WaitCycles;
+    Threads = std::max(Threads, P.Threads);
+  }
+  if (!Hz || *Hz <= 0 || Wall <= 0 || Cpu <= 0)
+    return "";
+  // Seconds, or milliseconds for a short run.
+  bool Ms = Wall / *Hz < 1;
+  auto Time = [&](double Cycles) {
+    return Ms ? formatv("{0:F1} ms", Cycles / *Hz * 1e3).str()
+              : formatv("{0:F2} s", Cycles / *Hz).str();
+  };
+  std::string S = "time: wall " + Time(Wall) + ", CPU " + Time(Cpu);
+  if (Threads > 1)
+    return S +
+           formatv(" ({0} threads: CPU time adds theirs up)", Threads).str();
+  if (Wall > Cpu)
+    S += ": " + Time(Wall - Cpu) + " waiting/preempted";
+  if (Wait > 0)
+    S += " (" + Time(Wait) +
+         " of it ready to run while other processes held the CPUs)";
+  // (A report of an older decan formed its shares of the wall time.)
+  if (std::fabs(R.ProcessCycles - programCycles(R)) <= 0.01 * Cpu)
+    S += "; shares are of the CPU time";
+  return S;
+}
 
 void computeShares(Report &R) {
   double Total = 0;
@@ -24,15 +77,19 @@ void computeShares(Report &R) {
       Total += L.TimeCycles;
   for (LoopReport &L : R.Loops)
     L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
-  // The program's own time: the processes' less what decan added.
-  double Program = R.ProcessCycles - R.OverheadCycles;
+  // The program's own time: the processes' CPU time less what decan
+  // added. A loop's time is wall time: the part of it the main thread
+  // waited for a CPU (the run's share, spread over the run) is taken out.
+  // decan's own work is timed on the wall clock too.
+  double Running = 1 - cpuWaitShare(R);
+  double Program = R.ProcessCycles - R.OverheadCycles * Running;
   if (R.ProcessCycles <= 0 || Program <= 0)
     return;
   double Cov = 0;
   for (LoopReport &L : R.Loops) {
     if (!L.RunCalls)
       continue;
-    L.ProgramShare = std::min(1.0, L.TimeCycles / Program);
+    L.ProgramShare = std::min(1.0, L.TimeCycles * Running / Program);
     L.ProgramShareLowerBound =
         L.InsideCycles > 0 &&
         L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;

@@ -31,6 +31,13 @@ struct Thresholds {
   double Gap = 0.2;
   /// Relative noise assumed even for perfectly stable samples.
   double NoiseFloor = 0.05;
+  /// A variant that removes work measured slower than the loop by more
+  /// than this measured something else (page faults, placement): no claim
+  /// rests on it.
+  double MaxVariantSat = 1.1;
+  /// REF against its REF neighbours further than this from 1: the pairing
+  /// was disturbed, no claim rests on the loop's saturations.
+  double MaxRefTwinOff = 0.1;
   /// Stability (median-min)/min above which samples are called unstable.
   double Unstable = 0.2;
   /// Fewer measured calls than this per variant: too few for a median.
@@ -143,6 +150,18 @@ void analyse(Report &R, const Thresholds &T = Thresholds());
 /// the program: the "shares" analysis, for callers that rank loops before
 /// analysing them.
 void computeShares(Report &R);
+
+/// The program's own time: its processes' CPU time (wall time where the
+/// runtime did not read CPU time).
+double programCycles(const Report &R);
+
+/// The part of the run the main threads waited for a CPU that other
+/// processes held (processes with CPU and wall time only).
+double cpuWaitShare(const Report &R);
+
+/// "time: wall 2.31 s, CPU 1.12 s: 1.19 s waiting/preempted ...", or ""
+/// where the processes' CPU time is unknown: the table's footer line.
+std::string wallCpuText(const Report &R);
 
 /// Coherence checks of one loop (part of analyse()): appends to L.Warnings.
 void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T);

@@ -284,6 +284,8 @@ struct ProcessInfo {
   std::string CrashRerunAfter; ///< crash in the original after this variant
   unsigned Run = 0; ///< program run (decan run --max-runs, per-variant modes)
   double WallCycles = 0, CpuCycles = 0; ///< the process's own time
+  /// Its main thread's wait for a CPU other processes held (run queue).
+  double WaitCycles = 0;
   unsigned Threads = 0;
 };
 
@@ -303,8 +305,9 @@ struct Report {
   double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
   /// The stub's countdown on a call that does not reach the runtime.
   double CountdownCycles = 0;
-  /// The processes' own time (max of wall and CPU time per process) and
-  /// what decan added to it (variant calls, probes, slots).
+  /// The processes' own time (their threads' CPU time; wall time where
+  /// the runtime did not read it) and what decan added to it (variant
+  /// calls, probes, slots).
   double ProcessCycles = 0, OverheadCycles = 0;
   /// Part of the program's time in the measured loops (sum of shares).
   std::optional<double> Coverage;

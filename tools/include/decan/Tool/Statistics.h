@@ -8,7 +8,10 @@
 //  * pairs disturbed on one side only (an interrupt, a page fault) are
 //    trimmed first;
 //  * a percentile bootstrap over pairs (deterministic seed) gives the 95%
-//    interval, and replicates that the verdicts are re-derived from.
+//    interval, and replicates that the verdicts are re-derived from;
+//  * a block bootstrap over time blocks of the run adds what drifts slowly
+//    inside it (the other hardware thread's load, frequency, caches shared
+//    with other processes): the wider of the two is the interval.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +53,22 @@ double ratioOfSums(const std::vector<Pair> &Pairs);
 /// replacement); deterministic for a given \p Seed.
 std::vector<double> bootstrapRatios(const std::vector<Pair> &Pairs, unsigned B,
                                     uint64_t Seed);
+
+/// \p B replicates of ratioOfSums from a block bootstrap: the run cut in
+/// \p Blocks equal spans of RunPos, whole blocks resampled with
+/// replacement, each replicate's spread around the point scaled by
+/// sqrt(K/(K-1)) for the K blocks with pairs (few blocks understate it).
+/// Empty when fewer than 4 blocks hold pairs.
+std::vector<double> blockBootstrapRatios(const std::vector<Pair> &Pairs,
+                                         unsigned B, uint64_t Seed,
+                                         unsigned Blocks);
+
+/// The replicates a saturation's interval and verdicts come from: the
+/// block bootstrap's (\p BlockSeed, up to 10 blocks of at least 4 pairs
+/// each on average) when its 95% range is wider than the pair bootstrap's
+/// (\p PairSeed), which drift inside the run makes it; else the pairs'.
+std::vector<double> runReplicates(const std::vector<Pair> &Pairs, unsigned B,
+                                  uint64_t PairSeed, uint64_t BlockSeed);
 
 /// An estimate with its interval.
 struct Interval {
