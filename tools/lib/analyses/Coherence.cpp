@@ -47,8 +47,8 @@ void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
                .str());
     if (S.Excluded) {
       double Frac = double(S.Excluded) / double(S.Calls + S.Excluded);
-      Warn(formatv("{0}: {1} of {2} calls excluded (context switch during "
-                   "the call){3}",
+      Warn(formatv("{0}: {1} of {2} calls excluded (context switch or page "
+                   "fault during the call){3}",
                    N, S.Excluded, S.Calls + S.Excluded,
                    Frac > T.MaxExcluded ? ": the machine is busy" : "")
                .str());
