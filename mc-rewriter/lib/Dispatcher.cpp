@@ -160,7 +160,15 @@ private:
   void emitInst(const CopyInst &CI, bool Measured,
                 llvm::function_ref<CodeTarget(uint64_t)> To);
   int inductionIndex() const;
-  unsigned measuredHeaderOffset() const;
+  /// Every measured copy's header offset in its 64-byte line (issue 26): 0,
+  /// as the plugin's, or 16 if one is capped (its count-down, up to 9 bytes
+  /// before the header, then stays in the header's line).
+  unsigned measuredHeaderOffset() const {
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (V != DECAN_REF && (P.V.Mask & (1u << V)) && P.V.CapReg[V])
+        return 16;
+    return 0;
+  }
   /// Emits the record's fields before its copies; returns the record.
   CodeTarget emitRecordHead(unsigned Record, CodeTarget ResumeAt);
 
@@ -180,20 +188,6 @@ int LoopEmitter::inductionIndex() const {
     if (X86.regInfo().isSuperRegisterEq(P.V.IndReg, A.GPRs[G]))
       return int(G);
   return -1;
-}
-
-/// Where every measured copy's header sits in its 64-byte line (issue 26):
-/// at the line's start, as the plugin's copies, so REF and each variant
-/// (and both front ends) see the same fetch windows, whatever the
-/// original's offset (which the relocated original keeps). A loop with a
-/// capped copy puts them all at 16: the count-down before a capped copy's
-/// header (at most 9 bytes that the back edges run) then stays in the
-/// header's line.
-unsigned LoopEmitter::measuredHeaderOffset() const {
-  for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (V != DECAN_REF && (P.V.Mask & (1u << V)) && P.V.CapReg[V])
-      return 16;
-  return 0;
 }
 
 /// The record's fields up to its copies (RecVariants), at label \p Record.
@@ -285,9 +279,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
       CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
     assert(CB.size() % 64 == HeaderOff && "the header moved");
   } else {
-    // REF and every variant at one offset (measuredHeaderOffset), the
-    // relocated original at the original's.
-    CB.align(64, HeaderOff);
+    CB.align(64, HeaderOff); // the relocated original: the original's
   }
   for (size_t K = 0; K < C.Blocks.size(); ++K) {
     const CopyBlock &B = C.Blocks[K];
