@@ -160,6 +160,15 @@ private:
   void emitInst(const CopyInst &CI, bool Measured,
                 llvm::function_ref<CodeTarget(uint64_t)> To);
   int inductionIndex() const;
+  /// Every measured copy's header offset in its 64-byte line (issue 26): 0,
+  /// as the plugin's, or 16 if one is capped (its count-down, up to 9 bytes
+  /// before the header, then stays in the header's line).
+  unsigned measuredHeaderOffset() const {
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (V != DECAN_REF && (P.V.Mask & (1u << V)) && P.V.CapReg[V])
+        return 16;
+    return 0;
+  }
   /// Emits the record's fields before its copies; returns the record.
   CodeTarget emitRecordHead(unsigned Record, CodeTarget ResumeAt);
 
@@ -227,6 +236,7 @@ void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
 void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
                            llvm::function_ref<CodeTarget(uint64_t)> Exit,
                            const Cap *Capped) {
+  unsigned HeaderOff = Measured ? measuredHeaderOffset() : L.Header % 64;
   std::map<uint64_t, unsigned> Labels;
   for (const CopyBlock &B : C.Blocks)
     Labels[B.Start] = CB.newLabel();
@@ -250,7 +260,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
     unsigned Before = X86.encodedSize(Load) + X86.encodedSize(Count) +
                       (Capped->FlagsFree ? 2 /*jrcxz*/ + 5 /*jmp rel32*/
                                          : 6 /*je rel32*/);
-    CB.align(64, (L.Header % 64 + 64 - Before % 64) % 64);
+    CB.align(64, (HeaderOff + 64 - Before % 64) % 64);
     CB.bind(Capped->Begin);
     unsigned Tramp = CB.newLabel();
     if (Capped->FlagsFree) {
@@ -267,11 +277,9 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
       CB.jrcxzBack(Tramp); // Reg is RCX (capRegister)
     else
       CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
-    assert(CB.size() % 64 == L.Header % 64 && "the header moved");
+    assert(CB.size() % 64 == HeaderOff && "the header moved");
   } else {
-    // Same offset modulo 64 as the original header: REF and every variant
-    // see the original's cache-line layout.
-    CB.align(64, L.Header % 64);
+    CB.align(64, HeaderOff); // the relocated original: the original's
   }
   for (size_t K = 0; K < C.Blocks.size(); ++K) {
     const CopyBlock &B = C.Blocks[K];
@@ -413,7 +421,7 @@ void LoopEmitter::emit() {
       C.Reg = 0;
     AnyCap |= C.Reg != 0;
     if (!C.Reg) {
-      CB.align(64, L.Header % 64);
+      CB.align(64, measuredHeaderOffset());
       if (V == DECAN_REF)
         CB.bind(P.MeasuredBegin);
       CB.bind(VariantLabel[V]);

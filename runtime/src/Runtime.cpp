@@ -405,8 +405,10 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
       P[Off] = P[Off];
   }
   if (D.What != Role::Account) {
-    // The context-switch window encloses the counter window.
-    T->CtxStart = contextSwitches();
+    // The context-switch and page-fault window encloses the counter window.
+    Disturbances Dis = disturbances();
+    T->CtxStart = Dis.Switches;
+    T->FaultStart = Dis.Faults;
     T->EvFail =
         D.What == Role::Sample && Ctr.NumEvents && !readCounters(T, T->EvStart);
   }
@@ -475,19 +477,27 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   uint64_t Call = TL->Rot.Calls;
   Role What = T->InFlightRole;
   bool Switched = false;
+  // A sample or its REF neighbour with page faults (a first touch, paid by
+  // whichever copy ran first) is excluded as a switched one is; whole-run
+  // totals keep it (the program pays its faults too).
+  bool Disturbed = false;
   uint64_t Ctx = 0;
   bool HaveCtx = false;
   if (What != Role::Account) {
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = What == Role::Sample &&
                   (T->EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd)));
-    Ctx = contextSwitches();
+    Disturbances Dis = disturbances();
+    Ctx = Dis.Switches;
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;
+    bool Faulted = Dis.Faults != T->FaultStart;
+    Disturbed = Switched || Faulted;
     if (What == Role::Sample && !Capped) {
-      TL->Pending = record(TL, V, Cycles, Trips, Call,
-                           Switched ? DECAN_SAMPLE_SWITCHED : 0, EvFail,
-                           T->EvStart, EvEnd);
+      uint64_t Flags = (Disturbed ? DECAN_SAMPLE_SWITCHED : 0) |
+                       (Faulted ? DECAN_SAMPLE_FAULTED : 0);
+      TL->Pending =
+          record(TL, V, Cycles, Trips, Call, Flags, EvFail, T->EvStart, EvEnd);
       TL->PendingCall = Call;
     }
   } else if (TL->Weight > 1) {
@@ -505,14 +515,14 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     R[kFieldPostCycles] = Cycles;
     R[kFieldPostTrips] = Trips;
     R[kFieldFlags] = (R[kFieldFlags] & ~(uint64_t)DECAN_SAMPLE_NO_POST) |
-                     (Switched ? DECAN_SAMPLE_POST_SWITCHED : 0);
+                     (Disturbed ? DECAN_SAMPLE_POST_SWITCHED : 0);
   }
   // A post call is also the pre call of a slot that follows at once.
   if (What == Role::Pre || What == Role::Post) {
     TL->PreCall = Call;
     TL->PreCycles = Cycles;
     TL->PreTrips = Trips;
-    TL->PreSwitched = Switched;
+    TL->PreSwitched = Disturbed;
   }
   if (V == DECAN_REF)
     noteRefTrips(L, Trips);

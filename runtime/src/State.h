@@ -174,6 +174,7 @@ struct ThreadState {
   uint32_t SavedMxcsr = 0;
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
   uint64_t CtxStart = 0;
+  uint64_t FaultStart = 0; ///< page faults at the timed call's start
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
   /// What decan added on this thread so far (runtime stays less the loops'
@@ -320,13 +321,22 @@ inline void setMxcsr(uint32_t V) {
   __asm__ __volatile__("ldmxcsr %0" ::"m"(V));
 }
 
-/// Voluntary + involuntary context switches of the calling thread so far.
-inline uint64_t contextSwitches() {
+/// What disturbs a timed call, counted for the calling thread so far by one
+/// getrusage: context switches (voluntary + involuntary) and page faults
+/// (minor + major).
+struct Disturbances {
+  uint64_t Switches = 0, Faults = 0;
+};
+inline Disturbances disturbances() {
   struct rusage R;
   if (getrusage(RUSAGE_THREAD, &R) != 0)
-    return 0;
-  return (uint64_t)R.ru_nvcsw + (uint64_t)R.ru_nivcsw;
+    return {};
+  return {(uint64_t)R.ru_nvcsw + (uint64_t)R.ru_nivcsw,
+          (uint64_t)R.ru_minflt + (uint64_t)R.ru_majflt};
 }
+
+/// Voluntary + involuntary context switches of the calling thread so far.
+inline uint64_t contextSwitches() { return disturbances().Switches; }
 
 inline bool readCounters(ThreadState *T, uint64_t *Out) {
   bool Ok = true;

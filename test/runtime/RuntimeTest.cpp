@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <sstream>
 #include <string>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
 #include <time.h>
@@ -350,6 +351,56 @@ TEST(Runtime, ContextSwitchIsFlaggedAndExcludedButCounted) {
   uint64_t Flags = (uint64_t)Ref["records"][0][2].Num;
   EXPECT_EQ(Flags & 1, 1u) << "flags bit 0 on the slept sample";
   EXPECT_EQ(Flags & 4, 4u) << "flags bit 2: its pre REF call slept too";
+}
+
+TEST(Runtime, PageFaultIsFlaggedAndExcludedLikeASwitch) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF"},
+             {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("pf:L0");
+  __decan_register_loops(&D, 1);
+  // Fresh anonymous pages, each written for the first time inside a call:
+  // the first touch of whichever copy runs first (issue 26).
+  constexpr size_t Pages = 64;
+  long Page = sysconf(_SC_PAGESIZE);
+  static char *Fresh;
+  static long PageSize;
+  PageSize = Page;
+  Fresh =
+      static_cast<char *>(mmap(nullptr, Pages * Page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(Fresh, MAP_FAILED);
+  static size_t Next;
+  Next = 0;
+  auto Touch = [] {
+    for (int I = 0; I < 4; ++I)
+      Fresh[(Next++) * PageSize] = 1;
+  };
+  stubCall(D, 1, 1, Touch);
+  stubCall(D, 1, 1, Touch);
+  for (int I = 0; I < 7; ++I)
+    stubCall(D, 2);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  munmap(Fresh, Pages * Page);
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &T0 = (*findLoop(R, "pf:L0"))["threads"][0];
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, 9) << "faulted calls still count";
+  const auto &Ref = T0["variants"]["REF"];
+  EXPECT_GE(Ref["excluded"].Num, 1);
+  uint64_t Flags = (uint64_t)Ref["records"][0][2].Num;
+  EXPECT_EQ(Flags & (DECAN_SAMPLE_SWITCHED | DECAN_SAMPLE_FAULTED),
+            uint64_t(DECAN_SAMPLE_SWITCHED | DECAN_SAMPLE_FAULTED))
+      << "the faulted sample: excluded (bit 0) and why (bit 7)";
+  EXPECT_EQ(Flags & DECAN_SAMPLE_PRE_SWITCHED,
+            uint64_t(DECAN_SAMPLE_PRE_SWITCHED))
+      << "its pre REF call faulted too";
+  // Later samples touch nothing new: kept.
+  bool Clean = false;
+  for (const auto &Rec : Ref["records"].Arr)
+    Clean |= ((uint64_t)Rec[2].Num & DECAN_SAMPLE_FAULTED) == 0;
+  EXPECT_TRUE(Clean);
 }
 
 TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {

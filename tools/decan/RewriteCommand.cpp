@@ -79,9 +79,11 @@ static void printLoop(raw_ostream &OS, const rw::LoopCandidate &L,
 }
 
 /// Prints the emitted copies of every rewritten loop, decoded from the
-/// written file.
-static Error disassembleCopies(StringRef Output, const rw::RewriteResult &R,
-                               raw_ostream &OS) {
+/// written file, after the original header's place in its 64-byte line
+/// (every copy's header keeps that offset: Sat compares like fetch windows).
+static Error disassembleCopies(StringRef Output,
+                               ArrayRef<rw::LoopCandidate> Loops,
+                               const rw::RewriteResult &R, raw_ostream &OS) {
   auto X86 = decan::X86Target::create();
   if (!X86)
     return X86.takeError();
@@ -99,15 +101,21 @@ static Error disassembleCopies(StringRef Output, const rw::RewriteResult &R,
         OS << "    <undecodable>\n";
         break;
       }
-      std::string Text = (*X86)->print(MI, Rg.first + Off);
+      // X86's printer adds a branch's displacement to the address it is
+      // given: the next instruction's, as in llvm-objdump.
+      std::string Text = (*X86)->print(MI, Rg.first + Off + Size);
       if (Text != "nop" && !StringRef(Text).starts_with("nop"))
         OS << "    " << Text << "\n";
       Off += Size;
     }
   };
-  for (const rw::LoopOutcome &O : R.Loops) {
+  for (size_t K = 0; K < R.Loops.size(); ++K) {
+    const rw::LoopOutcome &O = R.Loops[K];
     if (!O.Rewritten)
       continue;
+    if (K < Loops.size())
+      OS << O.Id << ": original header 0x" << utohexstr(Loops[K].Header, true)
+         << ", offset " << Loops[K].Header % 64 << " of its 64-byte line\n";
     Dump(O.Id + ".orig", O.OrigCopy);
     for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
       if (O.VariantMask & (1u << V))
@@ -163,7 +171,7 @@ static Error rewrite(StringRef Input, StringRef Output,
       printLoop(OS, F->Loops[K], &R.Loops[K]);
   }
   if (Disasm)
-    return disassembleCopies(Output, R, OS);
+    return disassembleCopies(Output, F->Loops, R, OS);
   return Error::success();
 }
 

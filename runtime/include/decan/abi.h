@@ -81,7 +81,10 @@ enum decan_sample_flag {
   DECAN_SAMPLE_POST_SWITCHED = 8,  ///< ... in the REF call after it
   DECAN_SAMPLE_NO_PRE = 16,        ///< no REF call before it (not rotate)
   DECAN_SAMPLE_NO_POST = 32,       ///< no REF call after it (yet)
-  DECAN_SAMPLE_NO_RERUN = 64       ///< no original run after it (yet)
+  DECAN_SAMPLE_NO_RERUN = 64,      ///< no original run after it (yet)
+  /// Page faults in the sample (first touch: the copy that runs first pays
+  /// them); set with DECAN_SAMPLE_SWITCHED, so it is excluded alike.
+  DECAN_SAMPLE_FAULTED = 128
 };
 
 /// Why a variant of a loop is not available (decan_machine_info::status).

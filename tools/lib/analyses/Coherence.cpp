@@ -32,7 +32,15 @@ void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
     const VariantStats &S = *L.Variants[V];
     StringRef N = variantName(V);
     if (S.Calls == 0) {
-      Warn(formatv("{0}: no call measured", N).str());
+      // Every call disturbed: a loop that first-touches memory on each call
+      // pays page faults in whichever copy touches it (REF, LS).
+      Warn(S.Excluded
+               ? formatv("{0}: all {1} calls excluded (context switch "
+                         "or page fault during each: a loop that blocks, or "
+                         "touches fresh memory, on every call)",
+                         N, S.Excluded)
+                     .str()
+               : formatv("{0}: no call measured", N).str());
       continue;
     }
     if (S.Calls < T.MinCalls)
@@ -47,8 +55,8 @@ void checkCoherence(LoopReport &L, double ProbeCycles, const Thresholds &T) {
                .str());
     if (S.Excluded) {
       double Frac = double(S.Excluded) / double(S.Calls + S.Excluded);
-      Warn(formatv("{0}: {1} of {2} calls excluded (context switch during "
-                   "the call){3}",
+      Warn(formatv("{0}: {1} of {2} calls excluded (context switch or page "
+                   "fault during the call){3}",
                    N, S.Excluded, S.Calls + S.Excluded,
                    Frac > T.MaxExcluded ? ": the machine is busy" : "")
                .str());

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Where each copy of a loop starts in its 64-byte line (issue 26: every
+copy of a loop must sit alike relative to fetch windows).
+
+Reads `llvm-objdump -d` of a plugin-built object (functions f.decan.L0.REF,
+f.decan.L0.LS, ...) or `decan rewrite --disasm` (copies "f:L0.REF @0x...:",
+"f:L0: original header 0x..., offset N", the relocated original
+"f:L0.orig"). A copy's loop top is the lowest target of a branch inside the
+copy that lands inside it (but a capped copy's trampoline). Prints one line per loop: its measured copies and
+the set of their tops modulo 64 (and, from --disasm, the original's offset
+and the relocated original's), then a summary line."""
+import re
+import sys
+
+objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.L\d+)\.([A-Z0-9_]+)>:')
+objdump_other = re.compile(r'^([0-9a-f]+) <(.+)>:')
+objdump_branch = re.compile(r'^\s*([0-9a-f]+):.*\sj[a-z]+\s+(?:0x)?([0-9a-f]+)\b')
+disasm_copy = re.compile(r'^(\S+:L\d+)\.([A-Za-z0-9_]+) @0x([0-9a-f]+):')
+disasm_orig = re.compile(r'^(\S+:L\d+): original header 0x([0-9a-f]+), offset')
+disasm_branch = re.compile(r'^\s+j[a-z]+\s+0x([0-9a-f]+)')
+
+copies = []  # [loop, variant, start, [branch targets]]
+trampolines = set()  # --disasm copies that start with a jmp
+first_line = False
+original = {}
+for line in sys.stdin:
+    m = objdump_fn.match(line)
+    if m:
+        copies.append([m.group(2), m.group(3), int(m.group(1), 16), []])
+        continue
+    m = disasm_copy.match(line)
+    if m:
+        copies.append([m.group(1), m.group(2), int(m.group(3), 16), []])
+        first_line = True
+        continue
+    m = disasm_orig.match(line)
+    if m:
+        original[m.group(1)] = int(m.group(2), 16)
+        continue
+    m = objdump_other.match(line)
+    if m:  # another function: where the copy before it ends
+        copies.append([None, None, int(m.group(1), 16), []])
+        continue
+    if first_line and line.strip().startswith("jmp"):
+        trampolines.add((copies[-1][0], copies[-1][1]))
+    first_line = False
+    m = objdump_branch.match(line) or disasm_branch.match(line)
+    if m and copies:
+        copies[-1][3].append(int(m.group(m.lastindex), 16))
+
+starts = sorted(c[2] for c in copies)
+loops, relocated = {}, {}
+for loop, variant, start, targets in copies:
+    if loop is None:
+        continue
+    end = next((s for s in starts if s > start), start + 4096)
+    inside = [t for t in targets if start <= t < end]
+    if not inside:
+        print(f"{loop}.{variant}: no loop found")
+        continue
+    if (loop, variant) in trampolines:
+        # A capped copy's jrcxz goes back to a jmp at its start, no loop.
+        inside = [t for t in inside if t != start] or inside
+    if variant == "orig":  # the rewriter's relocated original
+        relocated[loop] = min(inside) % 64
+        continue
+    loops.setdefault(loop, []).append((variant, min(inside) % 64))
+spread = unaligned = moved = 0
+for loop, tops in loops.items():
+    offsets = sorted({t for _, t in tops})
+    line = f"{loop}: {len(tops)} copies, tops modulo 64: {' '.join(map(str, offsets))}"
+    spread += len(offsets) > 1
+    unaligned += offsets != [0]
+    if loop in original:
+        line += f"; original {original[loop] % 64}"
+    if loop in relocated:
+        line += f", relocated {relocated[loop]}"
+        moved += relocated[loop] != original.get(loop, -1) % 64
+    print(line)
+print(f"{len(loops)} loops: {spread} with copies at two offsets or more, "
+      f"{unaligned} with a copy off a line's start, {moved} with the "
+      f"relocated original off the original's offset")
