@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/RunHints.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/Libraries.h"
 #include "decan/Tool/LoopTable.h"
@@ -146,6 +147,48 @@ void listUnmeasured(const Report &R, const LibraryCopies &Libs,
     Log << "decan: not measured: loaded with dlopen during the run: "
         << join(Names, ", ") << " (rerun with --lib " << join(Paths, ",")
         << ")\n";
+}
+
+void explainNotBuilt(const Report &R, const RunOptions &O, raw_ostream &Log) {
+  uint32_t Missing = 0;
+  unsigned Loops = 0, Short = 0;
+  for (const LoopReport &L : R.Loops) {
+    // Regions are REF only; a mask of 0: skipped, or late variants.
+    if (L.isRegion() || !L.VariantMask)
+      continue;
+    ++Loops;
+    uint32_t Lacks = 0;
+    for (Variant V : O.Variants)
+      // A loop without calls has no NO_CALL copy in any build.
+      if (V != Variant::NO_CALL && !(L.VariantMask >> unsigned(V) & 1))
+        Lacks |= 1u << unsigned(V);
+    Short += Lacks != 0;
+    Missing |= Lacks;
+  }
+  if (!Missing)
+    return;
+  std::vector<Variant> Names;
+  bool OtherThanLists = false;
+  for (Variant V : O.Variants)
+    if (Missing >> unsigned(V) & 1) {
+      Names.push_back(V);
+      VariantSet S = variantInfo(V).Set;
+      OtherThanLists |= !(S == VariantSet::Extended && O.Extended) &&
+                        !(S == VariantSet::Groups && O.Groups);
+    }
+  // The options that build what this run rotates.
+  std::string Flags;
+  if (OtherThanLists) {
+    Flags = " --variants=" + variantNames(O.Variants, ",");
+  } else {
+    if (O.Extended)
+      Flags += " --extended";
+    if (O.Groups)
+      Flags += " --groups";
+  }
+  Log << formatv("decan: {0} not built in {1} of {2} loop(s): not measured; "
+                 "rebuild with $(decan flags{3})\n",
+                 variantNames(Names, ","), Short, Loops, Flags);
 }
 
 } // namespace decan::tool

@@ -2,7 +2,8 @@
 //
 // Part of decan. After the runs: why a `--lib` library measured nothing,
 // where the time of a program whose loops cover little of it likely is,
-// and (`--lib auto`) which libraries opened with dlopen got no copy.
+// (`--lib auto`) which libraries opened with dlopen got no copy, and which
+// rotated variants the program's build has no copies of.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "decan/Tool/DlopenCopies.h"
 #include "decan/Tool/LibraryCopies.h"
 #include "decan/Tool/Report.h"
+#include "decan/Tool/RunOptions.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,6 +31,12 @@ void explainLibraries(const Report &R, const LibraryCopies &Libs,
 /// what to rerun with.
 void listUnmeasured(const Report &R, const LibraryCopies &Libs,
                     const DlopenCopies &Dlopen, llvm::raw_ostream &Log);
+
+/// One line for the variants \p O rotated that the loops' build has no
+/// copies of (a plugin build makes by default only what `decan run`
+/// rotates by default): the `decan flags` options that build them.
+void explainNotBuilt(const Report &R, const RunOptions &O,
+                     llvm::raw_ostream &Log);
 
 } // namespace decan::tool
 
