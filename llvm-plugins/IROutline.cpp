@@ -9,7 +9,7 @@
 //  3. put selected loops into simplified + LCSSA form, record their
 //     live-ins, live-outs (exit-block PHIs) and an affine induction variable;
 //  4. build the outlined REF copy and a clone per variant asked
-//     (-decan-variants, by default what `decan run` rotates);
+//     (-decan-build-variants, by default what `decan run` rotates);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
 //
@@ -565,7 +565,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
-        // What -decan-variants asks; NO_CALL only for loops that call
+        // What -decan-build-variants asks; NO_CALL only for loops that call
         // something.
         C.Rec.VariantMask = Filter.variantMask();
         if (!loopCalls(*C.L))

@@ -28,7 +28,7 @@
 //           store %x', %x.out ; ret void
 //
 // The variants' copies are identical clones of REF, one per variant that
-// -decan-variants asks (by default what `decan run` rotates; the loop's
+// -decan-build-variants asks (by default what `decan run` rotates; the loop's
 // variant_mask says which); the machine pass rewrites their loop bodies
 // after register allocation.
 //

@@ -47,7 +47,7 @@ static cl::opt<bool> DecanPgoHot(
     cl::init(false), cl::cat(DecanCategory));
 
 static cl::list<std::string> DecanVariants(
-    "decan-variants", cl::CommaSeparated,
+    "decan-build-variants", cl::CommaSeparated,
     cl::desc("Copies built of each instrumented loop (REF always): variant "
              "names, or the lists 'default' (what `decan run` rotates), "
              "'extended', 'groups', 'all'; `decan flags --extended` and "
@@ -116,7 +116,7 @@ Expected<LoopFilter> LoopFilter::fromOptions() {
   return Filter;
 }
 
-/// The mask of one -decan-variants entry: a list's variants or one
+/// The mask of one -decan-build-variants entry: a list's variants or one
 /// variant's bit, 0 for an unknown name.
 static unsigned variantEntryMask(StringRef Entry) {
   if (Entry == "all")
@@ -148,7 +148,7 @@ Expected<unsigned> decan::variantMaskFromOption() {
     unsigned M = variantEntryMask(Entry);
     if (!M)
       return createStringError(
-          "decan: bad -decan-variants entry '" + Entry.str() +
+          "decan: bad -decan-build-variants entry '" + Entry.str() +
           "': expected a variant name or default, extended, groups, all");
     Mask |= M;
   }

@@ -51,7 +51,7 @@ public:
   /// instrumented.
   bool wantsProfileHotness() const { return PgoHot; }
 
-  /// The copies -decan-variants asks of every instrumented loop, bit per
+  /// The copies -decan-build-variants asks of every instrumented loop, bit per
   /// decan_variant (REF always): by default what `decan run` rotates.
   unsigned variantMask() const { return Variants; }
 
@@ -72,8 +72,8 @@ private:
   unsigned Variants = 0;
 };
 
-/// -decan-variants as a mask (bit per decan_variant, REF's set); an unknown
-/// name is an Error.
+/// -decan-build-variants as a mask (bit per decan_variant, REF's set); an
+/// unknown name is an Error.
 llvm::Expected<unsigned> variantMaskFromOption();
 
 /// Whether the IR side is disabled (-decan-disable).

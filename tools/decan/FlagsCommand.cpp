@@ -22,7 +22,7 @@
 using namespace llvm;
 using namespace decan::tool;
 
-/// -decan-variants for --variants, --extended and --groups: the plugin's
+/// -decan-build-variants for --variants, --extended and --groups: the plugin's
 /// lists by name ("default,extended"), empty for the default build.
 static std::string variantsFlag(const FlagsArgs &A) {
   std::vector<std::string> Entries;
@@ -42,7 +42,7 @@ static std::string variantsFlag(const FlagsArgs &A) {
     Entries.push_back("REF");
   if (Entries.size() == 1 && Entries[0] == "default")
     return "";
-  return " -mllvm -decan-variants=" + join(Entries, ",");
+  return " -mllvm -decan-build-variants=" + join(Entries, ",");
 }
 
 int runFlagsCommand(int argc, char **argv) {
