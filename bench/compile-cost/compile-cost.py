@@ -2,8 +2,9 @@
 """decan compile cost: compile time and .text of plugin builds vs plain.
 
 Per project (a C library: lz4; a C++ library with templates: {fmt}; the
-PolyBench/C 4.2.1 kernels), source trees given, nothing fetched or written
-into the repository, builds each translation unit with
+PolyBench/C 4.2.1 kernels; and, as docs/pgo.md, Lua 5.4 and zlib), source
+trees given, nothing fetched or written into the repository, builds each
+translation unit with
 
   plain        -O2 -gline-tables-only (what `decan flags` adds, no plugin)
   before       $(BEFORE/bin/decan flags --cflags): another build's plugin,
@@ -15,14 +16,15 @@ into the repository, builds each translation unit with
   hot          $(decan flags --cflags --hot run.json)
 
 where run.json is a `decan run` of the default build on a small workload
-(lz4 compressing a file, the {fmt} driver of bench/coverage, each PolyBench
-kernel at SMALL_DATASET). It prints, per project and build, the compile CPU
+(lz4 and minigzip compressing 8 MB of their sources, the {fmt} driver and
+the Lua script of bench/coverage, each PolyBench kernel at SMALL_DATASET). It prints, per project and build, the compile CPU
 time (user+sys of the compilers, best of --rounds), the `.text` bytes of
 the objects (every .text* section), the instrumented loops (outlined REF
 copies) and both ratios to plain.
 
 Usage: compile-cost.py --build BUILD [--before BUILD] [--lz4 DIR]
-       [--fmt DIR] [--polybench DIR] [--rounds N] [--work DIR]
+       [--fmt DIR] [--polybench DIR] [--lua DIR] [--zlib DIR] [--rounds N]
+       [--work DIR]
        [--kernels a,b] [--builds plain,default,...]
 Not a test: it asserts nothing about the figures.
 """
@@ -77,18 +79,16 @@ class Project:
     linked into its workload's program and the workloads (argv lists, the
     program first; {exe} and {work} substituted)."""
 
-    def __init__(self, name, units, link, workloads, libs=()):
+    def __init__(self, name, units, link, workloads, libs=(), ldlibs=()):
         self.name, self.units, self.link = name, units, link
         self.workloads, self.libs = workloads, list(libs)
+        self.ldlibs = list(ldlibs)
 
 
-def lz4_project(src, work):
-    lib, prog = os.path.join(src, "lib"), os.path.join(src, "programs")
-    units = [(f, CC, ["-I" + lib]) for f in
-             sorted(glob.glob(lib + "/*.c")) + sorted(glob.glob(prog + "/*.c"))]
-    data = os.path.join(work, "lz4-input")
+def lz4_input(src, work):
+    """About 8 MB of text to compress: a tree's sources, repeated."""
+    data = os.path.join(work, os.path.basename(src) + "-input")
     if not os.path.exists(data):
-        # About 8 MB of text: lz4's own sources, repeated.
         chunks = []
         for f in sorted(glob.glob(src + "/**/*.[ch]", recursive=True)):
             with open(f, "rb") as fh:
@@ -96,8 +96,36 @@ def lz4_project(src, work):
         blob = b"".join(chunks)
         with open(data, "wb") as fh:
             fh.write(blob * max(1, (8 << 20) // max(1, len(blob))))
+    return data
+
+
+def lz4_project(src, work):
+    lib, prog = os.path.join(src, "lib"), os.path.join(src, "programs")
+    units = [(f, CC, ["-I" + lib]) for f in
+             sorted(glob.glob(lib + "/*.c")) + sorted(glob.glob(prog + "/*.c"))]
+    data = lz4_input(src, work)
     return [Project("lz4", units, [u[0] for u in units],
                     [["{exe}", "-1", "-f", data, "{work}/out.lz4"]])]
+
+
+def lua_project(src, work):
+    """Lua 5.4 (github.com/lua/lua): the interpreter, as docs/pgo.md."""
+    units = [(f, CC, ["-std=c99", "-DLUA_USE_LINUX"])
+             for f in sorted(glob.glob(src + "/*.c"))
+             if os.path.basename(f) not in ("ltests.c", "onelua.c", "luac.c")]
+    script = os.path.join(ROOT, "bench", "coverage", "lua-bench.lua")
+    return [Project("lua", units, [u[0] for u in units],
+                    [["{exe}", script]], libs=(), ldlibs=["-ldl"])]
+
+
+def zlib_project(src, work):
+    """zlib (github.com/madler/zlib): the library and test/minigzip.c."""
+    flags = ["-D_LARGEFILE64_SOURCE=1", "-DHAVE_HIDDEN", "-I" + src]
+    units = [(f, CC, flags) for f in sorted(glob.glob(src + "/*.c"))]
+    units.append((os.path.join(src, "test", "minigzip.c"), CC, flags))
+    data = lz4_input(src, work)
+    return [Project("zlib", units, [u[0] for u in units],
+                    [["{exe}", "-c", data]])]
 
 
 def fmt_project(src, work):
@@ -156,7 +184,7 @@ def link_and_profile(project, decan, objs, work):
     linker = CXX if any(c == CXX for _, c, _ in project.units) else CC
     libs = run([decan, "flags", "--libs"]).stdout.split()
     run([linker, "-O2", *[objs[u] for u in project.link], *extra, *libs,
-         "-lm", "-o", exe])
+         "-lm", *project.ldlibs, "-o", exe])
     report = exe + ".json"
     for argv in project.workloads:
         argv = [a.format(exe=exe, work=work) for a in argv]
@@ -240,6 +268,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--before", help="another build dir (e.g. main's)")
     ap.add_argument("--lz4"), ap.add_argument("--fmt")
+    ap.add_argument("--lua"), ap.add_argument("--zlib")
     ap.add_argument("--polybench")
     ap.add_argument("--kernels", help="PolyBench kernels (default: all)")
     ap.add_argument("--rounds", type=int, default=1)
@@ -247,8 +276,9 @@ def main():
     ap.add_argument("--work", help="keep the objects here (default: a "
                     "temporary directory, removed)")
     args = ap.parse_args()
-    if not (args.lz4 or args.fmt or args.polybench):
-        ap.error("give at least one of --lz4, --fmt, --polybench")
+    if not (args.lz4 or args.fmt or args.polybench or args.lua or args.zlib):
+        ap.error("give at least one of --lz4, --fmt, --polybench, --lua, "
+                 "--zlib")
     work = args.work or tempfile.mkdtemp(prefix="decan-compile-cost.")
     os.makedirs(work, exist_ok=True)
     try:
@@ -257,6 +287,13 @@ def main():
                 print_table("lz4 (lib/ and programs/, "
                             f"{len(p.units)} files)", measure(p, args, work),
                             sys.stdout)
+        for name, make, what in (
+                ("lua", lua_project, "Lua 5.4 (the interpreter)"),
+                ("zlib", zlib_project, "zlib (library and minigzip)")):
+            if getattr(args, name):
+                for p in make(os.path.abspath(getattr(args, name)), work):
+                    print_table(f"{what}, {len(p.units)} files",
+                                measure(p, args, work), sys.stdout)
         if args.fmt:
             for p in fmt_project(os.path.abspath(args.fmt), work):
                 print_table("{fmt} (src/format.cc, src/os.cc, "
