@@ -157,10 +157,12 @@ void explainNotBuilt(const Report &R, const RunOptions &O, raw_ostream &Log) {
     if (L.isRegion() || !L.VariantMask)
       continue;
     ++Loops;
+    // The runtime's word: asked, and the producer made no copy (not an
+    // empty or unsupported one, which has its own reason).
     uint32_t Lacks = 0;
     for (Variant V : O.Variants)
-      // A loop without calls has no NO_CALL copy in any build.
-      if (V != Variant::NO_CALL && !(L.VariantMask >> unsigned(V) & 1))
+      if (auto U = L.Unavailable.find(variantName(V));
+          U != L.Unavailable.end() && U->second == "not-emitted")
         Lacks |= 1u << unsigned(V);
     Short += Lacks != 0;
     Missing |= Lacks;
