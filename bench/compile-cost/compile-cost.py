@@ -24,7 +24,7 @@ copies) and both ratios to plain.
 
 Usage: compile-cost.py --build BUILD [--before BUILD] [--lz4 DIR]
        [--fmt DIR] [--polybench DIR] [--lua DIR] [--zlib DIR] [--rounds N]
-       [--work DIR]
+       [--work DIR [--reuse]]
        [--kernels a,b] [--builds plain,default,...]
 Not a test: it asserts nothing about the figures.
 """
@@ -79,10 +79,11 @@ class Project:
     linked into its workload's program and the workloads (argv lists, the
     program first; {exe} and {work} substituted)."""
 
-    def __init__(self, name, units, link, workloads, libs=(), ldlibs=()):
+    def __init__(self, name, units, link, workloads, libs=(), ldlibs=(),
+                 cflags=()):
         self.name, self.units, self.link = name, units, link
         self.workloads, self.libs = workloads, list(libs)
-        self.ldlibs = list(ldlibs)
+        self.ldlibs, self.cflags = list(ldlibs), list(cflags)
 
 
 def lz4_input(src, work):
@@ -101,11 +102,14 @@ def lz4_input(src, work):
 
 def lz4_project(src, work):
     lib, prog = os.path.join(src, "lib"), os.path.join(src, "programs")
-    units = [(f, CC, ["-I" + lib]) for f in
-             sorted(glob.glob(lib + "/*.c")) + sorted(glob.glob(prog + "/*.c"))]
+    # The library is measured; the command-line program around it is
+    # compiled plainly, for the workload.
+    units = [(f, CC, ["-I" + lib]) for f in sorted(glob.glob(lib + "/*.c"))]
     data = lz4_input(src, work)
     return [Project("lz4", units, [u[0] for u in units],
-                    [["{exe}", "-1", "-f", data, "{work}/out.lz4"]])]
+                    [["{exe}", "-1", "-f", data, "{work}/out.lz4"]],
+                    libs=sorted(glob.glob(prog + "/*.c")),
+                    cflags=["-I" + lib])]
 
 
 def lua_project(src, work):
@@ -158,34 +162,46 @@ def decan_flags(decan, *extra):
     return run([decan, "flags", "--cflags", *extra]).stdout.split()
 
 
-def build(project, flags, out_dir):
-    """Compiles every unit; returns {unit: object}, CPU seconds."""
+def build(project, flags, out_dir, reuse=False):
+    """Compiles every unit; returns {unit: object}, CPU seconds. With
+    \p reuse, an object a finished compile left (its CPU time beside it in
+    OBJ.cpu) is taken as it is: an interrupted measurement resumes."""
     os.makedirs(out_dir, exist_ok=True)
     objs, cpu = {}, 0.0
     for src, compiler, extra in project.units:
         obj = os.path.join(out_dir, os.path.basename(src) + ".o")
+        objs[src] = obj
+        if reuse and os.path.exists(obj + ".cpu"):
+            with open(obj + ".cpu") as fh:
+                cpu += float(fh.read())
+            continue
         before = child_cpu()
         run([compiler, *PLAIN, *extra, *flags, "-c", src, "-o", obj])
-        cpu += child_cpu() - before
-        objs[src] = obj
+        spent = child_cpu() - before
+        with open(obj + ".cpu", "w") as fh:
+            fh.write(f"{spent}\n")
+        cpu += spent
     return objs, cpu
 
 
-def link_and_profile(project, decan, objs, work):
+def link_and_profile(project, decan, objs, work, reuse):
     """The default build's program, run under `decan run`: the report --hot
     reads."""
     exe = os.path.join(work, project.name.replace("/", "-") + ".exe")
+    report = exe + ".json"
+    if reuse and os.path.exists(report):
+        return report
     extra = []
-    for lib in project.libs:  # PolyBench's timer: plain, not measured
-        o = os.path.join(work, os.path.basename(lib) + ".o")
+    for lib in project.libs:  # plain, not measured: the program around
+        o = os.path.join(work, project.name.replace("/", "-") + "." +
+                         os.path.basename(lib) + ".o")
         if not os.path.exists(o):
-            run([CC, *PLAIN, "-c", lib, "-o", o])
+            run([CC, *PLAIN, *project.cflags, "-c", lib, "-o", o])
         extra.append(o)
     linker = CXX if any(c == CXX for _, c, _ in project.units) else CC
     libs = run([decan, "flags", "--libs"]).stdout.split()
     run([linker, "-O2", *[objs[u] for u in project.link], *extra, *libs,
          "-lm", *project.ldlibs, "-o", exe])
-    report = exe + ".json"
     for argv in project.workloads:
         argv = [a.format(exe=exe, work=work) for a in argv]
         run([decan, "run", "--json", report, "-o", os.devnull, "--", *argv],
@@ -210,9 +226,10 @@ def measure(project, args, work):
             if "hot-report" not in results:
                 objs = results.get("default", {}).get("objs")
                 if not objs:
-                    objs, _ = build(project, flags["default"], pdir + "/p")
-                results["hot-report"] = link_and_profile(project, decan,
-                                                         objs, work)
+                    objs, _ = build(project, flags["default"],
+                                    pdir + "/default", args.reuse)
+                results["hot-report"] = link_and_profile(
+                    project, decan, objs, work, args.reuse)
             tool = decan if name == "hot" else before
             if not tool:
                 continue
@@ -223,7 +240,8 @@ def measure(project, args, work):
             continue
         best = None
         for r in range(args.rounds):
-            objs, cpu = build(project, flags[name], f"{pdir}/{name}")
+            objs, cpu = build(project, flags[name], f"{pdir}/{name}",
+                              args.reuse and r == 0)
             best = cpu if best is None else min(best, cpu)
         results[name] = {
             "objs": objs, "cpu": best,
@@ -275,6 +293,10 @@ def main():
     ap.add_argument("--builds", default=",".join(BUILDS))
     ap.add_argument("--work", help="keep the objects here (default: a "
                     "temporary directory, removed)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --work: take the objects an earlier, "
+                    "interrupted run finished (their CPU time is kept "
+                    "beside them)")
     args = ap.parse_args()
     if not (args.lz4 or args.fmt or args.polybench or args.lua or args.zlib):
         ap.error("give at least one of --lz4, --fmt, --polybench, --lua, "
@@ -284,8 +306,8 @@ def main():
     try:
         if args.lz4:
             for p in lz4_project(os.path.abspath(args.lz4), work):
-                print_table("lz4 (lib/ and programs/, "
-                            f"{len(p.units)} files)", measure(p, args, work),
+                print_table(f"lz4 (lib/, {len(p.units)} files; programs/ "
+                            "plain)", measure(p, args, work),
                             sys.stdout)
         for name, make, what in (
                 ("lua", lua_project, "Lua 5.4 (the interpreter)"),
