@@ -200,11 +200,14 @@ void printReportTable(raw_ostream &OS, const Report &R) {
 
 /// The variants the producer was not asked to build for \p L (decan rewrite
 /// and the plugin build what `decan run` rotates unless told otherwise);
-/// NO_CALL of a loop without calls is never built, and not named.
+/// NO_CALL of a loop without calls is never built, and GROUPING's copies
+/// past the loop's groups are empty: neither is named.
 static std::string notEmitted(const MetaLoop &L) {
   std::string Out;
   for (unsigned V = 0; V < NumVariants; ++V)
-    if (Variant(V) != Variant::NO_CALL && !(L.VariantMask >> V & 1))
+    if (Variant(V) != Variant::NO_CALL && !(L.VariantMask >> V & 1) &&
+        !(variantGroup(Variant(V)) >= 0 &&
+          L.MInfo.status[V] == DECAN_VARIANT_EMPTY))
       Out += (Out.empty() ? "" : ",") + std::string(variantName(Variant(V)));
   return Out;
 }
