@@ -81,8 +81,10 @@ int main(int argc, char **argv) {
 // RUN: FileCheck --check-prefix=TABLE %s < %t/run-ext.txt
 // RUN: %decan run --groups --variants LS -o %t/run-grp.txt -- %t/default 2>&1 | FileCheck --check-prefix=RUN-GRP %s
 // RUN: %decan run --variants LS,S2L -o %t/run-list.txt -- %t/extended 2>&1 | FileCheck --allow-empty --check-prefix=RUN-NONE %s
+// RUN: %decan run --variants=all -o %t/run-all.txt -- %t/extended 2>&1 | FileCheck --check-prefix=RUN-ALL %s
 // RUN-EXT: decan: S2L,NO_STORE,NO_RED,PREFETCH not built in {{[0-9]+}} of {{[0-9]+}} loop(s): not measured; rebuild with $(decan flags --extended)
 // TABLE: LS {{ *}}{{[1-9]}}
 // TABLE-NOT: not-emitted
 // RUN-GRP: decan: DL1_G0,{{.*}},NO_G3 not built in {{[0-9]+}} of {{[0-9]+}} loop(s): not measured; rebuild with $(decan flags --groups)
 // RUN-NONE-NOT: not built
+// RUN-ALL: decan: DL1_G0,{{.*}},NO_G3 not built in {{[0-9]+}} of {{[0-9]+}} loop(s): not measured; rebuild with $(decan flags --variants=all)

@@ -181,7 +181,9 @@ void explainNotBuilt(const Report &R, const RunOptions &O, raw_ostream &Log) {
   // The options that build what this run rotates.
   std::string Flags;
   if (OtherThanLists) {
-    Flags = " --variants=" + variantNames(O.Variants, ",");
+    Flags = " --variants=" + (O.Variants.size() == NumVariants
+                                  ? std::string("all")
+                                  : variantNames(O.Variants, ","));
   } else {
     if (O.Extended)
       Flags += " --extended";
