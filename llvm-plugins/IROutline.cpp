@@ -8,8 +8,8 @@
 //  2. decide per loop: selected, or skipped with a reason;
 //  3. put selected loops into simplified + LCSSA form, record their
 //     live-ins, live-outs (exit-block PHIs) and an affine induction variable;
-//  4. build the outlined REF copy and a clone of it for each other variant
-//     in the loop's variant_mask (decan/variants.def);
+//  4. build the outlined REF copy and a clone per variant asked
+//     (-decan-build-variants, by default what `decan run` rotates);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
 //
@@ -565,8 +565,9 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
       if (std::optional<std::string> Why = planLoop(F, C.L, DT, LI, SE, P)) {
         C.Rec.SkipReason = *Why;
       } else {
-        // NO_CALL only for loops that call something.
-        C.Rec.VariantMask = (1u << NumVariants) - 1;
+        // What -decan-build-variants asks; NO_CALL only for loops that call
+        // something.
+        C.Rec.VariantMask = Filter.variantMask();
         if (!loopCalls(*C.L))
           C.Rec.VariantMask &= ~(1u << DECAN_NO_CALL);
         P.Rec = C.Rec;

@@ -27,8 +27,10 @@
 //           store %t1 - %t0, %cycles ; trips from the IV's exit value
 //           store %x', %x.out ; ret void
 //
-// The copies for LS, FP, NO_DIV, DL1 and CTRL are identical clones; the
-// machine pass rewrites their loop bodies after register allocation.
+// The variants' copies are identical clones of REF, one per variant that
+// -decan-build-variants asks (by default what `decan run` rotates; the loop's
+// variant_mask says which); the machine pass rewrites their loop bodies
+// after register allocation.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRSelection.h"
+#include "decan/InstrKnowledge/VariantTable.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -43,6 +45,14 @@ static cl::opt<bool> DecanPgoHot(
              "-fprofile-sample-use; -profile-summary-cutoff-hot sets the "
              "threshold)"),
     cl::init(false), cl::cat(DecanCategory));
+
+static cl::list<std::string> DecanVariants(
+    "decan-build-variants", cl::CommaSeparated,
+    cl::desc("Copies built of each instrumented loop (REF always): variant "
+             "names, or the lists 'default' (what `decan run` rotates), "
+             "'extended', 'groups', 'all'; `decan flags --extended` and "
+             "--groups add them (default: 'default')"),
+    cl::value_desc("default,extended,LS"), cl::cat(DecanCategory));
 
 static cl::opt<bool> DecanDisable("decan-disable",
                                   cl::desc("Do not instrument any loop"),
@@ -99,7 +109,50 @@ Expected<LoopFilter> LoopFilter::fromOptions() {
     Filter.HotLoops.push_back(std::move(H));
   }
   Filter.PgoHot = DecanPgoHot;
+  Expected<unsigned> Mask = variantMaskFromOption();
+  if (!Mask)
+    return Mask.takeError();
+  Filter.Variants = *Mask;
   return Filter;
+}
+
+/// The mask of one -decan-build-variants entry: a list's variants or one
+/// variant's bit, 0 for an unknown name.
+static unsigned variantEntryMask(StringRef Entry) {
+  if (Entry == "all")
+    return (1u << DECAN_NUM_VARIANTS) - 1;
+  std::pair<StringRef, VariantSet> Lists[] = {
+      {"default", VariantSet::Default},
+      {"extended", VariantSet::Extended},
+      {"groups", VariantSet::Groups}};
+  for (auto [Name, Set] : Lists)
+    if (Entry == Name) {
+      unsigned Mask = 0;
+      for (const VariantInfo &I : VariantTable)
+        if (I.Set == Set)
+          Mask |= 1u << static_cast<unsigned>(I.V);
+      return Mask;
+    }
+  int V = decan_variant_parse(Entry.data(), Entry.size());
+  return V < 0 ? 0 : 1u << V;
+}
+
+Expected<unsigned> decan::variantMaskFromOption() {
+  unsigned Mask = 1u << DECAN_REF;
+  if (DecanVariants.empty())
+    return Mask | variantEntryMask("default");
+  for (StringRef Entry : DecanVariants) {
+    Entry = Entry.trim();
+    if (Entry.empty())
+      continue;
+    unsigned M = variantEntryMask(Entry);
+    if (!M)
+      return createStringError(
+          "decan: bad -decan-build-variants entry '" + Entry.str() +
+          "': expected a variant name or default, extended, groups, all");
+    Mask |= M;
+  }
+  return Mask;
 }
 
 /// "dir/a.c" matches "a.c", "dir/a.c" and "/abs/dir/a.c", not "xa.c".

@@ -51,6 +51,10 @@ public:
   /// instrumented.
   bool wantsProfileHotness() const { return PgoHot; }
 
+  /// The copies -decan-build-variants asks of every instrumented loop, bit per
+  /// decan_variant (REF always): by default what `decan run` rotates.
+  unsigned variantMask() const { return Variants; }
+
 private:
   struct LineRange {
     std::string File;
@@ -65,7 +69,12 @@ private:
   };
   std::vector<HotLoop> HotLoops;
   bool PgoHot = false;
+  unsigned Variants = 0;
 };
+
+/// -decan-build-variants as a mask (bit per decan_variant, REF's set); an
+/// unknown name is an Error.
+llvm::Expected<unsigned> variantMaskFromOption();
 
 /// Whether the IR side is disabled (-decan-disable).
 bool isDecanDisabled();

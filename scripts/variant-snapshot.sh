@@ -20,7 +20,7 @@ trap 'rm -rf "$TMP"' EXIT
 # debug information records are mapped to fixed names.
 cd "$TMP"
 MAP=(-ffile-prefix-map="$SRC"=SRC -ffile-prefix-map="$TMP"=TMP)
-FLAGS=$("$DECAN" flags --cflags)
+FLAGS=$("$DECAN" flags --cflags --variants=all)
 
 sources=()
 for f in "$SRC"/bench/codelets/*.c; do sources+=("$f"); done

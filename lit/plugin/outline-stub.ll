@@ -2,7 +2,7 @@
 ; loop with a live-out (a reduction): dispatch stub at the loop site, the
 ; outlined copies with probes around the untouched loop, trip count derived
 ; after the loop, and the loop tables.
-; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s \
+; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s -decan-build-variants=all \
 ; RUN:   | FileCheck %s
 
 target triple = "x86_64-pc-linux-gnu"

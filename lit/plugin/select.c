@@ -38,11 +38,11 @@ void chatty(int *a, int n) {
 // RUN:   -foptimization-record-file=%t.yaml -mllvm -decan-functions=first
 // RUN: FileCheck --check-prefix=YAML %s < %t.yaml
 
-// REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 18 variants
-// REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 18 variants
+// REMARKS-DAG: select.c:4:3: remark: loop first:L0 outlined into 6 variants
+// REMARKS-DAG: select.c:9:3: remark: loop second:L0 outlined into 6 variants
 // A loop that calls a loop is instrumented too (the runtime measures the
 // innermost loop; one that runs measured loops yields to them).
-// REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 outlined into 19 variants
+// REMARKS-DAG: select.c:14:3: remark: loop chatty:L0 outlined into 7 variants
 
 // ALL-DAG: first.decan.L0.REF
 // ALL-DAG: second.decan.L0.REF

@@ -1,9 +1,15 @@
 ; Innermost loops that are not instrumented keep a meta record with variant
 ; mask 0 and the reason, and get a missed remark; nothing else is emitted
 ; for them (no copies, no descriptor, no stub).
-; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s \
+; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline,verify -S %s -decan-build-variants=all \
 ; RUN:   -pass-remarks-missed=decan 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck --check-prefix=REMARK %s < %t.remarks
+;; By default (no -decan-build-variants) the variant masks hold what
+;; `decan run` rotates by default: REF..CTRL, and NO_CALL where the loop calls.
+; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline -S %s \
+; RUN:   | FileCheck --check-prefix=DEFAULT %s
+; DEFAULT: @plain.decan.L0.meta = {{.*}} i32 10, i32 63, {{.*}} c"plain:L0\00
+; DEFAULT: @driver.decan.L0.meta = {{.*}} i32 10, i32 127, {{.*}} c"driver:L0\00
 ;; -decan-functions restricts the selection; others are "not selected".
 ; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline -S %s \
 ; RUN:   -decan-functions=plain | FileCheck --check-prefix=ONLY %s

@@ -3,7 +3,8 @@
 // Part of decan. Prints the clang-22 flags that build a program for decan,
 // like pkg-config: `clang-22 -O2 $(decan flags) prog.c -o prog`. With
 // --hot REPORT.json[:PERCENT], only the loops covering PERCENT of an earlier
-// run are instrumented (docs/pgo.md).
+// run are instrumented (docs/pgo.md); each loop gets the variants `decan run`
+// rotates by default, --extended, --groups or --variants build more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,29 @@
 
 using namespace llvm;
 using namespace decan::tool;
+
+/// -decan-build-variants for --variants, --extended and --groups: the plugin's
+/// lists by name ("default,extended"), empty for the default build.
+static std::string variantsFlag(const FlagsArgs &A) {
+  std::vector<std::string> Entries;
+  if (!A.Variants)
+    Entries.push_back("default");
+  else if (A.Variants->size() == NumVariants)
+    Entries.push_back("all");
+  else
+    for (Variant V : *A.Variants)
+      if (V != Variant::REF)
+        Entries.push_back(variantName(V));
+  if (A.Extended)
+    Entries.push_back("extended");
+  if (A.Groups)
+    Entries.push_back("groups");
+  if (Entries.empty())
+    Entries.push_back("REF");
+  if (Entries.size() == 1 && Entries[0] == "default")
+    return "";
+  return " -mllvm -decan-build-variants=" + join(Entries, ",");
+}
 
 int runFlagsCommand(int argc, char **argv) {
   FlagsArgs A;
@@ -39,6 +63,7 @@ int runFlagsCommand(int argc, char **argv) {
   std::string Out;
   if (Both || A.CFlags) {
     Out = compileFlags(*L);
+    Out += variantsFlag(A);
     if (A.Regions)
       Out += " -mllvm -decan-regions";
     std::pair<const char *, std::string *> Selections[] = {{"hot", &A.Hot},

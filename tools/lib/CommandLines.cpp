@@ -218,6 +218,22 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
+  T.custom("variants", "V",
+           "build these variants of each loop (REF always; 'all': every "
+           "one) for 'decan run --variants'",
+           [&A](StringRef Spelt, StringRef Value) -> Error {
+             A.Variants.emplace();
+             return readVariants(*A.Variants)(Spelt, Value);
+           })
+      .defaultText(variantNames(RunOptions().Variants));
+  T.flag("extended",
+         "also " + variantNames(ExtendedVariants) +
+             ", for 'decan run "
+             "--extended'",
+         A.Extended);
+  T.flag("groups",
+         "also " + variantNames(GroupVariants) + ", for 'decan run --groups'",
+         A.Groups);
   T.text(
       "hot", "REPORT.json[:PERCENT]",
       formatv(

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace llvm;
 
@@ -253,7 +254,34 @@ void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
     OS << "\n" << Time << "\n";
 }
 
+/// The variants the producer was not asked to build for \p L (decan rewrite
+/// and the plugin build what `decan run` rotates unless told otherwise);
+/// NO_CALL of a loop without calls is never built, and GROUPING's copies
+/// past the loop's groups are empty: neither is named.
+static std::string notEmitted(const MetaLoop &L) {
+  std::string Out;
+  for (unsigned V = 0; V < NumVariants; ++V)
+    if (Variant(V) != Variant::NO_CALL && !(L.VariantMask >> V & 1) &&
+        !(variantGroup(Variant(V)) >= 0 &&
+          L.MInfo.status[V] == DECAN_VARIANT_EMPTY))
+      Out += (Out.empty() ? "" : ",") + std::string(variantName(Variant(V)));
+  return Out;
+}
+
 void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
+  // What the build left out, said once when every instrumented loop has
+  // the same copies, per loop otherwise.
+  std::optional<std::string> Common;
+  for (const MetaLoop &L : Loops) {
+    if (!L.SkipReason.empty() || !L.VariantMask ||
+        StringRef(L.Id).starts_with("region:"))
+      continue;
+    std::string N = notEmitted(L);
+    if (!Common)
+      Common = N;
+    else if (*Common != N)
+      Common = "";
+  }
   OS << formatv("{0,-28} {1,-22} {2,-20} {3,-28} {4,-7} {5}\n", "ID",
                 "FUNCTION", "LOCATION", "VARIANTS", "BYTES",
                 "SUBSETS (N L S FP DIV CTRL ADDR)");
@@ -278,7 +306,7 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       OS << "    skipped: " << L.SkipReason << "\n";
       continue;
     }
-    std::string Why, Deleted, NotEmitted;
+    std::string Why, Deleted;
     for (unsigned V = 0; V < NumVariants; ++V) {
       // A loop without calls has no NO_CALL copy: nothing to say.
       if (Variant(V) == Variant::NO_CALL && !(L.VariantMask >> V & 1))
@@ -286,13 +314,9 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       // GROUPING's copies past the loop's groups: nothing to say either.
       if (variantGroup(Variant(V)) >= 0 && M.status[V] == DECAN_VARIANT_EMPTY)
         continue;
-      // Not asked of the producer (decan rewrite builds decan run's
-      // rotation unless told otherwise): named once, without a reason.
-      if (!(L.VariantMask >> V & 1)) {
-        NotEmitted += (NotEmitted.empty() ? "" : ",") +
-                      std::string(variantName(Variant(V)));
+      // Not asked of the producer: named once, without a reason.
+      if (!(L.VariantMask >> V & 1))
         continue;
-      }
       if (!L.available(V)) {
         Why += (Why.empty() ? "" : ", ") +
                std::string(variantName(Variant(V))) + ": " + L.whyNot(V);
@@ -313,8 +337,8 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
     }
     if (!Why.empty())
       OS << "    not available: " << Why << "\n";
-    if (!NotEmitted.empty())
-      OS << "    not emitted: " << NotEmitted << "\n";
+    if (std::string N = notEmitted(L); !N.empty() && (!Common || *Common != N))
+      OS << "    not emitted: " << N << "\n";
     if (M.n_call)
       OS << "    calls: " << M.n_call << "; "
          << (Deleted.empty()
@@ -330,6 +354,9 @@ void printLoopList(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
          << M.dl1_memory_call_bytes << "\n";
   }
   OS << Loops.size() << " loop" << (Loops.size() == 1 ? "" : "s") << "\n";
+  if (Common && !Common->empty())
+    OS << "not emitted in any loop: " << *Common
+       << " (decan flags --extended, --groups or --variants build them)\n";
 }
 
 //===----------------------------------------------------------------------===//

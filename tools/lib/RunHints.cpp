@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/RunHints.h"
+#include "decan/Tool/CommandLines.h"
 #include "decan/Tool/ElfFacts.h"
 #include "decan/Tool/Libraries.h"
 #include "decan/Tool/LoopTable.h"
@@ -194,6 +195,52 @@ std::string noLocationNote(const Report &R) {
                  Missing, Missing == 1 ? " has" : "s have",
                  Missing == 1 ? "it is" : "they are")
       .str();
+}
+
+void explainNotBuilt(const Report &R, const RunOptions &O, raw_ostream &Log) {
+  uint32_t Missing = 0;
+  unsigned Loops = 0, Short = 0;
+  for (const LoopReport &L : R.Loops) {
+    // Regions are REF only; a mask of 0: skipped, or late variants.
+    if (L.isRegion() || !L.VariantMask)
+      continue;
+    ++Loops;
+    // The runtime's word: asked, and the producer made no copy (not an
+    // empty or unsupported one, which has its own reason).
+    uint32_t Lacks = 0;
+    for (Variant V : O.Variants)
+      if (auto U = L.Unavailable.find(variantName(V));
+          U != L.Unavailable.end() && U->second == "not-emitted")
+        Lacks |= 1u << unsigned(V);
+    Short += Lacks != 0;
+    Missing |= Lacks;
+  }
+  if (!Missing)
+    return;
+  std::vector<Variant> Names;
+  bool OtherThanLists = false;
+  for (Variant V : O.Variants)
+    if (Missing >> unsigned(V) & 1) {
+      Names.push_back(V);
+      VariantSet S = variantInfo(V).Set;
+      OtherThanLists |= !(S == VariantSet::Extended && O.Extended) &&
+                        !(S == VariantSet::Groups && O.Groups);
+    }
+  // The options that build what this run rotates.
+  std::string Flags;
+  if (OtherThanLists) {
+    Flags = " --variants=" + (O.Variants.size() == NumVariants
+                                  ? std::string("all")
+                                  : variantNames(O.Variants, ","));
+  } else {
+    if (O.Extended)
+      Flags += " --extended";
+    if (O.Groups)
+      Flags += " --groups";
+  }
+  Log << formatv("decan: {0} not built in {1} of {2} loop(s): not measured; "
+                 "rebuild with $(decan flags{3})\n",
+                 variantNames(Names, ","), Short, Loops, Flags);
 }
 
 } // namespace decan::tool

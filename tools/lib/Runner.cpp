@@ -516,6 +516,7 @@ RunOutcome RunSession::collect() {
     explainLibraries(R, Libs, ProgName, Log, /*Hint=*/!AutoLibs);
   if (Dlopen)
     listUnmeasured(R, Libs, *Dlopen, Log);
+  explainNotBuilt(R, O, Log);
   if (!O.Events.empty())
     R.Config["events"] = json::Array(O.Events);
   R.Config["runs"] = static_cast<int64_t>(Out.Runs);

@@ -19,12 +19,13 @@ class Tools:
         self.decan = os.path.join(bindir, "decan")
         self.mca = os.path.join(bindir, "decan-mca-check")
         self.problems = []  # one line per missing piece, shown in the report
-        self.decan_flags = None  # compile flags (decan flags --cflags)
+        self.decan_flags = None  # compile flags (decan flags --cflags --variants=all)
         self.decan_libs = []     # link flags (decan flags --libs)
         if not os.access(self.decan, os.X_OK):
             self.problems.append("decan tool not built (%s)" % self.decan)
         else:
-            c = run([self.decan, "flags", "--cflags"], timeout=30)
+            # Every variant: the suite measures all of them.
+            c = run([self.decan, "flags", "--cflags", "--variants=all"], timeout=30)
             l = run([self.decan, "flags", "--libs"], timeout=30)
             if c.rc == 0 and l.rc == 0 and c.out.strip():
                 self.decan_flags = shlex.split(c.out.strip())

@@ -61,6 +61,11 @@ OptionTable listOptionTable(ListArgs &A);
 /// `decan flags`.
 struct FlagsArgs {
   bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
+  /// The variants built besides REF: --variants as given (nullopt: what
+  /// `decan run` rotates by default), and the lists --extended and --groups
+  /// add.
+  std::optional<std::vector<Variant>> Variants;
+  bool Extended = false, Groups = false;
   std::string Hot, Apply, Tune;
 };
 OptionTable flagsOptionTable(FlagsArgs &A);

@@ -2,7 +2,8 @@
 //
 // Part of decan. After the runs: why a `--lib` library measured nothing,
 // where the time of a program whose loops cover little of it likely is,
-// and (`--lib auto`) which libraries opened with dlopen got no copy.
+// (`--lib auto`) which libraries opened with dlopen got no copy, and which
+// rotated variants the program's build has no copies of.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "decan/Tool/LibraryCopies.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Report.h"
+#include "decan/Tool/RunOptions.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,6 +46,12 @@ std::string whyNoLoopInstrumented(llvm::ArrayRef<MetaLoop> Loops,
 /// "no -g: ..." when measured loops have no file:line (a binary without
 /// debug info, rewritten): said once, not on every loop; "" otherwise.
 std::string noLocationNote(const Report &R);
+
+/// One line for the variants \p O rotated that the loops' build has no
+/// copies of (a plugin build makes by default only what `decan run`
+/// rotates by default): the `decan flags` options that build them.
+void explainNotBuilt(const Report &R, const RunOptions &O,
+                     llvm::raw_ostream &Log);
 
 } // namespace decan::tool
 
