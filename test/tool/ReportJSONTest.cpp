@@ -183,6 +183,7 @@ Report fullReport() {
   R.ProcessCycles = F.real();
   R.OverheadCycles = F.real();
   R.Coverage = F.real();
+  R.ParallelRuntime = F.text();
   ProcessInfo P;
   P.Source = F.text();
   P.Pid = static_cast<int64_t>(F.count());
@@ -529,7 +530,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(Interval), 32u);
   EXPECT_EQ(sizeof(LoopReport), 7312u);
   // Report::Objects is not written on purpose (see Report.h).
-  EXPECT_EQ(sizeof(Report), 240u);
+  EXPECT_EQ(sizeof(Report), 272u);
 }
 
 } // namespace
