@@ -603,6 +603,12 @@ TEST(Analyse, ThreadAdviceNamesWhatTheProgramUses) {
       TT.Calls = 10;
       TT.Cycles = T == 3 ? 2000 : 1000;
       R.Loops[0].ThreadTotals.push_back(TT);
+      ThreadRow Ref; // REF ran in this process
+      Ref.Pid = 7;
+      Ref.Tid = 100 + T;
+      Ref.Calls = 5;
+      Ref.Cycles = {100, 100, 100};
+      R.Loops[0].Variants[Variant::REF]->Rows.push_back(Ref);
     }
     R.Objects = Objects;
     R.ParallelRuntime = parallelRuntimeOf(Objects);

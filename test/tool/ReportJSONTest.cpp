@@ -263,6 +263,7 @@ const std::set<std::string> DocumentedKeys = {
     ".process_cycles",
     ".overhead_cycles",
     ".coverage",
+    ".parallel_runtime",
     ".processes",
     ".processes[].source",
     ".processes[].pid",
