@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { N = 4096 };
+enum { N = 1024 };
 static double A[N], B[N], C[N];
 
 __attribute__((noinline)) void init(int n) {
@@ -15,11 +15,11 @@ __attribute__((noinline)) void init(int n) {
 
 __attribute__((noinline)) void kernel(int n, double k) {
   for (int i = 0; i < n; i++)
-    C[i] = A[i] / k + B[i];
+    C[i] = A[i] / k + B[i] / k;
 }
 
 int main(int argc, char **argv) {
-  int reps = argc > 1 ? atoi(argv[1]) : 1000;
+  int reps = argc > 1 ? atoi(argv[1]) : 4000;
   init(N);
   double s = 0;
   for (int r = 0; r < reps; r++) {
