@@ -438,7 +438,9 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
   OS << "<h1>decan compare</h1>\n<p>A: " << esc(NameA)
      << "<br>B: " << esc(NameB)
      << "</p>\n<p>Loops matched by source identity (function, "
-        "file:line:column, nest, inlined-at chain). Speedup = A's time / B's, "
+        "file:line:column, nest, inlined-at chain); loops an edit moved, "
+        "fuzzily (function, nest position, accesses; noted). Speedup = A's "
+        "time / B's, "
         "per source iteration where both builds know it.</p>\n";
   OS << "<table><tr><th class=l>loop</th><th class=l>ids</th>"
         "<th>A cyc/call</th><th>B cyc/call</th><th>A cyc/src&nbsp;it</th>"
