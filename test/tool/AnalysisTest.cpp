@@ -589,6 +589,51 @@ TEST(Analyse, ThreadSpreadAndS2LPerThread) {
   EXPECT_EQ(Back->Loops[0].ThreadTotals[3].Tid, 103u);
 }
 
+TEST(Analyse, ThreadAdviceNamesWhatTheProgramUses) {
+  // One thread of four does twice the work: the advice is OpenMP's only
+  // where the run loaded an OpenMP runtime or the loop is an outlined
+  // region; a pthread program gets it in its own terms.
+  auto Advice = [](std::vector<std::string> Objects, std::string Fn) {
+    Report R;
+    R.Loops.push_back(makeLoop(Fn + ":L0", {100, -1, -1, -1, -1, -1}));
+    for (unsigned T = 0; T < 4; ++T) {
+      ThreadTotal TT;
+      TT.Pid = 7;
+      TT.Tid = 100 + T;
+      TT.Calls = 10;
+      TT.Cycles = T == 3 ? 2000 : 1000;
+      R.Loops[0].ThreadTotals.push_back(TT);
+      ThreadRow Ref; // REF ran in this process
+      Ref.Pid = 7;
+      Ref.Tid = 100 + T;
+      Ref.Calls = 5;
+      Ref.Cycles = {100, 100, 100};
+      R.Loops[0].Variants[Variant::REF]->Rows.push_back(Ref);
+    }
+    R.Objects = Objects;
+    R.ParallelRuntime = parallelRuntimeOf(Objects);
+    analyse(R);
+    for (const std::string &D : R.Loops[0].Diagnosis)
+      if (D.find("threads ran this loop") != std::string::npos)
+        return D;
+    return std::string();
+  };
+  std::string Pthreads = Advice({"/lib/libc.so.6", "/lib/libstdc++.so.6"}, "w");
+  EXPECT_EQ(Pthreads.find("OpenMP"), std::string::npos) << Pthreads;
+  EXPECT_EQ(Pthreads.find("schedule(dynamic)"), std::string::npos);
+  EXPECT_NE(Pthreads.find("shared queue"), std::string::npos) << Pthreads;
+  std::string Omp = Advice({"/lib/libc.so.6", "/usr/lib/libgomp.so.1"}, "w");
+  EXPECT_NE(Omp.find("threads (OpenMP, thesis 5.9)"), std::string::npos);
+  EXPECT_NE(Omp.find("schedule(dynamic)"), std::string::npos) << Omp;
+  std::string Outlined = Advice({}, "main.omp_outlined");
+  EXPECT_NE(Outlined.find("schedule(dynamic)"), std::string::npos);
+  // An older report (no objects): no runtime named.
+  std::string Unknown = Advice({}, "w");
+  EXPECT_EQ(Unknown.find("OpenMP"), std::string::npos) << Unknown;
+  EXPECT_EQ(Unknown.find("schedule(dynamic)"), std::string::npos);
+  EXPECT_NE(Unknown.find(": imbalanced"), std::string::npos);
+}
+
 TEST(Analyse, GroupsRankedByCost) {
   // Group 0 streams (removing it or serving it from L1 saves 60%), group 1
   // is L1-resident (nothing to gain).

@@ -186,6 +186,7 @@ Report fullReport() {
   R.ProcessCycles = F.real();
   R.OverheadCycles = F.real();
   R.Coverage = F.real();
+  R.ParallelRuntime = F.text();
   ProcessInfo P;
   P.Source = F.text();
   P.Pid = static_cast<int64_t>(F.count());
@@ -265,6 +266,7 @@ const std::set<std::string> DocumentedKeys = {
     ".process_cycles",
     ".overhead_cycles",
     ".coverage",
+    ".parallel_runtime",
     ".processes",
     ".processes[].source",
     ".processes[].pid",
@@ -536,7 +538,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(Interval), 32u);
   EXPECT_EQ(sizeof(LoopReport), 7368u);
   // Report::Objects is not written on purpose (see Report.h).
-  EXPECT_EQ(sizeof(Report), 240u);
+  EXPECT_EQ(sizeof(Report), 272u);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "decan/Tool/Compare.h"
 #include "decan/Tool/Render.h"
 
+#include "decan/Tool/LoopMatching.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Tune.h"
 
@@ -25,18 +26,6 @@ using namespace llvm;
 namespace decan::tool {
 
 namespace {
-
-/// The parts of a source identity "ORIGIN|FILE:LINE:COL|NEST|INLINED".
-struct SourceParts {
-  StringRef Origin, Pos, Nest, Inlined;
-  explicit SourceParts(StringRef Key) {
-    std::tie(Origin, Key) = Key.split('|');
-    std::tie(Pos, Key) = Key.split('|');
-    std::tie(Nest, Inlined) = Key.split('|');
-  }
-  /// Origin and position: the loop as written, wherever it was inlined.
-  std::string written() const { return (Origin + "|" + Pos).str(); }
-};
 
 /// "file.c:12:5 in f" (+ " inlined into g"), or the id.
 std::string where(const LoopReport &L) {
@@ -251,52 +240,14 @@ void comparePair(const LoopReport &LA, const LoopReport &LB, LoopComparison &C,
 
 std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
                                            const Thresholds &T) {
-  // Pairing: exact source identity, then the loop as written (file, line,
-  // column, origin) in another nest or inlining context, then ids where
-  // neither side has a source identity. Within a group, by share: a
-  // vectorised loop's body meets the other build's main loop, not its
-  // remainder.
   std::vector<const LoopReport *> As = rankedLoops(A), Bs = rankedLoops(B);
-  std::map<const LoopReport *, const LoopReport *> Pair;
-  std::map<const LoopReport *, MatchKind> How;
+  std::map<const LoopReport *, const LoopMatch *> Pair;
   std::set<const LoopReport *> TakenB;
-  auto ByShare = [](const LoopReport *X, const LoopReport *Y) {
-    return X->TimeCycles > Y->TimeCycles;
-  };
-  auto Match = [&](auto Key, MatchKind By) {
-    std::map<std::string, std::vector<const LoopReport *>> GA, GB;
-    for (const LoopReport *L : As)
-      if (!Pair.count(L))
-        if (std::string K = Key(*L); !K.empty())
-          GA[K].push_back(L);
-    for (const LoopReport *L : Bs)
-      if (!TakenB.count(L))
-        if (std::string K = Key(*L); !K.empty())
-          GB[K].push_back(L);
-    for (auto &[K, LA] : GA) {
-      auto It = GB.find(K);
-      if (It == GB.end())
-        continue;
-      std::vector<const LoopReport *> &LB = It->second;
-      std::stable_sort(LA.begin(), LA.end(), ByShare);
-      std::stable_sort(LB.begin(), LB.end(), ByShare);
-      for (size_t I = 0; I < std::min(LA.size(), LB.size()); ++I) {
-        Pair[LA[I]] = LB[I];
-        How[LA[I]] = By;
-        TakenB.insert(LB[I]);
-      }
-    }
-  };
-  Match([](const LoopReport &L) { return L.Source; }, MatchKind::Source);
-  Match(
-      [](const LoopReport &L) {
-        return L.Source.empty() ? std::string()
-                                : SourceParts(L.Source).written();
-      },
-      MatchKind::SourceLocation);
-  Match([](const LoopReport &L) { return L.Source.empty() ? L.Id : ""; },
-        MatchKind::Id);
-
+  std::vector<LoopMatch> Matches = matchLoops(As, Bs);
+  for (const LoopMatch &M : Matches) {
+    Pair[M.A] = &M;
+    TakenB.insert(M.B);
+  }
   std::vector<LoopComparison> Out;
   for (const LoopReport *LA : As) {
     LoopComparison C;
@@ -311,8 +262,9 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
       C.Verdict = CompareVerdict::OnlyInA;
       C.Notes.push_back(onlyNote(*LA, "B", As, Bs));
     } else {
-      C.MatchedBy = How[LA];
-      comparePair(*LA, *It->second, C, T);
+      C.MatchedBy = It->second->By;
+      C.MatchedHow = It->second->Why;
+      comparePair(*LA, *It->second->B, C, T);
     }
     Out.push_back(std::move(C));
   }
@@ -335,14 +287,27 @@ std::vector<LoopComparison> compareReports(const Report &A, const Report &B,
 void applyTunePredictions(std::vector<LoopComparison> &Cs,
                           const std::vector<TunedLoop> &Tuned,
                           const Report &A) {
+  // One row per source loop carries the tune's prediction (its speedup per
+  // source iteration of the whole loop): the widest of A's machine loops,
+  // the body (matched body with body); a remainder's row is no second
+  // realization of it.
+  std::map<std::string, LoopComparison *> Carrier;
   for (LoopComparison &C : Cs) {
     const LoopReport *LA = A.findLoop(C.Id);
     if (!LA || LA->Source.empty() || C.Verdict == CompareVerdict::OnlyInB ||
         C.CyclesA <= 0)
       continue;
-    SourceParts S(LA->Source);
+    LoopComparison *&Row = Carrier[SourceParts(LA->Source).Pos.str()];
+    const LoopReport *Held = Row ? A.findLoop(Row->Id) : nullptr;
+    if (!Held || LA->IterationStep > Held->IterationStep ||
+        (LA->IterationStep == Held->IterationStep &&
+         LA->TimeCycles > Held->TimeCycles))
+      Row = &C;
+  }
+  for (auto &[Pos, Row] : Carrier) {
+    LoopComparison &C = *Row;
     for (const TunedLoop &T : Tuned) {
-      if (T.Choice == "default" || T.Position != S.Pos)
+      if (T.Choice == "default" || T.Position != Pos)
         continue;
       C.Predicted = T.Predicted;
       C.PredictedBy = "tune " + T.Choice;
@@ -398,8 +363,9 @@ void printComparison(raw_ostream &OS, const std::vector<LoopComparison> &Cs) {
                              : "-",
                   nameOf(C.Verdict));
     if (!C.IdB.empty()) {
-      OS << formatv("  A {0} -> B {1} (by {2})", C.Id, C.IdB,
-                    nameOf(C.MatchedBy));
+      OS << formatv("  A {0} -> B {1} ({2})", C.Id, C.IdB,
+                    C.MatchedHow.empty() ? ("by " + nameOf(C.MatchedBy)).str()
+                                         : C.MatchedHow);
       if (C.PerSourceIterA && C.PerSourceIterB)
         OS << formatv("; cycles per source iteration {0:F2} -> {1:F2}",
                       *C.PerSourceIterA, *C.PerSourceIterB);
@@ -433,6 +399,7 @@ json::Value comparisonJSON(const std::vector<LoopComparison> &Cs) {
                  : C.IdB.empty() ? json::Value(nullptr)
                                  : json::Value(C.IdB)},
         {"matched_by", nameOf(C.MatchedBy)},
+        {"match_evidence", C.MatchedHow},
         {"cycles_per_call_a", C.CyclesA > 0 ? json::Value(C.CyclesA) : nullptr},
         {"cycles_per_call_b", C.CyclesB > 0 ? json::Value(C.CyclesB) : nullptr},
         {"cycles_per_source_iteration_a", Opt(C.PerSourceIterA)},
@@ -471,7 +438,9 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
   OS << "<h1>decan compare</h1>\n<p>A: " << esc(NameA)
      << "<br>B: " << esc(NameB)
      << "</p>\n<p>Loops matched by source identity (function, "
-        "file:line:column, nest, inlined-at chain). Speedup = A's time / B's, "
+        "file:line:column, nest, inlined-at chain); loops an edit moved, "
+        "fuzzily (function, nest position, accesses; noted). Speedup = A's "
+        "time / B's, "
         "per source iteration where both builds know it.</p>\n";
   OS << "<table><tr><th class=l>loop</th><th class=l>ids</th>"
         "<th>A cyc/call</th><th>B cyc/call</th><th>A cyc/src&nbsp;it</th>"
@@ -516,8 +485,10 @@ void writeComparisonHTML(raw_ostream &OS, const std::vector<LoopComparison> &Cs,
                          : std::nullopt,
               "{0:F0}%")
        << "</td><td class=l>" << esc(nameOf(C.Verdict)) << "</td></tr>\n";
-    if (!C.Notes.empty()) {
+    if (!C.Notes.empty() || !C.MatchedHow.empty()) {
       OS << "<tr><td></td><td colspan=11 class=note>";
+      if (!C.MatchedHow.empty())
+        OS << esc(C.MatchedHow) << "<br>";
       for (const std::string &N : C.Notes)
         OS << "note: " << esc(N) << "<br>";
       OS << "</td></tr>\n";

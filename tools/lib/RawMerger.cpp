@@ -559,6 +559,7 @@ Report RawMerger::finish() const {
   R.Processes = Processes;
   R.Warnings = Warnings;
   R.Objects = Objects;
+  R.ParallelRuntime = parallelRuntimeOf(Objects);
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;

@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -67,6 +68,22 @@ Summary summarize(std::vector<double> &Values) {
 
 double stability(const Summary &S) {
   return S.Min > 0 ? (S.Median - S.Min) / S.Min : 0;
+}
+
+std::string parallelRuntimeOf(ArrayRef<std::string> Objects) {
+  if (Objects.empty())
+    return "";
+  for (StringRef O : Objects) {
+    StringRef Name = sys::path::filename(O);
+    if (Name.starts_with("libgomp.") || Name.starts_with("libomp.") ||
+        Name.starts_with("libiomp5."))
+      return "openmp";
+  }
+  return "none";
+}
+
+bool isOpenMPOutlined(StringRef Function) {
+  return Function.contains("omp_outlined") || Function.contains("._omp_fn.");
 }
 
 const LoopReport *Report::findLoop(StringRef Id) const {

@@ -491,6 +491,7 @@ json::Value toJSON(const Report &X) {
       {"process_cycles", X.ProcessCycles},
       {"overhead_cycles", X.OverheadCycles},
       {"coverage", X.Coverage},
+      {"parallel_runtime", X.ParallelRuntime},
       {"processes", X.Processes},
       {"warnings", X.Warnings},
       {"loops", X.Loops}};
@@ -512,6 +513,7 @@ bool fromJSON(const json::Value &E, Report &X, json::Path P) {
          O.mapOptional("process_cycles", X.ProcessCycles) &&
          O.mapOptional("overhead_cycles", X.OverheadCycles) &&
          O.map("coverage", X.Coverage) &&
+         O.mapOptional("parallel_runtime", X.ParallelRuntime) &&
          O.mapOptional("processes", X.Processes) &&
          O.mapOptional("warnings", X.Warnings) &&
          // A report without loops is not a report of anything.

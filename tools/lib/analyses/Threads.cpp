@@ -1,8 +1,11 @@
 //===- analyses/Threads.cpp - Threads of one loop (OpenMP) ----------------===//
 //
-// Part of decan. OpenMP analyses (thesis 5.9): the spread of the threads'
-// whole-run time in the loop (a thread much slower than the others makes them
-// wait at the barrier), and S2L per thread (which threads pay for coherence).
+// Part of decan. Thread analyses (thesis 5.9, written for OpenMP): the spread
+// of the threads' whole-run time in the loop (a thread much slower than the
+// others makes them wait at the barrier or the join), and S2L per thread
+// (which threads pay for coherence). The advice names what the program
+// uses: OpenMP's only where it loaded an OpenMP runtime or the loop is in an
+// outlined OpenMP region, thread-pool terms where it loaded none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +21,37 @@ using namespace llvm;
 
 namespace decan::tool::analyses {
 
-static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
+namespace {
+/// What the program's threads are, as far as the run tells.
+enum class Threading { OpenMP, OtherThreads, Unknown };
+
+Threading threadingOf(const LoopReport &L, const Report &R) {
+  if (isOpenMPOutlined(L.Function) || R.ParallelRuntime == "openmp")
+    return Threading::OpenMP;
+  return R.ParallelRuntime == "none" ? Threading::OtherThreads
+                                     : Threading::Unknown;
+}
+
+/// The imbalance advice in the program's own terms.
+const char *imbalanceAdvice(Threading How) {
+  switch (How) {
+  case Threading::OpenMP:
+    return ": imbalanced, the others wait for the slowest at the barrier; "
+           "balance the work (schedule(dynamic), smaller chunks)";
+  case Threading::OtherThreads:
+    return ": imbalanced, the others wait for the slowest (at a join, a "
+           "condition variable or a barrier); split the work into smaller "
+           "items that idle threads take from a shared queue";
+  case Threading::Unknown:
+    break;
+  }
+  return ": imbalanced, the others wait for the slowest; balance the work "
+         "between the threads (smaller work items, handed out dynamically)";
+}
+} // namespace
+
+static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort,
+                           Threading How) {
   L.ThreadSpread.reset();
   L.ThreadMaxOverMean.reset();
   for (ThreadTotal &TT : L.ThreadTotals)
@@ -48,16 +81,15 @@ static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
   L.ThreadSpread = Std / Mean;
   L.ThreadMaxOverMean = Max / Mean;
   std::string S =
-      formatv("threads (OpenMP, thesis 5.9): {0} threads ran "
-              "this loop; time per thread {1:F0} cycles on "
-              "average, standard deviation {2} of it, the "
-              "slowest {3:F2}x the mean",
-              Ran.size(), Mean, pct(*L.ThreadSpread), *L.ThreadMaxOverMean)
+      formatv("threads ({0}thesis 5.9): {1} threads ran "
+              "this loop; time per thread {2:F0} cycles on "
+              "average, standard deviation {3} of it, the "
+              "slowest {4:F2}x the mean",
+              How == Threading::OpenMP ? "OpenMP, " : "", Ran.size(), Mean,
+              pct(*L.ThreadSpread), *L.ThreadMaxOverMean)
           .str();
-  S += *L.ThreadSpread >= T.ThreadImbalance
-           ? ": imbalanced, the others wait for the slowest at the barrier; "
-             "balance the work (schedule(dynamic), smaller chunks)"
-           : ": balanced";
+  S += *L.ThreadSpread >= T.ThreadImbalance ? imbalanceAdvice(How)
+                                            : ": balanced";
   L.Diagnosis.push_back(S);
   // S2L per thread, from each thread's medians.
   if (TooShort || !L.Variants[Variant::REF] || !L.Variants[Variant::S2L])
@@ -101,7 +133,7 @@ static void threadAnalysis(LoopReport &L, const Thresholds &T, bool TooShort) {
 
 void threads(AnalysisContext &C) {
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    threadAnalysis(L, C.T, S.TooShort);
+    threadAnalysis(L, C.T, S.TooShort, threadingOf(L, C.R));
   });
 }
 

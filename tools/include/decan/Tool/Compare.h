@@ -4,7 +4,8 @@
 // PGO+LTO, another flag) or two runs, loop by loop. Loops are matched by
 // their source identity (function, file:line:column, nest, inlined-at chain;
 // abi.h), not by their ids, which number loops by header position and shift
-// when inlining, unrolling or layout change. Per matched pair: time per call
+// when inlining, unrolling or layout change; loops an edit moved are matched
+// fuzzily, and say so (LoopMatching.h). Per matched pair: time per call
 // and per source iteration (a changed vector or unroll factor is the same
 // work), program share, the bottleneck in A and in B, and whether the gain
 // A's saturations predicted showed up in B. docs/pgo.md.
@@ -34,6 +35,9 @@ struct LoopComparison {
   std::string IdB; ///< B's id when matched
   /// How the pair was matched (None: one side only).
   MatchKind MatchedBy = MatchKind::None;
+  /// A fuzzy match's evidence ("fuzzy, matched by function, nest position
+  /// and ...; line 16 -> 18; score 0.93"); "" for exact ones.
+  std::string MatchedHow;
   std::string Where;               ///< "file:line:col in origin" or the id
   double CyclesA = 0, CyclesB = 0; ///< REF median cycles per call
   /// REF median cycles per source iteration (per iteration / step); nullopt

@@ -317,10 +317,22 @@ struct Report {
   /// "objects"), first seen first; not part of the analysed JSON (what
   /// `decan run` hands to the rewriter, not a result).
   std::vector<std::string> Objects;
+  /// The parallel runtime the processes loaded: "openmp" (libgomp, libomp
+  /// or libiomp5 among Objects), "none" (objects listed, none of those), ""
+  /// unknown (an older report, or no objects listed): what the thread
+  /// advice may name (analyses/Threads.cpp).
+  std::string ParallelRuntime;
   std::vector<LoopReport> Loops;
 
   const LoopReport *findLoop(llvm::StringRef Id) const;
 };
+
+/// Report::ParallelRuntime of a process set that loaded \p Objects.
+std::string parallelRuntimeOf(llvm::ArrayRef<std::string> Objects);
+
+/// Whether \p Function is an outlined OpenMP region (clang's
+/// ".omp_outlined.", GCC's "._omp_fn.").
+bool isOpenMPOutlined(llvm::StringRef Function);
 
 /// The analysed JSON (docs/tool.md): {"tool":"decan", "format", "version"
 /// (the tool's: which decan wrote it; not read back), "machine", ...,

@@ -74,8 +74,10 @@ enum class CompareVerdict {
 
 /// How `decan compare` matched two loops: None (one side only), Source
 /// (same identity), SourceLocation (same file:line:col and origin, other
-/// nest or inlining), Id (no source identity on either side).
-enum class MatchKind { None, Source, SourceLocation, Id };
+/// nest or inlining), Id (no source identity on either side), Fuzzy (an
+/// edit moved the loop: same function, scored on nest position, accesses
+/// and line; LoopMatching.h).
+enum class MatchKind { None, Source, SourceLocation, Id, Fuzzy };
 
 /// What a comparison's speedup is per: None (no speedup), a source
 /// iteration (both sides know their trip counts and steps), or a call.
@@ -128,7 +130,7 @@ DECAN_ENUM_NAMES(CompareVerdict,
 DECAN_ENUM_NAMES(MatchKind, {MatchKind::None, ""},
                  {MatchKind::Source, "source"},
                  {MatchKind::SourceLocation, "source location"},
-                 {MatchKind::Id, "id"})
+                 {MatchKind::Id, "id"}, {MatchKind::Fuzzy, "fuzzy"})
 DECAN_ENUM_NAMES(SpeedupPer, {SpeedupPer::None, ""},
                  {SpeedupPer::SourceIteration, "per source iteration"},
                  {SpeedupPer::Call, "per call"})
