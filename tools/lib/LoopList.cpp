@@ -246,7 +246,8 @@ void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
       Absent +=
           (Absent.empty() ? "" : ", ") + std::string(variantName(Variant(V)));
   if (!Absent.empty())
-    OS << "not in this build: " << Absent << "\n";
+    OS << "not in this build: " << Absent
+       << " (decan flags --extended, --groups or --variants build them)\n";
   if (any_of(Loops, [](const MetaLoop &L) { return L.File.empty(); }))
     OS << "LOCATION '?': no debug information (build with -g or "
           "-gline-tables-only for file:line)\n";
