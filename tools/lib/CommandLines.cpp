@@ -35,6 +35,28 @@ static Option::Reader readVariants(std::vector<Variant> &Into) {
   };
 }
 
+/// --variants, --extended, --groups of the commands that build copies
+/// (`flags` for the plugin, `rewrite`): by default what `decan run` rotates.
+static void addBuildVariants(OptionTable &T,
+                             std::optional<std::vector<Variant>> &Variants,
+                             bool &Extended, bool &Groups) {
+  T.custom("variants", "V",
+           "build these variants of each loop (REF always; 'all': every "
+           "one), for 'decan run --variants'",
+           [&Variants](StringRef Spelt, StringRef Value) -> Error {
+             Variants.emplace();
+             return readVariants(*Variants)(Spelt, Value);
+           })
+      .defaultText(variantNames(RunOptions().Variants));
+  T.flag("extended",
+         "also " + variantNames(ExtendedVariants) +
+             ", for 'decan run --extended'",
+         Extended);
+  T.flag("groups",
+         "also " + variantNames(GroupVariants) + ", for 'decan run --groups'",
+         Groups);
+}
+
 static void addReportFiles(OptionTable &T, ReportFiles &F,
                            StringRef JsonDefault = "") {
   T.text("json", "FILE", "write the analysed report", F.Json)
@@ -218,22 +240,7 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
-  T.custom("variants", "V",
-           "build these variants of each loop (REF always; 'all': every "
-           "one) for 'decan run --variants'",
-           [&A](StringRef Spelt, StringRef Value) -> Error {
-             A.Variants.emplace();
-             return readVariants(*A.Variants)(Spelt, Value);
-           })
-      .defaultText(variantNames(RunOptions().Variants));
-  T.flag("extended",
-         "also " + variantNames(ExtendedVariants) +
-             ", for 'decan run "
-             "--extended'",
-         A.Extended);
-  T.flag("groups",
-         "also " + variantNames(GroupVariants) + ", for 'decan run --groups'",
-         A.Groups);
+  addBuildVariants(T, A.Variants, A.Extended, A.Groups);
   T.text(
       "hot", "REPORT.json[:PERCENT]",
       formatv(
@@ -293,17 +300,7 @@ OptionTable rewriteOptionTable(RewriteArgs &A) {
          A.List);
   T.flag("all", "rewrite every rewritable loop (the default)", A.All);
   T.text("loops", "IDS", "rewrite only these loop ids (f:L0,...)", A.Loops);
-  std::vector<Variant> Rotated = RunOptions().Variants;
-  T.custom("variants", "V",
-           "build these variants (REF always; 'all': every one); by "
-           "default what 'decan run' rotates",
-           [&A](StringRef Spelt, StringRef Value) -> Error {
-             A.Variants.emplace();
-             return readVariants(*A.Variants)(Spelt, Value);
-           })
-      .defaultText(variantNames(Rotated));
-  T.flag("extended", "also " + variantNames(ExtendedVariants), A.Extended);
-  T.flag("groups", "also " + variantNames(GroupVariants), A.Groups);
+  addBuildVariants(T, A.Variants, A.Extended, A.Groups);
   T.flag("profile",
          "REF alone, without dependence analysis: a quick copy that shows "
          "which loops run and for how long",
