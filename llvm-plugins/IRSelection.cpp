@@ -126,13 +126,8 @@ static unsigned variantEntryMask(StringRef Entry) {
       {"extended", VariantSet::Extended},
       {"groups", VariantSet::Groups}};
   for (auto [Name, Set] : Lists)
-    if (Entry == Name) {
-      unsigned Mask = 0;
-      for (const VariantInfo &I : VariantTable)
-        if (I.Set == Set)
-          Mask |= 1u << static_cast<unsigned>(I.V);
-      return Mask;
-    }
+    if (Entry == Name)
+      return variantMaskIn(Set);
   int V = decan_variant_parse(Entry.data(), Entry.size());
   return V < 0 ? 0 : 1u << V;
 }

@@ -279,7 +279,7 @@ void LoopEmitter::emitCopy(const LoopCopy &C, bool Measured,
       CB.jcc(CC_E, CodeTarget::label(Capped->Exit));
     assert(CB.size() % 64 == HeaderOff && "the header moved");
   } else {
-    CB.align(64, HeaderOff); // the relocated original: the original's
+    CB.align(64, HeaderOff); // measured copies, or the relocated original
   }
   for (size_t K = 0; K < C.Blocks.size(); ++K) {
     const CopyBlock &B = C.Blocks[K];

@@ -47,12 +47,14 @@ Expected<std::unique_ptr<LoopCopies>> LoopCopies::open(StringRef Binary) {
   C->P->Bin = std::move(*Bin);
   C->P->X86 = std::move(*X86);
   const object::ObjectFile &O = *C->P->Bin.getBinary();
-  for (const object::SectionRef &S : O.sections())
-    if (S.isText())
-      if (auto Data = S.getContents())
-        C->P->Code.push_back({S.getAddress(), *Data});
-      else
-        consumeError(Data.takeError());
+  for (const object::SectionRef &S : O.sections()) {
+    if (!S.isText())
+      continue;
+    if (auto Data = S.getContents())
+      C->P->Code.push_back({S.getAddress(), *Data});
+    else
+      consumeError(Data.takeError());
+  }
   auto *ELF = dyn_cast<object::ELFObjectFileBase>(&O);
   if (!ELF)
     return C;

@@ -23,7 +23,8 @@ enum class ValueKind { Any, Count, Number, Switch };
 struct KnownVariable {
   StringRef Name;
   ValueKind Kind;
-  /// The `decan run` option that sets it for every run ("" = the user's).
+  /// The `decan run` option that sets it for every run ("" = the user's):
+  /// the user's value of such a variable never reaches the program.
   StringRef SetBy;
 };
 } // namespace
@@ -54,8 +55,15 @@ static const KnownVariable KnownVariables[] = {
     {"DECAN_CACHE_DIR", ValueKind::Any, ""},
     {"DECAN_CACHE_MAX_MB", ValueKind::Count, ""},
     {"DECAN_STANDIN_TRIPS", ValueKind::Any, ""},
+    {"DECAN_STANDIN_OUT", ValueKind::Any, ""},
     {"DECAN_BASE", ValueKind::Any, ""},
 };
+
+static const KnownVariable *knownVariable(StringRef Name) {
+  const KnownVariable *K = find_if(
+      KnownVariables, [&](const KnownVariable &V) { return V.Name == Name; });
+  return K == std::end(KnownVariables) ? nullptr : K;
+}
 
 /// Why \p Value is not one of \p Kind ("" when it is).
 static std::string badValue(ValueKind Kind, StringRef Value) {
@@ -84,9 +92,8 @@ std::vector<std::string> checkDecanVariables(const char *const *Env) {
     auto [Name, Value] = StringRef(*Env).split('=');
     if (!Name.starts_with("DECAN_"))
       continue;
-    const KnownVariable *K = find_if(
-        KnownVariables, [&](const KnownVariable &V) { return V.Name == Name; });
-    if (K == std::end(KnownVariables)) {
+    const KnownVariable *K = knownVariable(Name);
+    if (!K) {
       std::string Near;
       unsigned Best = 4;
       for (const KnownVariable &V : KnownVariables)
@@ -125,12 +132,8 @@ std::vector<std::string> buildEnvironment(const RunOptions &O,
       OldLibPath = S.split('=').second.str();
       continue;
     }
-    if (is_contained({"DECAN_LOOPS", "DECAN_VARIANTS", "DECAN_MODE",
-                      "DECAN_REPS", "DECAN_INSTANCE", "DECAN_EVENTS",
-                      "DECAN_OUTPUT", "DECAN_FP_ENV", "DECAN_LIB_MAP",
-                      "DECAN_REGIONS", "DECAN_LATE_DIR", "DECAN_LATE_WAIT_MS",
-                      "DECAN_LATE_DLOPEN"},
-                     Name))
+    // What decan run sets, or leaves unset, for every run.
+    if (const KnownVariable *K = knownVariable(Name); K && !K->SetBy.empty())
       continue;
     Env.push_back(S.str());
   }

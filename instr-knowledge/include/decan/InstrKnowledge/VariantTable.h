@@ -112,6 +112,14 @@ constexpr unsigned numVariantsIn(VariantSet S) {
     N += I.Set == S;
   return N;
 }
+/// The variants of \p S as a mask of bits 1 << variant (variant_mask).
+constexpr uint32_t variantMaskIn(VariantSet S) {
+  uint32_t Mask = 0;
+  for (const VariantInfo &I : VariantTable)
+    if (I.Set == S)
+      Mask |= 1u << static_cast<unsigned>(I.V);
+  return Mask;
+}
 /// The variants of \p S in enum order, as Variant or as an index.
 template <VariantSet S, typename T = Variant>
 constexpr std::array<T, numVariantsIn(S)> variantsIn() {
