@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 
+#include <filesystem>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -27,7 +28,12 @@ struct OutputTest : ::testing::Test {
   void SetUp() override {
     ASSERT_FALSE(sys::fs::createUniqueDirectory("decan-output-test", Dir));
   }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
+  // std::filesystem: LLVM's remove_directories leaves FIFOs (and so the
+  // directory) behind.
+  void TearDown() override {
+    std::error_code EC;
+    std::filesystem::remove_all(Dir.str().str(), EC);
+  }
   std::string path(StringRef Name) const { return (Dir + "/" + Name).str(); }
   static std::string read(StringRef Path) {
     auto B = MemoryBuffer::getFile(Path, /*IsText=*/false,
