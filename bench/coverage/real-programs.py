@@ -169,6 +169,12 @@ def pct(x):
     return "%.0f%%" % (100 * x)
 
 
+def capped(x):
+    """A sum of shares past 100% means loops hold each other's time (a
+    loop that calls code with measured loops, or threads that wait)."""
+    return pct(x) if x <= 1.0 else "100%*"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decan", default="build/bin/decan")
@@ -228,8 +234,8 @@ def main():
             fmt = lambda c: "; ".join("%s %s" % (pct(v / n), k)
                                       for k, v in c.most_common(3)) or "-"
             rows.append("| %s | %s | %s | %s | %s | %d | %d | %s |" % (
-                name, " / ".join(pct(s["measured"]) for s in sums),
-                " / ".join(pct(s["confident"]) for s in sums),
+                name, " / ".join(capped(s["measured"]) for s in sums),
+                " / ".join(capped(s["confident"]) for s in sums),
                 fmt(refonly), fmt(incon), same, contra,
                 "yes" if same_output else "NO"))
             for share, loop, kind, reason in sorted(sums[-1]["hot"],
@@ -246,6 +252,8 @@ def main():
           "identical |")
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print("\n\\* the loops' shares add up past 100%: some hold others' "
+          "time (calls, waiting threads)")
     print("\nHot loops (>= %s of the last run's CPU time) without a "
           "verdict:" % pct(args.hot))
     print("\n".join(hot_lines) or "(none)")
