@@ -24,6 +24,8 @@ void decan::registerIRPasses(PassBuilder &PB) {
         if (Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
             Phase == ThinOrFullLTOPhase::FullLTOPreLink)
           return;
+        if (decan::tuneGiven())
+          MPM.addPass(decan::TuneVerifyPass());
         MPM.addPass(decan::OutlinePass());
         MPM.addPass(decan::RegionPass());
       });
@@ -36,10 +38,16 @@ void decan::registerIRPasses(PassBuilder &PB) {
         if (decan::loopHintsGiven())
           FPM.addPass(decan::ApplyLoopHintsPass());
       });
-  // Tuning candidates are cloned before any loop is transformed: each clone
-  // goes through the whole pipeline with its own hints.
+  // Tuned positions are checked against the loops as written.
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        if (decan::loopHintsGiven())
+          MPM.addPass(decan::TunePositionsCheckPass());
+      });
+  // Tuned loops are extracted and copied per candidate once inlining and
+  // SROA made them what the build's loops are, before the vectoriser.
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         if (decan::tuneGiven())
           MPM.addPass(decan::TuneCandidatesPass());
       });
