@@ -66,6 +66,8 @@ void decan::registerIRPasses(PassBuilder &PB) {
           MPM.addPass(decan::OutlinePass());
         else if (Name == "decan-regions")
           MPM.addPass(decan::RegionPass());
+        else if (Name == "decan-tune-verify")
+          MPM.addPass(decan::TuneVerifyPass());
         else
           return false;
         return true;

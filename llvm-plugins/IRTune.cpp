@@ -117,40 +117,47 @@ bool decan::positionMatches(StringRef Want, const DILocation &DL) {
   return fileMatches(Want, DL.getFilename());
 }
 
-bool decan::mayReorderFP(const Loop &L) {
-  // An FP operation of the loop that must keep its order.
-  auto InOrder = [&](const Value *V) {
-    const auto *I = dyn_cast<Instruction>(V);
-    return I && L.contains(I) && isa<FPMathOperator>(I) &&
-           I->getType()->isFPOrFPVectorTy() && !I->hasAllowReassoc();
-  };
-  // Through a phi: what comes back on the back edge, looking through the
-  // loop's selects and phis (a conditional reduction).
-  for (const PHINode &Phi : L.getHeader()->phis()) {
-    if (!Phi.getType()->isFPOrFPVectorTy() || !L.getLoopLatch())
+/// An FP operation of \p L that must keep its order.
+static bool inOrderFPOp(const Loop &L, const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  return I && L.contains(I) && isa<FPMathOperator>(I) &&
+         I->getType()->isFPOrFPVectorTy() && !I->hasAllowReassoc();
+}
+
+bool decan::carriesInOrderFP(const Loop &L, const PHINode &Phi) {
+  if (!Phi.getType()->isFPOrFPVectorTy() || !L.getLoopLatch() ||
+      Phi.getParent() != L.getHeader())
+    return false;
+  // What comes back on the back edge, looking through the loop's selects
+  // and phis (a conditional reduction).
+  SmallVector<const Value *, 8> Work{
+      Phi.getIncomingValueForBlock(L.getLoopLatch())};
+  SmallPtrSet<const Value *, 16> Seen{&Phi};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
       continue;
-    SmallVector<const Value *, 8> Work{
-        Phi.getIncomingValueForBlock(L.getLoopLatch())};
-    SmallPtrSet<const Value *, 16> Seen{&Phi};
-    while (!Work.empty()) {
-      const Value *V = Work.pop_back_val();
-      if (!Seen.insert(V).second)
-        continue;
-      if (InOrder(V))
-        return true;
-      if (const auto *S = dyn_cast<SelectInst>(V); S && L.contains(S))
-        Work.append({S->getTrueValue(), S->getFalseValue()});
-      if (const auto *P = dyn_cast<PHINode>(V); P && L.contains(P))
-        Work.append(P->op_begin(), P->op_end());
-    }
+    if (inOrderFPOp(L, V))
+      return true;
+    if (const auto *S = dyn_cast<SelectInst>(V); S && L.contains(S))
+      Work.append({S->getTrueValue(), S->getFalseValue()});
+    if (const auto *P = dyn_cast<PHINode>(V); P && L.contains(P))
+      Work.append(P->op_begin(), P->op_end());
   }
+  return false;
+}
+
+bool decan::mayReorderFP(const Loop &L) {
+  if (any_of(L.getHeader()->phis(),
+             [&](const PHINode &Phi) { return carriesInOrderFP(L, Phi); }))
+    return true;
   // Through memory: an FP result stored at the same address every
   // iteration (read back by the next one, or by the vectoriser's reduction
   // with an intermediate store).
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB) {
       const auto *St = dyn_cast<StoreInst>(&I);
-      if (!St || !InOrder(St->getValueOperand()))
+      if (!St || !inOrderFPOp(L, St->getValueOperand()))
         continue;
       const Value *Ptr = St->getPointerOperand();
       const auto *GEP = dyn_cast<GetElementPtrInst>(Ptr);
@@ -199,8 +206,8 @@ PreservedAnalyses decan::TunePositionsCheckPass::run(Module &M,
         Known += (Known.empty() ? "" : ", ") + File + ":" +
                  std::to_string(Line) + ":" + std::to_string(Col);
     M.getContext().diagnose(DiagnosticInfoGeneric(
-        "decan: " + Option + " position '" + Pos + "' is where no loop of " +
-            Source + " starts; its loops start at " +
+        "decan: " + Option + " position '" + Pos + "' matches no loop of " +
+            Source + "; its loops start at " +
             (Known.empty() ? std::string("(none with a debug location)")
                            : Known),
         DS_Error));

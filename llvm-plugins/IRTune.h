@@ -34,6 +34,7 @@
 namespace llvm {
 class DILocation;
 class Loop;
+class PHINode;
 } // namespace llvm
 
 namespace decan {
@@ -49,6 +50,10 @@ bool tuneFastMath();
 
 /// "dir/a.c:3:5" matches "a.c:3:5" and "/abs/dir/a.c:3:5", not "xa.c:3:5".
 bool positionMatches(llvm::StringRef Want, const llvm::DILocation &DL);
+
+/// Whether \p Phi, a header phi of \p L, carries floating-point arithmetic
+/// done in order (no `reassoc`) around the loop: a reduction's accumulator.
+bool carriesInOrderFP(const llvm::Loop &L, const llvm::PHINode &Phi);
 
 /// Whether vectorising or interleaving \p L (an innermost loop) could
 /// reorder floating-point arithmetic it does in order: a recurrence through
@@ -74,7 +79,11 @@ public:
 };
 
 /// After the vectoriser: refuses a clone that reassociates floating-point
-/// arithmetic its default keeps in order (its calls go to the default).
+/// arithmetic its default keeps in order (its calls go to the default): one
+/// of its loops carries more in-order FP accumulators (lanes of vector
+/// accumulators counted) than any loop of the default, i.e. partial sums
+/// that are combined at the end in another order. `opt -passes=
+/// decan-tune-verify` runs it alone.
 class TuneVerifyPass : public llvm::PassInfoMixin<TuneVerifyPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

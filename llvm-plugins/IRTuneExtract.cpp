@@ -35,6 +35,8 @@
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace decan;
 
@@ -188,13 +190,24 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   return true;
 }
 
-/// FP operations that may be reassociated.
-unsigned reassociable(const Function &F) {
-  unsigned N = 0;
-  for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      N += isa<FPMathOperator>(I) && I.hasAllowReassoc();
-  return N;
+/// The most in-order FP accumulators one loop of \p F carries, a vector
+/// accumulator counting its lanes: 1 for a scalar reduction, 4 once it is
+/// vectorised by 4 or interleaved by 4 (partial sums, added up in another
+/// order at the end).
+unsigned widestFPRecurrence(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  unsigned Widest = 0;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    unsigned Lanes = 0;
+    for (PHINode &Phi : L->getHeader()->phis())
+      if (carriesInOrderFP(*L, Phi)) {
+        auto *VT = dyn_cast<FixedVectorType>(Phi.getType());
+        Lanes += VT ? VT->getNumElements() : 1;
+      }
+    Widest = std::max(Widest, Lanes);
+  }
+  return Widest;
 }
 
 } // namespace
@@ -234,7 +247,7 @@ PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
 
 PreservedAnalyses decan::TuneVerifyPass::run(Module &M,
                                              ModuleAnalysisManager &) {
-  if (!tuneGiven() || tuneFastMath())
+  if (tuneFastMath())
     return PreservedAnalyses::all();
   StringMap<Function *> Defaults;
   SmallVector<Function *, 16> Clones;
@@ -252,7 +265,7 @@ PreservedAnalyses decan::TuneVerifyPass::run(Module &M,
   for (Function *C : Clones) {
     Function *D = Defaults.lookup(
         C->getFnAttribute("decan-tune-group").getValueAsString());
-    if (!D || reassociable(*C) <= reassociable(*D))
+    if (!D || widestFPRecurrence(*C) <= widestFPRecurrence(*D))
       continue;
     M.getContext().diagnose(DiagnosticInfoGeneric(
         "decan: tuning candidate '" + C->getName() +
