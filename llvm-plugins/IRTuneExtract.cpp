@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -65,12 +66,17 @@ Loop *nextRegion(LoopInfo &LI, const SmallPtrSetImpl<BasicBlock *> &Failed) {
 }
 
 /// A parameter of the extracted function that stands for a noalias
-/// argument of \p F keeps the attribute when no other input derives from
-/// that argument (the region runs inside F's call: F's guarantee holds).
-void keepNoAlias(Function &G, ArrayRef<Value *> Inputs) {
+/// argument of its caller keeps the attribute when no other input derives
+/// from that argument and the caller does not store it (the region runs
+/// inside the caller's call: the caller's guarantee holds), so the copies
+/// vectorise as the loop would in place.
+/// \p Kept: the caller's noalias arguments it did not capture before the
+/// extraction (the call of G passes them on).
+void keepNoAlias(Function &G, ArrayRef<Value *> Inputs,
+                 const SmallPtrSetImpl<Argument *> &Kept) {
   for (auto [I, In] : enumerate(Inputs)) {
     auto *A = dyn_cast<Argument>(In);
-    if (!A || !A->hasNoAliasAttr() || I >= G.arg_size())
+    if (!A || !Kept.count(A) || I >= G.arg_size())
       continue;
     if (none_of(enumerate(Inputs), [&](auto Other) {
           return Other.index() != I && getUnderlyingObject(Other.value()) == A;
@@ -139,6 +145,10 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   CodeExtractor CE(R.getBlocks(), &DT, /*AggregateArgs=*/false, nullptr,
                    nullptr, nullptr, /*AllowVarArgs=*/false,
                    /*AllowAlloca=*/false, nullptr, "decan.tune.region");
+  SmallPtrSet<Argument *, 4> NoAlias;
+  for (Argument &A : F.args())
+    if (A.hasNoAliasAttr() && !PointerMayBeCaptured(&A, false))
+      NoAlias.insert(&A);
   CodeExtractorAnalysisCache CEAC(F);
   SetVector<Value *> Inputs, Outputs;
   Function *G =
@@ -150,7 +160,7 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
     });
     return false;
   }
-  keepNoAlias(*G, Inputs.getArrayRef());
+  keepNoAlias(*G, Inputs.getArrayRef(), NoAlias);
   bool Reorders = !tuneFastMath() && regionMayReorderFP(*G);
   SmallVector<Function *, 16> Clones;
   SmallVector<StringRef, 8> Withheld;
