@@ -51,17 +51,6 @@ static cl::opt<bool> DecanTuneFastMath(
 
 namespace {
 
-/// "a.c" names "dir/a.c" and "/abs/dir/a.c" (and the other way round), not
-/// "xa.c".
-bool fileMatches(StringRef Want, StringRef File) {
-  auto Suffix = [](StringRef Long, StringRef Short) {
-    return Long.ends_with(Short) &&
-           (Long.size() == Short.size() ||
-            Long[Long.size() - Short.size() - 1] == '/');
-  };
-  return Suffix(File, Want) || Suffix(Want, File);
-}
-
 /// Replaces \p L's hints with \p C's (other loop properties stay).
 void setHints(Loop &L, const TuneCandidate &C) {
   LLVMContext &Ctx = L.getHeader()->getContext();
@@ -101,6 +90,15 @@ void setHints(Loop &L, const TuneCandidate &C) {
 }
 
 } // namespace
+
+bool decan::fileMatches(StringRef Want, StringRef File) {
+  auto Suffix = [](StringRef Long, StringRef Short) {
+    return Long.ends_with(Short) &&
+           (Long.size() == Short.size() ||
+            Long[Long.size() - Short.size() - 1] == '/');
+  };
+  return Suffix(File, Want) || Suffix(Want, File);
+}
 
 bool decan::tuneGiven() { return !DecanTune.empty(); }
 bool decan::loopHintsGiven() {

@@ -48,6 +48,10 @@ llvm::ArrayRef<std::string> tunePositions();
 /// Whether -decan-tune-fast-math lets candidates reorder FP arithmetic.
 bool tuneFastMath();
 
+/// "a.c" names "dir/a.c" and "/abs/dir/a.c" (and the other way round), not
+/// "xa.c".
+bool fileMatches(llvm::StringRef Want, llvm::StringRef File);
+
 /// "dir/a.c:3:5" matches "a.c:3:5" and "/abs/dir/a.c:3:5", not "xa.c:3:5".
 bool positionMatches(llvm::StringRef Want, const llvm::DILocation &DL);
 

@@ -220,6 +220,34 @@ unsigned widestFPRecurrence(Function &F) {
   return Widest;
 }
 
+/// A position of this file that names a loop as written (checked at the
+/// start of the pipeline) but no loop left before the vectoriser: the loop
+/// was fully unrolled, deleted or made a library call. Said, not silent.
+void warnGone(Module &M) {
+  SmallVector<const DILocation *, 16> Starts;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (DebugLoc D = loopStartLoc(*L))
+        Starts.push_back(D.get());
+  }
+  for (const std::string &P : tunePositions()) {
+    StringRef File = StringRef(P).rsplit(':').first.rsplit(':').first;
+    if (File.empty() || !fileMatches(File, M.getSourceFileName()) ||
+        any_of(Starts,
+               [&](const DILocation *D) { return positionMatches(P, *D); }))
+      continue;
+    M.getContext().diagnose(DiagnosticInfoGeneric(
+        "decan: -decan-tune position '" + P +
+            "': the loop is gone before the vectoriser (fully unrolled, "
+            "deleted or made a library call): not tuned",
+        DS_Warning));
+  }
+}
+
 } // namespace
 
 PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
@@ -252,6 +280,7 @@ PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
         Failed.insert(R->getHeader());
     }
   }
+  warnGone(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
