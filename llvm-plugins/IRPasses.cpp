@@ -47,8 +47,10 @@ void decan::registerIRPasses(PassBuilder &PB) {
   // Tuned loops are extracted and copied per candidate once inlining and
   // SROA made them what the build's loops are, before the vectoriser.
   PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-        if (decan::tuneGiven())
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        // As for outlining: only final code gets copies to measure.
+        if (decan::tuneGiven() && Phase != ThinOrFullLTOPhase::ThinLTOPreLink &&
+            Phase != ThinOrFullLTOPhase::FullLTOPreLink)
           MPM.addPass(decan::TuneCandidatesPass());
       });
   PB.registerPipelineParsingCallback(

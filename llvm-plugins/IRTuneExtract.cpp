@@ -103,6 +103,7 @@ void rotateCalls(CallInst *CI, ArrayRef<Function *> Clones, Module &M) {
                                   GlobalValue::InternalLinkage,
                                   ConstantInt::get(Type::getInt32Ty(Ctx), 0),
                                   F->getName() + ".decan.tune.next");
+  Next->setComdat(F->getComdat());
   BasicBlock *Head = CI->getParent();
   BasicBlock *Join = Head->splitBasicBlock(CI, "decan.tune.join");
   Head->getTerminator()->eraseFromParent();
@@ -175,6 +176,7 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
     Function *Clone = CloneFunction(G, VMap);
     Clone->setName(F.getName() + ".decan.tune." + C.Name);
     Clone->setLinkage(GlobalValue::InternalLinkage);
+    Clone->setComdat(F.getComdat());
     Clone->addFnAttr(Attribute::NoInline);
     // Its hints go on just before the vectoriser (ApplyLoopHintsPass).
     Clone->addFnAttr("decan-tune-candidate", C.Name);
