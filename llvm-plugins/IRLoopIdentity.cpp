@@ -32,6 +32,18 @@ static std::string position(const DILocation &DL) {
          std::to_string(DL.getColumn());
 }
 
+DebugLoc loopStartLoc(const Loop &L) {
+  if (MDNode *ID = L.getLoopID())
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *DL = dyn_cast<DILocation>(Op))
+        return DebugLoc(DL);
+  if (const BasicBlock *Latch = L.getLoopLatch())
+    if (const DebugLoc &DL = Latch->getTerminator()->getDebugLoc();
+        DL && DL.getLine())
+      return DL;
+  return L.getStartLoc();
+}
+
 std::string loopSourceIdentity(const Loop *L, const DebugLoc &Loc) {
   const DILocation *DL = Loc.get();
   if (!DL || DL->getLine() == 0)
@@ -42,7 +54,7 @@ std::string loopSourceIdentity(const Loop *L, const DebugLoc &Loc) {
   SmallVector<std::string, 4> Nest;
   for (const Loop *P = L ? L->getParentLoop() : nullptr; P;
        P = P->getParentLoop())
-    if (const DILocation *PL = P->getStartLoc().get())
+    if (const DILocation *PL = loopStartLoc(*P).get())
       Nest.push_back(std::to_string(PL->getLine()) + ":" +
                      std::to_string(PL->getColumn()));
   std::reverse(Nest.begin(), Nest.end());

@@ -25,6 +25,14 @@ class ScalarEvolution;
 
 namespace decan {
 
+/// Where \p L is written: the start location of its loop metadata (the
+/// `for`), else its latch's branch (clang puts the `for` there too), else
+/// Loop::getStartLoc. The vectoriser's vector body has no location in its
+/// metadata (its preheader's branch carries the increment's column), so
+/// the latch gives it the same position as its remainder: one source loop,
+/// one identity, whatever the vectoriser made of it.
+llvm::DebugLoc loopStartLoc(const llvm::Loop &L);
+
 /// "ORIGIN|FILE:LINE:COL|NEST|INLINED" for the loop starting at \p Loc
 /// (\p L: its LoopInfo loop, or null for an irreducible cycle); "" without
 /// a debug location.

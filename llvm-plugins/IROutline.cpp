@@ -325,7 +325,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
     for (BasicBlock *BB : L->blocks())
       if (CI.getCycle(BB) != Own)
         C.NestedIrreducible = true;
-    C.Loc = L->getStartLoc();
+    C.Loc = loopStartLoc(*L);
     Cands.push_back(C);
   }
   // Irreducible innermost cycles are no loops for LoopInfo; list them too.
@@ -616,7 +616,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                     ExitMem[Copies.size()].MayReadStored ? "may" : "no");
     Copies.push_back(Fns);
     ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
+      return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", loopStartLoc(*P.L),
                                 P.Header)
              << "loop " << ore::NV("Loop", P.Rec.id()) << " outlined into "
              << ore::NV("Variants", (unsigned)popcount(P.Rec.VariantMask))

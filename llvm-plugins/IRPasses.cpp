@@ -24,6 +24,8 @@ void decan::registerIRPasses(PassBuilder &PB) {
         if (Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
             Phase == ThinOrFullLTOPhase::FullLTOPreLink)
           return;
+        if (decan::tuneGiven())
+          MPM.addPass(decan::TuneVerifyPass());
         MPM.addPass(decan::OutlinePass());
         MPM.addPass(decan::RegionPass());
       });
@@ -36,11 +38,19 @@ void decan::registerIRPasses(PassBuilder &PB) {
         if (decan::loopHintsGiven())
           FPM.addPass(decan::ApplyLoopHintsPass());
       });
-  // Tuning candidates are cloned before any loop is transformed: each clone
-  // goes through the whole pipeline with its own hints.
+  // Tuned positions are checked against the loops as written.
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        if (decan::tuneGiven())
+        if (decan::loopHintsGiven())
+          MPM.addPass(decan::TunePositionsCheckPass());
+      });
+  // Tuned loops are extracted and copied per candidate once inlining and
+  // SROA made them what the build's loops are, before the vectoriser.
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        // As for outlining: only final code gets copies to measure.
+        if (decan::tuneGiven() && Phase != ThinOrFullLTOPhase::ThinLTOPreLink &&
+            Phase != ThinOrFullLTOPhase::FullLTOPreLink)
           MPM.addPass(decan::TuneCandidatesPass());
       });
   PB.registerPipelineParsingCallback(
@@ -58,6 +68,8 @@ void decan::registerIRPasses(PassBuilder &PB) {
           MPM.addPass(decan::OutlinePass());
         else if (Name == "decan-regions")
           MPM.addPass(decan::RegionPass());
+        else if (Name == "decan-tune-verify")
+          MPM.addPass(decan::TuneVerifyPass());
         else
           return false;
         return true;

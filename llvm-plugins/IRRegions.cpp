@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRRegions.h"
+#include "IRLoopIdentity.h"
 #include "IRLoopTable.h"
 #include "IRSelection.h"
 
@@ -104,7 +105,7 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
     P.Rec.Index = K;
     P.Rec.Region = true;
     P.Rec.VariantMask = 1u << DECAN_REF;
-    setLocation(P.Rec, L->getStartLoc());
+    setLocation(P.Rec, loopStartLoc(*L));
     P.Enters.push_back(L->getLoopPreheader()->getTerminator());
     SmallVector<BasicBlock *, 4> Exits;
     L->getUniqueExitBlocks(Exits);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRTripCounts.h"
+#include "IRLoopIdentity.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -84,7 +85,7 @@ PreservedAnalyses decan::ApplyTripCountsPass::run(Function &F,
     // decan measures innermost loops: their trip counts are what it knows.
     if (!L->isInnermost())
       continue;
-    DebugLoc Loc = L->getStartLoc();
+    DebugLoc Loc = loopStartLoc(*L);
     const DILocation *DL = Loc.get();
     if (!DL)
       continue;

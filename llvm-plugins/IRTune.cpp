@@ -5,25 +5,30 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRTune.h"
+#include "IRLoopIdentity.h"
+#include "IRTuneCandidates.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Analysis/IVDescriptors.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <set>
+#include <tuple>
 
 using namespace llvm;
+using namespace decan;
 
 static cl::list<std::string> DecanTune(
     "decan-tune", cl::CommaSeparated,
@@ -44,58 +49,10 @@ static cl::opt<bool> DecanTuneFastMath(
              "bits; decan tune --allow-fast-math)"),
     cl::init(false));
 
-bool decan::tuneGiven() { return !DecanTune.empty(); }
-bool decan::loopHintsGiven() {
-  return !DecanLoopHints.empty() || !DecanTune.empty();
-}
-
 namespace {
 
-/// A candidate: a name and the loop hints it stands for (0: no hint).
-struct Candidate {
-  const char *Name;
-  unsigned Width, Interleave, Unroll;
-};
-
-/// The candidates, "default" (the compiler's own choice, no hint) first.
-/// Every one is legal for every loop: a hint the vectoriser cannot honour
-/// (a strict FP reduction, a dependence) leaves the loop as the compiler
-/// would; decan tune sees it in the clone's iteration step.
-/// "default-twin" is the default again, at another address: how far two
-/// copies of the same code differ (code layout, thesis 6.5.1) widens every
-/// prediction, and it is never chosen.
-constexpr Candidate Candidates[] = {
-    {"default", 0, 0, 0}, {"default-twin", 0, 0, 0},
-    {"scalar", 1, 1, 0},  {"scalar-unroll4", 1, 1, 4},
-    {"vf2", 2, 1, 0},     {"vf4", 4, 1, 0},
-    {"vf4-il2", 4, 2, 0}, {"vf8", 8, 1, 0},
-    {"vf8-il2", 8, 2, 0},
-};
-
-const Candidate *findCandidate(StringRef Name) {
-  for (const Candidate &C : Candidates)
-    if (Name == C.Name)
-      return &C;
-  return nullptr;
-}
-
-/// "dir/a.c:3:5" matches "a.c:3:5" and "/abs/dir/a.c:3:5", not "xa.c:3:5".
-bool positionMatches(StringRef Want, const DILocation &DL) {
-  std::string Tail =
-      ":" + std::to_string(DL.getLine()) + ":" + std::to_string(DL.getColumn());
-  if (!Want.consume_back(Tail))
-    return false;
-  StringRef File = DL.getFilename();
-  auto Suffix = [](StringRef Long, StringRef Short) {
-    return Long.ends_with(Short) &&
-           (Long.size() == Short.size() ||
-            Long[Long.size() - Short.size() - 1] == '/');
-  };
-  return Suffix(File, Want) || Suffix(Want, File);
-}
-
 /// Replaces \p L's hints with \p C's (other loop properties stay).
-void setHints(Loop &L, const Candidate &C) {
+void setHints(Loop &L, const TuneCandidate &C) {
   LLVMContext &Ctx = L.getHeader()->getContext();
   SmallVector<Metadata *, 8> Ops{nullptr};
   if (MDNode *Old = L.getLoopID())
@@ -132,149 +89,139 @@ void setHints(Loop &L, const Candidate &C) {
   L.setLoopID(ID);
 }
 
-/// Whether vectorising or interleaving \p L would reorder a floating-point
-/// reduction that the program computes in order: the loop vectoriser takes
-/// explicit hints as a licence to (as `#pragma clang loop
-/// vectorize(enable)`), and the candidate would not compute what the loop
-/// computes.
-bool reordersFPReduction(Loop &L) {
-  for (PHINode &Phi : L.getHeader()->phis()) {
-    if (!Phi.getType()->isFloatingPointTy())
+} // namespace
+
+bool decan::fileMatches(StringRef Want, StringRef File) {
+  auto Suffix = [](StringRef Long, StringRef Short) {
+    return Long.ends_with(Short) &&
+           (Long.size() == Short.size() ||
+            Long[Long.size() - Short.size() - 1] == '/');
+  };
+  return Suffix(File, Want) || Suffix(Want, File);
+}
+
+bool decan::tuneGiven() { return !DecanTune.empty(); }
+bool decan::loopHintsGiven() {
+  return !DecanLoopHints.empty() || !DecanTune.empty();
+}
+ArrayRef<std::string> decan::tunePositions() { return DecanTune; }
+bool decan::tuneFastMath() { return DecanTuneFastMath; }
+
+bool decan::positionMatches(StringRef Want, const DILocation &DL) {
+  std::string Tail =
+      ":" + std::to_string(DL.getLine()) + ":" + std::to_string(DL.getColumn());
+  if (!Want.consume_back(Tail))
+    return false;
+  return fileMatches(Want, DL.getFilename());
+}
+
+/// An FP operation of \p L that must keep its order.
+static bool inOrderFPOp(const Loop &L, const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  return I && L.contains(I) && isa<FPMathOperator>(I) &&
+         I->getType()->isFPOrFPVectorTy() && !I->hasAllowReassoc();
+}
+
+bool decan::carriesInOrderFP(const Loop &L, const PHINode &Phi) {
+  if (!Phi.getType()->isFPOrFPVectorTy() || !L.getLoopLatch() ||
+      Phi.getParent() != L.getHeader())
+    return false;
+  // What comes back on the back edge, looking through the loop's selects
+  // and phis (a conditional reduction).
+  SmallVector<const Value *, 8> Work{
+      Phi.getIncomingValueForBlock(L.getLoopLatch())};
+  SmallPtrSet<const Value *, 16> Seen{&Phi};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
       continue;
-    RecurrenceDescriptor RD;
-    if (RecurrenceDescriptor::isReductionPHI(&Phi, &L, RD) &&
-        RD.getExactFPMathInst())
+    if (inOrderFPOp(L, V))
       return true;
+    if (const auto *S = dyn_cast<SelectInst>(V); S && L.contains(S))
+      Work.append({S->getTrueValue(), S->getFalseValue()});
+    if (const auto *P = dyn_cast<PHINode>(V); P && L.contains(P))
+      Work.append(P->op_begin(), P->op_end());
   }
   return false;
 }
 
-/// The loops of \p F (innermost ones) starting at one of \p Positions.
-SmallVector<Loop *, 4> matchingLoops(LoopInfo &LI,
-                                     ArrayRef<std::string> Positions) {
-  SmallVector<Loop *, 4> Out;
-  for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!L->isInnermost())
-      continue;
-    DebugLoc Loc = L->getStartLoc();
-    if (Loc && any_of(Positions, [&](const std::string &P) {
-          return positionMatches(P, *Loc.get());
-        }))
-      Out.push_back(L);
-  }
-  return Out;
+bool decan::mayReorderFP(const Loop &L) {
+  if (any_of(L.getHeader()->phis(),
+             [&](const PHINode &Phi) { return carriesInOrderFP(L, Phi); }))
+    return true;
+  // Through memory: an FP result stored at the same address every
+  // iteration (read back by the next one, or by the vectoriser's reduction
+  // with an intermediate store).
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      const auto *St = dyn_cast<StoreInst>(&I);
+      if (!St || !inOrderFPOp(L, St->getValueOperand()))
+        continue;
+      const Value *Ptr = St->getPointerOperand();
+      const auto *GEP = dyn_cast<GetElementPtrInst>(Ptr);
+      if (L.isLoopInvariant(Ptr) ||
+          (GEP && L.contains(GEP) && L.hasLoopInvariantOperands(GEP)))
+        return true;
+    }
+  return false;
 }
 
-} // namespace
-
-PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
-                                                 ModuleAnalysisManager &MAM) {
-  if (DecanTune.empty())
+PreservedAnalyses decan::TunePositionsCheckPass::run(Module &M,
+                                                     ModuleAnalysisManager &) {
+  SmallVector<std::pair<StringRef, StringRef>, 8> Wanted; // option, position
+  for (StringRef P : DecanTune)
+    Wanted.push_back({"-decan-tune", P});
+  for (StringRef E : DecanLoopHints)
+    Wanted.push_back({"-decan-loop-hints", E.rsplit('=').first});
+  StringRef Source = M.getSourceFileName();
+  // Positions in other files are other translation units' (or headers').
+  erase_if(Wanted, [&](auto &W) {
+    StringRef File = W.second.rsplit(':').first.rsplit(':').first;
+    return File.empty() || !fileMatches(File, Source);
+  });
+  if (Wanted.empty())
     return PreservedAnalyses::all();
-  SmallVector<std::string, 8> Positions(DecanTune.begin(), DecanTune.end());
-  SmallVector<Function *, 8> Targets;
+  std::set<std::tuple<std::string, unsigned, unsigned>> Starts;
+  SmallVector<const DILocation *, 16> Locs;
   for (Function &F : M) {
-    // Not cloned: varargs (the dispatcher cannot forward them), coroutines
-    // (split later by the coroutine passes), naked functions and functions
-    // whose blocks' addresses are taken (a computed goto's table would
-    // point into the dispatcher).
-    if (F.isDeclaration() || F.isVarArg() || F.hasOptNone() ||
-        F.isPresplitCoroutine() || F.hasFnAttribute(Attribute::Naked) ||
-        F.hasFnAttribute("decan-variant") || F.getName().contains(".decan.") ||
-        any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }))
+    if (F.isDeclaration())
       continue;
     DominatorTree DT(F);
     LoopInfo LI(DT);
-    if (!matchingLoops(LI, Positions).empty())
-      Targets.push_back(&F);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (DebugLoc D = loopStartLoc(*L); D && D->getLine()) {
+        Locs.push_back(D.get());
+        Starts.insert({D->getFilename().str(), D->getLine(), D->getColumn()});
+      }
   }
-  LLVMContext &Ctx = M.getContext();
-  for (Function *F : Targets) {
-    // Every candidate a clone; F dispatches its calls to them in turn.
-    SmallVector<Function *, 8> Clones;
-    for (const Candidate &C : Candidates) {
-      ValueToValueMapTy VMap;
-      Function *Clone = CloneFunction(F, VMap);
-      Clone->setName(F->getName() + ".decan.tune." + C.Name);
-      Clone->setLinkage(GlobalValue::InternalLinkage);
-      Clone->setVisibility(GlobalValue::DefaultVisibility);
-      Clone->setComdat(F->getComdat());
-      Clone->removeFnAttr(Attribute::AlwaysInline);
-      Clone->addFnAttr(Attribute::NoInline);
-      // Its hints go on before the vectoriser (ApplyLoopHintsPass), once
-      // SROA made the reductions visible.
-      Clone->addFnAttr("decan-tune-candidate", C.Name);
-      Clones.push_back(Clone);
-    }
-    // F's body becomes: n = next++ (mod K); return clone[n](args).
-    // deleteBody() makes F a declaration and drops its subprogram: keep
-    // both (the dispatcher's calls carry F's line, for the inliner).
-    GlobalValue::LinkageTypes Linkage = F->getLinkage();
-    DISubprogram *SP = F->getSubprogram();
-    F->deleteBody();
-    F->setLinkage(Linkage);
-    if (SP)
-      F->setSubprogram(SP);
-    auto *Next = new GlobalVariable(M, Type::getInt32Ty(Ctx), false,
-                                    GlobalValue::InternalLinkage,
-                                    ConstantInt::get(Type::getInt32Ty(Ctx), 0),
-                                    F->getName() + ".decan.tune.next");
-    if (F->getComdat())
-      Next->setComdat(F->getComdat());
-    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
-    IRBuilder<> B(Entry);
-    DebugLoc Here;
-    if (SP)
-      Here = DILocation::get(Ctx, SP->getLine(), 0, SP);
-    B.SetCurrentDebugLocation(Here);
-    Value *N = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, B.getInt32(1),
-                                 MaybeAlign(4), AtomicOrdering::Monotonic);
-    Value *Pick = B.CreateURem(N, B.getInt32(Clones.size()));
-    BasicBlock *Last = nullptr;
-    SmallVector<BasicBlock *, 8> Cases;
-    SmallVector<Value *, 8> Args;
-    for (Argument &A : F->args())
-      Args.push_back(&A);
-    for (Function *Clone : Clones) {
-      BasicBlock *BB = BasicBlock::Create(Ctx, Clone->getName(), F);
-      IRBuilder<> CB(BB);
-      CB.SetCurrentDebugLocation(Here);
-      CallInst *Call = CB.CreateCall(Clone, Args);
-      Call->setAttributes(Clone->getAttributes());
-      if (F->getReturnType()->isVoidTy())
-        CB.CreateRetVoid();
-      else
-        CB.CreateRet(Call);
-      Cases.push_back(BB);
-      Last = BB;
-    }
-    SwitchInst *SI = B.CreateSwitch(Pick, Last, Cases.size() - 1);
-    for (unsigned I = 0; I + 1 < Cases.size(); ++I)
-      SI->addCase(B.getInt32(I), Cases[I]);
-    // The dispatcher itself is cheap to inline into callers: its calls of
-    // the clones stay calls (noinline).
-    F->removeFnAttr(Attribute::NoInline);
-    F->removeFnAttr(Attribute::OptimizeNone);
-    OptimizationRemarkEmitter ORE(F);
-    ORE.emit([&] {
-      return OptimizationRemark("decan", "TuneCandidates", F)
-             << "'" << ore::NV("Function", F->getName()) << "' compiled as "
-             << ore::NV("Candidates", (unsigned)Clones.size())
-             << " tuning candidates, called in turn";
-    });
+  for (auto [Option, Pos] : Wanted) {
+    if (any_of(Locs,
+               [&](const DILocation *D) { return positionMatches(Pos, *D); }))
+      continue;
+    std::string Known;
+    for (const auto &[File, Line, Col] : Starts)
+      if (fileMatches(Pos.rsplit(':').first.rsplit(':').first, File))
+        Known += (Known.empty() ? "" : ", ") + File + ":" +
+                 std::to_string(Line) + ":" + std::to_string(Col);
+    M.getContext().diagnose(DiagnosticInfoGeneric(
+        "decan: " + Option + " position '" + Pos + "' matches no loop of " +
+            Source + "; its loops start at " +
+            (Known.empty() ? std::string("(none with a debug location)")
+                           : Known),
+        DS_Error));
   }
-  return Targets.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  return PreservedAnalyses::all();
 }
 
 PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
                                                  FunctionAnalysisManager &AM) {
-  static StringMap<const Candidate *> Chosen;
+  static StringMap<const TuneCandidate *> Chosen;
   static bool Parsed = false;
   if (!Parsed) {
     Parsed = true;
     for (StringRef Entry : DecanLoopHints) {
       auto [Pos, Name] = Entry.rsplit('=');
-      const Candidate *C = findCandidate(Name);
+      const TuneCandidate *C = findTuneCandidate(Name);
       if (Pos.empty() || !C) {
         F.getContext().diagnose(DiagnosticInfoGeneric(
             "decan: bad -decan-loop-hints entry '" + Entry +
@@ -289,10 +236,10 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
     return PreservedAnalyses::all();
   // A tuning clone: its candidate at the -decan-tune positions. Else the
   // choices of -decan-loop-hints.
-  const Candidate *Clone = nullptr;
+  const TuneCandidate *Clone = nullptr;
   if (Attribute A = F.getFnAttribute("decan-tune-candidate"); A.isValid())
-    Clone = findCandidate(A.getValueAsString());
-  auto Pick = [&](const DILocation &DL) -> const Candidate * {
+    Clone = findTuneCandidate(A.getValueAsString());
+  auto Pick = [&](const DILocation &DL) -> const TuneCandidate * {
     if (Clone)
       return any_of(
                  DecanTune,
@@ -313,18 +260,19 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
       continue;
-    DebugLoc Loc = L->getStartLoc();
-    const Candidate *C = Loc ? Pick(*Loc.get()) : nullptr;
-    if (!C || (!C->Width && !C->Interleave && !C->Unroll))
+    DebugLoc Loc = loopStartLoc(*L);
+    const TuneCandidate *C = Loc ? Pick(*Loc.get()) : nullptr;
+    if (!C || !C->hasHints())
       continue;
-    if ((C->Width > 1 || C->Interleave > 1) && !DecanTuneFastMath &&
-        reordersFPReduction(*L)) {
+    // A clone's candidate was checked when it was built (IRTuneExtract).
+    if (!Clone && C->mayReassociate() && !DecanTuneFastMath &&
+        mayReorderFP(*L)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed("decan", "LoopHintsNotApplied", Loc,
                                         L->getHeader())
                << "candidate " << ore::NV("Candidate", C->Name)
-               << " not applied: it would reorder a floating-point "
-                  "reduction (decan tune --allow-fast-math allows it)";
+               << " not applied: it could reorder floating-point arithmetic "
+                  "(decan tune --allow-fast-math allows it)";
       });
       continue;
     }

@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 using namespace decan::tool;
+using llvm::raw_string_ostream;
 
 namespace {
 
@@ -94,6 +95,50 @@ TEST(Tune, TheDefaultsTwinWidensThePredictionAndIsNeverChosen) {
   EXPECT_EQ(U[0].Choice, "default");
   EXPECT_NE(U[0].Why.find("once code layout is allowed for"), std::string::npos)
       << U[0].Why;
+}
+
+TEST(Tune, ASecondLoopsCopiesAndAVectorBodysRemainderCount) {
+  // F's second tuned loop: its copies are F.decan.tune.<candidate>.1.
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  for (const char *Cand : {"default.1", "vf4.1"}) {
+    LoopReport L = candidateLoop(Cand, {2, 2, 2, 2}, 1);
+    L.Source = "f|f.c:9:5||";
+    R.Loops.push_back(L);
+  }
+  // The vector body and its remainder: one source loop, summed.
+  LoopReport Rem = candidateLoop("vf4.1", {2, 2, 2, 2}, 1);
+  Rem.Source = "f|f.c:9:5||";
+  Rem.Id = "f.decan.tune.vf4.1:L1";
+  R.Loops.push_back(Rem);
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[1].Position, "f.c:9:5");
+  EXPECT_EQ(T[1].Function, "f");
+  ASSERT_EQ(T[1].Candidates.size(), 2u);
+  for (const TuneCandidate &C : T[1].Candidates)
+    EXPECT_TRUE(C.Name == "default" || C.Name == "vf4") << C.Name;
+  EXPECT_TRUE(hasTuneCandidates(R));
+}
+
+TEST(Tune, SaysWhetherTheBuildHadCandidates) {
+  std::string Without, With;
+  {
+    raw_string_ostream OS(Without);
+    printTune(OS, {}, /*Built=*/false);
+  }
+  {
+    raw_string_ostream OS(With);
+    printTune(OS, {}, /*Built=*/true);
+  }
+  EXPECT_NE(Without.find("build with $(decan flags --tune"), std::string::npos);
+  EXPECT_EQ(With.find("build with"), std::string::npos) << With;
+  EXPECT_NE(With.find("none of their loops ran"), std::string::npos);
+  Report Plain;
+  LoopReport L;
+  L.Function = "f";
+  Plain.Loops.push_back(L);
+  EXPECT_FALSE(hasTuneCandidates(Plain));
 }
 
 } // namespace

@@ -54,7 +54,7 @@ int runTuneCommand(int argc, char **argv) {
   Report &R = Out->Merged;
   analyse(R);
   std::vector<TunedLoop> T = tuneResults(R);
-  printTune(errs(), T);
+  printTune(errs(), T, hasTuneCandidates(R));
   int RC = 0;
   if (!A.Json.empty()) {
     std::string S;

@@ -34,7 +34,10 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     size_t At = L.Function.find(Marker.data());
     if (At == std::string::npos || !L.RunCalls || !L.RunMeanTrips)
       continue;
-    std::string Cand = L.Function.substr(At + Marker.size());
+    // F.decan.tune.<candidate>, ".<n>" after it when F has several tuned
+    // loops (candidate names have no '.').
+    std::string Cand =
+        StringRef(L.Function).substr(At + Marker.size()).split('.').first.str();
     std::string Pos =
         !L.Source.empty()
             ? StringRef(L.Source).split('|').second.split('|').first.str()
@@ -236,10 +239,22 @@ Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
   return Out;
 }
 
-void printTune(raw_ostream &OS, const std::vector<TunedLoop> &Loops) {
+bool hasTuneCandidates(const Report &R) {
+  return any_of(R.Loops, [](const LoopReport &L) {
+    return StringRef(L.Function).contains(Marker);
+  });
+}
+
+void printTune(raw_ostream &OS, const std::vector<TunedLoop> &Loops,
+               bool Built) {
   if (Loops.empty()) {
-    OS << "decan tune: no tuning candidates were measured (build with "
-          "$(decan flags --tune REPORT.json))\n";
+    if (Built)
+      OS << "decan tune: the program has tuning candidates, but none of "
+            "their loops ran (or the default's did not): run it on an input "
+            "that calls the tuned loops\n";
+    else
+      OS << "decan tune: no tuning candidates were measured (build with "
+            "$(decan flags --tune REPORT.json))\n";
     return;
   }
   for (const TunedLoop &T : Loops) {

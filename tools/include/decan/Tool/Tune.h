@@ -1,14 +1,14 @@
 //===- decan/Tool/Tune.h - Optimization candidates, measured in one run ---===//
 //
 // Part of decan. `decan tune`: a program built with `decan flags --tune`
-// runs each hot function as several candidates (the same code with other
-// loop hints: vectorisation width, interleave count, unroll count, scalar;
-// llvm-plugins/IRTune.h), called in turn, so every candidate of every hot
-// loop is timed in one run, under the same inputs and phases. Per source
-// loop: each candidate's cycles per source iteration, its speedup over the
-// compiler's default paired by quarter of the run, and the choice, which
-// `decan flags --apply tune.json` puts on the loop in the next build
-// (docs/pgo.md).
+// runs each hot loop as several candidates (the same code with other loop
+// hints: vectorisation width, interleave count, unroll count, scalar;
+// llvm-plugins/IRTune.h), one per call of the loop in turn, so every
+// candidate of every hot loop is timed in one run, under the same inputs and
+// phases. Per source loop: each candidate's cycles per source iteration, its
+// speedup over the compiler's default paired by quarter of the run, and the
+// choice, which `decan flags --apply tune.json` puts on the loop in the next
+// build (docs/pgo.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,8 +75,14 @@ bool isTuneFile(llvm::StringRef Path);
 /// Reads a `decan-tune-1` file back (choice and prediction per loop).
 llvm::Expected<std::vector<TunedLoop>> readTuneFile(llvm::StringRef Path);
 
-/// The table of `decan tune`.
-void printTune(llvm::raw_ostream &OS, const std::vector<TunedLoop> &Loops);
+/// Whether \p R has loops of tuning candidates (a `--tune` build), run or
+/// not.
+bool hasTuneCandidates(const Report &R);
+
+/// The table of `decan tune`; \p Built: the program has candidates (what
+/// to say when none was measured).
+void printTune(llvm::raw_ostream &OS, const std::vector<TunedLoop> &Loops,
+               bool Built = false);
 
 } // namespace decan::tool
 
