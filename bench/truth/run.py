@@ -13,8 +13,12 @@ Per case (a kernel file of bench/truth and the variant that models its fix):
     (T(orig) - T(skip)), medians, the loop's own ratio;
   * inside: realized within the interval.
 
+  * before: with --before DECAN, the same measurements re-analysed by that
+    decan (`decan report`): its prediction and verdict beside this one's.
+
 usage: bench/truth/run.py --build BUILD [--cases a,b] [--reps 5]
        [--front plugin,rewriter] [--json OUT] [--work DIR] [--reuse]
+       [--before DECAN]
 Not a test: it prints what this machine gave in this one run, with the
 load average beside each case (the machine may be shared).
 """
@@ -82,8 +86,10 @@ def kernel_loop(report):
     return max(loops, key=lambda l: l.get("time_cycles", 0)) if loops else None
 
 
-def predict(decan, prog, variant, opts, out):
-    r = sh([decan, "run", "--json", out] + opts + ["--", prog])
+def predict(decan, prog, variant, opts, out, report=False):
+    cmd = [decan, "report", prog, "--json", out] if report else \
+        [decan, "run", "--json", out] + opts + ["--", prog]
+    r = sh(cmd)
     if r.returncode or not os.path.exists(out):
         return {"error": r.stderr.strip().splitlines()[-1:]}
     rep = json.load(open(out))
@@ -113,6 +119,13 @@ def realized(orig, fix, reps):
     return (M["fix"] - M["skip"]) / den if den > 0 else None, M
 
 
+def verdictText(P):
+    v = P.get("verdict") or "-"
+    if v == "inconclusive":
+        return v + " (" + P["inconclusive"][:40] + ")"
+    return v + (" %.0f%%" % (100 * P["confidence"]) if P.get("verdict") else "")
+
+
 def fmt(x, f="%.2f"):
     return "-" if x is None else f % x
 
@@ -127,6 +140,7 @@ def main():
     ap.add_argument("--reuse", action="store_true",
                     help="keep the realized times of --work's truth.json")
     ap.add_argument("--json")
+    ap.add_argument("--before", help="another decan: re-analyse with it")
     a = ap.parse_args()
     decan = os.path.join(os.path.abspath(a.build), "bin", "decan")
     work = a.work or tempfile.mkdtemp(prefix="decan-truth.")
@@ -135,9 +149,12 @@ def main():
     if a.reuse and os.path.exists(os.path.join(work, "truth.json")):
         old = json.load(open(os.path.join(work, "truth.json")))
     fronts = a.front.split(",")
-    print("| case | variant | front end | cycles/call | predicted [interval] "
-          "| realized | inside | verdict | load |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    cols = ["case", "variant", "front end", "cycles/call"]
+    if a.before:
+        cols += ["before: predicted [interval]", "inside", "verdict"]
+    cols += ["predicted [interval]", "realized", "inside", "verdict", "load"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
     results = {}
     for name in a.cases.split(","):
         fname, variant, defs, opts = CASES[name]
@@ -157,30 +174,41 @@ def main():
         for fe in fronts:
             prog = base + (".plug" if fe == "plugin" else ".orig")
             ld = load()
-            P = predict(decan, prog, variant, opts, "%s.%s.json" % (base, fe))
+            out = "%s.%s.json" % (base, fe)
+            P = predict(decan, prog, variant, opts, out)
             P["load"] = ld
             res[fe] = P
             R = res["realized"]
-            inside = (P.get("lo") is not None and R is not None and
-                      P["lo"] <= R <= P["hi"])
-            verdict = P.get("verdict") or "-"
-            if P.get("verdict") == "inconclusive":
-                verdict += " (" + P["inconclusive"][:40] + ")"
-            elif P.get("verdict"):
-                verdict += " %.0f%%" % (100 * P["confidence"])
-            P["inside"] = inside
-            print("| %s | %s | %s | %s | %s [%s, %s] | %s | %s | %s | %.1f/%.1f |" % (
-                name, variant, fe, fmt(P.get("cycles_per_call"), "%.0f"),
-                fmt(P.get("sat")), fmt(P.get("lo")), fmt(P.get("hi")),
-                fmt(R), "yes" if inside else "no", verdict,
-                res["load_truth"] or 0, ld), flush=True)
+            row = [name, variant, fe, fmt(P.get("cycles_per_call"), "%.0f")]
+            shown = [P]
+            if a.before:
+                B = predict(a.before, out, variant, [], out[:-5] + ".before.json",
+                            report=True)
+                res[fe + ".before"] = B
+                shown = [B, P]
+            for X in shown:
+                X["inside"] = (X.get("lo") is not None and R is not None and
+                               X["lo"] <= R <= X["hi"])
+                row += ["%s [%s, %s]" % (fmt(X.get("sat")), fmt(X.get("lo")),
+                                         fmt(X.get("hi")))]
+                if X is P:
+                    row += [fmt(R)]
+                row += ["yes" if X["inside"] else "no", verdictText(X)]
+            row += ["%.1f/%.1f" % (res["load_truth"] or 0, ld)]
+            print("| " + " | ".join(row) + " |", flush=True)
         results[name] = res
     json.dump(results, open(os.path.join(work, "truth.json"), "w"), indent=1)
     if a.json:
         json.dump(results, open(a.json, "w"), indent=1)
-    n = sum(1 for r in results.values() for fe in fronts if r[fe].get("inside"))
-    print("\ninside the interval: %d of %d (case x front end); work: %s" % (
-        n, len(results) * len(fronts), work))
+    print()
+    for label, key in ([("before", ".before")] if a.before else []) + [("now", "")]:
+        rows = [r[fe + key] for r in results.values() for fe in fronts]
+        conf = [x for x in rows if x.get("verdict") not in ("", "inconclusive", None)
+                and x.get("confidence", 0) >= 0.9]
+        print("%s: inside the interval %d of %d (case x front end), confident "
+              "verdicts %d" % (label, sum(1 for x in rows if x.get("inside")),
+                               len(rows), len(conf)))
+    print("work: %s" % work)
 
 
 if __name__ == "__main__":
