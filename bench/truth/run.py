@@ -18,7 +18,7 @@ Per case (a kernel file of bench/truth and the variant that models its fix):
 
 usage: bench/truth/run.py --build BUILD [--cases a,b] [--reps 5]
        [--front plugin,rewriter] [--json OUT] [--work DIR] [--reuse]
-       [--before DECAN]
+       [--before DECAN] [--reanalyse]
 Not a test: it prints what this machine gave in this one run, with the
 load average beside each case (the machine may be shared).
 """
@@ -141,12 +141,15 @@ def main():
                     help="keep the realized times of --work's truth.json")
     ap.add_argument("--json")
     ap.add_argument("--before", help="another decan: re-analyse with it")
+    ap.add_argument("--reanalyse", action="store_true",
+                    help="no new run: re-analyse --work's reports with "
+                         "--build's decan (and --before's); implies --reuse")
     a = ap.parse_args()
     decan = os.path.join(os.path.abspath(a.build), "bin", "decan")
     work = a.work or tempfile.mkdtemp(prefix="decan-truth.")
     os.makedirs(work, exist_ok=True)
     old = {}
-    if a.reuse and os.path.exists(os.path.join(work, "truth.json")):
+    if (a.reuse or a.reanalyse) and os.path.exists(os.path.join(work, "truth.json")):
         old = json.load(open(os.path.join(work, "truth.json")))
     fronts = a.front.split(",")
     cols = ["case", "variant", "front end", "cycles/call"]
@@ -160,10 +163,11 @@ def main():
         fname, variant, defs, opts = CASES[name]
         src = os.path.join(HERE, fname + ".c")
         base = os.path.join(work, name)
-        flags = sh([decan, "flags"] + opts).stdout.split()
-        build(src, base + ".plug", defs, flags)
-        build(src, base + ".orig", defs, [])
-        build(src, base + ".fix", defs + ["FIX"], [])
+        if not a.reanalyse:
+            flags = sh([decan, "flags"] + opts).stdout.split()
+            build(src, base + ".plug", defs, flags)
+            build(src, base + ".orig", defs, [])
+            build(src, base + ".fix", defs + ["FIX"], [])
         res = {"variant": variant}
         if name in old and "realized" in old[name]:
             res["realized"], res["times"] = old[name]["realized"], old[name]["times"]
@@ -175,7 +179,12 @@ def main():
             prog = base + (".plug" if fe == "plugin" else ".orig")
             ld = load()
             out = "%s.%s.json" % (base, fe)
-            P = predict(decan, prog, variant, opts, out)
+            if a.reanalyse:
+                ld = old.get(name, {}).get(fe, {}).get("load", ld)
+                P = predict(decan, out, variant, [], out[:-5] + ".now.json",
+                            report=True)
+            else:
+                P = predict(decan, prog, variant, opts, out)
             P["load"] = ld
             res[fe] = P
             R = res["realized"]

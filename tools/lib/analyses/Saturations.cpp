@@ -16,16 +16,23 @@
 namespace decan::tool::analyses {
 
 /// The pairs less what the probes add to each call (both sides pay it, so
-/// it pulls every ratio towards 1), where every REF side exceeds it.
-static std::vector<Pair> withoutProbes(std::vector<Pair> Ps, double Probe) {
+/// it pulls every ratio towards 1), where every REF side exceeds it; \p
+/// Share: the part of REF's time that was (0: nothing taken off).
+static std::vector<Pair> withoutProbes(std::vector<Pair> Ps, double Probe,
+                                       double &Share) {
+  Share = 0;
   if (Probe <= 0 || std::any_of(Ps.begin(), Ps.end(), [&](const Pair &P) {
         return P.Ref <= 2 * Probe;
       }))
     return Ps;
+  double Ref = 0, Off = 0;
   for (Pair &P : Ps) {
+    Ref += P.Weight * P.Ref;
+    Off += P.Weight * Probe;
     P.Var = std::max(0.0, P.Var - Probe);
     P.Ref -= Probe;
   }
+  Share = Ref > 0 ? Off / Ref : 0;
   return Ps;
 }
 
@@ -54,7 +61,8 @@ void saturations(AnalysisContext &C) {
       // swing a ratio of sums: they are left out, and counted.
       std::vector<Pair> Ps = trimOutliers(L.Variants[V]->Pairs);
       L.Variants[V]->Outliers = L.Variants[V]->Pairs.size() - Ps.size();
-      Ps = withoutProbes(std::move(Ps), C.R.ProbeCallCycles);
+      double ProbeShare = 0;
+      Ps = withoutProbes(std::move(Ps), C.R.ProbeCallCycles, ProbeShare);
       for (const Pair &P : Ps)
         if (P.Work > 0) {
           W += P.Weight;
@@ -74,9 +82,15 @@ void saturations(AnalysisContext &C) {
           stableHash(L.Id));
       L.SatInterval[V] = percentileInterval(Value, S.Boot[V],
                                             static_cast<unsigned>(Ps.size()));
-      if (V != Variant::REF) // REF against REF has no removal to overlap
-        L.SatInterval[V]->Lo =
-            std::max(0.0, L.SatInterval[V]->Lo - S.ShortCall);
+      // The probes' cost on a call is an estimate: the interval keeps the
+      // ratios with nothing taken off too (raw = x + (1 - x) x share).
+      // REF against REF has no removal that a neighbour could overlap.
+      Interval &I = *L.SatInterval[V];
+      auto Raw = [&](double X) { return X + (1 - X) * ProbeShare; };
+      I.Lo = std::min(I.Lo, Raw(I.Lo));
+      I.Hi = std::max(I.Hi, Raw(I.Hi));
+      if (V != Variant::REF)
+        I.Lo = std::max(0.0, I.Lo - S.ShortCall);
       L.Saturation[V] = Value;
     }
     if (W > 0)

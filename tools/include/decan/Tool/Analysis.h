@@ -85,14 +85,14 @@ struct Thresholds {
   /// Calls shorter than this many probe costs are below the precision
   /// floor: their loop gets no verdict (the short-call term below would
   /// reach 1).
-  double MinCallProbes = 2;
+  double MinCallProbes = 3;
   /// A call timed alone between the probes runs slower than in the
   /// program, where the out-of-order core overlaps it with its neighbours,
   /// so a variant's saturation reads high by up to about this many probe
   /// costs per call (bench/truth): each interval reaches down by
   /// ShortCallProbes x probe / mean call, and every claim must hold down
   /// to there.
-  double ShortCallProbes = 2;
+  double ShortCallProbes = 3;
   /// The samples' mean trip count may differ from the run's by this much.
   double MaxTripsDrift = 0.25;
   /// REF's cost per iteration varying by more than this between parts of
