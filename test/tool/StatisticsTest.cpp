@@ -323,6 +323,7 @@ TEST(Verdict, ShortCallsKeepTheClaimsThatHoldDownToTheirTerm) {
     LoopReport L = pairedLoop(SatLS, 0.3, 0.02, 60);
     L.Id = Id;
     L.RunCycles = CallCycles * L.RunCalls;
+    L.Variants[Variant::REF]->Cycles.Median = CallCycles;
     R.Loops.push_back(L);
   };
   Add("wide:L0", 0.95, 600);

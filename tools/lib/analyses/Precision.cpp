@@ -49,7 +49,8 @@ void precision(AnalysisContext &C) {
                   "up to {1:F2} high ({2:F0} x the probe's {3:F0} cycles per "
                   "call); the intervals reach down by it and every claim "
                   "holds down to there",
-                  S.MeanCall, S.ShortCall, T.ShortCallProbes, R.ProbeCycles)
+                  T.ShortCallProbes * R.ProbeCycles / S.ShortCall, S.ShortCall,
+                  T.ShortCallProbes, R.ProbeCycles)
               .str());
     }
     if (!S.TooShort && !Missing.empty()) {

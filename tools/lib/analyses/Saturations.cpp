@@ -45,10 +45,14 @@ void saturations(AnalysisContext &C) {
                  : RefStats ? RefStats->MeanCycles
                             : 0;
     // A call timed alone loses the overlap it has in the program: its
-    // saturations may read high by about ShortCallProbes probe costs.
+    // saturations may read high by about ShortCallProbes probe costs. The
+    // call is REF's sampled one (the whole run's mean holds preemptions).
+    double Call = RefStats && RefStats->Cycles.Median > 0
+                      ? RefStats->Cycles.Median
+                      : S.MeanCall;
     S.ShortCall =
-        C.R.ProbeCycles > 0 && S.MeanCall > 0
-            ? std::min(1.0, C.T.ShortCallProbes * C.R.ProbeCycles / S.MeanCall)
+        C.R.ProbeCycles > 0 && Call > 0
+            ? std::min(1.0, C.T.ShortCallProbes * C.R.ProbeCycles / Call)
             : 0;
     double W = 0, WT = 0;
     bool Paired = C.R.Config.getBoolean("paired").value_or(false);
