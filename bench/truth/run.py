@@ -96,8 +96,10 @@ def predict(decan, prog, variant, opts, out, report=False):
     L = kernel_loop(rep)
     if not L:
         return {"error": "no kernel loop"}
+    # REF's sampled call (the whole run's mean holds preemptions).
     wr = L["whole_run"]
-    cyc = wr["cycles"] / wr["calls"] if wr.get("calls") else None
+    ref = L.get("variants", {}).get("REF", {}).get("cycles", {}).get("median")
+    cyc = ref or (wr["cycles"] / wr["calls"] if wr.get("calls") else None)
     I = L.get("saturation_interval", {}).get(variant)
     v = L.get("verdict", {})
     return {"loop": L["id"], "cycles_per_call": cyc,
