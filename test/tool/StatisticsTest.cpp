@@ -8,6 +8,7 @@
 #include "decan/Tool/Statistics.h"
 #include "decan/Tool/Analysis.h"
 #include "decan/Tool/Pairing.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include "gtest/gtest.h"
 
@@ -15,6 +16,7 @@
 #include <random>
 
 using namespace decan::tool;
+using llvm::StringRef;
 
 namespace {
 
@@ -302,13 +304,48 @@ TEST(Verdict, CallsBelowThePrecisionFloorGetNoVerdict) {
   Report R;
   R.ProbeCycles = 52;
   LoopReport L = pairedLoop(0.95, 0.3, 0.02, 60);
-  L.RunCycles = 300.0 * L.RunCalls; // 300 cycles per call < 10 x 52
+  L.RunCycles = 150.0 * L.RunCalls; // 150 cycles per call < 3 x 52
   R.Loops.push_back(L);
   analyse(R);
   EXPECT_EQ(nameOf(R.Loops[0].Verdict), "inconclusive");
   EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor"), std::string::npos);
   for (const std::string &D : R.Loops[0].Diagnosis)
     EXPECT_EQ(D.find("memory-bound"), std::string::npos) << D;
+}
+
+TEST(Verdict, ShortCallsKeepTheClaimsThatHoldDownToTheirTerm) {
+  // Calls of 600 cycles with 52-cycle probes: each saturation may read up
+  // to 3 x 52 / 600 = 0.26 high. A gap of 0.65 survives that; one of 0.35
+  // does not, though the same samples in 30,000-cycle calls decide it.
+  Report R;
+  R.ProbeCycles = 52;
+  auto Add = [&](const char *Id, double SatLS, double CallCycles) {
+    LoopReport L = pairedLoop(SatLS, 0.3, 0.02, 60);
+    L.Id = Id;
+    L.RunCycles = CallCycles * L.RunCalls;
+    L.Variants[Variant::REF]->Cycles.Median = CallCycles;
+    R.Loops.push_back(L);
+  };
+  Add("wide:L0", 0.95, 600);
+  Add("narrow:L0", 0.65, 600);
+  Add("long:L0", 0.65, 30000);
+  analyse(R);
+  auto Get = [&](StringRef Id) -> const LoopReport & {
+    return *llvm::find_if(R.Loops,
+                          [&](const LoopReport &L) { return L.Id == Id; });
+  };
+  const LoopReport &Wide = Get("wide:L0");
+  EXPECT_EQ(nameOf(Wide.Verdict), "memory-bound");
+  EXPECT_GE(Wide.VerdictConfidence, 0.9);
+  ASSERT_TRUE(Wide.SatInterval[Variant::LS]);
+  EXPECT_LT(Wide.SatInterval[Variant::LS]->Lo, 0.95 - 0.25);
+  EXPECT_GT(Wide.SatInterval[Variant::LS]->Hi, 0.95);
+  EXPECT_TRUE(llvm::any_of(Wide.Warnings, [](const std::string &W) {
+    return StringRef(W).starts_with("short calls (600 cycles)");
+  }));
+  EXPECT_NE(nameOf(Get("narrow:L0").Verdict), "memory-bound");
+  EXPECT_EQ(nameOf(Get("long:L0").Verdict), "memory-bound");
+  EXPECT_GE(Get("long:L0").VerdictConfidence, 0.9);
 }
 
 TEST(Verdict, TooFewPairsSayWhatWouldSettleIt) {

@@ -29,17 +29,17 @@ Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,
                    const std::function<std::string(const double *)> &Classify,
-                   double Margin) {
+                   double Margin, double Below) {
   // The class of \p X, or kNearThreshold when a corner of the box
-  // X +- Margin falls in another one.
+  // [X - Margin - Below, X + Margin] falls in another one.
   std::vector<double> Corner(Point.size());
   auto Robust = [&](const double *X) {
     std::string Label = Classify(X);
-    if (Margin <= 0)
+    if (Margin <= 0 && Below <= 0)
       return Label;
     for (unsigned Mask = 0; Mask < (1u << Point.size()); ++Mask) {
       for (size_t I = 0; I < Point.size(); ++I)
-        Corner[I] = X[I] + ((Mask >> I) & 1 ? Margin : -Margin);
+        Corner[I] = X[I] + ((Mask >> I) & 1 ? Margin : -Margin - Below);
       if (Classify(Corner.data()) != Label)
         return std::string(kNearThreshold);
     }

@@ -60,13 +60,13 @@ std::string satText(const LoopState &S, Variant V) {
 }
 
 Classified costClaim(double Sat, const std::vector<double> &Reps, double Cost,
-                     const Thresholds &T) {
+                     const Thresholds &T, double Below) {
   return classifyReplicates(
       {Sat}, {Reps},
       [&](const double *X) {
         return std::string(1 - X[0] >= Cost ? "costly" : "cheap");
       },
-      T.Margin);
+      T.Margin, Below);
 }
 
 std::pair<std::optional<double>, std::vector<double>>

@@ -84,8 +84,10 @@ bool settled(const Classified &C, bool Paired, const Thresholds &T);
 /// Sat(V) as "0.42 [0.40, 0.44]" when it has an interval, else "0.42".
 std::string satText(const LoopState &S, Variant V);
 /// "costly" when removing the target gains at least \p Cost, else "cheap".
+/// \p Below: how far the saturation may read high (a short call's bias,
+/// LoopState::ShortCall).
 Classified costClaim(double Sat, const std::vector<double> &Reps, double Cost,
-                     const Thresholds &T);
+                     const Thresholds &T, double Below = 0);
 /// Sat(V) against variant \p Ref (thesis 4.5.2): the point and the
 /// replicates divided by Ref's; Sat(V) itself when \p Ref is REF.
 std::pair<std::optional<double>, std::vector<double>>

@@ -40,7 +40,8 @@ void dl1(AnalysisContext &C) {
     bool Paired = !St.Boot[DL1].empty();
     Classified Cl = classifyReplicates(
         {Sat}, {St.Boot[DL1]},
-        [&](const double *X) { return dataLocation(X[0], T).str(); }, T.Margin);
+        [&](const double *X) { return dataLocation(X[0], T).str(); }, T.Margin,
+        St.ShortCall);
     std::string S = confident(Cl, Paired, T)
                         ? formatv("DL1: Sat(DL1)={0:F2}, data in {1}{2}", Sat,
                                   Cl.Label, confidenceText(Cl, Paired))

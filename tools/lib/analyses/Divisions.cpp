@@ -25,7 +25,7 @@ void divisions(AnalysisContext &C) {
     double Sat = *St.Sat[NoDiv];
     L.DivGain = std::max(0.0, 1 - Sat);
     bool Paired = !St.Boot[NoDiv].empty();
-    Classified Cl = costClaim(Sat, St.Boot[NoDiv], T.DivCost, T);
+    Classified Cl = costClaim(Sat, St.Boot[NoDiv], T.DivCost, T, St.ShortCall);
     if (!confident(Cl, Paired, T)) {
       L.Diagnosis.push_back(
           formatv("divisions/square roots: Sat(NO_DIV)={0}: whether they "

@@ -36,7 +36,7 @@ static void groupAnalysis(LoopReport &L, const LoopState &St,
     if (St.TooShort || !G.SatRemoved)
       continue;
     const std::vector<double> &Reps = St.Boot[groupRemoved(K)];
-    Classified C = costClaim(*G.SatRemoved, Reps, T.GroupCost, T);
+    Classified C = costClaim(*G.SatRemoved, Reps, T.GroupCost, T, St.ShortCall);
     bool Paired = !Reps.empty();
     bool Settled = settled(C, Paired, T);
     std::string S =

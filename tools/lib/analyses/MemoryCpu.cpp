@@ -61,7 +61,7 @@ void memoryCpu(AnalysisContext &C) {
         [&](const double *X) {
           return nameOf(classifyMemoryCpu(X[0], X[1], T)).str();
         },
-        T.Margin);
+        T.Margin, S.ShortCall);
     if (!confident(Cl, Paired, T))
       return;
     // The class of the point itself, whatever the margin says.

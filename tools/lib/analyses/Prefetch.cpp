@@ -31,7 +31,7 @@ void prefetch(AnalysisContext &C) {
               return std::string(X[0] - 1 >= T.PortSlowdown ? "busy"
                                                             : "headroom");
             },
-            T.Margin);
+            T.Margin, St.ShortCall);
         L.Diagnosis.push_back(
             !settled(Cl, Paired, T)
                 ? formatv("load ports: Sat(PREFETCH)={0:F2}{1}: whether one "

@@ -50,7 +50,7 @@ void predictGain(LoopReport &L, const LoopState &St, const Thresholds &T) {
     auto [Sat, Reps] = analyses::against(St, V, analyses::referenceOf(St, V));
     if (!Cost || !Sat)
       continue;
-    Classified Cl = analyses::costClaim(*Sat, Reps, *Cost, T);
+    Classified Cl = analyses::costClaim(*Sat, Reps, *Cost, T, St.ShortCall);
     if (!analyses::settled(Cl, !Reps.empty(), T))
       continue;
     double Gain = std::max(0.0, 1 - *Sat);

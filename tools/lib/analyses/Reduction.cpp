@@ -26,7 +26,7 @@ void reduction(AnalysisContext &C) {
       auto [S, Reps] = against(St, Variant::NO_RED, StoreRef);
       if (S) {
         bool Paired = !Reps.empty();
-        Classified Cl = costClaim(*S, Reps, T.RedCost, T);
+        Classified Cl = costClaim(*S, Reps, T.RedCost, T, St.ShortCall);
         std::string Txt =
             !settled(Cl, Paired, T)
                 ? formatv("reduction: Sat(NO_RED)={0:F2}{1}: whether the "

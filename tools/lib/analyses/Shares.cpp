@@ -118,7 +118,9 @@ void shareCaveats(AnalysisContext &C) {
                   L.TimeCycles / (double)L.RunCalls,
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());
-    if (S.TooShort && L.ProgramShare && !L.ProgramShareLowerBound) {
+    bool Short = R.ProbeCycles > 0 && S.MeanCall > 0 &&
+                 S.MeanCall < C.T.PrecisionFactor * R.ProbeCycles;
+    if (Short && L.ProgramShare && !L.ProgramShareLowerBound) {
       L.ProgramShareApproximate = true;
       L.Warnings.push_back(
           formatv("the program share ({0}) is approximate: calls of {1:F0} "

@@ -21,8 +21,9 @@ void stores(AnalysisContext &C) {
   forEachLoop(C, [&](LoopReport &L, LoopState &St) {
     if (St.Sat[Variant::NO_STORE] && !St.TooShort) {
       bool Paired = !St.Boot[Variant::NO_STORE].empty();
-      Classified Cl = costClaim(*St.Sat[Variant::NO_STORE],
-                                St.Boot[Variant::NO_STORE], T.StoreCost, T);
+      Classified Cl =
+          costClaim(*St.Sat[Variant::NO_STORE], St.Boot[Variant::NO_STORE],
+                    T.StoreCost, T, St.ShortCall);
       L.Diagnosis.push_back(
           !settled(Cl, Paired, T)
               ? formatv("stores: Sat(NO_STORE)={0}: whether they cost at "
@@ -43,7 +44,7 @@ void stores(AnalysisContext &C) {
     if (St.Sat[Variant::S2L] && !St.TooShort) {
       bool Paired = !St.Boot[Variant::S2L].empty();
       Classified Cl = costClaim(*St.Sat[Variant::S2L], St.Boot[Variant::S2L],
-                                T.StoreCost, T);
+                                T.StoreCost, T, St.ShortCall);
       L.Diagnosis.push_back(
           !settled(Cl, Paired, T)
               ? formatv("store writes (coherence, write-allocate): "

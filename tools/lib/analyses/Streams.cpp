@@ -79,7 +79,7 @@ void streams(AnalysisContext &C) {
         [&](const double *X) {
           return nameOf(classifyStreams(X[0], X[1], T)).str();
         },
-        T.Margin);
+        T.Margin, S.ShortCall);
     if (confident(Cl, Paired, T)) {
       L.VerdictConfidence = Paired ? Cl.Agreement : 0;
       L.Streams = parseName<StreamsClass>(Cl.Label).value_or(

@@ -78,9 +78,21 @@ struct Thresholds {
   double Margin = 0.02;
   /// Bootstrap replicates per saturation.
   unsigned Bootstrap = 400;
-  /// Calls shorter than this many probe costs are below the precision
-  /// floor: their loop gets no verdict.
+  /// Calls shorter than this many probe costs: the loop's program share is
+  /// approximate (a call timed alone loses its overlap with the code
+  /// around it).
   double PrecisionFactor = 10;
+  /// Calls shorter than this many probe costs are below the precision
+  /// floor: their loop gets no verdict (the short-call term below would
+  /// reach 1).
+  double MinCallProbes = 3;
+  /// A call timed alone between the probes runs slower than in the
+  /// program, where the out-of-order core overlaps it with its neighbours,
+  /// so a variant's saturation reads high by up to about this many probe
+  /// costs per call (bench/truth): each interval reaches down by
+  /// ShortCallProbes x probe / mean call, and every claim must hold down
+  /// to there.
+  double ShortCallProbes = 3;
   /// The samples' mean trip count may differ from the run's by this much.
   double MaxTripsDrift = 0.25;
   /// REF's cost per iteration varying by more than this between parts of
@@ -132,13 +144,14 @@ struct Classified {
 
 /// Applies \p Classify to the point values and to each replicate (arrays
 /// of equal length, one per input). A point whose class changes when its
-/// values move by up to \p Margin (every corner of the box is tried) is
-/// labelled kNearThreshold (Verdicts.h): it supports no class.
+/// values move by up to \p Margin (every corner of the box is tried), or
+/// down by up to \p Margin + \p Below (a short call's bias), is labelled
+/// kNearThreshold (Verdicts.h): it supports no class.
 Classified
 classifyReplicates(const std::vector<double> &Point,
                    const std::vector<std::vector<double>> &Replicates,
                    const std::function<std::string(const double *)> &Classify,
-                   double Margin = 0);
+                   double Margin = 0, double Below = 0);
 
 /// Fills shares, saturations, analyses, rankings, diagnosis and warnings of
 /// every loop of \p R: the analyses of analysisList() (AnalysisList.h), in

@@ -31,6 +31,9 @@ struct LoopState {
   double MeanCall = 0;
   /// Below the precision floor: no verdict is drawn from the samples.
   bool TooShort = false;
+  /// How far below its point each saturation may lie: a short call's bias
+  /// (Thresholds::ShortCallProbes), which its interval and claims include.
+  double ShortCall = 0;
 };
 
 /// What one run of the list works on.
