@@ -36,9 +36,11 @@ static cl::list<std::string>
 
 static cl::list<std::string> DecanLoops(
     "decan-loops", cl::CommaSeparated,
-    cl::desc("Instrument only these loops: loop ids (f:L2) or source "
-             "positions FILE:LINE[:COL] (what `decan flags --hot` prints)"),
-    cl::value_desc("f:L2,a.c:10:3"), cl::cat(DecanCategory));
+    cl::desc("Instrument only these loops: loop instances f:L2@FILE:LINE:COL "
+             "(what `decan flags --hot` prints: the loop f:L2 where it "
+             "starts there), loop ids (f:L2) or source positions "
+             "FILE:LINE[:COL] (every loop starting there)"),
+    cl::value_desc("f:L2@a.c:10:3,a.c:12"), cl::cat(DecanCategory));
 
 static cl::opt<bool> DecanPgoHot(
     "decan-pgo-hot",
