@@ -304,9 +304,8 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
 }
 
 /// Steps 1-2: the innermost loops of \p F in header order, each with its
-/// record (and skip reason, if any).
-/// \p IsHot: whether a loop is hot by the PGO profile, or null when
-/// -decan-pgo-hot is off.
+/// record (and skip reason, if any). \p IsHot: whether a loop is hot by the
+/// PGO profile, or null when -decan-pgo-hot is off.
 static SmallVector<Candidate, 8>
 findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
                function_ref<bool(const Loop &)> IsHot) {
@@ -351,7 +350,8 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
   llvm::sort(Cands, [&](const Candidate &A, const Candidate &B) {
     return Pos[A.Header] < Pos[B.Header];
   });
-
+  SmallVector<bool, 8> Hot = Filter.selectHotLoops(
+      F, to_vector(map_range(Cands, [](const Candidate &C) { return C.Loc; })));
   for (auto [Index, C] : enumerate(Cands)) {
     LoopRecord &R = C.Rec;
     R.Function = F.getName().str();
@@ -373,7 +373,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
                      "(compile with -gline-tables-only or -g)";
     else if (!Filter.selects(F, R.File, R.Line))
       R.SkipReason = "not selected (-decan-functions/-decan-lines)";
-    else if (!Filter.selectsHotLoop(R.id(), R.File, R.Line, R.Column))
+    else if (!Hot[Index])
       R.SkipReason = "cold: not among the hot loops of -decan-loops (decan "
                      "flags --hot)";
     else if (IsHot && C.L && !IsHot(*C.L))

@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -34,9 +36,11 @@ static cl::list<std::string>
 
 static cl::list<std::string> DecanLoops(
     "decan-loops", cl::CommaSeparated,
-    cl::desc("Instrument only these loops: loop ids (f:L2) or source "
-             "positions FILE:LINE[:COL] (what `decan flags --hot` prints)"),
-    cl::value_desc("f:L2,a.c:10:3"), cl::cat(DecanCategory));
+    cl::desc("Instrument only these loops: loop instances f:L2@FILE:LINE:COL "
+             "(what `decan flags --hot` prints: the loop f:L2 where it "
+             "starts there), loop ids (f:L2) or source positions "
+             "FILE:LINE[:COL] (every loop starting there)"),
+    cl::value_desc("f:L2@a.c:10:3,a.c:12"), cl::cat(DecanCategory));
 
 static cl::opt<bool> DecanPgoHot(
     "decan-pgo-hot",
@@ -59,6 +63,51 @@ static cl::opt<bool> DecanDisable("decan-disable",
                                   cl::init(false), cl::cat(DecanCategory));
 
 bool decan::isDecanDisabled() { return DecanDisable; }
+
+/// "f:L2" -> (f, 2); nullopt if \p Id is no loop id.
+static std::optional<std::pair<StringRef, unsigned>> splitLoopId(StringRef Id) {
+  size_t At = Id.rfind(":L");
+  unsigned Index;
+  if (At == StringRef::npos || At == 0 ||
+      Id.drop_front(At + 2).getAsInteger(10, Index))
+    return std::nullopt;
+  return std::make_pair(Id.take_front(At), Index);
+}
+
+/// One -decan-loops entry: F:LN@FILE:LINE[:COL] (an instance), FILE:LINE:COL
+/// or FILE:LINE (a position), else a loop id (F:LN). Mangled names have no
+/// '@'; a file name may, so an instance's id must read as one.
+std::optional<LoopFilter::HotLoop> LoopFilter::parseHotLoop(StringRef Entry) {
+  HotLoop H;
+  auto [Id, Where] = Entry.split('@');
+  if (!Where.empty() && splitLoopId(Id)) {
+    H.Id = Id.str();
+    Entry = Where;
+  }
+  auto [Rest, Last] = Entry.rsplit(':');
+  unsigned N;
+  if (!Rest.empty() && !Last.getAsInteger(10, N)) {
+    auto [File, Mid] = Rest.rsplit(':');
+    unsigned Line;
+    if (!File.empty() && !Mid.getAsInteger(10, Line)) {
+      H.File = File.str();
+      H.Line = Line;
+      H.Col = N;
+    } else {
+      H.File = Rest.str();
+      H.Line = N;
+    }
+  } else if (H.Id.empty()) {
+    H.Id = Entry.str();
+  } else {
+    return std::nullopt; // an instance without a position
+  }
+  if (auto FnIndex = splitLoopId(H.Id)) {
+    H.Function = FnIndex->first.str();
+    H.Index = FnIndex->second;
+  }
+  return H;
+}
 
 Expected<LoopFilter> LoopFilter::fromOptions() {
   LoopFilter Filter;
@@ -88,25 +137,12 @@ Expected<LoopFilter> LoopFilter::fromOptions() {
   for (StringRef Entry : DecanLoops) {
     if (Entry.empty())
       continue;
-    HotLoop H;
-    // FILE:LINE:COL or FILE:LINE; anything else is a loop id (f:L2).
-    auto [Rest, Last] = Entry.rsplit(':');
-    unsigned N;
-    if (!Rest.empty() && !Last.getAsInteger(10, N)) {
-      auto [File, Mid] = Rest.rsplit(':');
-      unsigned Line;
-      if (!File.empty() && !Mid.getAsInteger(10, Line)) {
-        H.File = File.str();
-        H.Line = Line;
-        H.Col = N;
-      } else {
-        H.File = Rest.str();
-        H.Line = N;
-      }
-    } else {
-      H.Id = Entry.str();
-    }
-    Filter.HotLoops.push_back(std::move(H));
+    std::optional<HotLoop> H = parseHotLoop(Entry);
+    if (!H)
+      return createStringError("decan: bad -decan-loops entry '" + Entry.str() +
+                               "': expected FUNCTION:LINDEX[@FILE:LINE:COL] "
+                               "or FILE:LINE[:COL]");
+    Filter.HotLoops.push_back(std::move(*H));
   }
   Filter.PgoHot = DecanPgoHot;
   Expected<unsigned> Mask = variantMaskFromOption();
@@ -179,16 +215,46 @@ bool LoopFilter::selects(const Function &F, StringRef File,
   return true;
 }
 
-bool LoopFilter::selectsHotLoop(StringRef Id, StringRef File, unsigned Line,
-                                unsigned Col) const {
-  if (HotLoops.empty())
-    return true;
-  return any_of(HotLoops, [&](const HotLoop &H) {
-    if (!H.Id.empty())
-      return H.Id == Id;
-    return Line && H.Line == Line && (!H.Col || H.Col == Col) &&
-           (fileMatches(File, H.File) || fileMatches(H.File, File));
-  });
+bool LoopFilter::HotLoop::at(StringRef Have, unsigned HaveLine,
+                             unsigned HaveCol) const {
+  return HaveLine && Line == HaveLine && (!Col || Col == HaveCol) &&
+         (fileMatches(Have, File) || fileMatches(File, Have));
+}
+
+SmallVector<bool, 8>
+LoopFilter::selectHotLoops(const Function &F, ArrayRef<DebugLoc> Starts) const {
+  SmallVector<bool, 8> Hot(Starts.size(), HotLoops.empty());
+  auto At = [&](const HotLoop &H, unsigned K) {
+    const DILocation *DL = Starts[K].get();
+    return DL && H.at(DL->getFilename(), DL->getLine(), DL->getColumn());
+  };
+  for (const HotLoop &H : HotLoops) {
+    if (H.Id.empty()) { // a position: every loop starting there
+      for (unsigned K = 0; K < Starts.size(); ++K)
+        Hot[K] = Hot[K] || At(H, K);
+      continue;
+    }
+    if (H.Function != F.getName())
+      continue;
+    bool Here = H.Index < Starts.size();
+    if (Here && (!H.Line || At(H, H.Index))) {
+      Hot[H.Index] = true;
+      continue;
+    }
+    if (!H.Line)
+      continue;
+    // Not the build the report measured (other flags or source): F's loops
+    // at the instance's position stand in for it.
+    for (unsigned K = 0; K < Starts.size(); ++K)
+      Hot[K] = Hot[K] || At(H, K);
+    F.getContext().diagnose(DiagnosticInfoGeneric(
+        "decan: -decan-loops: " + Twine(H.Id) + " does not start at " + H.File +
+            ":" + Twine(H.Line) + ":" + Twine(H.Col) +
+            " in this build (not the build that was measured?): "
+            "instrumenting the loops of its function starting there",
+        DS_Warning));
+  }
+  return Hot;
 }
 
 /// Intrinsics that x86-64 codegen turns into library calls.

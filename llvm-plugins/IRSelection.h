@@ -10,7 +10,10 @@
 #ifndef DECAN_LLVM_PLUGINS_IRSELECTION_H
 #define DECAN_LLVM_PLUGINS_IRSELECTION_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
@@ -41,10 +44,15 @@ public:
   /// -gline-tables-only).
   bool hasLineRanges() const { return !Lines.empty(); }
 
-  /// Whether -decan-loops (the hot loops of an earlier report, `decan flags
-  /// --hot`) leaves in the loop \p Id starting at \p File:\p Line:\p Col.
-  bool selectsHotLoop(llvm::StringRef Id, llvm::StringRef File, unsigned Line,
-                      unsigned Col) const;
+  /// Which innermost loops of \p F -decan-loops (the hot loops of an
+  /// earlier report, `decan flags --hot`) leaves in; \p Starts: each loop's
+  /// start, in index order (F:L0, F:L1, ...). An instance entry
+  /// (F:L2@FILE:LINE:COL) selects that loop where it starts at that
+  /// position; where F's loop L2 starts elsewhere (not the build that was
+  /// measured), F's loops at that position, with a warning.
+  llvm::SmallVector<bool, 8>
+  selectHotLoops(const llvm::Function &F,
+                 llvm::ArrayRef<llvm::DebugLoc> Starts) const;
 
   /// Whether -decan-pgo-hot was given: only loops whose header block is hot
   /// by the PGO profile summary (counted in source iterations) are
@@ -62,11 +70,14 @@ private:
   };
   std::vector<std::string> Functions;
   std::vector<LineRange> Lines;
-  /// -decan-loops: a loop id ("f:L2"), or FILE:LINE[:COL] (Col 0: any).
+  /// -decan-loops: a loop instance ("f:L2@a.c:10:3"), a loop id ("f:L2"),
+  /// or FILE:LINE[:COL] (Col 0: any). Function and Index are the id's.
   struct HotLoop {
-    std::string Id, File;
-    unsigned Line = 0, Col = 0;
+    std::string Id, Function, File;
+    unsigned Index = 0, Line = 0, Col = 0;
+    bool at(llvm::StringRef File, unsigned Line, unsigned Col) const;
   };
+  static std::optional<HotLoop> parseHotLoop(llvm::StringRef Entry);
   std::vector<HotLoop> HotLoops;
   bool PgoHot = false;
   unsigned Variants = 0;

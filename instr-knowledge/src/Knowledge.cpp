@@ -18,6 +18,7 @@
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCFixup.h"
+#include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -90,9 +91,7 @@ X86Knowledge::create(StringRef CPU, StringRef Features) {
   if (!K->GR64 || !K->VR128 || !K->VR256 || !K->VR512 || !K->VK)
     return createStringError(inconvertibleErrorCode(),
                              "unexpected x86-64 register classes");
-  K->Classes.resize(MII.getNumOpcodes());
-  for (unsigned Op = 0, E = MII.getNumOpcodes(); Op < E; ++Op)
-    K->Classes[Op] = classifyOpcode(MII, Op, K->MRI.get());
+  K->Classes.reset(new std::atomic<unsigned>[MII.getNumOpcodes()]());
   const FeatureBitset &FB = K->STI->getFeatureBits();
   auto Has = [&](StringRef F) {
     for (const SubtargetFeatureKV &KV : K->STI->getAllProcessorFeatures())
@@ -159,7 +158,14 @@ Expected<std::unique_ptr<X86Knowledge>> X86Knowledge::createForHost() {
 }
 
 unsigned X86Knowledge::classify(unsigned Opcode) const {
-  return Opcode < Classes.size() ? Classes[Opcode] : SubsetUnsupported;
+  if (Opcode >= MII->getNumOpcodes())
+    return SubsetUnsupported;
+  unsigned C = Classes[Opcode].load(std::memory_order_relaxed);
+  if (!C) {
+    C = classifyOpcode(*MII, Opcode, MRI.get()) | Classified;
+    Classes[Opcode].store(C, std::memory_order_relaxed);
+  }
+  return C & ~Classified;
 }
 
 bool X86Knowledge::isGPR(unsigned R) const {

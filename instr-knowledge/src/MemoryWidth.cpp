@@ -5,8 +5,9 @@
 // for an EVEX broadcast the element's class), and the MC layer shows it in
 // one place only: the Intel-syntax printer's "dword ptr". MCOperandInfo
 // says OPERAND_MEMORY and no more; TSFlags' disp8 scale (CD8) exists for
-// EVEX forms alone. So create() prints one instance of every opcode with a
-// memory operand, in Intel syntax, and keeps the size it names. The
+// EVEX forms alone. So the first question about an opcode with a memory
+// operand prints one instance of it, in Intel syntax, and keeps the size it
+// names (printing all ~30 000 opcodes up front cost every compile). The
 // opcode's name is read only where LLVM names no size: opaque operands
 // (xsave, fxsave, far pointers) and vector-indexed ones (gathers and
 // scatters, whose operand names one element: decan counts them all).
@@ -50,56 +51,68 @@ static unsigned bytesOfSizeKeyword(StringRef Printed) {
 }
 
 void X86Knowledge::initMemoryOperandBytes(const Target &T) {
-  MemOperandBytes.assign(MII->getNumOpcodes(), 0);
-  std::unique_ptr<MCInstPrinter> Intel(T.createMCInstPrinter(
-      STI->getTargetTriple(), /*Intel*/ 1, *MAI, *MII, *MRI));
-  if (!Intel)
-    return;
+  MemOperandBytes.reset(new std::atomic<uint8_t>[MII->getNumOpcodes()]);
+  for (unsigned Op = 0, E = MII->getNumOpcodes(); Op < E; ++Op)
+    MemOperandBytes[Op].store(NotPrinted, std::memory_order_relaxed);
+  IntelPrinter.reset(T.createMCInstPrinter(STI->getTargetTriple(), /*Intel*/ 1,
+                                           *MAI, *MII, *MRI));
+  VmovwStore = opcode("VMOVZPWILo2PWIZmr");
+}
+
+unsigned X86Knowledge::memOperandBytes(unsigned Op) const {
+  uint8_t Bytes = MemOperandBytes[Op].load(std::memory_order_relaxed);
+  if (Bytes == NotPrinted) {
+    Bytes = printedMemOperandBytes(Op);
+    MemOperandBytes[Op].store(Bytes, std::memory_order_relaxed);
+  }
+  return Bytes;
+}
+
+/// The size keyword Intel syntax prints for one instance of \p Op: [rax],
+/// the first register of each register operand's class, zero immediates.
+uint8_t X86Knowledge::printedMemOperandBytes(unsigned Op) const {
+  // LLVM 22 gives vmovw's store form an i32mem operand; it writes 2 bytes
+  // (the instruction's EVEX disp8 scale says so too).
+  if (Op == VmovwStore)
+    return 2;
   auto FirstReg = [&](int16_t RC) -> MCRegister {
     return RC >= 0 && MRI->getRegClass(RC).getNumRegs()
                ? MRI->getRegClass(RC).getRegister(0)
                : MCRegister();
   };
-  std::string Text;
-  for (unsigned Op = 0, E = MII->getNumOpcodes(); Op < E; ++Op) {
-    const MCInstrDesc &D = MII->get(Op);
-    int M = memOperandIndex(Op);
-    if (M < 0 || D.isPseudo() || unsigned(M) + 5 > D.getNumOperands())
-      continue;
-    ArrayRef<MCOperandInfo> Info = D.operands();
-    bool FiveMemoryOperands = true;
-    for (int J = M; J < M + 5; ++J)
-      FiveMemoryOperands &= Info[J].OperandType == MCOI::OPERAND_MEMORY;
-    // A vector index (gathers, scatters): the operand names one element.
-    if (!FiveMemoryOperands || isVector(FirstReg(Info[M + 2].RegClass)))
-      continue;
-    MCInst MI;
-    MI.setOpcode(Op);
-    // One instance: [rax], the first register of each register operand's
-    // class, zero immediates.
-    for (unsigned J = 0; J < D.getNumOperands(); ++J) {
-      if (J == unsigned(M)) // base
-        MI.addOperand(MCOperand::createReg(GR64->getRegister(0)));
-      else if (J == unsigned(M) + 1) // scale
-        MI.addOperand(MCOperand::createImm(1));
-      else if (J == unsigned(M) + 3) // displacement
-        MI.addOperand(MCOperand::createImm(0));
-      else if (J > unsigned(M) && J < unsigned(M) + 5) // index, segment
-        MI.addOperand(MCOperand::createReg(MCRegister()));
-      else if (Info[J].OperandType == MCOI::OPERAND_REGISTER)
-        MI.addOperand(MCOperand::createReg(FirstReg(Info[J].RegClass)));
-      else
-        MI.addOperand(MCOperand::createImm(0));
-    }
-    Text.clear();
-    raw_string_ostream OS(Text);
-    Intel->printInst(&MI, 0, "", *STI, OS);
-    MemOperandBytes[Op] = bytesOfSizeKeyword(Text);
+  const MCInstrDesc &D = MII->get(Op);
+  int M = memOperandIndex(Op);
+  if (!IntelPrinter || M < 0 || D.isPseudo() ||
+      unsigned(M) + 5 > D.getNumOperands())
+    return 0;
+  ArrayRef<MCOperandInfo> Info = D.operands();
+  bool FiveMemoryOperands = true;
+  for (int J = M; J < M + 5; ++J)
+    FiveMemoryOperands &= Info[J].OperandType == MCOI::OPERAND_MEMORY;
+  // A vector index (gathers, scatters): the operand names one element.
+  if (!FiveMemoryOperands || isVector(FirstReg(Info[M + 2].RegClass)))
+    return 0;
+  MCInst MI;
+  MI.setOpcode(Op);
+  for (unsigned J = 0; J < D.getNumOperands(); ++J) {
+    if (J == unsigned(M)) // base
+      MI.addOperand(MCOperand::createReg(GR64->getRegister(0)));
+    else if (J == unsigned(M) + 1) // scale
+      MI.addOperand(MCOperand::createImm(1));
+    else if (J == unsigned(M) + 3) // displacement
+      MI.addOperand(MCOperand::createImm(0));
+    else if (J > unsigned(M) && J < unsigned(M) + 5) // index, segment
+      MI.addOperand(MCOperand::createReg(MCRegister()));
+    else if (Info[J].OperandType == MCOI::OPERAND_REGISTER)
+      MI.addOperand(MCOperand::createReg(FirstReg(Info[J].RegClass)));
+    else
+      MI.addOperand(MCOperand::createImm(0));
   }
-  // LLVM 22 gives vmovw's store form an i32mem operand; it writes 2 bytes
-  // (the instruction's EVEX disp8 scale says so too).
-  if (unsigned Op = opcode("VMOVZPWILo2PWIZmr"))
-    MemOperandBytes[Op] = 2;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  std::lock_guard<std::mutex> Lock(IntelMutex);
+  IntelPrinter->printInst(&MI, 0, "", *STI, OS);
+  return bytesOfSizeKeyword(Text);
 }
 
 /// Where LLVM names no size: the widest vector register among the explicit
@@ -128,7 +141,8 @@ unsigned X86Knowledge::memWidth(const Instr &I) const {
     return I.MemWidth;
   if (memOperandIndex(I.Opcode) < 0)
     return 0;
-  if (I.Opcode < MemOperandBytes.size() && MemOperandBytes[I.Opcode])
-    return MemOperandBytes[I.Opcode];
+  if (I.Opcode < MII->getNumOpcodes())
+    if (unsigned Bytes = memOperandBytes(I.Opcode))
+      return Bytes;
   return memWidthFromName(I);
 }

@@ -52,10 +52,32 @@ TEST(Feedback, HotLoopsBySourcePosition) {
   EXPECT_EQ(S.Entries[0], "b.c:9:3"); // hottest first, position as written
   EXPECT_EQ(S.Entries[1], "c.c:4");   // no source identity: file:line
   EXPECT_NEAR(S.Covered, 0.85, 1e-12);
+  // By instance (--hot): the function's loop, checked against its position.
+  ASSERT_EQ(S.Instances.size(), 2u);
+  EXPECT_EQ(S.Instances[0], "g:L1@b.c:9:3");
+  EXPECT_EQ(S.Instances[1], "h:L0@c.c:4");
+  EXPECT_EQ(S.ByIdOnly, 0u);
   // Tuning leaves rarely called loops out.
   R.Loops[1].RunCalls = 3;
   S = selectHotLoops(R, 80, 64);
   EXPECT_EQ(S.Entries.front(), "c.c:4");
+}
+
+TEST(Feedback, HotInstancesOfOneSourceLoop) {
+  // One source loop inlined into three functions; two instances held the
+  // time. By position all three would be instrumented; by instance two.
+  Report R;
+  R.Loops.push_back(loop("f:L2", "add|a.c:7:3||f@a.c:12:27", 0.60));
+  R.Loops.push_back(loop("g:L0", "add|a.c:7:3||g@a.c:13:27", 0.38));
+  R.Loops.push_back(loop("k:L1", "add|a.c:7:3||k@a.c:14:27", 0.01));
+  R.Loops.push_back(loop("m:L0", "", 0.01)); // no position: by id only
+  HotSelection S = selectHotLoops(R, 95);
+  EXPECT_EQ(S.Entries, std::vector<std::string>{"a.c:7:3"});
+  EXPECT_EQ(S.Instances,
+            (std::vector<std::string>{"f:L2@a.c:7:3", "g:L0@a.c:7:3"}));
+  S = selectHotLoops(R, 100);
+  EXPECT_EQ(S.Instances.back(), "m:L0");
+  EXPECT_EQ(S.ByIdOnly, 1u);
 }
 
 TEST(Feedback, TripCountsPerSourceLoop) {

@@ -92,8 +92,23 @@ int runFlagsCommand(int argc, char **argv) {
                         S.Loops.size(), R->Loops.size(), S.Covered * 100,
                         S.ProgramCovered * 100, Spec->Report, Spec->Percent,
                         join(S.Loops, ", "));
-      Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
-      if (StringRef(Opt) == "tune") {
+      // --hot: the instances measured, not every inlined copy or template
+      // instance of their source loops; --tune clones the functions, so
+      // its loops go by position.
+      bool Tune = StringRef(Opt) == "tune";
+      if (!Tune)
+        errs() << formatv(
+            "decan flags: {0} loop instance(s) by function and "
+            "loop index, checked against the source position{1}\n",
+            S.Instances.size() - S.ByIdOnly,
+            S.ByIdOnly ? formatv("; {0} by id only (the report "
+                                 "has no position for them)",
+                                 S.ByIdOnly)
+                             .str()
+                       : "");
+      Out +=
+          " -mllvm -decan-loops=" + join(Tune ? S.Entries : S.Instances, ",");
+      if (Tune) {
         Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
         if (A.AllowFastMath)
           Out += " -mllvm -decan-tune-fast-math";

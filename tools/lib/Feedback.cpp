@@ -1,4 +1,4 @@
-//===- HotLoops.cpp - The loops that matter in a report -------------------===//
+//===- Feedback.cpp - A report fed into the next build --------------------===//
 //
 // Part of decan. See decan/Tool/Feedback.h.
 //
@@ -60,13 +60,16 @@ HotSelection selectHotLoops(const Report &R, double Percent,
   for (const LoopReport *L : Ls) {
     if (S.Covered * 100 >= Percent)
       break;
-    std::string Entry = L->Id;
+    std::string Position;
     if (!L->Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
-      Entry = StringRef(L->Source).split('|').second.split('|').first.str();
+      Position = StringRef(L->Source).split('|').second.split('|').first.str();
     else if (!L->File.empty() && L->Line)
-      Entry = L->File + ":" + std::to_string(L->Line);
+      Position = L->File + ":" + std::to_string(L->Line);
+    std::string Entry = Position.empty() ? L->Id : Position;
     if (!is_contained(S.Entries, Entry))
       S.Entries.push_back(Entry);
+    S.Instances.push_back(Position.empty() ? L->Id : L->Id + "@" + Position);
+    S.ByIdOnly += Position.empty();
     S.Loops.push_back(L->Id);
     S.Covered += Share(L);
     S.ProgramCovered += L->ProgramShare.value_or(0);

@@ -18,7 +18,9 @@
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 
 namespace llvm {
 class MCRegisterClass;
@@ -215,10 +217,22 @@ private:
   std::vector<uint64_t> Alias;
   std::vector<unsigned> UnitList, UnitBegin; ///< unitsOf
   unsigned NumRegs = 0, AliasWords = 0;
-  std::vector<unsigned> Classes; ///< per opcode, classifyOpcode
-  /// Per opcode, the size of its memory operand in LLVM's tables; 0 where
-  /// they give none.
-  std::vector<uint8_t> MemOperandBytes;
+  /// Per opcode, classifyOpcode's bits with Classified set, 0 until first
+  /// asked: a compile asks about a few dozen of the ~30 000 opcodes, and
+  /// classifying them all cost every instrumented compile ~15 ms. Atomic:
+  /// a Knowledge may answer several threads (the value is the same).
+  mutable std::unique_ptr<std::atomic<unsigned>[]> Classes;
+  static constexpr unsigned Classified = 1u << 31;
+  /// Per opcode, the size of its memory operand in LLVM's tables (0 where
+  /// they give none), NotPrinted until first asked; printing one needs
+  /// IntelPrinter, under IntelMutex.
+  mutable std::unique_ptr<std::atomic<uint8_t>[]> MemOperandBytes;
+  static constexpr uint8_t NotPrinted = 0xff;
+  std::unique_ptr<llvm::MCInstPrinter> IntelPrinter;
+  mutable std::mutex IntelMutex;
+  unsigned VmovwStore = 0; ///< VMOVZPWILo2PWIZmr: LLVM gives it i32mem
+  unsigned memOperandBytes(unsigned Opcode) const;
+  uint8_t printedMemOperandBytes(unsigned Opcode) const;
   const llvm::MCRegisterClass *GR8 = nullptr, *GR16 = nullptr, *GR32 = nullptr,
                               *GR64 = nullptr, *VR128 = nullptr,
                               *VR256 = nullptr, *VR512 = nullptr, *VK = nullptr,

@@ -37,10 +37,19 @@ std::optional<double> readHotPercent(llvm::StringRef Value);
 llvm::Expected<HotSpec> parseHotSpec(llvm::StringRef Value);
 
 struct HotSelection {
-  /// `-decan-loops` entries: the loop's FILE:LINE:COL where its source
-  /// identity is known (stable across builds), FILE:LINE, else its id.
+  /// `-decan-loops` entries by source position: the loop's FILE:LINE:COL
+  /// where its source identity is known, FILE:LINE, else its id; every
+  /// inlined copy and template instance of a hot source loop matches
+  /// (what `--tune` selects: its candidates are clones of the function).
   std::vector<std::string> Entries;
+  /// `-decan-loops` entries by instance (`--hot`): ID@FILE:LINE:COL, the
+  /// loop the report measured (its function, mangled, and its index there),
+  /// which the plugin checks against the position (a function whose loop
+  /// moved falls back to the position within that function); the bare id
+  /// where the report has no position.
+  std::vector<std::string> Instances;
   std::vector<std::string> Loops; ///< their ids, hottest first
+  unsigned ByIdOnly = 0;          ///< instances without a position to check
   double Covered = 0;             ///< share of the measured loops' time
   double ProgramCovered = 0;      ///< share of the program's time (0 unknown)
 };
