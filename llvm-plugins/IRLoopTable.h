@@ -31,6 +31,7 @@
 #define DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
 
 #include "decan/abi.h"
+#include "decan/symbols.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
@@ -99,10 +100,8 @@ struct LoopRecord {
   /// `<function>.decan.L<index>.<Suffix>` (regions: `.decan.R<index>.` or
   /// `.decan.RF.`): every per-loop symbol.
   std::string symbol(llvm::StringRef Suffix) const {
-    std::string Tag = !Region         ? "L" + std::to_string(Index)
-                      : WholeFunction ? std::string("RF")
-                                      : "R" + std::to_string(Index);
-    return Function + ".decan." + Tag + "." + Suffix.str();
+    return loopSymbol(Function, loopSymbolTag(Index, Region, WholeFunction),
+                      Suffix);
   }
 };
 

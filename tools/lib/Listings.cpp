@@ -8,6 +8,7 @@
 
 #include "decan/InstrKnowledge/X86Target.h"
 #include "decan/Tool/Render.h"
+#include "decan/symbols.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCInst.h"
@@ -66,17 +67,14 @@ Expected<std::unique_ptr<LoopCopies>> LoopCopies::open(StringRef Binary) {
       consumeError(Addr.takeError());
       continue;
     }
-    if (Name->contains(".decan.") && S.getSize())
+    if (Name->contains(LoopSymbolInfix) && S.getSize())
       C->P->Symbols[*Name] = {*Addr, S.getSize()};
   }
   return C;
 }
 
 std::vector<AsmLine> LoopCopies::copyOf(const LoopReport &L, Variant V) const {
-  // "f:L0" -> "f.decan.L0.NO_DIV"
-  StringRef Tag = StringRef(L.Id).rsplit(':').second;
-  std::string Name = L.Function + ".decan." + Tag.str() + "." + variantName(V);
-  auto It = P->Symbols.find(Name);
+  auto It = P->Symbols.find(loopSymbolOfId(L.Id, variantName(V)));
   if (It == P->Symbols.end())
     return {};
   auto [Addr, Size] = It->second;
