@@ -105,6 +105,11 @@ struct LoopRecord {
   }
 };
 
+/// The source file a loop's descriptor names: \p File, under the
+/// compilation's \p Directory when relative (debug information records the
+/// path as the compiler saw it), so that an editor opens it from anywhere.
+std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
+
 /// The skip reason of a loop in an optnone function (-O0): what `decan run`
 /// and the compile-time warning recognise.
 inline constexpr const char *OptNoneSkipReason = "function is optnone (-O0)";

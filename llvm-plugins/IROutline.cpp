@@ -161,6 +161,23 @@ AttributeList decan::outlinedAttrs(const Function &F) {
   return AttributeList::get(Ctx, AttributeList::FunctionIndex, AB);
 }
 
+/// The source name of live-in \p V where debug information gives one: its
+/// variable's, else that of the array or pointer it is computed from (a
+/// pointer advanced before the loop, `x + off`, is `x`'s).
+static std::string sourceName(Value *V) {
+  for (Value *W : {V, const_cast<Value *>(getUnderlyingObject(V))}) {
+    if (auto *GV = dyn_cast<GlobalVariable>(W))
+      return GV->getName().str();
+    for (DbgVariableRecord *R : findDVRValues(W))
+      if (DILocalVariable *Var = R->getVariable())
+        return Var->getName().str();
+    for (DbgVariableRecord *R : findDVRDeclares(W))
+      if (DILocalVariable *Var = R->getVariable())
+        return Var->getName().str();
+  }
+  return "";
+}
+
 /// Step 4: the REF copy. Signature (docs/design.md): live-ins, one pointer
 /// per live-out (then one for the exit index when the loop has several
 /// exits), cycles, trips.
@@ -193,13 +210,7 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
   for (auto [I, V] : enumerate(P.LiveIns)) {
     NF->getArg(I)->setName(V->getName());
     VMap[V] = NF->getArg(I);
-    std::string N;
-    for (DbgVariableRecord *R : findDVRValues(V))
-      if (DILocalVariable *Var = R->getVariable()) {
-        N = Var->getName().str();
-        break;
-      }
-    ArgNames += (I ? "," : "") + N;
+    ArgNames += (I ? "," : "") + sourceName(V);
   }
   if (ArgNames.find_first_not_of(',') != std::string::npos)
     NF->addFnAttr("decan-arg-names", ArgNames);
@@ -357,7 +368,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
     R.Function = F.getName().str();
     R.Index = Index;
     if (DILocation *DL = C.Loc.get()) {
-      R.File = DL->getFilename().str();
+      R.File = sourcePath(DL->getDirectory(), DL->getFilename());
       R.Line = DL->getLine();
       R.Column = DL->getColumn();
     }

@@ -7,7 +7,9 @@
 #include "decan/Tool/Listings.h"
 
 #include "decan/InstrKnowledge/X86Target.h"
+#include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/Render.h"
+#include "decan/abi_names.h"
 #include "decan/symbols.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -70,6 +72,9 @@ Expected<std::unique_ptr<LoopCopies>> LoopCopies::open(StringRef Binary) {
     if (Name->contains(LoopSymbolInfix) && S.getSize())
       C->P->Symbols[*Name] = {*Addr, S.getSize()};
   }
+  for (const rewriter::MappedCopy &M : rewriter::readCopyMap(Binary))
+    C->P->Symbols[loopSymbolOfId(M.Id, decan_variant_name(M.Variant))] = {
+        M.Begin, M.End - M.Begin};
   return C;
 }
 
@@ -211,6 +216,9 @@ void writeAssemblyListing(raw_ostream &OS, const LoopReport &L,
 }
 
 std::string measuredBinary(const Report &R) {
+  if (auto Copy = R.Config.getString("rewritten_binary"))
+    if (sys::fs::exists(*Copy))
+      return Copy->str();
   for (const ProcessInfo &P : R.Processes) {
     if (P.Program.empty())
       continue;
