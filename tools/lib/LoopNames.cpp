@@ -74,10 +74,12 @@ std::vector<std::string> loopNames(ArrayRef<LoopIdentity> Loops) {
   return Out;
 }
 
-void nameLoops(std::vector<LoopReport> &Loops) {
+void nameLoops(std::vector<LoopReport> &Loops, ArrayRef<MetaLoop> Table) {
   std::vector<LoopIdentity> Ids;
   for (const LoopReport &L : Loops)
     Ids.push_back({L.Id, L.Function, L.Object});
+  for (const MetaLoop &M : Table)
+    Ids.push_back({M.Id, M.Function, M.Object});
   std::vector<std::string> Names = loopNames(Ids);
   for (auto [L, N] : zip(Loops, Names))
     L.Name = N;

@@ -528,12 +528,16 @@ RunOutcome RunSession::collect() {
   if (!O.Events.empty())
     R.Config["events"] = json::Array(O.Events);
   R.Config["runs"] = static_cast<int64_t>(Out.Runs);
+  // Names from the whole loop tables: an overload keeps its suffix when
+  // the run measured it alone.
+  if (T.Loops)
+    nameLoops(R.Loops, *T.Loops);
   // A prebuilt program's copy: the HTML report's listings are read from it
   // (Listings.h).
   if (!T.Input.empty()) {
     SmallString<256> Copy(T.Binary);
     if (!sys::fs::make_absolute(Copy))
-      R.Config["rewritten_binary"] = Copy.str();
+      R.Config["rewritten_binary"] = std::string(Copy);
   }
   // How the prebuilt inputs were rewritten: every loop first, or late
   // variants (docs/rewriter.md).

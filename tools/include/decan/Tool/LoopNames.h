@@ -46,8 +46,11 @@ std::string shortLoopId(llvm::StringRef Function, llvm::StringRef Id,
 /// of different functions share it, prefixed "object!" for a library's.
 std::vector<std::string> loopNames(llvm::ArrayRef<LoopIdentity> Loops);
 
-/// Sets each loop's Name (loopNames over all of \p Loops).
-void nameLoops(std::vector<LoopReport> &Loops);
+/// Sets each loop's Name: loopNames over \p Loops and the loops of
+/// \p Table (the binaries' loop tables, when known: an overload's suffix
+/// does not depend on which loops the run measured).
+void nameLoops(std::vector<LoopReport> &Loops,
+               llvm::ArrayRef<MetaLoop> Table = {});
 
 /// The identities of a binary's loops.
 std::vector<LoopIdentity> loopIdentities(llvm::ArrayRef<MetaLoop> Loops);
