@@ -30,7 +30,7 @@ std::string decan::sourcePath(StringRef Directory, StringRef File) {
     return File.str();
   SmallString<256> Path(Directory);
   sys::path::append(Path, File);
-  sys::path::remove_dots(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return std::string(Path);
 }
 

@@ -161,23 +161,6 @@ AttributeList decan::outlinedAttrs(const Function &F) {
   return AttributeList::get(Ctx, AttributeList::FunctionIndex, AB);
 }
 
-/// The source name of live-in \p V where debug information gives one: its
-/// variable's, else that of the array or pointer it is computed from (a
-/// pointer advanced before the loop, `x + off`, is `x`'s).
-static std::string sourceName(Value *V) {
-  for (Value *W : {V, const_cast<Value *>(getUnderlyingObject(V))}) {
-    if (auto *GV = dyn_cast<GlobalVariable>(W))
-      return GV->getName().str();
-    for (DbgVariableRecord *R : findDVRValues(W))
-      if (DILocalVariable *Var = R->getVariable())
-        return Var->getName().str();
-    for (DbgVariableRecord *R : findDVRDeclares(W))
-      if (DILocalVariable *Var = R->getVariable())
-        return Var->getName().str();
-  }
-  return "";
-}
-
 /// Step 4: the REF copy. Signature (docs/design.md): live-ins, one pointer
 /// per live-out (then one for the exit index when the loop has several
 /// exits), cycles, trips.

@@ -353,7 +353,7 @@ BinaryImage::lineFor(uint64_t Addr) const {
   // As the plugin records it: under the compilation's directory, so that an
   // editor opens it from anywhere.
   SmallString<256> Path(Info->FileName);
-  sys::path::remove_dots(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return std::make_pair(std::string(Path), Info->Line);
 }
 
