@@ -9,7 +9,10 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 
 #include <algorithm>
@@ -87,6 +90,20 @@ unsigned loopIterationStep(const Loop &L, ScalarEvolution &SE) {
       Best = S;
   }
   return (unsigned)Best;
+}
+
+std::string sourceName(Value *V) {
+  for (Value *W : {V, const_cast<Value *>(getUnderlyingObject(V))}) {
+    if (auto *GV = dyn_cast<GlobalVariable>(W))
+      return GV->getName().str();
+    for (DbgVariableRecord *R : findDVRValues(W))
+      if (DILocalVariable *Var = R->getVariable())
+        return Var->getName().str();
+    for (DbgVariableRecord *R : findDVRDeclares(W))
+      if (DILocalVariable *Var = R->getVariable())
+        return Var->getName().str();
+  }
+  return "";
 }
 
 } // namespace decan

@@ -21,6 +21,7 @@
 namespace llvm {
 class Loop;
 class ScalarEvolution;
+class Value;
 } // namespace llvm
 
 namespace decan {
@@ -37,6 +38,12 @@ llvm::DebugLoc loopStartLoc(const llvm::Loop &L);
 /// (\p L: its LoopInfo loop, or null for an irreducible cycle); "" without
 /// a debug location.
 std::string loopSourceIdentity(const llvm::Loop *L, const llvm::DebugLoc &Loc);
+
+/// The source name of \p V, a loop's live-in, where debug information gives
+/// one: its variable's, else that of the array or pointer it is computed
+/// from (a pointer advanced before the loop, `x + off`, is `x`'s); "" when
+/// none. GROUPING's groups are named by it (docs/tool.md, "Loop names").
+std::string sourceName(llvm::Value *V);
 
 /// The smallest nonzero constant step of \p L's integer induction
 /// variables (header phis that are affine recurrences of \p L), or 0.

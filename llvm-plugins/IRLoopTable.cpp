@@ -9,12 +9,14 @@
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/abi.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <array>
@@ -22,6 +24,15 @@
 
 using namespace llvm;
 using namespace decan;
+
+std::string decan::sourcePath(StringRef Directory, StringRef File) {
+  if (File.empty() || Directory.empty() || sys::path::is_absolute(File))
+    return File.str();
+  SmallString<256> Path(Directory);
+  sys::path::append(Path, File);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
 
 // The IR types below mirror abi.h; keep them in step.
 static_assert(sizeof(decan_meta_record) == 8 * 4 + abi_ir::MInfoWords * 4,

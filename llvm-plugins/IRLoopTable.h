@@ -31,6 +31,7 @@
 #define DECAN_LLVM_PLUGINS_IRLOOPTABLE_H
 
 #include "decan/abi.h"
+#include "decan/symbols.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
@@ -99,12 +100,15 @@ struct LoopRecord {
   /// `<function>.decan.L<index>.<Suffix>` (regions: `.decan.R<index>.` or
   /// `.decan.RF.`): every per-loop symbol.
   std::string symbol(llvm::StringRef Suffix) const {
-    std::string Tag = !Region         ? "L" + std::to_string(Index)
-                      : WholeFunction ? std::string("RF")
-                                      : "R" + std::to_string(Index);
-    return Function + ".decan." + Tag + "." + Suffix.str();
+    return loopSymbol(Function, loopSymbolTag(Index, Region, WholeFunction),
+                      Suffix);
   }
 };
+
+/// The source file a loop's descriptor names: \p File, under the
+/// compilation's \p Directory when relative (debug information records the
+/// path as the compiler saw it), so that an editor opens it from anywhere.
+std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
 
 /// The skip reason of a loop in an optnone function (-O0): what `decan run`
 /// and the compile-time warning recognise.

@@ -193,13 +193,7 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
   for (auto [I, V] : enumerate(P.LiveIns)) {
     NF->getArg(I)->setName(V->getName());
     VMap[V] = NF->getArg(I);
-    std::string N;
-    for (DbgVariableRecord *R : findDVRValues(V))
-      if (DILocalVariable *Var = R->getVariable()) {
-        N = Var->getName().str();
-        break;
-      }
-    ArgNames += (I ? "," : "") + N;
+    ArgNames += (I ? "," : "") + sourceName(V);
   }
   if (ArgNames.find_first_not_of(',') != std::string::npos)
     NF->addFnAttr("decan-arg-names", ArgNames);
@@ -357,7 +351,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
     R.Function = F.getName().str();
     R.Index = Index;
     if (DILocation *DL = C.Loc.get()) {
-      R.File = DL->getFilename().str();
+      R.File = sourcePath(DL->getDirectory(), DL->getFilename());
       R.Line = DL->getLine();
       R.Column = DL->getColumn();
     }

@@ -58,7 +58,7 @@ static bool skipFunction(const Function &F) {
 static void setLocation(LoopRecord &R, DebugLoc DL) {
   if (!DL)
     return;
-  R.File = DL->getFilename().str();
+  R.File = sourcePath(DL->getDirectory(), DL->getFilename());
   R.Line = DL.getLine();
   R.Column = DL.getCol();
 }
@@ -74,7 +74,7 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
   Fn.Rec.Region = Fn.Rec.WholeFunction = true;
   Fn.Rec.VariantMask = 1u << DECAN_REF;
   if (DISubprogram *SP = F.getSubprogram()) {
-    Fn.Rec.File = SP->getFilename().str();
+    Fn.Rec.File = sourcePath(SP->getDirectory(), SP->getFilename());
     Fn.Rec.Line = SP->getLine();
   }
   // After the entry block's allocas: they must stay in the entry block

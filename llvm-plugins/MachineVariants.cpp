@@ -29,6 +29,7 @@
 #include "decan/InstrKnowledge/Subsets.h"
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/abi_names.h"
+#include "decan/symbols.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -519,9 +520,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     });
     return false;
   }
-  std::string Stem =
-      (LoopId.take_front(Colon) + ".decan." + LoopId.drop_front(Colon + 1))
-          .str();
+  std::string Stem = loopSymbolStemOfId(LoopId);
   Module &M = *const_cast<Module *>(F.getParent());
   MachineDominatorTree MDT(MF);
   MachineLoopInfo MLI(MDT);

@@ -344,14 +344,17 @@ BinaryImage::lineFor(uint64_t Addr) const {
   if (!HasDwarfLines || !Dwarf)
     return std::nullopt;
   DILineInfoSpecifier Spec(
-      DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
+      DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
       DILineInfoSpecifier::FunctionNameKind::None);
   std::optional<DILineInfo> Info = Dwarf->getLineInfoForAddress(
       {Addr, object::SectionedAddress::UndefSection}, Spec);
   if (!Info || Info->Line == 0 || Info->FileName == DILineInfo::BadString)
     return std::nullopt;
-  return std::make_pair(std::string(sys::path::filename(Info->FileName)),
-                        Info->Line);
+  // As the plugin records it: under the compilation's directory, so that an
+  // editor opens it from anywhere.
+  SmallString<256> Path(Info->FileName);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::make_pair(std::string(Path), Info->Line);
 }
 
 std::optional<std::string>

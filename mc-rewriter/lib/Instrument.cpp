@@ -6,15 +6,18 @@
 
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/Binary.h"
+#include "decan/abi_names.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -24,6 +27,8 @@
 
 using namespace llvm;
 using namespace decan::rewriter;
+
+static void writeCopyMap(const RewriteResult &R, StringRef Copy);
 
 std::string decan::rewriter::rewrittenPath(StringRef Input, StringRef OutDir) {
   if (OutDir.empty())
@@ -344,8 +349,10 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     Last.Loops = std::move(*Loops);
     Last.Key = Key;
   }
-  if (auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW); !R)
+  auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW);
+  if (!R)
     return R.takeError();
+  writeCopyMap(*R, Out);
   if (!Staging.empty()) {
     Expected<std::string> Kept = keepEntry(Staging, Entry, Path);
     Staging.clear(); // renamed, or removed by keepEntry
@@ -369,6 +376,48 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     Last = Opened(); // a profiling copy is followed by the final one
   if (!Entry.empty())
     pruneCache(Dir);
+  return Out;
+}
+
+std::string decan::rewriter::copyMapPath(StringRef Copy) {
+  return (Copy + ".decan-copies").str();
+}
+
+/// copyMapPath(\p Copy)'s file for \p R (best effort: the HTML report
+/// goes without listings when it is missing).
+static void writeCopyMap(const RewriteResult &R, StringRef Copy) {
+  std::error_code EC;
+  raw_fd_ostream OS(copyMapPath(Copy), EC);
+  if (EC)
+    return;
+  for (const LoopOutcome &O : R.Loops)
+    for (unsigned V = 0; V < DECAN_NUM_VARIANTS; ++V)
+      if (O.Rewritten && (O.VariantMask >> V & 1) &&
+          O.Copies[V].second > O.Copies[V].first)
+        OS << O.Id << '\t' << decan_variant_name(V) << '\t'
+           << utohexstr(O.Copies[V].first) << '\t'
+           << utohexstr(O.Copies[V].second) << '\n';
+}
+
+std::vector<MappedCopy> decan::rewriter::readCopyMap(StringRef Copy) {
+  std::vector<MappedCopy> Out;
+  auto Buf = MemoryBuffer::getFile(copyMapPath(Copy), /*IsText=*/true);
+  if (!Buf)
+    return Out;
+  SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines) {
+    SmallVector<StringRef, 4> F;
+    Line.split(F, '\t');
+    MappedCopy C;
+    int V = F.size() == 4 ? decan_variant_parse(F[1].data(), F[1].size()) : -1;
+    if (V < 0 || F[2].getAsInteger(16, C.Begin) ||
+        F[3].getAsInteger(16, C.End) || C.End <= C.Begin)
+      continue;
+    C.Id = F[0].str();
+    C.Variant = unsigned(V);
+    Out.push_back(std::move(C));
+  }
   return Out;
 }
 

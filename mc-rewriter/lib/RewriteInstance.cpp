@@ -228,7 +228,10 @@ void RewriteInstance::planLoops() {
     const LoopCandidate &L = Loops[I];
     std::string &Reason = Reasons[I];
     Reason = L.SkipReason;
-    if (Reason.empty() && Select && !Selected.contains(L.id()))
+    if (Reason.empty() && Select && !Selected.contains(L.id()) &&
+        !(Opts.NamesLoop && any_of(Opts.OnlyLoops, [&](const std::string &I) {
+            return Opts.NamesLoop(I, L.id(), L.Function);
+          })))
       Reason = "not selected";
     if (Reason.empty() && !Bin.fileOffset(L.Header))
       Reason = "loop header not mapped from the file";

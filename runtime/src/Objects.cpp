@@ -62,7 +62,38 @@ int scanOne(struct dl_phdr_info *Info, size_t, void *Count) {
   return 0;
 }
 
+struct ObjectQuery {
+  uintptr_t Addr;
+  bool First = true; ///< dl_iterate_phdr lists the executable first
+  const char *Name = nullptr;
+};
+
+int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
+  auto *Q = static_cast<ObjectQuery *>(Data);
+  bool Executable = Q->First;
+  Q->First = false;
+  for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
+    if (P.p_type != PT_LOAD || Q->Addr < Start || Q->Addr >= Start + P.p_memsz)
+      continue;
+    Q->Name = Executable ? "" : Info->dlpi_name;
+    return 1;
+  }
+  return 0;
+}
+
 } // namespace
+
+const char *objectNameOf(const void *Addr) {
+  ObjectQuery Q{reinterpret_cast<uintptr_t>(Addr)};
+  dl_iterate_phdr(findObject, &Q);
+  if (!Q.Name || !*Q.Name)
+    return "";
+  const char *Slash = strrchr(Q.Name, '/');
+  char *Copy = strdup(Slash ? Slash + 1 : Q.Name);
+  return Copy ? Copy : "";
+}
 
 bool loadLibraryMap(const char *Path) {
   for (unsigned I = 0; I < NumRedirects; ++I)

@@ -46,6 +46,12 @@ unsigned scanLoadedObjects();
 /// last scan, in load order (async-signal-safe: no lock, no allocation).
 void emitObjects(JsonOut &J);
 
+/// The file name (no directory) of the shared library that holds
+/// \p Addr, a copy to keep; "" for the executable or an address no object
+/// maps. What a loop's "object" says in the report (a library's loops are
+/// `libm.so.6!f:L0` in `decan report`). Not async-signal-safe.
+const char *objectNameOf(const void *Addr);
+
 /// Forgets the objects recorded (tests).
 void resetObjectsForTesting();
 

@@ -150,6 +150,10 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   J.str(L.File);
   J.key("line");
   J.u64(L.Line);
+  if (*L.Object) {
+    J.key("object");
+    J.str(L.Object);
+  }
   if (*L.Source) {
     J.key("source");
     J.str(L.Source);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "State.h"
+#include "Objects.h"
 
 #include <algorithm>
 #include <atomic>
@@ -145,6 +146,7 @@ LoopState *newLoop(decan_loop_desc *D, bool IsRegion) {
   L->File = Copy(D->file);
   L->Line = D->line;
   L->Source = Copy(D->source);
+  L->Object = objectNameOf(D);
   L->IterationStep = D->iteration_step;
   L->VariantMask = D->variant_mask;
   L->BoundMask = D->bound_mask;

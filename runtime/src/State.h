@@ -51,6 +51,8 @@ struct LoopState {
   // report is written, so the writer never reads the descriptor.
   const char *Id = "", *Function = "", *File = "";
   const char *Source = ""; ///< decan_loop_desc::source, "" unknown
+  /// The library that holds the loop (objectNameOf), "" the executable.
+  const char *Object = "";
   uint32_t Line = 0, VariantMask = 0, BoundMask = 0;
   uint32_t IterationStep = 0;      ///< decan_loop_desc::iteration_step
   uint32_t CallsDeletedMask = 0;   ///< minfo->calls_deleted_mask

@@ -74,6 +74,8 @@ VariantStats variantStats(Filler &F) {
 /// Members about what the loop is and what of it could run.
 void fillIdentity(LoopReport &L, Filler &F) {
   L.Id = F.text();
+  L.Name = F.text();
+  L.Object = F.text();
   L.Function = F.text();
   L.File = F.text();
   L.Line = static_cast<unsigned>(F.count());
@@ -289,6 +291,8 @@ const std::set<std::string> DocumentedKeys = {
     ".warnings",
     ".loops",
     ".loops[].id",
+    ".loops[].name",
+    ".loops[].object",
     ".loops[].function",
     ".loops[].file",
     ".loops[].line",
@@ -536,7 +540,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7368u);
+  EXPECT_EQ(sizeof(LoopReport), 7432u);
   // Report::Objects is not written on purpose (see Report.h).
   EXPECT_EQ(sizeof(Report), 272u);
 }

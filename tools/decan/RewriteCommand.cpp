@@ -12,6 +12,7 @@
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/CommandLines.h"
 #include "decan/Tool/ElfFacts.h"
+#include "decan/Tool/LoopNames.h"
 #include "decan/Tool/LoopTable.h"
 #include "decan/Tool/Output.h"
 #include "decan/Tool/Report.h"
@@ -254,6 +255,7 @@ int runRewriteCommand(int argc, char **argv) {
   RW.Profile = A.Profile;
   RW.LateBase = A.LateBase;
   RW.OnlyLoops = splitIds(A.Loops);
+  RW.NamesLoop = namesLoopOfAnyObject;
   if (P.has("profile") && (P.has("extended") || P.has("groups")))
     return reportError("--profile builds REF alone: no --extended/--groups");
   // The variants decan run rotates by default (the verdicts' seven), unless

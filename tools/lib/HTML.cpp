@@ -149,8 +149,8 @@ static void barChart(raw_ostream &OS, const LoopReport &L,
   OS << formatv("<svg class=\"chart sat-bars\" data-loop=\"{0}\" "
                 "xmlns=\"http://www.w3.org/2000/svg\" width=\"{1}\" "
                 "height=\"{2}\" viewBox=\"0 0 {1} {2}\" role=\"img\">\n",
-                esc(L.Id), W, H);
-  OS << "<title>Saturation per variant of " << esc(L.Id) << "</title>\n";
+                esc(L.name()), W, H);
+  OS << "<title>Saturation per variant of " << esc(L.name()) << "</title>\n";
   double PlotH = H - Bottom - Top - Legend;
   auto Y = [&](double S) { return Top + PlotH * (1 - S / Max); };
   for (double T = 0; T <= Max + 1e-9; T += 0.25) {
@@ -491,7 +491,7 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
                   "<p>{2} at {3} &middot; program share {4} &middot; share "
                   "of loop time {5} &middot; predicted gain {6} &middot; "
                   "verdict {7} &middot; {8} calls in the whole run</p>\n",
-                  L.Rank, esc(L.Id), esc(demangleSymbol(L.Function)),
+                  L.Rank, esc(L.name()), esc(demangleSymbol(L.Function)),
                   sourceLinkHTML(L, Anchor),
                   L.ProgramShare ? percentText(*L.ProgramShare) : "-",
                   percentText(L.Share), esc(gainText(L)), esc(verdictText(L)),
@@ -503,7 +503,7 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
       for (const Report &Run : Runs)
         Per.push_back(Run.findLoop(L.Id));
       curveChart(
-          OS, "sat-curve", "Saturation of " + L.Id + " vs " + S->Param,
+          OS, "sat-curve", "Saturation of " + L.name() + " vs " + S->Param,
           "saturation", L.Id, *S, Runs.size(),
           [&](size_t Ri, Variant V) -> std::optional<double> {
             if (!Per[Ri] || V == Variant::REF)
@@ -513,7 +513,7 @@ void writeHTML(raw_ostream &OS, const std::vector<Report> &Runs,
           /*FromZero=*/true);
       curveChart(
           OS, "time-curve",
-          "Cycles per iteration of " + L.Id + " vs " + S->Param,
+          "Cycles per iteration of " + L.name() + " vs " + S->Param,
           "cycles per iteration (median)", L.Id, *S, Runs.size(),
           [&](size_t Ri, Variant V) -> std::optional<double> {
             if (!Per[Ri] || !Per[Ri]->Variants[V] ||

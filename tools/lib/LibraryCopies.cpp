@@ -99,7 +99,8 @@ Expected<LibraryCopies> prepareLibraries(ArrayRef<std::string> Libs,
     if (*Inst != Lib)
       L.Copy = *Inst;
     if (*Loops) {
-      for (const MetaLoop &ML : **Loops) {
+      for (MetaLoop &ML : **Loops) {
+        ML.Object = sys::path::filename(To).str();
         L.Ids.push_back(ML.Id);
         L.Measurable += ML.SkipReason.empty() && ML.VariantMask != 0;
         L.NotSelected += ML.SkipReason == "not selected";

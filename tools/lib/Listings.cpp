@@ -7,7 +7,10 @@
 #include "decan/Tool/Listings.h"
 
 #include "decan/InstrKnowledge/X86Target.h"
+#include "decan/Rewriter/Instrument.h"
 #include "decan/Tool/Render.h"
+#include "decan/abi_names.h"
+#include "decan/symbols.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCInst.h"
@@ -66,17 +69,17 @@ Expected<std::unique_ptr<LoopCopies>> LoopCopies::open(StringRef Binary) {
       consumeError(Addr.takeError());
       continue;
     }
-    if (Name->contains(".decan.") && S.getSize())
+    if (Name->contains(LoopSymbolInfix) && S.getSize())
       C->P->Symbols[*Name] = {*Addr, S.getSize()};
   }
+  for (const rewriter::MappedCopy &M : rewriter::readCopyMap(Binary))
+    C->P->Symbols[loopSymbolOfId(M.Id, decan_variant_name(M.Variant))] = {
+        M.Begin, M.End - M.Begin};
   return C;
 }
 
 std::vector<AsmLine> LoopCopies::copyOf(const LoopReport &L, Variant V) const {
-  // "f:L0" -> "f.decan.L0.NO_DIV"
-  StringRef Tag = StringRef(L.Id).rsplit(':').second;
-  std::string Name = L.Function + ".decan." + Tag.str() + "." + variantName(V);
-  auto It = P->Symbols.find(Name);
+  auto It = P->Symbols.find(loopSymbolOfId(L.Id, variantName(V)));
   if (It == P->Symbols.end())
     return {};
   auto [Addr, Size] = It->second;
@@ -213,6 +216,9 @@ void writeAssemblyListing(raw_ostream &OS, const LoopReport &L,
 }
 
 std::string measuredBinary(const Report &R) {
+  if (auto Copy = R.Config.getString("rewritten_binary"))
+    if (sys::fs::exists(*Copy))
+      return Copy->str();
   for (const ProcessInfo &P : R.Processes) {
     if (P.Program.empty())
       continue;

@@ -6,6 +6,7 @@
 
 #include "decan/Tool/LoopList.h"
 #include "decan/InstrKnowledge/VariantTable.h"
+#include "decan/Tool/LoopNames.h"
 #include "decan/Tool/Render.h"
 #include "decan/Tool/VariantArray.h"
 #include "decan/abi_names.h"
@@ -182,30 +183,19 @@ std::string nestedNamePrefix(StringRef Mangled) {
   return Out.empty() || Out == "std" ? "" : Out;
 }
 
-/// The loop's name for the table: its id, or for a C++ function the short
-/// demangled name with the loop's index (the id, which --loops takes, then
-/// ends the line).
-static std::pair<std::string, std::string> displayName(const MetaLoop &L) {
-  std::string Demangled = demangleSymbol(L.Function);
-  if (Demangled == L.Function)
-    Demangled = nestedNamePrefix(L.Function);
-  if (Demangled.empty() || !StringRef(L.Id).starts_with(L.Function))
-    return {L.Id, ""};
-  std::string Index = StringRef(L.Id).rsplit(':').second.str();
-  return {shortFunctionName(Demangled) + ":" + Index, L.Id};
-}
-
 void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
   struct Row {
-    std::string Name, Id, Location, Bytes, Step, Variants;
+    std::string Name, Location, Bytes, Step, Variants;
   };
+  // Names --loops takes: a C++ function's short (LoopNames.h).
+  std::vector<std::string> Names = loopNames(loopIdentities(Loops));
   std::vector<Row> Rows;
   size_t NameW = 4, LocW = 8;
   unsigned WithVariants = 0, RefOnly = 0, Skipped = 0;
   uint32_t Asked = 0;
-  for (const MetaLoop &L : Loops) {
+  for (auto [L, Name] : zip(Loops, Names)) {
     Row R;
-    std::tie(R.Name, R.Id) = displayName(L);
+    R.Name = Name;
     // The file's name: its directory is in --verbose.
     R.Location = sourceLocation(sys::path::filename(L.File).str(), L.Line);
     R.Bytes = L.MInfo.loop_bytes[DECAN_REF]
@@ -229,10 +219,8 @@ void printLoopSummary(raw_ostream &OS, const std::vector<MetaLoop> &Loops) {
                 left_justify("LOCATION", LocW), "BYTES", "STEP", "VARIANTS");
   for (const Row &R : Rows) {
     OS << formatv("{0} {1} {2,5} {3,4}  {4}", left_justify(R.Name, NameW),
-                  left_justify(R.Location, LocW), R.Bytes, R.Step, R.Variants);
-    if (!R.Id.empty())
-      OS << "  [id " << R.Id << "]";
-    OS << "\n";
+                  left_justify(R.Location, LocW), R.Bytes, R.Step, R.Variants)
+       << "\n";
   }
   OS << formatv("{0} loop{1}: {2} with variants, {3} REF only, {4} not "
                 "instrumented\n",

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Analysis.h"
+#include "decan/Tool/LoopNames.h"
 #include "decan/Tool/Report.h"
 #include "decan/abi_names.h"
 
@@ -42,12 +43,15 @@ unsigned rawFormatVersion(StringRef Format) {
 }
 } // namespace
 
-RawMerger::LoopPool &RawMerger::loop(StringRef Id) {
-  auto [It, New] = LoopIndex.try_emplace(Id.str(), Loops.size());
+RawMerger::LoopPool &RawMerger::loop(StringRef Id, StringRef Object) {
+  // Two libraries may have loops of one id (sub_1000:L0).
+  std::string Key = Object.empty() ? Id.str() : (Object + "!" + Id).str();
+  auto [It, New] = LoopIndex.try_emplace(Key, Loops.size());
   if (!New)
     return Loops[It->second];
   Loops.emplace_back();
   Loops.back().Info.Id = Id.str();
+  Loops.back().Info.Object = Object.str();
   return Loops.back();
 }
 
@@ -341,7 +345,7 @@ Error RawMerger::addLoop(const json::Object &LO, const ProcessInfo &PI,
   std::string Id = str(&LO, "id");
   if (Id.empty())
     return createStringError("%s: a loop without an id", Source.str().c_str());
-  LoopPool &LP = loop(Id);
+  LoopPool &LP = loop(Id, str(&LO, "object"));
   LoopReport &Info = LP.Info;
   if (Info.Function.empty())
     Info.Function = str(&LO, "function");
@@ -607,6 +611,7 @@ Report RawMerger::finish() const {
     }
     R.Loops.push_back(std::move(L));
   }
+  nameLoops(R.Loops);
   R.SlotFixedCycles = SlotFixed;
   R.CountdownCycles = Countdown;
   R.OverheadCycles = 0;

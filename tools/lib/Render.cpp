@@ -83,7 +83,7 @@ std::string foldedWarnings(ArrayRef<std::string> Warnings) {
 /// one line unless \p Verbose).
 static void printLoop(raw_ostream &OS, const LoopReport &L, bool Verbose) {
   OS << "\n"
-     << formatv("#{0} {1}  {2} at {3}", L.Rank, L.Id,
+     << formatv("#{0} {1}  {2} at {3}", L.Rank, L.name(),
                 shortFunctionName(demangleSymbol(L.Function)),
                 sourceLocation(L.File, L.Line));
   if (L.ProgramShare)
@@ -218,7 +218,7 @@ void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
         return W.starts_with(L.Id + " calls measured loops");
       });
       if (!L.isRegion() && !Yielded && ++NumUnmeasured <= MaxUnmeasuredNamed)
-        Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.Id;
+        Unmeasured += (Unmeasured.empty() ? "" : ", ") + L.name();
       continue;
     }
     if (L.isRegion()) {
@@ -227,7 +227,7 @@ void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
         OS << "\nRegions (REF only: where the time the innermost loops miss "
               "goes)\n";
       RegionsHeader = true;
-      OS << formatv("  {0}  {1} at {2}", L.Id,
+      OS << formatv("  {0}  {1} at {2}", L.name(),
                     shortFunctionName(demangleSymbol(L.Function)),
                     sourceLocation(L.File, L.Line));
       if (L.ProgramShare)
@@ -381,16 +381,16 @@ Error writeRemarks(raw_ostream &OS, const Report &R) {
       (*Ser)->emit(Rm);
     };
     std::string Head =
-        formatv("decan {0}: share {1}", L.Id, percentText(L.Share)).str();
+        formatv("decan {0}: share {1}", L.name(), percentText(L.Share)).str();
     if (L.PredictedGain)
       Head += formatv(", predicted gain {0} ({1}, rank {2})",
                       percentText(*L.PredictedGain), L.PredictedGainBy, L.Rank)
                   .str();
     Emit("LoopSummary", Head);
     for (const std::string &D : L.Diagnosis)
-      Emit("LoopDiagnosis", "decan " + L.Id + ": " + D);
+      Emit("LoopDiagnosis", "decan " + L.name() + ": " + D);
     for (const std::string &W : L.Warnings)
-      Emit("LoopWarning", "decan " + L.Id + ": warning: " + W);
+      Emit("LoopWarning", "decan " + L.name() + ": warning: " + W);
   }
   return Error::success();
 }

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "decan/Tool/LoopNames.h"
 #include "decan/Tool/Report.h"
 
 using namespace llvm;
@@ -258,6 +259,8 @@ bool fromJSON(const json::Value &E, RunPart &X, json::Path P) {
 /// runtime's facts.
 static json::Object loopIdentityJSON(const LoopReport &X) {
   return json::Object{{"id", X.Id},
+                      {"name", X.name()},
+                      {"object", X.Object},
                       {"function", X.Function},
                       {"file", X.File},
                       {"line", X.Line},
@@ -281,7 +284,9 @@ static json::Object loopIdentityJSON(const LoopReport &X) {
 }
 
 static bool loopIdentityFromJSON(json::ObjectMapper &O, LoopReport &X) {
-  return O.mapOptional("id", X.Id) && O.mapOptional("function", X.Function) &&
+  return O.mapOptional("id", X.Id) && O.mapOptional("name", X.Name) &&
+         O.mapOptional("object", X.Object) &&
+         O.mapOptional("function", X.Function) &&
          O.mapOptional("file", X.File) && O.mapOptional("line", X.Line) &&
          O.mapOptional("source", X.Source) &&
          O.mapOptional("iteration_step", X.IterationStep) &&
@@ -500,24 +505,29 @@ json::Value toJSON(const Report &X) {
 bool fromJSON(const json::Value &E, Report &X, json::Path P) {
   json::ObjectMapper O(E, P);
   AsObject Machine{X.Machine}, Config{X.Config};
-  return O && O.mapOptional("runtime_version", X.Version) &&
-         O.mapOptional("machine", Machine) && O.mapOptional("config", Config) &&
-         mapObject(
-             E, "probe", P,
-             [&](json::ObjectMapper &Pr) {
-               return Pr.mapOptional("empty_region_cycles", X.ProbeCycles) &&
-                      Pr.mapOptional("call_cost_cycles", X.ProbeCallCycles) &&
-                      Pr.mapOptional("slot_fixed_cycles", X.SlotFixedCycles) &&
-                      Pr.mapOptional("countdown_cycles", X.CountdownCycles);
-             }) &&
-         O.mapOptional("process_cycles", X.ProcessCycles) &&
-         O.mapOptional("overhead_cycles", X.OverheadCycles) &&
-         O.map("coverage", X.Coverage) &&
-         O.mapOptional("parallel_runtime", X.ParallelRuntime) &&
-         O.mapOptional("processes", X.Processes) &&
-         O.mapOptional("warnings", X.Warnings) &&
-         // A report without loops is not a report of anything.
-         O.map("loops", X.Loops);
+  bool Ok =
+      O && O.mapOptional("runtime_version", X.Version) &&
+      O.mapOptional("machine", Machine) && O.mapOptional("config", Config) &&
+      mapObject(
+          E, "probe", P,
+          [&](json::ObjectMapper &Pr) {
+            return Pr.mapOptional("empty_region_cycles", X.ProbeCycles) &&
+                   Pr.mapOptional("call_cost_cycles", X.ProbeCallCycles) &&
+                   Pr.mapOptional("slot_fixed_cycles", X.SlotFixedCycles) &&
+                   Pr.mapOptional("countdown_cycles", X.CountdownCycles);
+          }) &&
+      O.mapOptional("process_cycles", X.ProcessCycles) &&
+      O.mapOptional("overhead_cycles", X.OverheadCycles) &&
+      O.map("coverage", X.Coverage) &&
+      O.mapOptional("parallel_runtime", X.ParallelRuntime) &&
+      O.mapOptional("processes", X.Processes) &&
+      O.mapOptional("warnings", X.Warnings) &&
+      // A report without loops is not a report of anything.
+      O.map("loops", X.Loops);
+  // Reports from before loops had names.
+  if (Ok && any_of(X.Loops, [](const LoopReport &L) { return L.Name.empty(); }))
+    nameLoops(X.Loops);
+  return Ok;
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 
 #include "decan/Tool/Runner.h"
 #include "decan/Tool/Libraries.h"
+#include "decan/Tool/LoopNames.h"
 #include "decan/Tool/Progress.h"
 #include "decan/Tool/RawReports.h"
 #include "decan/Tool/RunEnvironment.h"
@@ -102,9 +103,12 @@ void RunSession::planRewrite() {
   for (Variant V : O.Variants)
     Rotated |= 1u << static_cast<unsigned>(V);
   Stage.VariantMask = Rotated;
-  if (O.Loops != "all")
+  if (O.Loops != "all") {
     Stage.OnlyLoops = O.loopIds();
-  else if (O.FindFirst)
+    // Short C++ names too (LoopNames.h); a library's "object!" prefix is
+    // checked once its loops are known (announce).
+    Stage.NamesLoop = namesLoopOfAnyObject;
+  } else if (O.FindFirst)
     Stage.Profile = true;
   // --lib auto measures everything: the program's own loops too.
   PlainOk = !O.Libs.empty() && !AutoLibs;
@@ -172,13 +176,17 @@ Error RunSession::announce() {
     Log << formatv("decan: --max-runs {0} may run {1} up to {0} times: again "
                    "while a loop has too few samples\n",
                    O.MaxRuns, ProgName);
-  if (O.Loops != "all" && T.Loops)
-    for (const std::string &Id : O.loopIds())
-      if (none_of(*T.Loops, [&](const MetaLoop &L) { return L.Id == Id; }))
-        return createStringError(
-            "unknown loop '%s' in '%s'%s (see 'decan list %s')", Id.c_str(),
-            T.Binary.c_str(), O.Libs.empty() ? "" : " or its --lib libraries",
-            O.Libs.empty() ? T.Binary.c_str() : "LIBRARY");
+  if (O.Loops != "all" && T.Loops) {
+    // Names (LoopNames.h) become the ids the runtime selects by.
+    auto Ids = resolveLoopNames(O.loopIds(), loopIdentities(*T.Loops));
+    if (!Ids)
+      return createStringError("%s in '%s'%s (see 'decan list %s')",
+                               toString(Ids.takeError()).c_str(),
+                               T.Binary.c_str(),
+                               O.Libs.empty() ? "" : " or its --lib libraries",
+                               O.Libs.empty() ? T.Binary.c_str() : "LIBRARY");
+    RunLoops = join(*Ids, ",");
+  }
   if (T.Loops && T.Loops->empty())
     Log << "decan: warning: '" << T.Binary
         << (O.Libs.empty() ? "' has" : "' and its --lib libraries have")
@@ -462,7 +470,7 @@ Error RunSession::measureAgain() {
         return L.Variants[V] && L.Variants[V]->Pairs.size() < MinPairs;
       });
       if (Short)
-        Need += (Need.empty() ? "" : ",") + L.Id;
+        Need += (Need.empty() ? "" : ",") + L.name();
     }
     if (Need.empty())
       break;
@@ -520,6 +528,17 @@ RunOutcome RunSession::collect() {
   if (!O.Events.empty())
     R.Config["events"] = json::Array(O.Events);
   R.Config["runs"] = static_cast<int64_t>(Out.Runs);
+  // Names from the whole loop tables: an overload keeps its suffix when
+  // the run measured it alone.
+  if (T.Loops)
+    nameLoops(R.Loops, *T.Loops);
+  // A prebuilt program's copy: the HTML report's listings are read from it
+  // (Listings.h).
+  if (!T.Input.empty()) {
+    SmallString<256> Copy(T.Binary);
+    if (!sys::fs::make_absolute(Copy))
+      R.Config["rewritten_binary"] = std::string(Copy);
+  }
   // How the prebuilt inputs were rewritten: every loop first, or late
   // variants (docs/rewriter.md).
   if (!Late->empty())

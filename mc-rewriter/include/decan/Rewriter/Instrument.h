@@ -72,6 +72,23 @@ instrumentCached(llvm::StringRef Path, llvm::StringRef OutDir,
                  const RewriteOptions &RW, bool *Hit = nullptr,
                  std::string *CacheProblem = nullptr);
 
+/// The file beside a copy instrumentCached wrote that says where each
+/// loop's measured copies are in it: `<copy>.decan-copies`, lines
+/// "<loop id> TAB <variant> TAB <begin> TAB <end>" (hexadecimal addresses).
+/// `decan report --html` disassembles them (a rewritten binary has no
+/// per-copy symbols, a plugin-built one has `f.decan.L0.LS`).
+std::string copyMapPath(llvm::StringRef Copy);
+
+/// One copy of copyMapPath's file.
+struct MappedCopy {
+  std::string Id;
+  unsigned Variant = 0;
+  uint64_t Begin = 0, End = 0;
+};
+
+/// The copies copyMapPath(\p Copy) lists; empty when there is none.
+std::vector<MappedCopy> readCopyMap(llvm::StringRef Copy);
+
 /// The late pack of loops \p Ids for \p BasePath, the base copy of
 /// \p Input (LatePack.h), written to \p OutPath. The input and its loops
 /// are read once per process and kept for the next pack of the same input

@@ -36,9 +36,11 @@
 #include "decan/Rewriter/LoopFinder.h"
 #include "decan/abi.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,12 @@ struct RewriteOptions {
   /// Rewrite only these loop ids (empty: every rewritable loop, unless
   /// OnlyListed).
   std::vector<std::string> OnlyLoops;
+  /// Whether an OnlyLoops item names a loop (id, function) otherwise than
+  /// by its id (`decan run --loops` takes a C++ loop's short name); unset:
+  /// ids only. Derived from OnlyLoops, which keys the cache.
+  std::function<bool(llvm::StringRef Item, llvm::StringRef Id,
+                     llvm::StringRef Function)>
+      NamesLoop;
   /// OnlyLoops is the whole selection even when empty (the loops a profile
   /// run saw: maybe none of this file's).
   bool OnlyListed = false;

@@ -30,10 +30,14 @@ struct AsmLine {
 };
 
 /// The copies of a binary's loops, by symbol: a plugin build emits each
-/// copy of loop `f:L0` as a function `f.decan.L0.<VARIANT>` (REF's too).
+/// copy of loop `f:L0` as a function `f.decan.L0.<VARIANT>` (REF's too,
+/// decan/symbols.h); a copy mc-rewriter wrote for `decan run` has none, its
+/// copies are listed beside it (rewriter::copyMapPath) and taken as such
+/// symbols.
 class LoopCopies {
 public:
-  /// Reads \p Binary's symbol table; fails when it is not an object file.
+  /// Reads \p Binary's symbol table (and copy map); fails when it is not
+  /// an object file.
   static llvm::Expected<std::unique_ptr<LoopCopies>>
   open(llvm::StringRef Binary);
   ~LoopCopies();
@@ -68,7 +72,8 @@ void writeSourceListing(llvm::raw_ostream &OS, const LoopReport &L,
 void writeAssemblyListing(llvm::raw_ostream &OS, const LoopReport &L,
                           const LoopCopies &Copies);
 
-/// The program a report measured, as a path that exists now: its first
+/// The program a report measured, as a path that exists now: the copy
+/// `decan run` rewrote of it (config "rewritten_binary"), else its first
 /// process's argv[0], made absolute, or found in PATH; "" when gone.
 std::string measuredBinary(const Report &R);
 

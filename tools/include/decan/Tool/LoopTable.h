@@ -28,6 +28,8 @@ struct MetaLoop {
   unsigned IterationStep = 0; ///< 0 unknown
   uint32_t VariantMask = 0;
   decan_machine_info MInfo{};
+  /// The `--lib` library it is in (file name; "" the program's or unknown).
+  std::string Object;
 
   /// Built and verified: emitted (mask bit) and the machine pass said OK.
   bool available(unsigned V) const;

@@ -143,6 +143,11 @@ bool fromJSON(const llvm::json::Value &E, RunPart &X, llvm::json::Path P);
 /// One loop: its measurements and what the analyses make of them.
 struct LoopReport {
   std::string Id, Function, File;
+  /// The shared library that holds the loop (its file name; "" the
+  /// program), and the loop's name in text and HTML (LoopNames.h:
+  /// "libm.so.6!f:L0", "fmt::vformat_to:L3"); "" when not named.
+  std::string Object, Name;
+  const std::string &name() const { return Name.empty() ? Id : Name; }
   /// "region:...": a region (decan_region_begin, or an outer loop or a
   /// function with `decan flags --regions`), REF only, enclosing loops.
   bool isRegion() const { return llvm::StringRef(Id).starts_with("region:"); }
@@ -406,7 +411,7 @@ private:
   std::vector<double> Probe, ProbeCall;
   double SlotFixed = 0, Countdown = 0;
   unsigned Count = 0, Run = 0;
-  LoopPool &loop(llvm::StringRef Id);
+  LoopPool &loop(llvm::StringRef Id, llvm::StringRef Object);
   ProcessInfo addProcess(const llvm::json::Object &Raw, llvm::StringRef Source);
   llvm::Error addLoop(const llvm::json::Object &Loop, const ProcessInfo &PI,
                       unsigned Format, llvm::StringRef Source);
