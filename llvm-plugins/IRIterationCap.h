@@ -41,6 +41,11 @@ ExitMemory exitMemory(const llvm::Loop &L, llvm::AAResults &AA);
 /// records it in the loop's capped_mask).
 inline constexpr const char *CappedAttr = "decan-capped";
 
+/// Attribute on the copies of a loop without an induction variable (no
+/// trip count reported): the machine rules build no variant whose exit may
+/// read what it changes (VariantOptions::ExitCapped).
+inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
+
 /// Adds the iteration cap to \p Copy, an outlined variant copy (IROutline:
 /// entry block with the start probe, then the loop; cycles and trips are
 /// its last two arguments): the cap is read from \p Desc (of type \p DescTy)

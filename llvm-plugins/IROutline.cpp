@@ -614,6 +614,12 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     for (Function *Fn : Fns)
       Fn->addFnAttr("decan-exit-alias",
                     ExitMem[Copies.size()].MayReadStored ? "may" : "no");
+    // Without an induction variable a copy reports no trip count, so a
+    // sample cannot be checked against REF's iterations: the machine rules
+    // then refuse loops whose exit may read what the variants change.
+    if (!P.IV)
+      for (Function *Fn : Fns)
+        Fn->addFnAttr(TripsUnknownAttr);
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
