@@ -5,10 +5,11 @@
 // reads memory, what it reads may be what the deleted work wrote (a store
 // through a pointer that aliases the exit's only at run time), and the copy
 // would never end. Two defences (docs/variants.md, "Copies that could run
-// forever"): alias analysis refuses the variants where an exit-feeding load
-// may alias a store of the loop, and every variant copy whose exit reads
-// memory counts its iterations down from the descriptor's `iteration_cap`
-// and leaves with DECAN_TRIPS_CAPPED when none are left.
+// forever"): every variant copy whose exit reads memory counts its
+// iterations down from the descriptor's `iteration_cap` and leaves with
+// DECAN_TRIPS_CAPPED when none are left, and alias analysis says whether an
+// exit-feeding load may alias a store of the loop: the machine rules then
+// build the variants only in capped copies with a trip count (issue 27).
 //
 //===----------------------------------------------------------------------===//
 
