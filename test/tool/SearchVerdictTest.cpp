@@ -16,7 +16,7 @@ using namespace decan::tool;
 namespace {
 
 /// REF, FP and DL1 with medians \p Ref, \p FP, \p DL1 over 31 calls of 100
-/// trips; LS empty with the reason \p LSWhy.
+/// trips; LS with the status \p LSStatus (empty: it would be REF).
 LoopReport searchLoop(double Ref, double FP, double DL1,
                       std::string LSStatus = "empty") {
   LoopReport L;
