@@ -42,9 +42,9 @@ ExitMemory exitMemory(const llvm::Loop &L, llvm::AAResults &AA);
 /// records it in the loop's capped_mask).
 inline constexpr const char *CappedAttr = "decan-capped";
 
-/// Attribute on the copies of a loop without an induction variable (no
-/// trip count reported): the machine rules build no variant whose exit may
-/// read what it changes (VariantOptions::ExitCapped).
+/// Attribute on the capped copies of a loop without an induction variable
+/// (no trip count reported): the machine rules build no variant whose exit
+/// may read what it changes (VariantOptions::ExitCapped).
 inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
 
 /// Adds the iteration cap to \p Copy, an outlined variant copy (IROutline:
@@ -52,9 +52,10 @@ inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
 /// its last two arguments): the cap is read from \p Desc (of type \p DescTy)
 /// before the clock starts; each back edge counts one down, and the last
 /// leaves through a block that stops the clock and reports
-/// DECAN_TRIPS_CAPPED. A cap of 0 never runs out.
+/// DECAN_TRIPS_CAPPED. A cap of 0 never runs out. Without \p TripsCounted
+/// (no induction variable) the copy also carries TripsUnknownAttr.
 void addIterationCap(llvm::Function &Copy, llvm::Constant *Desc,
-                     llvm::StructType *DescTy);
+                     llvm::StructType *DescTy, bool TripsCounted);
 
 } // namespace decan
 

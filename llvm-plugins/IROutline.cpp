@@ -614,12 +614,6 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     for (Function *Fn : Fns)
       Fn->addFnAttr("decan-exit-alias",
                     ExitMem[Copies.size()].MayReadStored ? "may" : "no");
-    // Without an induction variable a copy reports no trip count, so a
-    // sample cannot be checked against REF's iterations: the machine rules
-    // then refuse loops whose exit may read what the variants change.
-    if (!P.IV)
-      for (Function *Fn : Fns)
-        Fn->addFnAttr(TripsUnknownAttr);
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", P.L->getStartLoc(),
@@ -642,7 +636,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     if (EM.Reads)
       for (unsigned V = 1; V < NumVariants; ++V)
         if (Fns[V] != Fns[0])
-          addIterationCap(*Fns[V], Desc, Table.descType());
+          addIterationCap(*Fns[V], Desc, Table.descType(), P.IV != nullptr);
     insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());
