@@ -88,8 +88,8 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
   return R;
 }
 
-void decan::addIterationCap(Function &Copy, Constant *Desc,
-                            StructType *DescTy) {
+void decan::addIterationCap(Function &Copy, Constant *Desc, StructType *DescTy,
+                            bool TripsCounted) {
   if (!IterationCaps)
     return;
   LLVMContext &Ctx = Copy.getContext();
@@ -143,4 +143,6 @@ void decan::addIterationCap(Function &Copy, Constant *Desc,
     Left->addIncoming(Next, Count);
   }
   Copy.addFnAttr(CappedAttr);
+  if (!TripsCounted)
+    Copy.addFnAttr(TripsUnknownAttr);
 }

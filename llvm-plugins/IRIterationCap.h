@@ -5,10 +5,11 @@
 // reads memory, what it reads may be what the deleted work wrote (a store
 // through a pointer that aliases the exit's only at run time), and the copy
 // would never end. Two defences (docs/variants.md, "Copies that could run
-// forever"): alias analysis refuses the variants where an exit-feeding load
-// may alias a store of the loop, and every variant copy whose exit reads
-// memory counts its iterations down from the descriptor's `iteration_cap`
-// and leaves with DECAN_TRIPS_CAPPED when none are left.
+// forever"): every variant copy whose exit reads memory counts its
+// iterations down from the descriptor's `iteration_cap` and leaves with
+// DECAN_TRIPS_CAPPED when none are left, and alias analysis says whether an
+// exit-feeding load may alias a store of the loop: the machine rules then
+// build the variants only in capped copies with a trip count (issue 27).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,14 +42,20 @@ ExitMemory exitMemory(const llvm::Loop &L, llvm::AAResults &AA);
 /// records it in the loop's capped_mask).
 inline constexpr const char *CappedAttr = "decan-capped";
 
+/// Attribute on the capped copies of a loop without an induction variable
+/// (no trip count reported): the machine rules build no variant whose exit
+/// may read what it changes (VariantOptions::ExitCapped).
+inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
+
 /// Adds the iteration cap to \p Copy, an outlined variant copy (IROutline:
 /// entry block with the start probe, then the loop; cycles and trips are
 /// its last two arguments): the cap is read from \p Desc (of type \p DescTy)
 /// before the clock starts; each back edge counts one down, and the last
 /// leaves through a block that stops the clock and reports
-/// DECAN_TRIPS_CAPPED. A cap of 0 never runs out.
+/// DECAN_TRIPS_CAPPED. A cap of 0 never runs out. Without \p TripsCounted
+/// (no induction variable) the copy also carries TripsUnknownAttr.
 void addIterationCap(llvm::Function &Copy, llvm::Constant *Desc,
-                     llvm::StructType *DescTy);
+                     llvm::StructType *DescTy, bool TripsCounted);
 
 } // namespace decan
 

@@ -630,7 +630,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     if (EM.Reads)
       for (unsigned V = 1; V < NumVariants; ++V)
         if (Fns[V] != Fns[0])
-          addIterationCap(*Fns[V], Desc, Table.descType());
+          addIterationCap(*Fns[V], Desc, Table.descType(), P.IV != nullptr);
     insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());

@@ -597,6 +597,10 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
       Opts.ScratchSize = AT->getNumElements();
   Opts.ScratchInAllVariants = Scratch && Scratch->isDSOLocal();
+  // A capped copy with a trip count: an exit that may read what it changes
+  // ends, and its samples are checked against REF's iterations.
+  Opts.ExitCapped =
+      F.hasFnAttribute(CappedAttr) && !F.hasFnAttribute(TripsUnknownAttr);
   VariantResult R;
   if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
     R.V = *V;

@@ -487,8 +487,10 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       // but the copy still ends.
       bool MayAlias = ExitSlice[I] &&
                       (L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint);
-      if (SameArray || SymBoth || MayAlias)
+      if (SameArray || SymBoth)
         S.CtrlReadsStoredMemory = true;
+      else if (MayAlias)
+        S.CtrlMayReadStoredMemory = true;
     }
   }
   // A call that may write memory while an exit reads memory: deleting the

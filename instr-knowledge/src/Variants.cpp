@@ -180,9 +180,16 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
                   DECAN_WHY_INSTRUCTION);
   if (!Res.RefBytes)
     return fail(VariantStatus::Unsupported, "loop size unknown");
-  if (S.CtrlReadsStoredMemory)
+  // Variants never write program memory. Where the operands show that an
+  // exit reads what the loop stores, every variant would see other values
+  // and take other iterations: refused. Where nothing proves it either way
+  // (another pointer, a call that may write), a capped copy is safe to
+  // run: it ends, and a sample whose trip count differs from REF's on the
+  // same input is dropped (Pairing.cpp, TripsDiffer).
+  if (S.CtrlReadsStoredMemory ||
+      (S.CtrlMayReadStoredMemory && !Opts.ExitCapped))
     return fail(VariantStatus::Unsupported,
-                "an exit condition reads memory the loop may write",
+                decan_variant_why_text(DECAN_WHY_EXIT_READS_STORED),
                 DECAN_WHY_EXIT_READS_STORED);
   // A call the exit depends on stays in every variant: only one that
   // writes no memory may.
@@ -190,12 +197,11 @@ std::optional<VariantResult> VariantBuilder::checkLoop() {
     if ((S.Bits[I] & SubsetCall) && (S.Bits[I] & SubsetCtrl) &&
         !keepsCall(Variant::NO_DIV, callKind(Ref.Instrs[I])))
       return fail(VariantStatus::Unsupported,
-                  "an exit condition depends on a call that may write "
-                  "memory",
+                  decan_variant_why_text(DECAN_WHY_EXIT_DEPENDS_ON_CALL),
                   DECAN_WHY_EXIT_DEPENDS_ON_CALL);
-  if (S.CtrlReadsCallWrittenMemory)
+  if (S.CtrlReadsCallWrittenMemory && !Opts.ExitCapped)
     return fail(VariantStatus::Unsupported,
-                "an exit condition reads memory a call in the loop may write",
+                decan_variant_why_text(DECAN_WHY_EXIT_READS_CALL_WRITTEN),
                 DECAN_WHY_EXIT_READS_CALL_WRITTEN);
   bool AnyMem = false;
   for (unsigned I = 0; I < N; ++I)

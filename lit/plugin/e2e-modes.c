@@ -59,7 +59,7 @@
 // main's loop calls the kernels: instrumented too (it yields to them at
 // its first call that runs one, and is then not measured).
 // LIST:     {{^}}main:L0 main {{.*}} REF
-// LIST-NEXT: not available: LS: unsupported (an exit condition reads memory the loop may write)
+// LIST-NEXT: not available: LS: unsupported (an exit condition reads memory the loop may write: a bound or flag
 // LIST:      calls: 6; kept in every variant but NO_CALL
 
 // REPLACE: status complete mode replace

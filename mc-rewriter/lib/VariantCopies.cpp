@@ -327,6 +327,9 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   int64_t IndStep = 0;
   int IndAt = findInduction(K, Ref, S, IndDef, IndStep);
   decan::VariantOptions Opts;
+  // Every copy whose exit reads memory gets an iteration cap (below); with
+  // an induction register its trip count is checked against REF's.
+  Opts.ExitCapped = IndAt >= 0;
   V.ScratchSize = Opts.ScratchSize;
   for (unsigned N = 1; N < DECAN_NUM_VARIANTS; ++N) {
     // NO_CALL only for loops that call, as the plugin emits it.

@@ -897,9 +897,9 @@ TEST_F(RulesTest, AnExitACallMayChangeKeepsOnlyREF) {
     EXPECT_NE(R.Reason.find("a call in the loop may write"), std::string::npos)
         << R.Reason;
     EXPECT_EQ(R.Why, DECAN_WHY_EXIT_READS_CALL_WRITTEN);
-    EXPECT_STREQ(decan_variant_why_text(R.Why),
-                 "an exit condition reads memory a call in the loop may "
-                 "write");
+    EXPECT_TRUE(llvm::StringRef(decan_variant_why_text(R.Why))
+                    .starts_with("an exit condition reads memory a call in "
+                                 "the loop may write"));
   }
   // The function's own frame too: a local whose address the callee has
   // (a worklist's size on the stack) looks like a spilled bound.

@@ -156,7 +156,8 @@ static std::string variantsText(const MetaLoop &L) {
                  W == DECAN_WHY_ALL_CONTROL;
         }))
       return "REF only: all its work feeds the exit test or the addresses "
-             "(a search or a pointer chase)";
+             "(a search or a pointer chase); measure the code around it as "
+             "a region (plugin builds, --regions) to see what bounds it";
     // One reason for all: say it once.
     if (Why.size() == 1)
       return "REF only: " + StringRef(Why[0]).split(": ").second.str();

@@ -1,5 +1,7 @@
 // Loops whose work is their control: a pointer chase (each load gives the
-// next address) and a search (each load feeds the exit test).
+// next address), a search (each load feeds the exit test), and a table
+// lookup (gzip's CRC: all arithmetic feeds the next address, so LS would
+// be REF itself, while FP and DL1 have loads to change).
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,6 +24,16 @@ __attribute__((noinline)) long find(const long *T, long N, long Key) {
   while (I < N && T[I] != Key)
     I++;
   return I;
+}
+
+static unsigned long Table[256];
+
+__attribute__((noinline)) unsigned long crc(const unsigned char *P, long N,
+                                            unsigned long C) {
+  const unsigned char *E = P + N;
+  while (P != E)
+    C = Table[(C ^ *P++) & 0xff] ^ (C >> 8);
+  return C;
 }
 
 int main(void) {
@@ -48,6 +60,14 @@ int main(void) {
     T[I] = I * 7;
   for (long R = 0; R < 4000; R++)
     S += find(T, 1024, (R * 7) % 7168);
-  printf("%ld\n", S);
+  for (unsigned long I = 0; I < 256; I++)
+    Table[I] = I * 0x9e3779b97f4a7c15ul;
+  unsigned char *Bytes = malloc(8192);
+  for (long I = 0; I < 8192; I++)
+    Bytes[I] = (unsigned char)(I * 31);
+  unsigned long C = 0;
+  for (long R = 0; R < 3000; R++)
+    C = crc(Bytes + (R & 63), 4096, C);
+  printf("%ld %lu\n", S, C);
   return 0;
 }

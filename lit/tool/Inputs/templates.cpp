@@ -1,6 +1,6 @@
 // C++ loops in templates, for decan list's short names (listed, never run:
 // fillUntil's stores may reach the stop it reads): a loop whose exit
-// reads memory the loop may write (REF only, one reason) and a reduction.
+// reads memory the loop may write (built in capped copies) and a reduction.
 #include <cstdlib>
 
 namespace outer::inner {

@@ -93,11 +93,17 @@ static inline const char *decan_variant_why_text(uint32_t why) {
   case DECAN_WHY_NONE:
     return "";
   case DECAN_WHY_EXIT_READS_STORED:
-    return "an exit condition reads memory the loop may write";
+    return "an exit condition reads memory the loop may write: a bound or "
+           "flag the exit tests kept in a local variable, not in the array "
+           "the loop stores to, lets variants be built";
   case DECAN_WHY_EXIT_READS_CALL_WRITTEN:
-    return "an exit condition reads memory a call in the loop may write";
+    return "an exit condition reads memory a call in the loop may write, "
+           "and the copy has no iteration cap or no trip count (an "
+           "induction variable)";
   case DECAN_WHY_EXIT_DEPENDS_ON_CALL:
-    return "an exit condition depends on a call that may write memory";
+    return "an exit condition depends on a call that may write memory: a "
+           "callee declared pure or const, or the call moved out of the "
+           "exit test, lets variants be built";
   case DECAN_WHY_INSTRUCTION:
     return "an instruction no rule handles (x87, atomics, string ops, ...)";
   case DECAN_WHY_NO_FORM:

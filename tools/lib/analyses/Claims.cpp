@@ -85,4 +85,24 @@ against(const LoopState &S, Variant V, Variant Ref) {
   return {*S.Sat[V] / *S.Sat[Ref], X};
 }
 
+bool lsIsRef(const LoopReport &L) {
+  // An empty variant changes nothing (Variants.cpp, emptyBecause); LS
+  // turns every store into a load, so an empty LS has none either.
+  auto U = L.Unavailable.find("LS");
+  return U != L.Unavailable.end() && U->second == "empty";
+}
+
+std::pair<std::optional<double>, std::vector<double>>
+satOfLS(const LoopReport &L, const LoopState &S, size_t N) {
+  if (lsIsRef(L))
+    return {1.0, std::vector<double>(N, 1.0)};
+  return {S.Sat[Variant::LS], S.Boot[Variant::LS]};
+}
+
+std::string satLSInterval(const LoopReport &L, const LoopState &S) {
+  if (lsIsRef(L))
+    return "1 (LS is REF)";
+  return S.SatI[Variant::LS] ? interval(*S.SatI[Variant::LS]) : "?";
+}
+
 } // namespace decan::tool::analyses

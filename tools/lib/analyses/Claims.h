@@ -93,6 +93,18 @@ Classified costClaim(double Sat, const std::vector<double> &Reps, double Cost,
 std::pair<std::optional<double>, std::vector<double>>
 against(const LoopState &S, Variant V, Variant Ref);
 
+/// Whether LS was not built because it would be REF itself (empty: every
+/// arithmetic instruction feeds the exit test or an address, a search, and
+/// there is no store to turn into a load). Its saturation is then exactly
+/// 1: the memory stream with the control is the whole loop.
+bool lsIsRef(const LoopReport &L);
+/// Sat(LS) and its replicates; where lsIsRef, 1 and \p N replicates of 1
+/// (as many as the saturation it is set against has).
+std::pair<std::optional<double>, std::vector<double>>
+satOfLS(const LoopReport &L, const LoopState &S, size_t N);
+/// Sat(LS)'s interval in words ("1 (LS is REF)" where lsIsRef).
+std::string satLSInterval(const LoopReport &L, const LoopState &S);
+
 } // namespace decan::tool::analyses
 
 #endif // DECAN_TOOL_ANALYSES_CLAIMS_H

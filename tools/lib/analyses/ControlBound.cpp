@@ -46,7 +46,9 @@ static void diagnoseControlBound(LoopReport &L, bool TooShort) {
     L.Diagnosis.push_back(
         "the loop's work is its exit test: every load feeds it or an address "
         "(a search), so no variant separates memory from arithmetic; REF: " +
-        Cost);
+        Cost +
+        "; to see what bounds it, measure the code around it as a region "
+        "(plugin builds: `decan flags --regions`, `decan run --regions`)");
     return;
   }
   std::string S = formatv("latency-bound (pointer chasing): each iteration's "

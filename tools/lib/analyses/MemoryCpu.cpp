@@ -52,12 +52,13 @@ namespace analyses {
 void memoryCpu(AnalysisContext &C) {
   const Thresholds &T = C.T;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    const Variant LS = Variant::LS, DL1 = Variant::DL1;
-    if (!S.Sat[LS] || !S.Sat[DL1] || S.TooShort)
+    const Variant DL1 = Variant::DL1;
+    auto [SatLS, BootLS] = satOfLS(L, S, S.Boot[DL1].size());
+    if (!SatLS || !S.Sat[DL1] || S.TooShort)
       return;
-    bool Paired = !S.Boot[LS].empty() && !S.Boot[DL1].empty();
+    bool Paired = !BootLS.empty() && !S.Boot[DL1].empty();
     Classified Cl = classifyReplicates(
-        {*S.Sat[LS], *S.Sat[DL1]}, {S.Boot[LS], S.Boot[DL1]},
+        {*SatLS, *S.Sat[DL1]}, {BootLS, S.Boot[DL1]},
         [&](const double *X) {
           return nameOf(classifyMemoryCpu(X[0], X[1], T)).str();
         },
@@ -65,12 +66,12 @@ void memoryCpu(AnalysisContext &C) {
     if (!confident(Cl, Paired, T))
       return;
     // The class of the point itself, whatever the margin says.
-    MemoryCpuClass MC = classifyMemoryCpu(*S.Sat[LS], *S.Sat[DL1], T);
+    MemoryCpuClass MC = classifyMemoryCpu(*SatLS, *S.Sat[DL1], T);
     L.MemoryCpu = MC;
     L.Diagnosis.push_back(
         formatv("memory vs CPU (PAMDA, thesis 5.4.2): {0} (Sat(LS)={1:F2}, "
                 "Sat(DL1)={2:F2}): {3}{4}",
-                nameOf(MC), *S.Sat[LS], *S.Sat[DL1], why(MC),
+                nameOf(MC), *SatLS, *S.Sat[DL1], why(MC),
                 confidenceText(Cl, Paired))
             .str());
   });

@@ -70,12 +70,15 @@ namespace analyses {
 void streams(AnalysisContext &C) {
   const Thresholds &T = C.T;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    const Variant LS = Variant::LS, FP = Variant::FP;
-    if (!S.Sat[LS] || !S.Sat[FP] || S.TooShort)
+    const Variant FP = Variant::FP;
+    // A search's LS would be REF itself: Sat(LS) is 1, and FP still says
+    // whether its arithmetic could take that long alone.
+    auto [SatLS, BootLS] = satOfLS(L, S, S.Boot[FP].size());
+    if (!SatLS || !S.Sat[FP] || S.TooShort)
       return;
-    bool Paired = !S.Boot[LS].empty() && !S.Boot[FP].empty();
+    bool Paired = !BootLS.empty() && !S.Boot[FP].empty();
     Classified Cl = classifyReplicates(
-        {*S.Sat[LS], *S.Sat[FP]}, {S.Boot[LS], S.Boot[FP]},
+        {*SatLS, *S.Sat[FP]}, {BootLS, S.Boot[FP]},
         [&](const double *X) {
           return nameOf(classifyStreams(X[0], X[1], T)).str();
         },
@@ -86,16 +89,18 @@ void streams(AnalysisContext &C) {
           StreamsClass::NearThreshold);
       L.Verdict = verdictOf(L.Streams);
       L.Diagnosis.push_back(
-          explainStreams(classifyStreams(*S.Sat[LS], *S.Sat[FP], T), *S.Sat[LS],
+          explainStreams(classifyStreams(*SatLS, *S.Sat[FP], T), *SatLS,
                          *S.Sat[FP], T) +
-          confidenceText(Cl, Paired));
+          confidenceText(Cl, Paired) +
+          (lsIsRef(L) ? "; Sat(LS) is 1: LS would be REF itself (all "
+                        "arithmetic feeds the exit test or an address)"
+                      : ""));
     } else {
       L.Verdict = VerdictClass::Inconclusive;
       L.Inconclusive =
           formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
                   "settle it (a longer run, or --max-runs N)",
-                  interval(*S.SatI[LS]), interval(*S.SatI[FP]),
-                  describeSplit(Cl))
+                  satLSInterval(L, S), interval(*S.SatI[FP]), describeSplit(Cl))
               .str();
     }
   });

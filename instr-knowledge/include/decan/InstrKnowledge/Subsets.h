@@ -74,9 +74,19 @@ struct LoopSubsets {
   /// Loads whose value feeds their own address in a later iteration
   /// (pointer chasing): each iteration waits for the previous one's load.
   unsigned NumChasedLoad = 0;
-  /// Some exit depends on a load while the loop also stores: variants that
-  /// change stores could change the trip count.
+  /// Some exit depends on a load of memory the loop also stores, as its
+  /// operands show (the same base register or index, or opaque symbols
+  /// that may be one object): variants that change stores would change
+  /// what the exit reads. Refused in every variant.
   bool CtrlReadsStoredMemory = false;
+  /// Some exit depends on a load that a store of the loop may alias where
+  /// nothing proves either way (the front end's alias analysis says "may",
+  /// or, without one, other registers): built only in copies that carry an
+  /// iteration cap (VariantOptions::ExitCapped), which ends a copy that
+  /// runs on, and whose samples count only where its trip count equals
+  /// REF's on the same input (docs/variants.md, "Copies that could run
+  /// forever").
+  bool CtrlMayReadStoredMemory = false;
   /// Some exit depends on a load while a call in the loop may write memory:
   /// a variant that deletes the call could change the trip count.
   bool CtrlReadsCallWrittenMemory = false;

@@ -111,6 +111,13 @@ struct VariantOptions {
   /// as a store into a scratch cell the load reads too, so the chain
   /// through memory stays.
   bool ScratchInAllVariants = true;
+  /// The copy carries an iteration cap where its exit reads memory
+  /// (LoopSubsets::CtrlReadsMemory; the rewriter's copies always, the
+  /// plugin's unless built with -decan-iteration-caps=false): a loop whose
+  /// exit may read what its stores or calls write, without proof either
+  /// way, then gets variants; the cap ends a copy that runs on, and only
+  /// samples with REF's trip count are kept. Without it they are refused.
+  bool ExitCapped = false;
 };
 
 /// Where DL1 puts each memory operand.
