@@ -24,6 +24,7 @@
 #include "IRIterationCap.h"
 #include "IRLoopTable.h"
 #include "MachineMeta.h"
+#include "MachineUnusedCopy.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
@@ -492,6 +493,16 @@ static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
   }
 }
 
+/// A variant the runtime never runs (its status is not OK): its copy
+/// becomes a jump to REF (MachineUnusedCopy.h).
+static void dropUnusedCopy(MachineFunction &MF, Variant V, StringRef Stem) {
+  if (V == Variant::REF)
+    return;
+  if (const Function *Ref = MF.getFunction().getParent()->getFunction(
+          (Stem + "." + variantName(Variant::REF)).str()))
+    replaceWithJumpTo(MF, *Ref);
+}
+
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
@@ -548,7 +559,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     Missed(VariantStatus::NoLoop,
            NumLoops ? "more than one innermost loop" : "no machine loop",
            &MF.front(), DebugLoc());
-    return false;
+    dropUnusedCopy(MF, *V, Stem);
+    return true;
   }
   alignLoopTop(MF, *L);
   const TargetSubtargetInfo &ST = MF.getSubtarget();
@@ -635,6 +647,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     Missed(R.Status, R.Reason, H, Loc);
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S, false, false,
               R.Why);
+    dropUnusedCopy(MF, *V, Stem);
     return true;
   }
   writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,
