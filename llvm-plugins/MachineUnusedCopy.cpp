@@ -1,12 +1,21 @@
-//===- MachineUnusedCopy.cpp - decan: a variant copy no run can use ------===//
+//===- MachineUnusedCopy.cpp - decan: variant copies no run uses ---------===//
 //
 // Part of decan. See MachineUnusedCopy.h: the copy of a variant the runtime
 // never runs becomes `jmp <loop>.REF` (5 bytes instead of a whole loop with
-// its probes, prologue and epilogue).
+// its probes, prologue and epilogue); the variants never built get their
+// record from REF's loop.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MachineUnusedCopy.h"
+#include "IRVariantCopies.h"
+#include "MachineMeta.h"
+
+#include "decan/abi_names.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/IR/Module.h"
 
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -15,6 +24,9 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 
 using namespace llvm;
+using namespace decan;
+
+#define DEBUG_TYPE "decan"
 
 /// The opcode of X86's direct 64-bit tail jump; the X86 enum is private to
 /// LLVM's target, its name is not.
@@ -25,7 +37,7 @@ static std::optional<unsigned> tailJumpOpcode(const TargetInstrInfo &TII) {
   return std::nullopt;
 }
 
-bool decan::replaceWithJumpTo(MachineFunction &MF, const Function &Ref) {
+static bool replaceWithJumpTo(MachineFunction &MF, const Function &Ref) {
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   static std::optional<unsigned> TailJump = tailJumpOpcode(TII);
   if (!TailJump)
@@ -53,4 +65,46 @@ bool decan::replaceWithJumpTo(MachineFunction &MF, const Function &Ref) {
   // (MachineVariants.cpp): the jump may share the previous copy's padding.
   MF.setAlignment(Align(1));
   return true;
+}
+
+void decan::dropUnusedCopy(MachineFunction &MF, Variant V, StringRef Stem) {
+  if (V == Variant::REF)
+    return;
+  if (const Function *Ref = MF.getFunction().getParent()->getFunction(
+          (Stem + "." + variantName(Variant::REF)).str()))
+    replaceWithJumpTo(MF, *Ref);
+}
+
+void decan::recordUnbuilt(MachineFunction &MF, StringRef Stem,
+                          const LoopSubsets *Counts,
+                          MachineOptimizationRemarkEmitter &ORE,
+                          const MachineBasicBlock *MBB, DebugLoc Loc,
+                          function_ref<VariantResult(Variant)> Analyse) {
+  const Function &F = MF.getFunction();
+  unsigned Unbuilt = 0;
+  if (!to_integer(F.getFnAttribute(NotBuiltAttr).getValueAsString(), Unbuilt))
+    return;
+  Module &M = *const_cast<Module *>(F.getParent());
+  StringRef LoopId = F.getFnAttribute("decan-loop").getValueAsString();
+  for (unsigned I = 0; I < DECAN_NUM_VARIANTS; ++I) {
+    if (!(Unbuilt >> I & 1))
+      continue;
+    VariantResult R = Analyse(static_cast<Variant>(I));
+    if (R.Status == VariantStatus::OK) {
+      R.Status = VariantStatus::Unsupported;
+      R.Why = DECAN_WHY_OTHER;
+      R.Reason = "no copy built: the IR showed it unusable, the machine loop "
+                 "allows it";
+    }
+    writeMeta(M, (Stem + ".meta").str(), static_cast<Variant>(I), R.Status,
+              R.RefBytes, Counts, false, false, R.Why);
+    ORE.emit([&] {
+      return MachineOptimizationRemarkMissed(DEBUG_TYPE, "VariantUnavailable",
+                                             Loc, MBB)
+             << "variant " << decan_variant_name(I) << " of " << LoopId
+             << " unavailable ("
+             << decan_variant_status_text(static_cast<uint32_t>(R.Status))
+             << "): " << R.Reason;
+    });
+  }
 }

@@ -493,16 +493,6 @@ static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
   }
 }
 
-/// A variant the runtime never runs (its status is not OK): its copy
-/// becomes a jump to REF (MachineUnusedCopy.h).
-static void dropUnusedCopy(MachineFunction &MF, Variant V, StringRef Stem) {
-  if (V == Variant::REF)
-    return;
-  if (const Function *Ref = MF.getFunction().getParent()->getFunction(
-          (Stem + "." + variantName(Variant::REF)).str()))
-    replaceWithJumpTo(MF, *Ref);
-}
-
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
@@ -543,6 +533,13 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
                     const MachineBasicBlock *MBB, DebugLoc Loc) {
     writeMeta(M, Stem + ".meta", *V, St, 0, nullptr);
     std::string W = Why.str();
+    recordUnbuilt(MF, Stem, nullptr, ORE, MBB, Loc, [&](Variant U) {
+      VariantResult R;
+      R.V = U;
+      R.Status = St;
+      R.Reason = W;
+      return R;
+    });
     ORE.emit([&] {
       return MachineOptimizationRemarkMissed(DEBUG_TYPE, "VariantUnavailable",
                                              Loc, MBB)
@@ -610,16 +607,18 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     if (auto *AT = dyn_cast<ArrayType>(Scratch->getValueType()))
       Opts.ScratchSize = AT->getNumElements();
   Opts.ScratchInAllVariants = Scratch && Scratch->isDSOLocal();
-  VariantResult R;
-  if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
-    R.V = *V;
+  auto Build = [&](Variant W) {
+    if (W != Variant::DL1 || (Scratch && Scratch->isDSOLocal()))
+      return buildVariant(*K, ML.Body, S, W, Opts);
+    VariantResult R;
+    R.V = W;
     R.Status = VariantStatus::Unsupported;
     R.Reason = Scratch ? "scratch area is not dso_local (no RIP-relative "
                          "address)"
                        : "no scratch area " + Stem + ".scratch";
-  } else {
-    R = buildVariant(*K, ML.Body, S, *V, Opts);
-  }
+    return R;
+  };
+  VariantResult R = Build(*V);
   // The IR saw a possible loop-carried memory dependence the machine
   // level cannot (other base registers, aliasing pointers): a variant that
   // stores less than REF, or into the scratch area, drops it.
@@ -643,6 +642,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   // Changed at least: the loop's alignment (alignLoopTop).
   if (R.Status == VariantStatus::OK && *V != Variant::REF)
     applyBody(*K, ML, R.Body, Scratch, *ST.getInstrInfo());
+  if (*V == Variant::REF)
+    recordUnbuilt(MF, Stem, &S, ORE, H, Loc, Build);
   if (R.Status != VariantStatus::OK) {
     Missed(R.Status, R.Reason, H, Loc);
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S, false, false,
