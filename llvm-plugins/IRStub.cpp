@@ -13,8 +13,6 @@
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -35,60 +33,6 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
     Fn->addFnAttr(Attribute::NoUnwind);
   }
   return {Ty, Fn};
-}
-
-/// Whether a floating-point or vector value of the function may be live
-/// across the stub's call in \p P's preheader: defined where the preheader
-/// is reachable from (an argument, or outside the loop), and used on a path
-/// from the loop's exits that does not define it again. Such a value sits
-/// in an XMM register, which only preserve_all keeps; the loop's own values
-/// come back as the measure function's results.
-static bool vectorLiveAcross(const OutlinePlan &P) {
-  SmallPtrSet<const BasicBlock *, 8> Loop(P.Blocks.begin(), P.Blocks.end());
-  // The blocks from the exits (not through the loop), not entering \p Stop.
-  auto After = [&](const BasicBlock *Stop) {
-    SmallPtrSet<const BasicBlock *, 32> Seen;
-    SmallVector<const BasicBlock *, 32> Work;
-    auto Visit = [&](const BasicBlock *BB) {
-      if (BB != Stop && !Loop.contains(BB) && Seen.insert(BB).second)
-        Work.push_back(BB);
-    };
-    for (const BasicBlock *E : P.Exits)
-      Visit(E);
-    while (!Work.empty())
-      for (const BasicBlock *N : successors(Work.pop_back_val()))
-        Visit(N);
-    return Seen;
-  };
-  SmallPtrSet<const BasicBlock *, 32> Before{P.Preheader};
-  SmallVector<const BasicBlock *, 32> Work{P.Preheader};
-  while (!Work.empty())
-    for (const BasicBlock *N : predecessors(Work.pop_back_val()))
-      if (Before.insert(N).second)
-        Work.push_back(N);
-  SmallPtrSet<const Value *, 16> Tried;
-  for (const BasicBlock *BB : After(nullptr))
-    for (const Instruction &I : *BB)
-      for (const Use &U : I.operands()) {
-        const Value *V = U.get();
-        Type *T = V->getType();
-        if (!(T->isFPOrFPVectorTy() || T->isVectorTy()) ||
-            !Tried.insert(V).second)
-          continue;
-        const auto *Def = dyn_cast<Instruction>(V);
-        if (!isa<Argument>(V) && (!Def || Loop.contains(Def->getParent()) ||
-                                  !Before.contains(Def->getParent())))
-          continue;
-        SmallPtrSet<const BasicBlock *, 32> Live =
-            After(Def ? Def->getParent() : nullptr);
-        for (const Use &W : V->uses()) {
-          const auto *User = cast<Instruction>(W.getUser());
-          const auto *PN = dyn_cast<PHINode>(User);
-          if (Live.contains(PN ? PN->getIncomingBlock(W) : User->getParent()))
-            return true;
-        }
-      }
-  return false;
 }
 
 /// The measured path of one loop, out of line and cold so that the function
@@ -131,11 +75,8 @@ static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
   MF->addFnAttr(Attribute::Cold);
   // Saves every register it uses: values of the caller that live across
   // the call stay in their registers, so the caller needs no callee-saved
-  // registers or spills for them on its unmeasured path either. The XMM
-  // registers (256 bytes of saves and restores) only where a value of the
-  // caller lives in one across the call.
-  MF->setCallingConv(vectorLiveAcross(P) ? CallingConv::PreserveAll
-                                         : CallingConv::PreserveMost);
+  // registers or spills for them on its unmeasured path either.
+  MF->setCallingConv(CallingConv::PreserveAll);
   MF->setDSOLocal(true);
   MF->setComdat(F.getComdat());
   for (auto [I, V] : enumerate(P.LiveIns))

@@ -87,7 +87,7 @@ exit:
 ;; Measured: one cold call that preserves every register; the loop ran out
 ;; of line, through exit 0 or 1.
 ; CHECK:       decan.measure:
-; CHECK-NEXT:    %decan.result = call preserve_mostcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+; CHECK-NEXT:    %decan.result = call preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
 ; CHECK-NEXT:    %decan.exit = extractvalue { i32, i64 } %decan.result, 0
 ; CHECK-NEXT:    switch i32 %decan.exit, label %decan.take.1 [
 ; CHECK-NEXT:      i32 0, label %decan.take.0
@@ -114,7 +114,7 @@ exit:
 ; CHECK:       entry:
 ; CHECK-NEXT:    %decan.active = load volatile i32
 ; CHECK:       decan.measure:
-; CHECK-NEXT:    %decan.result = call preserve_mostcc { i32, double } @sum.decan.L0.measure(ptr %a, i64 %n)
+; CHECK-NEXT:    %decan.result = call preserve_allcc { i32, double } @sum.decan.L0.measure(ptr %a, i64 %n)
 ; CHECK-NEXT:    br label %decan.take
 ; CHECK:       decan.take:
 ; CHECK-NEXT:    %s.next.lcssa.decan = extractvalue { i32, double } %decan.result, 1
@@ -169,7 +169,7 @@ exit:
 ; CHECK: define internal void @find.decan.L0.CTRL(
 ;; The measured path: begin_call, the variant through the table, end_call;
 ;; the REF copy is the real loop when the variant's effects must not stand.
-; CHECK-LABEL: define internal preserve_mostcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+; CHECK-LABEL: define internal preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
 ; CHECK-SAME:  #[[COLD:[0-9]+]]
 ; CHECK:         %variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %variant, 19

@@ -112,7 +112,7 @@ exit:
 ; CHECK-LABEL: define void @dynalloca(
 ; CHECK-NOT:   decan
 ; CHECK-LABEL: define void @plain(
-; CHECK:       call preserve_mostcc { i32 } @plain.decan.L0.measure(
+; CHECK:       call preserve_allcc { i32 } @plain.decan.L0.measure(
 ; CHECK-NOT: define internal void @calls.decan
 ; CHECK: define internal void @plain.decan.L0.REF(
 ; CHECK-NOT: define internal void @calls.decan

@@ -42,7 +42,7 @@ exit:
 ; CHECK-LABEL: define void @twice(
 ; CHECK:       mid:
 ; CHECK-NEXT:    %s.next.lcssa = phi i64 [ %s.next, %sum ], [ %s.next.lcssa.decan, %decan.take ]
-; CHECK:         call preserve_mostcc { i32 } @twice.decan.L1.measure(ptr %a, i64 %s.next.lcssa, i64 %n)
+; CHECK:         call preserve_allcc { i32 } @twice.decan.L1.measure(ptr %a, i64 %s.next.lcssa, i64 %n)
 ; CHECK:       sub:
 ; CHECK:         %d = sub i64 %y, %s.next.lcssa
 ; CHECK-LABEL: define internal void @twice.decan.L0.REF(ptr %a, i64 %n, ptr %s.next.lcssa.out, ptr %cycles, ptr %trips)
