@@ -108,3 +108,16 @@ void decan::recordUnbuilt(MachineFunction &MF, StringRef Stem,
     });
   }
 }
+
+void decan::recordUnbuiltAs(MachineFunction &MF, StringRef Stem,
+                            MachineOptimizationRemarkEmitter &ORE,
+                            const MachineBasicBlock *MBB, DebugLoc Loc,
+                            VariantStatus St, StringRef Reason) {
+  recordUnbuilt(MF, Stem, nullptr, ORE, MBB, Loc, [&](Variant U) {
+    VariantResult R;
+    R.V = U;
+    R.Status = St;
+    R.Reason = Reason.str();
+    return R;
+  });
+}

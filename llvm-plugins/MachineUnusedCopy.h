@@ -46,6 +46,14 @@ void recordUnbuilt(llvm::MachineFunction &MF, llvm::StringRef Stem,
                    const llvm::MachineBasicBlock *MBB, llvm::DebugLoc Loc,
                    llvm::function_ref<VariantResult(Variant)> Analyse);
 
+/// The same where REF's loop could not be read (no machine loop, no
+/// instruction knowledge): each variant not built gets \p St and \p Reason,
+/// as REF itself did and as its copy would have.
+void recordUnbuiltAs(llvm::MachineFunction &MF, llvm::StringRef Stem,
+                     llvm::MachineOptimizationRemarkEmitter &ORE,
+                     const llvm::MachineBasicBlock *MBB, llvm::DebugLoc Loc,
+                     VariantStatus St, llvm::StringRef Reason);
+
 } // namespace decan
 
 #endif // DECAN_LLVM_PLUGINS_MACHINEUNUSEDCOPY_H

@@ -493,6 +493,39 @@ static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
   }
 }
 
+/// -decan-dump-subsets: each loop instruction's subsets, on stderr.
+static void dumpSubsets(const MachineFunction &MF, X86Knowledge &K,
+                        const MachineLoopBody &ML, const LoopSubsets &S) {
+  errs() << "decan subsets of " << MF.getName() << ":\n";
+  for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
+    unsigned B = S.Bits[I];
+    Expected<unsigned> Sz = K.sizeOf(ML.Body.Instrs[I]);
+    errs() << "  #" << I << " " << K.opcodeName(ML.Body.Instrs[I].Opcode)
+           << " (" << (Sz ? *Sz : 0) << " bytes)";
+    if (!Sz)
+      consumeError(Sz.takeError());
+    static const std::pair<unsigned, const char *> Names[] = {
+        {SubsetLoad, "L"},
+        {SubsetStore, "S"},
+        {SubsetFP, "FP"},
+        {SubsetDiv, "DIV"},
+        {SubsetBranch, "BR"},
+        {SubsetOther, "OTHER"},
+        {SubsetUnsupported, "UNSUPPORTED"},
+        {SubsetGather, "GATHER"},
+        {SubsetPureMem, "PUREMEM"},
+        {SubsetNop, "NOP"},
+        {SubsetCtrl, "CTRL"},
+        {SubsetAddr, "ADDR"},
+        {SubsetCall, "CALL"},
+        {SubsetRed, "RED"}};
+    for (auto [Bit, N] : Names)
+      if (B & Bit)
+        errs() << " " << N;
+    errs() << "\n";
+  }
+}
+
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
@@ -533,13 +566,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
                     const MachineBasicBlock *MBB, DebugLoc Loc) {
     writeMeta(M, Stem + ".meta", *V, St, 0, nullptr);
     std::string W = Why.str();
-    recordUnbuilt(MF, Stem, nullptr, ORE, MBB, Loc, [&](Variant U) {
-      VariantResult R;
-      R.V = U;
-      R.Status = St;
-      R.Reason = W;
-      return R;
-    });
+    recordUnbuiltAs(MF, Stem, ORE, MBB, Loc, St, W);
     ORE.emit([&] {
       return MachineOptimizationRemarkMissed(DEBUG_TYPE, "VariantUnavailable",
                                              Loc, MBB)
@@ -568,36 +595,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     ML.Body.ExitMayReadStored = A.getValueAsString() == "may";
   LoopSubsets S = computeSubsets(*K, ML.Body);
   nameGroups(ML, S);
-  if (DumpSubsets) {
-    errs() << "decan subsets of " << MF.getName() << ":\n";
-    for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
-      unsigned B = S.Bits[I];
-      Expected<unsigned> Sz = K->sizeOf(ML.Body.Instrs[I]);
-      errs() << "  #" << I << " " << K->opcodeName(ML.Body.Instrs[I].Opcode)
-             << " (" << (Sz ? *Sz : 0) << " bytes)";
-      if (!Sz)
-        consumeError(Sz.takeError());
-      static const std::pair<unsigned, const char *> Names[] = {
-          {SubsetLoad, "L"},
-          {SubsetStore, "S"},
-          {SubsetFP, "FP"},
-          {SubsetDiv, "DIV"},
-          {SubsetBranch, "BR"},
-          {SubsetOther, "OTHER"},
-          {SubsetUnsupported, "UNSUPPORTED"},
-          {SubsetGather, "GATHER"},
-          {SubsetPureMem, "PUREMEM"},
-          {SubsetNop, "NOP"},
-          {SubsetCtrl, "CTRL"},
-          {SubsetAddr, "ADDR"},
-          {SubsetCall, "CALL"},
-          {SubsetRed, "RED"}};
-      for (auto [Bit, N] : Names)
-        if (B & Bit)
-          errs() << " " << N;
-      errs() << "\n";
-    }
-  }
+  if (DumpSubsets)
+    dumpSubsets(MF, *K, ML, S);
   VariantOptions Opts;
   Opts.Layout = LayoutOpt;
   // DL1's area; LS and NO_DIV use it too for a store the next iteration
