@@ -88,6 +88,8 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
   return R;
 }
 
+bool decan::iterationCapsEnabled() { return IterationCaps; }
+
 void decan::addIterationCap(Function &Copy, Constant *Desc, StructType *DescTy,
                             bool TripsCounted) {
   if (!IterationCaps)

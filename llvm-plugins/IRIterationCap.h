@@ -57,6 +57,9 @@ inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
 void addIterationCap(llvm::Function &Copy, llvm::Constant *Desc,
                      llvm::StructType *DescTy, bool TripsCounted);
 
+/// Whether addIterationCap adds caps (-decan-iteration-caps, default on).
+bool iterationCapsEnabled();
+
 } // namespace decan
 
 #endif // DECAN_LLVM_PLUGINS_IRITERATIONCAP_H

@@ -9,7 +9,8 @@
 //  3. put selected loops into simplified + LCSSA form, record their
 //     live-ins, live-outs (exit-block PHIs) and an affine induction variable;
 //  4. build the outlined REF copy and a clone per variant asked
-//     (-decan-build-variants, by default what `decan run` rotates);
+//     (-decan-build-variants, by default what `decan run` rotates) that
+//     machine code could make usable (IRVariantCopies.h);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
 //
@@ -21,6 +22,7 @@
 #include "IRLoopTable.h"
 #include "IROutlinePlan.h"
 #include "IRSelection.h"
+#include "IRVariantCopies.h"
 #include "decan/abi.h"
 #include "decan/abi_names.h"
 
@@ -585,29 +587,8 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   SmallVector<SmallVector<Function *, NumVariants>, 8> Copies;
   for (OutlinePlan &P : Plans) {
     Function *Ref = buildOutlined(F, P);
-    SmallVector<Function *, NumVariants> Fns{Ref};
-    for (unsigned V = 1; V < NumVariants; ++V) {
-      if (!(P.Rec.VariantMask >> V & 1)) {
-        Fns.push_back(Ref); // never chosen: not in variant_mask
-        continue;
-      }
-      ValueToValueMapTy VMap;
-      Function *C = CloneFunction(Ref, VMap);
-      C->setName(P.Rec.symbol(decan_variant_name(V)));
-      C->addFnAttr("decan-variant", decan_variant_name(V));
-      C->setLinkage(GlobalValue::InternalLinkage);
-      C->setComdat(F.getComdat());
-      Fns.push_back(C);
-    }
-    if (!MemDep[Copies.size()].empty())
-      for (Function *Fn : Fns)
-        Fn->addFnAttr("decan-memdep", MemDep[Copies.size()]);
-    // Alias analysis decides for the machine rules whether a store of the
-    // loop may write what its exit reads (no variant could then end like
-    // REF: they never write program memory).
-    for (Function *Fn : Fns)
-      Fn->addFnAttr("decan-exit-alias",
-                    ExitMem[Copies.size()].MayReadStored ? "may" : "no");
+    SmallVector<Function *, NumVariants> Fns = buildVariantCopies(
+        F, P, *Ref, MemDep[Copies.size()], ExitMem[Copies.size()]);
     Copies.push_back(Fns);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LoopOutlined", loopStartLoc(*P.L),

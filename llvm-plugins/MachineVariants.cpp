@@ -24,6 +24,7 @@
 #include "IRIterationCap.h"
 #include "IRLoopTable.h"
 #include "MachineMeta.h"
+#include "MachineUnusedCopy.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/InstrKnowledge/Subsets.h"
@@ -493,6 +494,39 @@ static void checkAllLoops(MachineFunction &MF, MachineLoopInfo &MLI,
   }
 }
 
+/// -decan-dump-subsets: each loop instruction's subsets, on stderr.
+static void dumpSubsets(const MachineFunction &MF, X86Knowledge &K,
+                        const MachineLoopBody &ML, const LoopSubsets &S) {
+  errs() << "decan subsets of " << MF.getName() << ":\n";
+  for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
+    unsigned B = S.Bits[I];
+    Expected<unsigned> Sz = K.sizeOf(ML.Body.Instrs[I]);
+    errs() << "  #" << I << " " << K.opcodeName(ML.Body.Instrs[I].Opcode)
+           << " (" << (Sz ? *Sz : 0) << " bytes)";
+    if (!Sz)
+      consumeError(Sz.takeError());
+    static const std::pair<unsigned, const char *> Names[] = {
+        {SubsetLoad, "L"},
+        {SubsetStore, "S"},
+        {SubsetFP, "FP"},
+        {SubsetDiv, "DIV"},
+        {SubsetBranch, "BR"},
+        {SubsetOther, "OTHER"},
+        {SubsetUnsupported, "UNSUPPORTED"},
+        {SubsetGather, "GATHER"},
+        {SubsetPureMem, "PUREMEM"},
+        {SubsetNop, "NOP"},
+        {SubsetCtrl, "CTRL"},
+        {SubsetAddr, "ADDR"},
+        {SubsetCall, "CALL"},
+        {SubsetRed, "RED"}};
+    for (auto [Bit, N] : Names)
+      if (B & Bit)
+        errs() << " " << N;
+    errs() << "\n";
+  }
+}
+
 bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (CheckAllLoops && !F.hasFnAttribute("decan-variant")) {
@@ -531,6 +565,7 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
                     const MachineBasicBlock *MBB, DebugLoc Loc) {
     writeMeta(M, Stem + ".meta", *V, St, 0, nullptr);
     std::string W = Why.str();
+    recordUnbuiltAs(MF, Stem, ORE, MBB, Loc, St, W);
     ORE.emit([&] {
       return MachineOptimizationRemarkMissed(DEBUG_TYPE, "VariantUnavailable",
                                              Loc, MBB)
@@ -547,7 +582,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     Missed(VariantStatus::NoLoop,
            NumLoops ? "more than one innermost loop" : "no machine loop",
            &MF.front(), DebugLoc());
-    return false;
+    dropUnusedCopy(MF, *V, Stem);
+    return true;
   }
   alignLoopTop(MF, *L);
   const TargetSubtargetInfo &ST = MF.getSubtarget();
@@ -558,36 +594,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
     ML.Body.ExitMayReadStored = A.getValueAsString() == "may";
   LoopSubsets S = computeSubsets(*K, ML.Body);
   nameGroups(ML, S);
-  if (DumpSubsets) {
-    errs() << "decan subsets of " << MF.getName() << ":\n";
-    for (unsigned I = 0; I < ML.Body.Instrs.size(); ++I) {
-      unsigned B = S.Bits[I];
-      Expected<unsigned> Sz = K->sizeOf(ML.Body.Instrs[I]);
-      errs() << "  #" << I << " " << K->opcodeName(ML.Body.Instrs[I].Opcode)
-             << " (" << (Sz ? *Sz : 0) << " bytes)";
-      if (!Sz)
-        consumeError(Sz.takeError());
-      static const std::pair<unsigned, const char *> Names[] = {
-          {SubsetLoad, "L"},
-          {SubsetStore, "S"},
-          {SubsetFP, "FP"},
-          {SubsetDiv, "DIV"},
-          {SubsetBranch, "BR"},
-          {SubsetOther, "OTHER"},
-          {SubsetUnsupported, "UNSUPPORTED"},
-          {SubsetGather, "GATHER"},
-          {SubsetPureMem, "PUREMEM"},
-          {SubsetNop, "NOP"},
-          {SubsetCtrl, "CTRL"},
-          {SubsetAddr, "ADDR"},
-          {SubsetCall, "CALL"},
-          {SubsetRed, "RED"}};
-      for (auto [Bit, N] : Names)
-        if (B & Bit)
-          errs() << " " << N;
-      errs() << "\n";
-    }
-  }
+  if (DumpSubsets)
+    dumpSubsets(MF, *K, ML, S);
   VariantOptions Opts;
   Opts.Layout = LayoutOpt;
   // DL1's area; LS and NO_DIV use it too for a store the next iteration
@@ -601,16 +609,18 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   // ends, and its samples are checked against REF's iterations.
   Opts.ExitCapped =
       F.hasFnAttribute(CappedAttr) && !F.hasFnAttribute(TripsUnknownAttr);
-  VariantResult R;
-  if (*V == Variant::DL1 && (!Scratch || !Scratch->isDSOLocal())) {
-    R.V = *V;
+  auto Build = [&](Variant W) {
+    if (W != Variant::DL1 || (Scratch && Scratch->isDSOLocal()))
+      return buildVariant(*K, ML.Body, S, W, Opts);
+    VariantResult R;
+    R.V = W;
     R.Status = VariantStatus::Unsupported;
     R.Reason = Scratch ? "scratch area is not dso_local (no RIP-relative "
                          "address)"
                        : "no scratch area " + Stem + ".scratch";
-  } else {
-    R = buildVariant(*K, ML.Body, S, *V, Opts);
-  }
+    return R;
+  };
+  VariantResult R = Build(*V);
   // The IR saw a possible loop-carried memory dependence the machine
   // level cannot (other base registers, aliasing pointers): a variant that
   // stores less than REF, or into the scratch area, drops it.
@@ -634,10 +644,13 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   // Changed at least: the loop's alignment (alignLoopTop).
   if (R.Status == VariantStatus::OK && *V != Variant::REF)
     applyBody(*K, ML, R.Body, Scratch, *ST.getInstrInfo());
+  if (*V == Variant::REF)
+    recordUnbuilt(MF, Stem, &S, ORE, H, Loc, Build);
   if (R.Status != VariantStatus::OK) {
     Missed(R.Status, R.Reason, H, Loc);
     writeMeta(M, Stem + ".meta", *V, R.Status, R.RefBytes, &S, false, false,
               R.Why);
+    dropUnusedCopy(MF, *V, Stem);
     return true;
   }
   writeMeta(M, Stem + ".meta", *V, R.Status, R.Bytes, &S, R.Bound,

@@ -1,7 +1,7 @@
 // An instruction no rule handles (x87 arithmetic for long double) leaves
 // every variant but REF unavailable: status UNSUPPORTED (2) in the meta
-// record, a remark naming the instruction, and the function body left as
-// REF (valid code the runtime never selects).
+// record, a remark naming the instruction, and the function body a jump to
+// REF (the runtime never selects it: llvm-plugins/MachineUnusedCopy.h).
 //
 // RUN: %clang %kflags -march=x86-64-v3 %s -o %t.ll
 // RUN: %mkvariants %t.ll ldsum > %tv.ll
@@ -22,13 +22,14 @@ long double ldsum(const long double *a, long n) {
 // REM: variant DL1 of ldsum:L0 unavailable (unsupported)
 // REM: variant CTRL of ldsum:L0 unavailable (unsupported)
 
-// The unavailable variants keep REF's loop.
+// The unavailable variants jump to REF, which keeps its loop.
 // CHECK-LABEL: ldsum.decan.L0.REF:
 // CHECK:      Inner Loop Header
 // CHECK-NEXT: fldt (%rdi)
 // CHECK-LABEL: ldsum.decan.L0.CTRL:
-// CHECK:      Inner Loop Header
-// CHECK-NEXT: fldt (%rdi)
+// CHECK-NOT:  fldt
+// CHECK:      jmp ldsum.decan.L0.REF # TAILCALL
+// CHECK-NEXT: .Lfunc_end
 // CHECK-LABEL: ldsum.decan.L0.meta:
 // CHECK-NEXT: .ascii "DCN1"
 // CHECK-COUNT-7: .long

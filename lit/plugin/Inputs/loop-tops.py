@@ -6,7 +6,10 @@ Reads `llvm-objdump -d` of a plugin-built object (functions f.decan.L0.REF,
 f.decan.L0.LS, ...) or `decan rewrite --disasm` (copies "f:L0.REF @0x...:",
 "f:L0: original header 0x..., offset N", the relocated original
 "f:L0.orig"). A copy's loop top is the lowest target of a branch inside the
-copy that lands inside it (but a capped copy's trampoline). Prints one line per loop: its measured copies and
+copy that lands inside it (but a capped copy's trampoline). A copy that is
+only a jump to its loop's REF copy is one the runtime never runs (its
+variant's rules failed: llvm-plugins/MachineUnusedCopy.h): counted apart,
+as "jumps to REF". Prints one line per loop: its measured copies and
 the set of their tops modulo 64 (and, from --disasm, the original's offset
 and the relocated original's), then a summary line."""
 import re
@@ -14,6 +17,7 @@ import sys
 
 objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.L\d+)\.([A-Z0-9_]+)>:')
 objdump_other = re.compile(r'^([0-9a-f]+) <(.+)>:')
+objdump_jump_ref = re.compile(r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.L\d+)\.REF>')
 objdump_branch = re.compile(r'^\s*([0-9a-f]+):.*\sj[a-z]+\s+(?:0x)?([0-9a-f]+)\b')
 disasm_copy = re.compile(r'^(\S+:L\d+)\.([A-Za-z0-9_]+) @0x([0-9a-f]+):')
 disasm_orig = re.compile(r'^(\S+:L\d+): original header 0x([0-9a-f]+), offset')
@@ -23,6 +27,7 @@ copies = []  # [loop, variant, start, [branch targets]]
 trampolines = set()  # --disasm copies that start with a jmp
 first_line = False
 original = {}
+jumps = {}  # loop -> copies that only jump to its REF
 for line in sys.stdin:
     m = objdump_fn.match(line)
     if m:
@@ -44,6 +49,11 @@ for line in sys.stdin:
     if first_line and line.strip().startswith("jmp"):
         trampolines.add((copies[-1][0], copies[-1][1]))
     first_line = False
+    m = objdump_jump_ref.match(line)
+    if m and copies and copies[-1][0] == m.group(1) and not copies[-1][3]:
+        jumps[m.group(1)] = jumps.get(m.group(1), 0) + 1
+        copies.pop()
+        continue
     m = objdump_branch.match(line) or disasm_branch.match(line)
     if m and copies:
         copies[-1][3].append(int(m.group(m.lastindex), 16))
@@ -71,6 +81,8 @@ for loop, tops in loops.items():
     line = f"{loop}: {len(tops)} copies, tops modulo 64: {' '.join(map(str, offsets))}"
     spread += len(offsets) > 1
     unaligned += offsets != [0]
+    if loop in jumps:
+        line += f"; {jumps[loop]} jumps to REF"
     if loop in original:
         line += f"; original {original[loop] % 64}"
     if loop in relocated:
