@@ -31,6 +31,8 @@ struct LoopState {
   double MeanCall = 0;
   /// Below the precision floor: no verdict is drawn from the samples.
   bool TooShort = false;
+  /// Mostly blocked (analyses/Blocked.cpp): no claim is drawn from it.
+  bool Blocked = false;
 };
 
 /// What one run of the list works on.
