@@ -211,10 +211,15 @@ struct LoopReport {
   /// Of those, the calls that blocked (a voluntary context switch).
   uint64_t BlockedCalls = 0;
   double BlockedCycles = 0, BlockedCpuCycles = 0;
+  /// Probed calls shorter than this on average: the probes' own system
+  /// calls, inside the CPU-time window, weigh on it (a few thousand
+  /// cycles), so their CPU time says little.
+  static constexpr double kMinProbedCallCycles = 50000;
   /// The part of the loop's time its threads were off the CPU (blocked or
-  /// preempted), from the probed calls; unset when none was probed.
+  /// preempted), from the probed calls; unset when none was probed, or
+  /// their calls were too short to tell.
   std::optional<double> offCpuShare() const {
-    if (!ProbedCalls || ProbedCycles <= 0)
+    if (!ProbedCalls || ProbedCycles < kMinProbedCallCycles * ProbedCalls)
       return std::nullopt;
     return std::clamp(1 - ProbedCpuCycles / ProbedCycles, 0.0, 1.0);
   }
