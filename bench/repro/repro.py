@@ -58,7 +58,7 @@ KERNELS = {
 DEFAULT = ",".join(KERNELS)
 REMOVALS = ("LS", "FP", "NO_DIV", "DL1", "CTRL", "NO_CALL", "S2L", "NO_STORE",
             "NO_RED")
-NONE = ("", "none", "inconclusive")
+NONE = ("", "none", "inconclusive", "blocked")
 
 
 def export_sources(src, dest):

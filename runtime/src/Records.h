@@ -74,11 +74,33 @@ struct LoopTotals {
   /// TSC from begin_call's entry to the last end_call's return, summed over
   /// the calls: the loop runs and what the runtime added around them.
   uint64_t InsideCycles = 0;
+  /// Timed REF calls outside the accounting (a slot's REF calls) with the
+  /// thread's CPU time read around them: their cycles, CPU time and
+  /// voluntary context switches; the same for those of them that blocked
+  /// (a voluntary context switch: a futex, I/O). The gap between the two
+  /// times is time off the CPU: blocked in those, else preempted.
+  uint64_t ProbedCalls = 0, ProbedCycles = 0, ProbedCpuNs = 0,
+           ProbedVoluntary = 0;
+  uint64_t BlockedCalls = 0, BlockedCycles = 0, BlockedCpuNs = 0;
   uint64_t Width = 1;
   unsigned WidthLog2 = 0; ///< Width is a power of two: no division per call
   struct Bucket {
     uint64_t Calls = 0, Iterations = 0, Cycles = 0;
   } B[kBuckets];
+
+  /// Adds a probed REF call: \p Cyc cycles, \p CpuNs of the thread's CPU
+  /// time, \p Voluntary voluntary context switches.
+  void addProbed(uint64_t Cyc, uint64_t CpuNs, uint64_t Voluntary) {
+    ++ProbedCalls;
+    ProbedCycles += Cyc;
+    ProbedCpuNs += CpuNs;
+    ProbedVoluntary += Voluntary;
+    if (Voluntary) {
+      ++BlockedCalls;
+      BlockedCycles += Cyc;
+      BlockedCpuNs += CpuNs;
+    }
+  }
 
   /// Adds one timed call of the loop (its REF run), call number \p Call,
   /// standing for \p Weight calls (itself and the untimed ones before it).

@@ -205,6 +205,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   emitPerVariant(J, "capped", [&](int V) -> const char * {
     return L.CappedMask & (1u << V) ? "iteration cap" : nullptr;
   });
+  J.key("scratch_busy_calls");
+  J.u64(L.ScratchBusyCalls.load(std::memory_order_relaxed));
   J.key("capped_calls");
   J.beginObject();
   for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
@@ -306,6 +308,20 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(Tot.VariantCycles);
     J.key("inside_cycles");
     J.u64(Tot.InsideCycles);
+    J.key("probed_calls");
+    J.u64(Tot.ProbedCalls);
+    J.key("probed_cycles");
+    J.u64(Tot.ProbedCycles);
+    J.key("probed_cpu_ns");
+    J.u64(Tot.ProbedCpuNs);
+    J.key("probed_voluntary_switches");
+    J.u64(Tot.ProbedVoluntary);
+    J.key("blocked_calls");
+    J.u64(Tot.BlockedCalls);
+    J.key("blocked_cycles");
+    J.u64(Tot.BlockedCycles);
+    J.key("blocked_cpu_ns");
+    J.u64(Tot.BlockedCpuNs);
     J.key("calls_per_part");
     J.u64(Tot.Width);
     J.key("parts");

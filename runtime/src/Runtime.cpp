@@ -229,10 +229,33 @@ DECAN_API void __decan_register_loops(decan_loop_desc *Descs, uint32_t Count) {
   registerLoops(Descs, Count);
 }
 
+/// Whether \p T may run a copy of \p L now: in rotate mode one thread at a
+/// time runs a loop's copies, which share its scratch area
+/// (LoopState::ScratchBusy).
+static bool claimScratch(LoopState *L, ThreadState *T,
+                         const decan_loop_desc *Desc) {
+  if (Sched.RunMode != Mode::Rotate || !Desc->scratch)
+    return true;
+  if (L->ScratchBusy.exchange(true, std::memory_order_acquire)) {
+    L->ScratchBusyCalls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  T->ScratchHeld = L;
+  return true;
+}
+
+/// \p T's copy has run (or was left): another thread's may.
+static void releaseScratch(ThreadState *T) {
+  T->ScratchHeld->ScratchBusy.store(false, std::memory_order_release);
+  T->ScratchHeld = nullptr;
+}
+
 /// An exception or a longjmp left \p T's measured call in flight: it is
 /// dropped, untimed. A variant's FP control bits go back to the program's
 /// (its sticky flags stay: the program's code raised them since).
 static void dropInFlight(ThreadState *T) {
+  if (T->ScratchHeld)
+    releaseScratch(T);
   LoopState *Left = Reg.Loops[T->InFlightLoop].load();
   if (T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
       Cfg.Fp == FpEnv::Ftz)
@@ -365,6 +388,8 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     if (__builtin_expect(L->DisabledMask.load(std::memory_order_relaxed) & Bit,
                          0))
       D = {DECAN_REF, Role::Account};
+    else if (!claimScratch(L, T, Desc))
+      D = {DECAN_REF, Role::Sample}; // another thread runs a copy
     else if (L->CappedMask & Bit)
       Desc->iteration_cap = iterationCap(L);
   }
@@ -409,6 +434,10 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     Disturbances Dis = disturbances();
     T->CtxStart = Dis.Switches;
     T->FaultStart = Dis.Faults;
+    T->VoluntaryStart = Dis.Voluntary;
+    // Every slot call reads it, so REF and the variants are timed after
+    // the same system calls; REF's go to the blocked-time totals.
+    T->CpuStartNs = threadCpuNs();
     T->EvFail =
         D.What == Role::Sample && Ctr.NumEvents && !readCounters(T, T->EvStart);
   }
@@ -454,6 +483,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   bool RunOriginal =
       !Rerun && V != DECAN_REF && (Sched.RunMode != Mode::Replace || Capped);
   ThreadState *T = TlsThread;
+  // The copy has run: the scratch area is free for another thread's.
+  if (T && T->ScratchHeld == L && !Rerun)
+    releaseScratch(T);
   // A rerun follows the variant that begin_call chose; anything else (a
   // stale or foreign call) changes nothing.
   if (__builtin_expect(!L || !T || T->Gen != Reg.Generation ||
@@ -487,7 +519,11 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = What == Role::Sample &&
                   (T->EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd)));
+    uint64_t CpuEnd = threadCpuNs();
     Disturbances Dis = disturbances();
+    if (V == DECAN_REF)
+      TL->Tot.addProbed(Cycles, CpuEnd - T->CpuStartNs,
+                        Dis.Voluntary - T->VoluntaryStart);
     Ctx = Dis.Switches;
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;

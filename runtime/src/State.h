@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <time.h>
 
 namespace decan::rt {
 
@@ -107,6 +108,13 @@ struct LoopState {
   std::atomic<uint32_t> CapShift{0};
   std::atomic<uint64_t> CappedCalls[DECAN_NUM_VARIANTS] = {};
   std::atomic<uint32_t> DisabledMask{0};
+  /// A thread runs one of its copies (rotate mode): the copies address one
+  /// scratch area (DL1's, LS's and NO_DIV's cells), and two threads in it at
+  /// once would bounce its lines between their cores (Sat(DL1) of 4-6 on
+  /// an OpenMP loop, issue 26). A thread that finds it taken times REF in
+  /// that slot instead (a REF sample), counted in ScratchBusyCalls.
+  std::atomic<bool> ScratchBusy{false};
+  std::atomic<uint64_t> ScratchBusyCalls{0};
 };
 
 /// A capped copy may run kCapFactor times the most iterations REF ran in
@@ -177,6 +185,13 @@ struct ThreadState {
   int SavedErrno = 0; ///< a variant's libm calls may set errno: restored
   uint64_t CtxStart = 0;
   uint64_t FaultStart = 0; ///< page faults at the timed call's start
+  /// A slot's call (not an accounting one): the thread's CPU time and
+  /// voluntary context switches at its start, so a REF call's blocked time
+  /// (futex, I/O) is told from its CPU time (LoopTotals::Probed*).
+  uint64_t CpuStartNs = 0, VoluntaryStart = 0;
+  /// The loop whose scratch area this thread holds (LoopState::ScratchBusy)
+  /// while one of its copies runs; null when none.
+  LoopState *ScratchHeld = nullptr;
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
   /// What decan added on this thread so far (runtime stays less the loops'
@@ -324,17 +339,27 @@ inline void setMxcsr(uint32_t V) {
 }
 
 /// What disturbs a timed call, counted for the calling thread so far by one
-/// getrusage: context switches (voluntary + involuntary) and page faults
-/// (minor + major).
+/// getrusage: context switches (voluntary + involuntary), of them the
+/// voluntary ones (the thread blocked: a futex, I/O) and page faults (minor
+/// + major).
 struct Disturbances {
-  uint64_t Switches = 0, Faults = 0;
+  uint64_t Switches = 0, Faults = 0, Voluntary = 0;
 };
 inline Disturbances disturbances() {
   struct rusage R;
   if (getrusage(RUSAGE_THREAD, &R) != 0)
     return {};
   return {(uint64_t)R.ru_nvcsw + (uint64_t)R.ru_nivcsw,
-          (uint64_t)R.ru_minflt + (uint64_t)R.ru_majflt};
+          (uint64_t)R.ru_minflt + (uint64_t)R.ru_majflt, (uint64_t)R.ru_nvcsw};
+}
+
+/// The calling thread's CPU time so far, in ns (getrusage's is only as
+/// fresh as the last tick).
+inline uint64_t threadCpuNs() {
+  struct timespec Ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Ts) != 0)
+    return 0;
+  return (uint64_t)Ts.tv_sec * 1000000000ull + (uint64_t)Ts.tv_nsec;
 }
 
 /// Voluntary + involuntary context switches of the calling thread so far.

@@ -403,6 +403,90 @@ TEST(Runtime, PageFaultIsFlaggedAndExcludedLikeASwitch) {
   EXPECT_TRUE(Clean);
 }
 
+/// Runs until the thread has used \p Ns more of its CPU time (a spin a
+/// busy machine cannot shorten).
+void spinCpu(uint64_t Ns) {
+  auto Cpu = [] {
+    struct timespec Ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Ts);
+    return (uint64_t)Ts.tv_sec * 1000000000ull + (uint64_t)Ts.tv_nsec;
+  };
+  for (uint64_t Start = Cpu(); Cpu() - Start < Ns;)
+    ;
+}
+
+TEST(Runtime, BlockedTimeIsToldFromCpuTime) {
+  // A slot's REF calls are probed: the thread's CPU time and voluntary
+  // context switches around them. Sleeping is blocked time, spinning is
+  // CPU time (issue 26: thread pools' loops around pthread_cond_wait).
+  for (bool Sleeping : {true, false}) {
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_VARIANTS", "REF"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "4"}});
+    decan_loop_desc D = makeDesc(Sleeping ? "sleep:L0" : "spin:L0");
+    __decan_register_loops(&D, 1);
+    for (int I = 0; I < 6; ++I)
+      stubCall(D, 1000, 1, Sleeping ? +[] {
+        struct timespec Ts = {0, 2000000};
+        nanosleep(&Ts, nullptr);
+      } : +[] { spinCpu(2000000); });
+    ASSERT_TRUE(writeReportNow("flushed"));
+    minijson::Value R;
+    ASSERT_TRUE(readReport(reportPath(), R));
+    const auto &Tot = (*findLoop(R, D.id))["threads"][0]["whole_run"];
+    double Probed = Tot["probed_calls"].Num;
+    EXPECT_GE(Probed, 4) << "slots back to back: every call is a slot's";
+    EXPECT_EQ(Tot["probed_cycles"].Num, 1000 * Probed);
+    if (Sleeping) {
+      EXPECT_EQ(Tot["blocked_calls"].Num, Probed);
+      EXPECT_GE(Tot["probed_voluntary_switches"].Num, Probed);
+      EXPECT_LT(Tot["probed_cpu_ns"].Num, 1e6 * Probed) << "asleep: no CPU";
+      EXPECT_EQ(Tot["blocked_cpu_ns"].Num, Tot["probed_cpu_ns"].Num);
+    } else {
+      EXPECT_GE(Tot["probed_cpu_ns"].Num, 2e6 * Probed);
+    }
+  }
+}
+
+TEST(Runtime, OneThreadAtATimeRunsALoopsCopies) {
+  // The copies share the loop's scratch area: while one thread runs a
+  // copy, another thread's slots time REF (issue 26: Sat(DL1) of 4-6 on an
+  // OpenMP triad, the threads bouncing the area's lines between cores).
+  configure({{"DECAN_LOOPS", "all"}, {"DECAN_WARMUP", "0"},
+             {"DECAN_REPS", "3"}});
+  alignas(64) static char Scratch[256];
+  decan_loop_desc D = makeDesc("scr:L0", 63, nullptr, Scratch, 256);
+  __decan_register_loops(&D, 1);
+  int Held = DECAN_REF;
+  for (int I = 0; I < 20 && Held == DECAN_REF; ++I) {
+    Held = __decan_begin_call(&D);
+    ASSERT_GE(Held, 0);
+    if (Held == DECAN_REF)
+      EXPECT_EQ(__decan_end_call(&D, Held, 1000, 10), 0);
+  }
+  ASSERT_NE(Held, DECAN_REF) << "a copy is in flight on this thread";
+  auto Other = [&](std::vector<int> &Seen) {
+    std::thread([&] {
+      for (int I = 0; I < 24; ++I)
+        Seen.push_back(stubCall(D, 1000).Variant);
+    }).join();
+  };
+  std::vector<int> While, After;
+  Other(While);
+  EXPECT_EQ(std::count(While.begin(), While.end(), DECAN_REF), 24)
+      << "only REF while another thread runs a copy";
+  EXPECT_NE(__decan_end_call(&D, Held, 1000, 10), 0);
+  EXPECT_EQ(__decan_end_call(&D, Held | DECAN_RERUN, 1000, 10), 0);
+  Other(After);
+  EXPECT_LT(std::count(After.begin(), After.end(), DECAN_REF), 24)
+      << "copies again once it is free";
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  EXPECT_GE((*findLoop(R, "scr:L0"))["scratch_busy_calls"].Num, 1);
+}
+
 TEST(Runtime, PastMaxRecordsStatisticsGoOnline) {
   configure({{"DECAN_LOOPS", "all"},
              {"DECAN_VARIANTS", "REF"},

@@ -342,6 +342,13 @@ std::vector<Report> fixtures() {
   for (Pair &P : Slow.Loops.front().Variants[Variant::FP]->Pairs)
     P.Var *= 5;
   Out.push_back(std::move(Slow));
+  // A loop that mostly waits (blocked on a condition variable).
+  Report Waits = merged("synth");
+  LoopReport &W = Waits.Loops.front();
+  W.ProbedCalls = W.BlockedCalls = W.ProbedVoluntary = 10;
+  W.ProbedCycles = W.BlockedCycles = 1e6;
+  W.ProbedCpuCycles = W.BlockedCpuCycles = 1e4;
+  Out.push_back(std::move(Waits));
   return Out;
 }
 
@@ -354,7 +361,8 @@ TEST(AnalysisList, NamesEachAnalysisOnce) {
   for (const char *Expected :
        {"shares", "saturations", "ranking", "streams", "memory-cpu", "dl1",
         "divisions", "ctrl", "stores", "reduction", "prefetch", "groups",
-        "calls", "threads", "coherence", "inconclusive", "precision"})
+        "calls", "threads", "coherence", "inconclusive", "precision",
+        "blocked"})
     EXPECT_TRUE(Names.count(Expected)) << Expected;
 }
 

@@ -121,6 +121,13 @@ void fillWholeRun(LoopReport &L, Filler &F) {
   L.TimedCalls = F.count();
   L.MaxStride = F.count();
   L.TimedCycles = F.real();
+  L.ProbedCalls = F.count();
+  L.ProbedVoluntary = F.count();
+  L.ProbedCycles = F.real();
+  L.ProbedCpuCycles = F.real();
+  L.BlockedCalls = F.count();
+  L.BlockedCycles = F.real();
+  L.BlockedCpuCycles = F.real();
   L.Threads = static_cast<unsigned>(F.count());
   ThreadTotal T;
   T.Rank = static_cast<int64_t>(F.count());
@@ -338,6 +345,15 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].whole_run.inside_cycles",
     ".loops[].whole_run.timed_calls",
     ".loops[].whole_run.timed_cycles",
+    ".loops[].whole_run.probed_calls",
+    ".loops[].whole_run.probed_cycles",
+    ".loops[].whole_run.probed_cpu_cycles",
+    ".loops[].whole_run.probed_voluntary_switches",
+    ".loops[].whole_run.blocked_calls",
+    ".loops[].whole_run.blocked_cycles",
+    ".loops[].whole_run.blocked_cpu_cycles",
+    ".loops[].whole_run.off_cpu",
+    ".loops[].whole_run.blocked",
     ".loops[].whole_run.max_stride",
     ".loops[].whole_run.slots",
     ".loops[].whole_run.threads",

@@ -139,6 +139,13 @@ void RawMerger::addWholeRun(const json::Object &TO, const ProcessInfo &PI,
   LP.TimedCycles += num(T, "timed_cycles", num(T, "cycles"));
   LP.MaxStride =
       std::max(LP.MaxStride, static_cast<uint64_t>(num(T, "max_stride", 1)));
+  LP.ProbedCalls += count(T, "probed_calls");
+  LP.ProbedCycles += num(T, "probed_cycles");
+  LP.ProbedCpuNs += num(T, "probed_cpu_ns");
+  LP.ProbedVoluntary += count(T, "probed_voluntary_switches");
+  LP.BlockedCalls += count(T, "blocked_calls");
+  LP.BlockedCycles += num(T, "blocked_cycles");
+  LP.BlockedCpuNs += num(T, "blocked_cpu_ns");
   // Parts of equal call ranges: into quarters of this thread's run.
   double Width = num(T, K.CallsPerPart, 1);
   if (const json::Array *Bs = T->getArray(K.Parts))
@@ -564,6 +571,7 @@ Report RawMerger::finish() const {
   R.Warnings = Warnings;
   R.Objects = Objects;
   R.ParallelRuntime = parallelRuntimeOf(Objects);
+  double TscHz = R.Machine.getNumber("tsc_hz").value_or(0);
   for (const LoopPool &LP : Loops) {
     LoopReport L = LP.Info;
     uint64_t AllCalls = 0;
@@ -588,6 +596,15 @@ Report RawMerger::finish() const {
     L.TimedCalls = LP.TimedCalls;
     L.TimedCycles = LP.TimedCycles;
     L.MaxStride = LP.MaxStride;
+    if (TscHz > 0) {
+      L.ProbedCalls = LP.ProbedCalls;
+      L.ProbedCycles = LP.ProbedCycles;
+      L.ProbedCpuCycles = LP.ProbedCpuNs * TscHz / 1e9;
+      L.ProbedVoluntary = LP.ProbedVoluntary;
+      L.BlockedCalls = LP.BlockedCalls;
+      L.BlockedCycles = LP.BlockedCycles;
+      L.BlockedCpuCycles = LP.BlockedCpuNs * TscHz / 1e9;
+    }
     L.Slots = LP.Slots;
     L.Threads = LP.Threads;
     for (const RunPart &Q : LP.Parts)

@@ -320,6 +320,15 @@ static json::Object wholeRunJSON(const LoopReport &X) {
                       {"inside_cycles", X.InsideCycles},
                       {"timed_calls", X.TimedCalls},
                       {"timed_cycles", X.TimedCycles},
+                      {"probed_calls", X.ProbedCalls},
+                      {"probed_cycles", X.ProbedCycles},
+                      {"probed_cpu_cycles", X.ProbedCpuCycles},
+                      {"probed_voluntary_switches", X.ProbedVoluntary},
+                      {"blocked_calls", X.BlockedCalls},
+                      {"blocked_cycles", X.BlockedCycles},
+                      {"blocked_cpu_cycles", X.BlockedCpuCycles},
+                      {"off_cpu", X.offCpuShare()},
+                      {"blocked", X.blockedShare()},
                       {"max_stride", X.MaxStride},
                       {"slots", X.Slots},
                       {"threads", X.Threads},
@@ -338,6 +347,13 @@ static bool wholeRunFromJSON(json::ObjectMapper &O, LoopReport &X) {
          O.mapOptional("inside_cycles", X.InsideCycles) &&
          O.mapOptional("timed_calls", X.TimedCalls) &&
          O.mapOptional("timed_cycles", X.TimedCycles) &&
+         O.mapOptional("probed_calls", X.ProbedCalls) &&
+         O.mapOptional("probed_cycles", X.ProbedCycles) &&
+         O.mapOptional("probed_cpu_cycles", X.ProbedCpuCycles) &&
+         O.mapOptional("probed_voluntary_switches", X.ProbedVoluntary) &&
+         O.mapOptional("blocked_calls", X.BlockedCalls) &&
+         O.mapOptional("blocked_cycles", X.BlockedCycles) &&
+         O.mapOptional("blocked_cpu_cycles", X.BlockedCpuCycles) &&
          O.mapOptional("max_stride", X.MaxStride) &&
          O.mapOptional("slots", X.Slots) &&
          O.mapOptional("threads", X.Threads) &&

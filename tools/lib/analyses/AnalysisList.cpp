@@ -16,6 +16,7 @@ using namespace analyses;
 static const AnalysisUnit List[] = {
     {"shares", shares},
     {"saturations", saturations},
+    {"blocked", blocked},
     {"ranking", ranking},
     {"regions", regions},
     {"precision", precision},

@@ -48,11 +48,14 @@ void unavailable(AnalysisContext &C);      // Unavailable.cpp
 void crashes(AnalysisContext &C);          // Crashes.cpp
 void loopStructure(AnalysisContext &C);    // LoopStructure.cpp
 void oversubscription(AnalysisContext &C); // Oversubscription.cpp
+void blocked(AnalysisContext &C);          // Blocked.cpp
 
-/// Runs \p F on every loop of C that is not a region, with its state.
-template <typename Fn> void forEachLoop(AnalysisContext &C, Fn F) {
+/// Runs \p F on every loop of C that is not a region, with its state;
+/// on a loop that mostly waits (LoopState::Blocked) only when \p Blocked.
+template <typename Fn>
+void forEachLoop(AnalysisContext &C, Fn F, bool Blocked = false) {
   for (size_t I = 0; I < C.R.Loops.size(); ++I)
-    if (!C.R.Loops[I].isRegion())
+    if (!C.R.Loops[I].isRegion() && (Blocked || !C.Loops[I].Blocked))
       F(C.R.Loops[I], C.Loops[I]);
 }
 

@@ -15,22 +15,26 @@ namespace decan::tool::analyses {
 
 void crashes(AnalysisContext &C) {
   const Report &R = C.R;
-  forEachLoop(C, [&](LoopReport &L, LoopState &) {
-    for (const ProcessInfo &P : R.Processes)
-      if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&
-          P.Status != "interrupted")
-        L.Warnings.push_back(
-            formatv("{0} crashed ({1}) in {2}: data stop at the crash",
-                    P.CrashRerunAfter.empty()
-                        ? "variant " +
-                              (P.CrashVariant.empty() ? "?" : P.CrashVariant)
-                        : "the original loop run after variant " +
-                              P.CrashRerunAfter,
-                    P.CrashSignal,
-                    P.Rank ? formatv("rank {0}", *P.Rank).str()
-                           : formatv("pid {0}", P.Pid).str())
-                .str());
-  });
+  forEachLoop(
+      C,
+      [&](LoopReport &L, LoopState &) {
+        for (const ProcessInfo &P : R.Processes)
+          if (!P.CrashSignal.empty() && P.CrashLoop == L.Id &&
+              P.Status != "interrupted")
+            L.Warnings.push_back(
+                formatv("{0} crashed ({1}) in {2}: data stop at the crash",
+                        P.CrashRerunAfter.empty()
+                            ? "variant " + (P.CrashVariant.empty()
+                                                ? "?"
+                                                : P.CrashVariant)
+                            : "the original loop run after variant " +
+                                  P.CrashRerunAfter,
+                        P.CrashSignal,
+                        P.Rank ? formatv("rank {0}", *P.Rank).str()
+                               : formatv("pid {0}", P.Pid).str())
+                    .str());
+      },
+      /*Blocked=*/true);
 }
 
 } // namespace decan::tool::analyses

@@ -93,8 +93,9 @@ void ranking(AnalysisContext &C) {
                    });
   for (unsigned I = 0; I < Order.size(); ++I)
     Order[I]->RankByShare = I + 1;
-  for (LoopReport &L : R.Loops)
-    if (L.Saturation[Variant::DL1])
+  for (size_t I = 0; I < R.Loops.size(); ++I)
+    if (LoopReport &L = R.Loops[I];
+        L.Saturation[Variant::DL1] && !C.Loops[I].Blocked)
       L.DL1Gain = dl1Gain(L.Share, *L.Saturation[Variant::DL1]);
   std::stable_sort(Order.begin(), Order.end(),
                    [](const LoopReport *A, const LoopReport *B) {

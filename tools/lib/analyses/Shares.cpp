@@ -9,6 +9,7 @@
 
 #include "Claims.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -56,40 +57,48 @@ std::string wallCpuText(const Report &R) {
               : formatv("{0:F2} s", Cycles / *Hz).str();
   };
   std::string S = "time: wall " + Time(Wall) + ", CPU " + Time(Cpu);
+  bool CpuShares = std::fabs(R.ProcessCycles - programCycles(R)) <= 0.01 * Cpu;
   if (Threads > 1)
     return S +
-           formatv(" ({0} threads: CPU time adds theirs up)", Threads).str();
+           formatv(" ({0} threads: CPU time adds theirs up)", Threads).str() +
+           (CpuShares ? "; shares are of the CPU time, a loop's time off "
+                        "the CPU (blocked, preempted) left out"
+                      : "");
   if (Wall > Cpu)
     S += ": " + Time(Wall - Cpu) + " waiting/preempted";
   if (Wait > 0)
     S += " (" + Time(Wait) +
          " of it ready to run while other processes held the CPUs)";
   // (A report of an older decan formed its shares of the wall time.)
-  if (std::fabs(R.ProcessCycles - programCycles(R)) <= 0.01 * Cpu)
+  if (CpuShares)
     S += "; shares are of the CPU time";
   return S;
 }
 
-void computeShares(Report &R) {
+std::optional<double> computeShares(Report &R) {
+  // CPU time: a loop's time off the CPU (blocked on a futex or I/O, or
+  // preempted) is no part of it, so the shares of a program whose threads
+  // wait add up as its CPU time does. Where a loop's CPU time was not
+  // probed, the part the main thread waited for a CPU (the run's share,
+  // spread over the run) is taken out of its wall time (for the shares of
+  // the loops' time, that wait is in every unprobed loop alike).
+  double Running = 1 - cpuWaitShare(R);
   double Total = 0;
   for (const LoopReport &L : R.Loops)
     if (!L.isRegion()) // regions enclose loops: not loop time
-      Total += L.TimeCycles;
+      Total += L.cpuTimeCycles();
   for (LoopReport &L : R.Loops)
-    L.Share = Total > 0 && !L.isRegion() ? L.TimeCycles / Total : 0;
+    L.Share = Total > 0 && !L.isRegion() ? L.cpuTimeCycles() / Total : 0;
   // The program's own time: the processes' CPU time less what decan
-  // added. A loop's time is wall time: the part of it the main thread
-  // waited for a CPU (the run's share, spread over the run) is taken out.
-  // decan's own work is timed on the wall clock too.
-  double Running = 1 - cpuWaitShare(R);
+  // added. decan's own work is timed on the wall clock.
   double Program = R.ProcessCycles - R.OverheadCycles * Running;
   if (R.ProcessCycles <= 0 || Program <= 0)
-    return;
+    return std::nullopt;
   double Cov = 0;
   for (LoopReport &L : R.Loops) {
     if (!L.RunCalls)
       continue;
-    L.ProgramShare = std::min(1.0, L.TimeCycles * Running / Program);
+    L.ProgramShare = L.cpuTimeCycles(Running) / Program;
     L.ProgramShareLowerBound =
         L.InsideCycles > 0 &&
         L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
@@ -97,12 +106,36 @@ void computeShares(Report &R) {
     if (!L.isRegion())
       Cov += *L.ProgramShare;
   }
+  // Parts of one CPU time add up to at most all of it: past that, the
+  // loops' times and the processes' disagree (time off the CPU that was
+  // not probed); the shares are scaled to the whole.
+  std::optional<double> Scaled;
+  if (Cov > 1)
+    Scaled = Cov;
+  for (LoopReport &L : R.Loops)
+    if (L.ProgramShare)
+      L.ProgramShare =
+          std::min(1.0, Scaled && !L.isRegion() ? *L.ProgramShare / Cov
+                                                : *L.ProgramShare);
   R.Coverage = std::min(1.0, Cov);
+  return Scaled;
 }
 
 namespace analyses {
 
-void shares(AnalysisContext &C) { computeShares(C.R); }
+void shares(AnalysisContext &C) {
+  std::optional<double> Scaled = computeShares(C.R);
+  if (!Scaled)
+    return;
+  std::string W =
+      formatv("the loops' CPU times add up to {0} of the program's: their "
+              "program shares are scaled to add up to 100% (time off the CPU "
+              "that was not probed, or decan's own cost, is in them)",
+              pct(*Scaled))
+          .str();
+  if (!llvm::is_contained(C.R.Warnings, W))
+    C.R.Warnings.push_back(W);
+}
 
 void shareCaveats(AnalysisContext &C) {
   const Report &R = C.R;

@@ -38,6 +38,10 @@ struct Thresholds {
   /// REF against its REF neighbours further than this from 1: the pairing
   /// was disturbed, no claim rests on the loop's saturations.
   double MaxRefTwinOff = 0.1;
+  /// A loop whose threads were blocked (off the CPU after a voluntary
+  /// context switch: a futex, I/O) for at least this part of its time
+  /// mostly waits: "blocked", no bound verdict.
+  double MinBlocked = 0.5;
   /// Stability (median-min)/min above which samples are called unstable.
   double Unstable = 0.2;
   /// Fewer measured calls than this per variant: too few for a median.
@@ -161,8 +165,9 @@ void analyse(Report &R, const Thresholds &T = Thresholds());
 /// Each loop's share of the loops' time (Share) and of the program's own
 /// time (ProgramShare, decan's cost removed), and the loops' coverage of
 /// the program: the "shares" analysis, for callers that rank loops before
-/// analysing them.
-void computeShares(Report &R);
+/// analysing them. Program shares of the loops that add up to more than 1
+/// are scaled to 1: then it returns their sum.
+std::optional<double> computeShares(Report &R);
 
 /// The program's own time: its processes' CPU time (wall time where the
 /// runtime did not read CPU time).

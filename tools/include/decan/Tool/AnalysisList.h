@@ -34,6 +34,8 @@ struct LoopState {
   /// How far below its point each saturation may lie: a short call's bias
   /// (Thresholds::ShortCallProbes), which its interval and claims include.
   double ShortCall = 0;
+  /// Mostly blocked (analyses/Blocked.cpp): no claim is drawn from it.
+  bool Blocked = false;
 };
 
 /// What one run of the list works on.

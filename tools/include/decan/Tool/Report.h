@@ -206,6 +206,43 @@ struct LoopReport {
   /// timed call stands for MaxStride calls at most; docs/runtime.md).
   uint64_t TimedCalls = 0, MaxStride = 1;
   double TimedCycles = 0;
+  /// Timed REF calls of the sampling slots whose thread's CPU time was read
+  /// around them (docs/runtime.md, "probed_*"): their cycles, that CPU time
+  /// (in cycles) and their voluntary context switches. The gap between the
+  /// two times is time the threads were blocked (a futex, a condition
+  /// variable, I/O), no CPU's.
+  uint64_t ProbedCalls = 0, ProbedVoluntary = 0;
+  double ProbedCycles = 0, ProbedCpuCycles = 0;
+  /// Of those, the calls that blocked (a voluntary context switch).
+  uint64_t BlockedCalls = 0;
+  double BlockedCycles = 0, BlockedCpuCycles = 0;
+  /// Probed calls shorter than this on average: the probes' own system
+  /// calls, inside the CPU-time window, weigh on it (a few thousand
+  /// cycles), so their CPU time says little.
+  static constexpr double kMinProbedCallCycles = 50000;
+  /// The part of the loop's time its threads were off the CPU (blocked or
+  /// preempted), from the probed calls; unset when none was probed, or
+  /// their calls were too short to tell.
+  std::optional<double> offCpuShare() const {
+    if (!ProbedCalls || ProbedCycles < kMinProbedCallCycles * ProbedCalls)
+      return std::nullopt;
+    return std::clamp(1 - ProbedCpuCycles / ProbedCycles, 0.0, 1.0);
+  }
+  /// The part of the loop's time its threads were blocked (in the calls
+  /// that switched out voluntarily); unset when none was probed.
+  std::optional<double> blockedShare() const {
+    if (!ProbedCalls || ProbedCycles <= 0)
+      return std::nullopt;
+    return std::clamp((BlockedCycles - BlockedCpuCycles) / ProbedCycles, 0.0,
+                      1.0);
+  }
+  /// The CPU time the loop took: TimeCycles less its time off the CPU,
+  /// \p Running of it where that was not probed (the run's share of time
+  /// on a CPU).
+  double cpuTimeCycles(double Running = 1) const {
+    std::optional<double> Off = offCpuShare();
+    return Off ? TimeCycles * (1 - *Off) : TimeCycles * Running;
+  }
   unsigned Threads = 0; ///< threads (all processes) that ran the loop
   /// GROUPING: the loop's memory groups (the first DECAN_MAX_GROUPS are
   /// measured) and how many it has.
@@ -397,6 +434,9 @@ private:
     double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
     uint64_t TimedCalls = 0, MaxStride = 1;
     double TimedCycles = 0;
+    uint64_t ProbedCalls = 0, ProbedVoluntary = 0, BlockedCalls = 0;
+    double ProbedCycles = 0, ProbedCpuNs = 0, BlockedCycles = 0,
+           BlockedCpuNs = 0;
     unsigned Threads = 0;
     std::array<RunPart, 4> Parts;
     VariantArray<std::optional<Pool>> Variants;

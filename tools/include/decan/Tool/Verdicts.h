@@ -45,7 +45,8 @@ enum class MemoryCpuClass {
 
 /// A loop's headline verdict: its streams class, LatencyBound (a pointer
 /// chase: REF alone decides), Inconclusive (LoopReport::Inconclusive says
-/// why), or None (no verdict: LS/FP not measured, a region).
+/// why), Blocked (the loop mostly waits off the CPU: no bound verdict), or
+/// None (no verdict: LS/FP not measured, a region).
 enum class VerdictClass {
   None,
   Balanced,
@@ -54,7 +55,8 @@ enum class VerdictClass {
   Unsaturated,
   NearThreshold,
   LatencyBound,
-  Inconclusive
+  Inconclusive,
+  Blocked
 };
 
 /// `decan compare`'s verdict on one source loop (Compare.h).
@@ -114,7 +116,8 @@ DECAN_ENUM_NAMES(VerdictClass, {VerdictClass::None, ""},
                  {VerdictClass::Unsaturated, "unsaturated"},
                  {VerdictClass::NearThreshold, kNearThreshold},
                  {VerdictClass::LatencyBound, "latency-bound"},
-                 {VerdictClass::Inconclusive, "inconclusive"})
+                 {VerdictClass::Inconclusive, "inconclusive"},
+                 {VerdictClass::Blocked, "blocked"})
 DECAN_ENUM_NAMES(CompareVerdict,
                  {CompareVerdict::GainShowedUp, "gain showed up"},
                  {CompareVerdict::BeyondPrediction, "beyond prediction"},

@@ -1,0 +1,171 @@
+//===- SharesTest.cpp - Shares of CPU time, blocked loops -----------------===//
+//
+// Part of decan. A thread pool's loops around pthread_cond_wait: their
+// blocked time is not CPU time, the shares add up to at most 1, and a loop
+// that mostly waits says "blocked" with no bound verdict (issue 26).
+//
+//===----------------------------------------------------------------------===//
+
+#include "decan/Tool/Analysis.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+
+using namespace decan::tool;
+
+namespace {
+
+/// A loop of \p Time wall cycles, REF/LS/FP/DL1 measured (memory-bound,
+/// data in L2), whose probed calls ran \p OffCpu of their time off the
+/// CPU, \p Blocked of it after voluntary context switches.
+LoopReport makeLoop(std::string Id, double Time, double OffCpu,
+                    double Blocked) {
+  LoopReport L;
+  L.Id = Id;
+  L.Function = Id.substr(0, Id.find(':'));
+  L.File = "pool.c";
+  L.Line = 3;
+  L.TimeCycles = Time;
+  L.RunCalls = 100;
+  for (auto [V, Med] : {std::pair{Variant::REF, 100.0},
+                        {Variant::LS, 95.0},
+                        {Variant::FP, 30.0},
+                        {Variant::DL1, 60.0}}) {
+    VariantStats S;
+    S.Calls = 31;
+    S.Cycles = {Med, Med, Med};
+    S.MeanCycles = Med;
+    S.TripsKnown = 31;
+    S.TripsMedian = S.TripsMin = S.TripsMax = 100;
+    S.CyclesPerIter = {Med / 100, Med / 100, Med / 100};
+    L.Variants[V] = S;
+  }
+  L.ProbedCalls = 20;
+  L.ProbedCycles = 20 * 1e6;
+  L.ProbedCpuCycles = L.ProbedCycles * (1 - OffCpu);
+  if (Blocked > 0) {
+    L.BlockedCalls = 20;
+    L.ProbedVoluntary = 40;
+    L.BlockedCycles = L.ProbedCycles;
+    L.BlockedCpuCycles = L.ProbedCycles * (1 - Blocked);
+  }
+  return L;
+}
+
+double sumOfProgramShares(const Report &R) {
+  double Sum = 0;
+  for (const LoopReport &L : R.Loops)
+    Sum += L.ProgramShare.value_or(0);
+  return Sum;
+}
+
+bool hasDiagnosis(const LoopReport &L, const std::string &Part) {
+  return std::any_of(
+      L.Diagnosis.begin(), L.Diagnosis.end(),
+      [&](const std::string &D) { return D.find(Part) != std::string::npos; });
+}
+
+TEST(Shares, AThreadPoolsWaitingLoopsAreBlockedNotCpuTime) {
+  // Two waiting loops of 1000 wall cycles each, blocked 98% of it, and the
+  // work loop: 400 cycles of CPU time. The program's CPU time (all
+  // threads) is 450: by wall time the shares added up to 2.4/0.45 = 533%.
+  Report R;
+  R.Loops.push_back(makeLoop("take:L0", 1000, 0.98, 0.98));
+  R.Loops.push_back(makeLoop("wait_done:L0", 1000, 0.98, 0.98));
+  R.Loops.push_back(makeLoop("scale:L0", 400, 0, 0));
+  R.ProcessCycles = 450;
+  analyse(R);
+  const LoopReport &Take = R.Loops[0], &Scale = R.Loops[2];
+  EXPECT_NEAR(Take.cpuTimeCycles(), 20, 1e-6);
+  EXPECT_NEAR(*Take.ProgramShare, 20.0 / 450, 1e-9);
+  EXPECT_NEAR(*Scale.ProgramShare, 400.0 / 450, 1e-9);
+  EXPECT_LE(sumOfProgramShares(R), 1.0);
+  EXPECT_TRUE(R.Warnings.empty()) << R.Warnings.front();
+  EXPECT_NEAR(Scale.Share, 400.0 / 440, 1e-9);
+  // The waiting loop: blocked, no bound verdict, no gain, no advice.
+  EXPECT_EQ(Take.Verdict, VerdictClass::Blocked);
+  EXPECT_EQ(nameOf(Take.Verdict), "blocked");
+  EXPECT_EQ(Take.Streams, StreamsClass::None);
+  EXPECT_FALSE(Take.DL1Gain);
+  EXPECT_FALSE(Take.PredictedGain);
+  EXPECT_TRUE(hasDiagnosis(Take, "blocked: its threads were off the CPU 98%"));
+  EXPECT_TRUE(hasDiagnosis(Take, "2.0 voluntary context switches per call"));
+  EXPECT_FALSE(hasDiagnosis(Take, "memory-bound"));
+  // The work loop keeps its verdict and ranks first.
+  EXPECT_EQ(Scale.Verdict, VerdictClass::MemoryBound);
+  EXPECT_EQ(Scale.Rank, 1u);
+  // All of it survives the analysed JSON (decan report analyses again).
+  auto Back = reportFromJSON(toJSON(R));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->Loops[0].ProbedCalls, 20u);
+  EXPECT_EQ(Back->Loops[0].ProbedVoluntary, 40u);
+  EXPECT_NEAR(*Back->Loops[0].blockedShare(), 0.98, 1e-9);
+  EXPECT_EQ(Back->Loops[0].Verdict, VerdictClass::Blocked);
+  analyse(*Back);
+  EXPECT_EQ(Back->Loops[0].Verdict, VerdictClass::Blocked);
+  EXPECT_NEAR(*Back->Loops[2].ProgramShare, 400.0 / 450, 1e-9);
+}
+
+TEST(Shares, PreemptedTimeIsNotCpuTimeButNotBlocked) {
+  // Off the CPU 40% of its time with no voluntary switch: preempted (a busy
+  // machine), so its CPU time is 60% of its wall time, and it still gets
+  // its verdict.
+  Report R;
+  R.Loops.push_back(makeLoop("busy:L0", 1000, 0.4, 0));
+  R.ProcessCycles = 1000;
+  analyse(R);
+  const LoopReport &L = R.Loops[0];
+  EXPECT_FALSE(L.blockedShare().value_or(1) > 0);
+  EXPECT_NEAR(*L.ProgramShare, 0.6, 1e-9);
+  EXPECT_EQ(L.Verdict, VerdictClass::MemoryBound);
+}
+
+TEST(Shares, BlockedBelowTheThresholdKeepsTheVerdict) {
+  Report R;
+  R.Loops.push_back(makeLoop("io:L0", 1000, 0.3, 0.3));
+  R.ProcessCycles = 1000;
+  analyse(R);
+  EXPECT_NEAR(*R.Loops[0].blockedShare(), 0.3, 1e-9);
+  EXPECT_NE(R.Loops[0].Verdict, VerdictClass::Blocked);
+  EXPECT_NEAR(*R.Loops[0].ProgramShare, 0.7, 1e-9);
+}
+
+TEST(Shares, UnprobedLoopsTakeTheRunsWaitOut) {
+  // No CPU time read around its calls (an older runtime), or calls too
+  // short for the probes' CPU time to say anything: the main thread's
+  // run-queue wait (a quarter of the run) comes out of its wall time.
+  for (uint64_t Probed : {0, 20}) {
+    Report R;
+    R.Loops.push_back(makeLoop("old:L0", 800, 0, 0));
+    R.Loops[0].ProbedCalls = Probed;
+    R.Loops[0].ProbedCycles = Probed * 1000.0;
+    ProcessInfo P;
+    P.WallCycles = 1000;
+    P.CpuCycles = 750;
+    P.WaitCycles = 250;
+    R.Processes.push_back(P);
+    R.ProcessCycles = 750;
+    analyse(R);
+    EXPECT_FALSE(R.Loops[0].offCpuShare());
+    EXPECT_NEAR(*R.Loops[0].ProgramShare, 800 * 0.75 / 750, 1e-9);
+  }
+}
+
+TEST(Shares, SharesPastTheWholeAreScaledAndSaid) {
+  // Two CPU-bound loops whose times add up to 150% of the program's: the
+  // shares are scaled to add up to 100%, and a warning says so.
+  Report R;
+  R.Loops.push_back(makeLoop("a:L0", 900, 0, 0));
+  R.Loops.push_back(makeLoop("b:L0", 600, 0, 0));
+  R.ProcessCycles = 1000;
+  analyse(R);
+  EXPECT_NEAR(sumOfProgramShares(R), 1.0, 1e-9);
+  EXPECT_NEAR(*R.Loops[0].ProgramShare, 0.6, 1e-9);
+  EXPECT_TRUE(std::any_of(
+      R.Warnings.begin(), R.Warnings.end(), [](const std::string &W) {
+        return W.find("add up to 150%") != std::string::npos;
+      }));
+}
+
+} // namespace
