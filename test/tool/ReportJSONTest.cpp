@@ -556,7 +556,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7432u);
+  EXPECT_EQ(sizeof(LoopReport), 7488u);
   // Report::Objects is not written on purpose (see Report.h).
   EXPECT_EQ(sizeof(Report), 272u);
 }
