@@ -45,6 +45,68 @@ static std::string variantsFlag(const FlagsArgs &A) {
   return " -mllvm -decan-build-variants=" + join(Entries, ",");
 }
 
+/// The flags of --apply FILE: a `decan tune` file's choices as loop hints,
+/// a report's measured trip counts as estimated trip counts.
+static Expected<std::string> applyFlags(const std::string &File) {
+  if (isTuneFile(File)) {
+    auto T = readTuneFile(File);
+    if (!T)
+      return T.takeError();
+    std::vector<std::string> Entries;
+    for (const TunedLoop &L : *T)
+      if (L.Choice != "default")
+        Entries.push_back(L.Position + "=" + L.Choice);
+    errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
+                      Entries.size(), T->size(),
+                      Entries.empty() ? "none" : join(Entries, ", "));
+    return Entries.empty() ? ""
+                           : " -mllvm -decan-loop-hints=" + join(Entries, ",");
+  }
+  bool Raw;
+  auto R = readReportFile(File, Raw);
+  if (!R)
+    return R.takeError();
+  analyse(*R);
+  std::vector<TripCount> Ts = measuredTripCounts(*R);
+  if (Ts.empty())
+    return createStringError("'" + File +
+                             "' has no loop with a source identity and a "
+                             "known trip count (build with $(decan flags), "
+                             "which adds -gline-tables-only)");
+  std::vector<std::string> Entries;
+  for (const TripCount &T : Ts)
+    Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
+  errs() << formatv("decan flags: trip counts of {0} source loops from "
+                    "'{1}': {2}\n",
+                    Ts.size(), File, join(Entries, ", "));
+  return " -mllvm -decan-trip-counts=" + join(Entries, ",");
+}
+
+/// --ship: the plugin loaded only to set --apply's hints; -decan-disable
+/// keeps it from instrumenting, so nothing of decan's is linked.
+static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
+                          const OptionTable &P) {
+  for (const char *Opt :
+       {"hot", "tune", "regions", "variants", "extended", "groups"})
+    if (P.has(Opt))
+      return reportError(formatv("--ship builds no instrumentation: it "
+                                 "does not take --{0}",
+                                 Opt)
+                             .str());
+  if (!P.has("apply"))
+    return reportError("--ship builds with the choices of --apply "
+                       "tune.json (or the trip counts of --apply "
+                       "REPORT.json): give --apply");
+  auto Flags = applyFlags(A.Apply);
+  if (!Flags)
+    return reportError(Flags.takeError());
+  bool Both = !A.CFlags && !A.Libs;
+  if (Both || A.CFlags)
+    outs() << shipCompileFlags(L) << " -mllvm -decan-disable" << *Flags;
+  outs() << "\n";
+  return 0;
+}
+
 int runFlagsCommand(int argc, char **argv) {
   FlagsArgs A;
   OptionTable P = flagsOptionTable(A);
@@ -59,6 +121,8 @@ int runFlagsCommand(int argc, char **argv) {
   auto L = findInstallLayout(argv[0]);
   if (!L)
     return reportError(L.takeError());
+  if (A.Ship)
+    return printShipFlags(*L, A, P);
   bool Both = !A.CFlags && !A.Libs;
   std::string Out;
   if (Both || A.CFlags) {
@@ -99,38 +163,11 @@ int runFlagsCommand(int argc, char **argv) {
           Out += " -mllvm -decan-tune-fast-math";
       }
     }
-    if (P.has("apply") && isTuneFile(A.Apply)) {
-      auto T = readTuneFile(A.Apply);
-      if (!T)
-        return reportError(T.takeError());
-      std::vector<std::string> Entries;
-      for (const TunedLoop &L : *T)
-        if (L.Choice != "default")
-          Entries.push_back(L.Position + "=" + L.Choice);
-      errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
-                        Entries.size(), T->size(),
-                        Entries.empty() ? "none" : join(Entries, ", "));
-      if (!Entries.empty())
-        Out += " -mllvm -decan-loop-hints=" + join(Entries, ",");
-    } else if (P.has("apply")) {
-      bool Raw;
-      auto R = readReportFile(A.Apply, Raw);
-      if (!R)
-        return reportError(R.takeError());
-      analyse(*R);
-      std::vector<TripCount> Ts = measuredTripCounts(*R);
-      if (Ts.empty())
-        return reportError("'" + A.Apply +
-                           "' has no loop with a source identity and a known "
-                           "trip count (build with $(decan flags), which adds "
-                           "-gline-tables-only)");
-      std::vector<std::string> Entries;
-      for (const TripCount &T : Ts)
-        Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
-      errs() << formatv("decan flags: trip counts of {0} source loops from "
-                        "'{1}': {2}\n",
-                        Ts.size(), A.Apply, join(Entries, ", "));
-      Out += " -mllvm -decan-trip-counts=" + join(Entries, ",");
+    if (P.has("apply")) {
+      auto Flags = applyFlags(A.Apply);
+      if (!Flags)
+        return reportError(Flags.takeError());
+      Out += *Flags;
     }
   }
   if (Both || A.Libs)

@@ -266,6 +266,11 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "with --tune: vector candidates may reorder floating-point "
          "reductions",
          A.AllowFastMath);
+  T.flag("ship",
+         "with --apply: the build to ship, a plain clang build plus "
+         "--apply's loop hints or trip counts (the plugin only sets them: "
+         "no instrumentation, no decan runtime linked, no RUNPATH)",
+         A.Ship);
   return T;
 }
 
@@ -278,7 +283,7 @@ OptionTable tuneOptionTable(TuneArgs &A) {
       "cycles per source iteration of each candidate, its speedup over the "
       "default by quarter of the run, and the choice. `decan flags --apply "
       "tune.json` builds with the choices.");
-  T.text("json", "tune.json", "write the timings and the choices", A.Json);
+  T.text("json,o", "tune.json", "write the timings and the choices", A.Json);
   T.text("report", "run.json", "write the analysed report of the run",
          A.Report);
   return T;
