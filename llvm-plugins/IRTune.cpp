@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRTune.h"
+#include "IRTuneCandidates.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,6 +25,7 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
+using namespace decan;
 
 static cl::list<std::string> DecanTune(
     "decan-tune", cl::CommaSeparated,
@@ -51,34 +53,6 @@ bool decan::loopHintsGiven() {
 
 namespace {
 
-/// A candidate: a name and the loop hints it stands for (0: no hint).
-struct Candidate {
-  const char *Name;
-  unsigned Width, Interleave, Unroll;
-};
-
-/// The candidates, "default" (the compiler's own choice, no hint) first.
-/// Every one is legal for every loop: a hint the vectoriser cannot honour
-/// (a strict FP reduction, a dependence) leaves the loop as the compiler
-/// would; decan tune sees it in the clone's iteration step.
-/// "default-twin" is the default again, at another address: how far two
-/// copies of the same code differ (code layout, thesis 6.5.1) widens every
-/// prediction, and it is never chosen.
-constexpr Candidate Candidates[] = {
-    {"default", 0, 0, 0}, {"default-twin", 0, 0, 0},
-    {"scalar", 1, 1, 0},  {"scalar-unroll4", 1, 1, 4},
-    {"vf2", 2, 1, 0},     {"vf4", 4, 1, 0},
-    {"vf4-il2", 4, 2, 0}, {"vf8", 8, 1, 0},
-    {"vf8-il2", 8, 2, 0},
-};
-
-const Candidate *findCandidate(StringRef Name) {
-  for (const Candidate &C : Candidates)
-    if (Name == C.Name)
-      return &C;
-  return nullptr;
-}
-
 /// "dir/a.c:3:5" matches "a.c:3:5" and "/abs/dir/a.c:3:5", not "xa.c:3:5".
 bool positionMatches(StringRef Want, const DILocation &DL) {
   std::string Tail =
@@ -95,7 +69,7 @@ bool positionMatches(StringRef Want, const DILocation &DL) {
 }
 
 /// Replaces \p L's hints with \p C's (other loop properties stay).
-void setHints(Loop &L, const Candidate &C) {
+void setHints(Loop &L, const TuneCandidate &C) {
   LLVMContext &Ctx = L.getHeader()->getContext();
   SmallVector<Metadata *, 8> Ops{nullptr};
   if (MDNode *Old = L.getLoopID())
@@ -165,6 +139,18 @@ SmallVector<Loop *, 4> matchingLoops(LoopInfo &LI,
   return Out;
 }
 
+/// The entries of \p Positions that name an innermost loop of \p F.
+SmallVector<std::string, 4> positionsIn(Function &F,
+                                        ArrayRef<std::string> Positions) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  SmallVector<std::string, 4> Out;
+  for (const std::string &P : Positions)
+    if (!matchingLoops(LI, P).empty())
+      Out.push_back(P);
+  return Out;
+}
+
 } // namespace
 
 PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
@@ -183,16 +169,16 @@ PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
         F.hasFnAttribute("decan-variant") || F.getName().contains(".decan.") ||
         any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }))
       continue;
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
-    if (!matchingLoops(LI, Positions).empty())
+    if (!positionsIn(F, Positions).empty())
       Targets.push_back(&F);
   }
   LLVMContext &Ctx = M.getContext();
   for (Function *F : Targets) {
     // Every candidate a clone; F dispatches its calls to them in turn.
     SmallVector<Function *, 8> Clones;
-    for (const Candidate &C : Candidates) {
+    for (const TuneCandidate *CP :
+         candidatesFor(positionsIn(*F, Positions), DecanTuneFastMath)) {
+      const TuneCandidate &C = *CP;
       ValueToValueMapTy VMap;
       Function *Clone = CloneFunction(F, VMap);
       Clone->setName(F->getName() + ".decan.tune." + C.Name);
@@ -268,13 +254,13 @@ PreservedAnalyses decan::TuneCandidatesPass::run(Module &M,
 
 PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
                                                  FunctionAnalysisManager &AM) {
-  static StringMap<const Candidate *> Chosen;
+  static StringMap<const TuneCandidate *> Chosen;
   static bool Parsed = false;
   if (!Parsed) {
     Parsed = true;
     for (StringRef Entry : DecanLoopHints) {
       auto [Pos, Name] = Entry.rsplit('=');
-      const Candidate *C = findCandidate(Name);
+      const TuneCandidate *C = findCandidate(Name);
       if (Pos.empty() || !C) {
         F.getContext().diagnose(DiagnosticInfoGeneric(
             "decan: bad -decan-loop-hints entry '" + Entry +
@@ -289,10 +275,10 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
     return PreservedAnalyses::all();
   // A tuning clone: its candidate at the -decan-tune positions. Else the
   // choices of -decan-loop-hints.
-  const Candidate *Clone = nullptr;
+  const TuneCandidate *Clone = nullptr;
   if (Attribute A = F.getFnAttribute("decan-tune-candidate"); A.isValid())
     Clone = findCandidate(A.getValueAsString());
-  auto Pick = [&](const DILocation &DL) -> const Candidate * {
+  auto Pick = [&](const DILocation &DL) -> const TuneCandidate * {
     if (Clone)
       return any_of(
                  DecanTune,
@@ -309,26 +295,37 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
   OptimizationRemarkEmitter &ORE =
       AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-  bool Changed = false;
+  bool Changed = false, Interchange = false;
+  SmallVector<JamRequest, 2> Jams;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
       continue;
     DebugLoc Loc = L->getStartLoc();
-    const Candidate *C = Loc ? Pick(*Loc.get()) : nullptr;
-    if (!C || (!C->Width && !C->Interleave && !C->Unroll))
+    const TuneCandidate *C = Loc ? Pick(*Loc.get()) : nullptr;
+    if (!C || !C->hasHints())
       continue;
-    if ((C->Width > 1 || C->Interleave > 1) && !DecanTuneFastMath &&
-        reordersFPReduction(*L)) {
+    if ((C->Width > 1 || C->Interleave > 1 || C->Reciprocal) &&
+        !DecanTuneFastMath && (C->Reciprocal || reordersFPReduction(*L))) {
       ORE.emit([&] {
         return OptimizationRemarkMissed("decan", "LoopHintsNotApplied", Loc,
                                         L->getHeader())
                << "candidate " << ore::NV("Candidate", C->Name)
-               << " not applied: it would reorder a floating-point "
-                  "reduction (decan tune --allow-fast-math allows it)";
+               << " not applied: it would "
+               << (C->Reciprocal ? "round divisions differently"
+                                 : "reorder a floating-point reduction")
+               << " (decan tune --allow-fast-math allows it)";
       });
       continue;
     }
-    setHints(*L, *C);
+    if (C->Width || C->Interleave || C->Unroll)
+      setHints(*L, *C);
+    if (C->Reciprocal)
+      allowReciprocals(*L);
+    if (setNestHints(*L, *C)) {
+      Interchange |= C->Interchange;
+      if (C->Jam)
+        Jams.push_back({L->getParentLoop()->getHeader(), C->Jam, C});
+    }
     Changed = true;
     ORE.emit([&] {
       return OptimizationRemark("decan", "LoopHintsApplied", Loc,
@@ -337,5 +334,9 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
              << " (decan tune)";
     });
   }
+  // Interchange and unroll-and-jam are off in the default pipeline: they
+  // run here, on the functions that asked for them.
+  if (Interchange || !Jams.empty())
+    runNestPasses(F, AM, Interchange, Jams);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
