@@ -14,6 +14,7 @@
 #include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Tune.h"
+#include "decan/Tool/TuneKinds.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -159,6 +160,11 @@ int runFlagsCommand(int argc, char **argv) {
       Out += " -mllvm -decan-loops=" + join(S.Entries, ",");
       if (StringRef(Opt) == "tune") {
         Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
+        std::vector<TuneKinds> Ks = tuneKinds(*R, S.Entries);
+        for (const TuneKinds &K : Ks)
+          errs() << formatv("decan flags: {0}: {1} -> {2} candidates\n",
+                            K.Entry, K.Why, join(K.Kinds, "+"));
+        Out += tuneKindsFlag(Ks);
         if (A.AllowFastMath)
           Out += " -mllvm -decan-tune-fast-math";
       }

@@ -42,6 +42,14 @@ Expected<HotSpec> parseHotSpec(StringRef Value) {
   return S;
 }
 
+std::string hotEntry(const LoopReport &L) {
+  if (!L.Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
+    return StringRef(L.Source).split('|').second.split('|').first.str();
+  if (!L.File.empty() && L.Line)
+    return L.File + ":" + std::to_string(L.Line);
+  return L.Id;
+}
+
 HotSelection selectHotLoops(const Report &R, double Percent,
                             uint64_t MinCalls) {
   std::vector<const LoopReport *> Ls;
@@ -60,11 +68,7 @@ HotSelection selectHotLoops(const Report &R, double Percent,
   for (const LoopReport *L : Ls) {
     if (S.Covered * 100 >= Percent)
       break;
-    std::string Entry = L->Id;
-    if (!L->Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
-      Entry = StringRef(L->Source).split('|').second.split('|').first.str();
-    else if (!L->File.empty() && L->Line)
-      Entry = L->File + ":" + std::to_string(L->Line);
+    std::string Entry = hotEntry(*L);
     if (!is_contained(S.Entries, Entry))
       S.Entries.push_back(Entry);
     S.Loops.push_back(L->Id);

@@ -45,6 +45,10 @@ struct HotSelection {
   double ProgramCovered = 0;      ///< share of the program's time (0 unknown)
 };
 
+/// \p L's `-decan-loops` entry: its FILE:LINE:COL where its source
+/// identity is known, FILE:LINE, else its id.
+std::string hotEntry(const LoopReport &L);
+
 /// The hottest loops of \p R until they cover \p Percent of the measured
 /// loops' time (the time outside innermost loops is no loop's to cover).
 /// Loops called fewer than \p MinCalls times are left out (tuning
