@@ -74,12 +74,26 @@ static Expected<std::string> applyFlags(const std::string &File) {
                              "' has no loop with a source identity and a "
                              "known trip count (build with $(decan flags), "
                              "which adds -gline-tables-only)");
+  // A loop whose calls' trip counts spread wide is left to the compiler:
+  // a build for their mean would slow the calls far from it.
   std::vector<std::string> Entries;
   for (const TripCount &T : Ts)
-    Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
+    if (T.Wide)
+      errs() << formatv("decan flags: {0}: not specialised: its calls ran "
+                        "{1} to {2} iterations in '{3}' (mean {4}); a build "
+                        "for one count would slow the others\n",
+                        T.Position, T.MinTrips, T.MaxTrips, File, T.Trips);
+    else
+      Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
   errs() << formatv("decan flags: trip counts of {0} source loops from "
                     "'{1}': {2}\n",
-                    Ts.size(), File, join(Entries, ", "));
+                    Entries.size(), File,
+                    Entries.empty() ? "none" : join(Entries, ", "));
+  if (Entries.empty())
+    return "";
+  errs() << "decan flags: the build is specialised to these trip counts, "
+            "those of the run's input: an input whose loops run other "
+            "counts may run slower (decan compare shows it)\n";
   return " -mllvm -decan-trip-counts=" + join(Entries, ",");
 }
 

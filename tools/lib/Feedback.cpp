@@ -83,6 +83,11 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     double Iterations = 0;
     uint64_t Calls = 0;
   };
+  // Position -> the sampled calls' trip range of its most-called loop.
+  struct Range {
+    uint64_t Calls = 0, Min = 0, Max = 0;
+  };
+  std::map<std::string, Range> Ranges;
   // Position -> full identity (inlining context) -> its machine loops.
   std::map<std::string, std::map<std::string, Context>> ByPosition;
   for (const LoopReport &L : R.Loops) {
@@ -94,6 +99,12 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     C.Iterations +=
         *L.RunMeanTrips * std::max(1u, L.IterationStep) * double(L.RunCalls);
     C.Calls = std::max(C.Calls, L.RunCalls);
+    const std::optional<VariantStats> &Ref = L.Variants[Variant::REF];
+    Range &Rg = Ranges[Pos];
+    if (Ref && Ref->TripsKnown && Ref->Calls > Rg.Calls) {
+      unsigned Step = std::max(1u, L.IterationStep);
+      Rg = {Ref->Calls, Ref->TripsMin * Step, Ref->TripsMax * Step};
+    }
   }
   std::vector<TripCount> Out;
   for (auto &[Pos, Contexts] : ByPosition) {
@@ -106,7 +117,12 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     if (!Calls || Iterations <= 0)
       continue;
     uint64_t Trips = std::max<uint64_t>(1, std::llround(Iterations / Calls));
-    Out.push_back({Pos, Trips, Calls});
+    TripCount T{Pos, Trips, Calls};
+    const Range &Rg = Ranges[Pos];
+    T.MinTrips = Rg.Min;
+    T.MaxTrips = Rg.Max;
+    T.Wide = Rg.Min && Rg.Max >= 4 * Rg.Min && Rg.Max - Rg.Min >= 8;
+    Out.push_back(T);
   }
   return Out;
 }
