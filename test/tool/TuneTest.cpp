@@ -96,4 +96,30 @@ TEST(Tune, TheDefaultsTwinWidensThePredictionAndIsNeverChosen) {
       << U[0].Why;
 }
 
+// The program's prediction: the tuned loop at the default's speed and at
+// the choice's, in the program's own time (from the largest share).
+TEST(Tune, PredictsTheProgram) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  R.Loops.push_back(candidateLoop("vf4", {4, 4, 4.4, 4}, 4));
+  // default: 6400 source iterations at 2 cycles (12800); vf4: 6400 at 1
+  // (1.1 in one quarter: 6560). The program's own time, from default's
+  // share: 20000.
+  R.Loops[0].ProgramShare = R.Loops[0].TimeCycles / 20000;
+  auto T = tuneResults(R);
+  ProgramPrediction P = predictProgram(R, T);
+  ASSERT_TRUE(P.Known);
+  // All 12800 source iterations at the default's 2 cycles: 20000 - (12800 +
+  // 6560) + 25600 = 26240; vf4 (2x) saves 12800 of it; at its slowest
+  // quarter (2/1.1x), 25600 - 14080.
+  EXPECT_NEAR(P.TunedShare, 25600 / 26240.0, 1e-9);
+  EXPECT_NEAR(P.Speedup, 26240 / 13440.0, 1e-9);
+  EXPECT_NEAR(P.Lo, 26240 / 14720.0, 1e-9);
+  EXPECT_NEAR(P.Hi, P.Speedup, 1e-9);
+  // Without a share, no prediction.
+  R.Loops[0].ProgramShare.reset();
+  EXPECT_FALSE(predictProgram(R, T).Known);
+}
+
 } // namespace
+
