@@ -14,9 +14,11 @@
 #include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Tune.h"
+#include "decan/Tool/TuneInputs.h"
 #include "decan/Tool/TuneKinds.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,11 +48,35 @@ static std::string variantsFlag(const FlagsArgs &A) {
   return " -mllvm -decan-build-variants=" + join(Entries, ",");
 }
 
+/// The tune files of --apply (several: one training input each, one
+/// choice per loop across them, with a note where it depends on the input).
+static Expected<std::vector<TunedLoop>>
+readTuneFiles(ArrayRef<StringRef> Files) {
+  std::vector<TuneInput> Inputs;
+  for (StringRef F : Files) {
+    auto T = readTuneFile(F);
+    if (!T)
+      return T.takeError();
+    Inputs.push_back({F.str(), std::move(*T)});
+  }
+  if (Inputs.size() == 1)
+    return std::move(Inputs[0].second);
+  std::vector<std::string> Notes;
+  std::vector<TunedLoop> Out = chooseAcrossInputs(Inputs, Notes);
+  for (const std::string &N : Notes)
+    errs() << "decan flags: " << N << "\n";
+  return Out;
+}
+
 /// The flags of --apply FILE: a `decan tune` file's choices as loop hints,
 /// a report's measured trip counts as estimated trip counts.
 static Expected<std::string> applyFlags(const std::string &File) {
-  if (isTuneFile(File)) {
-    auto T = readTuneFile(File);
+  SmallVector<StringRef, 4> Files;
+  if (!sys::fs::exists(File))
+    StringRef(File).split(Files, ',', -1, false);
+  if (Files.size() > 1 || isTuneFile(File)) {
+    auto T = readTuneFiles(Files.size() > 1 ? Files
+                                            : SmallVector<StringRef, 4>{File});
     if (!T)
       return T.takeError();
     std::vector<std::string> Entries;

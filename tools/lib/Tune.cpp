@@ -293,6 +293,21 @@ Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
         T.PredictedHi = (*I)[1].getAsNumber().value_or(T.Predicted);
       }
       T.Why = LO->getString("why").value_or("").str();
+      if (const json::Array *Cs = LO->getArray("candidates"))
+        for (const json::Value &CV : *Cs)
+          if (const json::Object *CO = CV.getAsObject()) {
+            TuneCandidate C;
+            C.Name = CO->getString("name").value_or("").str();
+            C.Calls = CO->getInteger("calls").value_or(0);
+            C.Speedup = CO->getNumber("speedup").value_or(1);
+            C.SpeedupLo = C.SpeedupHi = C.Speedup;
+            if (const json::Array *I = CO->getArray("speedup_interval");
+                I && I->size() == 2) {
+              C.SpeedupLo = (*I)[0].getAsNumber().value_or(C.Speedup);
+              C.SpeedupHi = (*I)[1].getAsNumber().value_or(C.Speedup);
+            }
+            T.Candidates.push_back(std::move(C));
+          }
       if (!T.Position.empty())
         Out.push_back(std::move(T));
     }
