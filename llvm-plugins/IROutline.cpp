@@ -21,7 +21,6 @@
 #include "IRLoopTable.h"
 #include "IROutlinePlan.h"
 #include "IRSelection.h"
-#include "IRTuneCandidates.h"
 #include "decan/abi.h"
 #include "decan/abi_names.h"
 
@@ -547,7 +546,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     return false;
   for (Candidate &C : Cands)
     if (C.L)
-      C.Rec.IterationStep = loopIterationStep(*C.L, SE) * jammedBodies(*C.L);
+      C.Rec.IterationStep = loopIterationStep(*C.L, SE);
   // Shape every selected loop before recording any: LCSSA for one loop can
   // rewrite uses inside another (a value of loop A used in loop B).
   for (Candidate &C : Cands)
