@@ -260,7 +260,7 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
     Parsed = true;
     for (StringRef Entry : DecanLoopHints) {
       auto [Pos, Name] = Entry.rsplit('=');
-      const TuneCandidate *C = findCandidate(Name);
+      const TuneCandidate *C = findTuneCandidate(Name);
       if (Pos.empty() || !C) {
         F.getContext().diagnose(DiagnosticInfoGeneric(
             "decan: bad -decan-loop-hints entry '" + Entry +
@@ -277,7 +277,7 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
   // choices of -decan-loop-hints.
   const TuneCandidate *Clone = nullptr;
   if (Attribute A = F.getFnAttribute("decan-tune-candidate"); A.isValid())
-    Clone = findCandidate(A.getValueAsString());
+    Clone = findTuneCandidate(A.getValueAsString());
   auto Pick = [&](const DILocation &DL) -> const TuneCandidate * {
     if (Clone)
       return any_of(
@@ -304,8 +304,8 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
     const TuneCandidate *C = Loc ? Pick(*Loc.get()) : nullptr;
     if (!C || !C->hasHints())
       continue;
-    if ((C->Width > 1 || C->Interleave > 1 || C->Reciprocal) &&
-        !DecanTuneFastMath && (C->Reciprocal || reordersFPReduction(*L))) {
+    if (C->mayReassociate() && !DecanTuneFastMath &&
+        (C->Reciprocal || reordersFPReduction(*L))) {
       ORE.emit([&] {
         return OptimizationRemarkMissed("decan", "LoopHintsNotApplied", Loc,
                                         L->getHeader())

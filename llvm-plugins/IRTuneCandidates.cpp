@@ -52,6 +52,7 @@ TuneCandidate nest(const char *Name, unsigned Jam, bool Distribute,
                    bool Interchange) {
   TuneCandidate C = make(Name, K::Nest);
   C.Jam = Jam, C.Distribute = Distribute, C.Interchange = Interchange;
+  C.Nest = Jam || Interchange;
   return C;
 }
 TuneCandidate reciprocal() {
@@ -149,7 +150,7 @@ void addHints(Loop &L, ArrayRef<MDNode *> Hints) {
 
 ArrayRef<TuneCandidate> tuneCandidates() { return Table; }
 
-const TuneCandidate *findCandidate(StringRef Name) {
+const TuneCandidate *findTuneCandidate(StringRef Name) {
   for (const TuneCandidate &C : Table)
     if (Name == C.Name)
       return &C;

@@ -49,6 +49,14 @@ struct TuneCandidate {
   /// Divisions by a loop value become multiplications by its reciprocal
   /// (results may change: needs -decan-tune-fast-math).
   bool Reciprocal = false;
+  /// Whether the candidate transforms the nest (the enclosing loop too).
+  bool Nest = false;
+
+  /// Whether the hints may license the compiler to reorder floating-point
+  /// arithmetic (vectorising or interleaving a reduction, reciprocals).
+  bool mayReassociate() const {
+    return Width > 1 || Interleave > 1 || Reciprocal;
+  }
 
   bool hasHints() const {
     return Width || Interleave || Unroll || Jam || Distribute || Interchange ||
@@ -58,7 +66,7 @@ struct TuneCandidate {
 
 /// Every candidate, "default" first.
 llvm::ArrayRef<TuneCandidate> tuneCandidates();
-const TuneCandidate *findCandidate(llvm::StringRef Name);
+const TuneCandidate *findTuneCandidate(llvm::StringRef Name);
 
 /// The candidates to build for a function holding loops at \p Positions
 /// (the -decan-tune entries it matched): the default and its twin, and
