@@ -141,6 +141,8 @@ static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
   auto Flags = applyFlags(A.Apply);
   if (!Flags)
     return reportError(Flags.takeError());
+  if (A.AllowFastMath)
+    *Flags += " -mllvm -decan-tune-fast-math";
   bool Both = !A.CFlags && !A.Libs;
   if (Both || A.CFlags)
     outs() << shipCompileFlags(L) << " -mllvm -decan-disable" << *Flags;
@@ -214,6 +216,8 @@ int runFlagsCommand(int argc, char **argv) {
       if (!Flags)
         return reportError(Flags.takeError());
       Out += *Flags;
+      if (A.AllowFastMath && !P.has("tune"))
+        Out += " -mllvm -decan-tune-fast-math";
     }
   }
   if (Both || A.Libs)

@@ -264,7 +264,8 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          A.Tune);
   T.flag("allow-fast-math",
          "with --tune: vector candidates may reorder floating-point "
-         "reductions",
+         "reductions; with --apply: the choices of a tune build made "
+         "with it are applied where they do",
          A.AllowFastMath);
   T.flag("ship",
          "with --apply: the build to ship, a plain clang build plus "
