@@ -65,6 +65,10 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     TunedLoop T;
     T.Position = Pos;
     T.Function = FunctionOf[Pos];
+    for (auto &[Name, A] : Cands) {
+      T.LoopCycles += A.Cycles;
+      T.SourceIterations += A.Iterations;
+    }
     auto PerIter = [](double C, double I) { return I > 0 ? C / I : 0.0; };
     const Acc &D = Def->second;
     // Per quarter, cycles per source iteration; a quarter more than 1.5x
@@ -170,7 +174,61 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   return Out;
 }
 
-json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
+ProgramPrediction predictProgram(const Report &R,
+                                 const std::vector<TunedLoop> &Loops) {
+  ProgramPrediction P;
+  // The program's own time as the shares count it (decan's cost off):
+  // from the loop with the largest share, the most precise.
+  double Program = 0, Best = 0;
+  for (const LoopReport &L : R.Loops)
+    if (L.ProgramShare && *L.ProgramShare > Best && L.TimeCycles > 0) {
+      Best = *L.ProgramShare;
+      Program = L.TimeCycles / Best;
+    }
+  if (Program <= 0)
+    return P;
+  // At the default's speed, at the choice's (median, slowest, fastest
+  // quarter).
+  double AllDefault = Program, Tuned = 0, Mid = 0, Slow = 0, Fast = 0;
+  for (const TunedLoop &T : Loops) {
+    auto Def = find_if(T.Candidates, [](const TuneCandidate &C) {
+      return C.Name == "default";
+    });
+    if (Def == T.Candidates.end() || T.SourceIterations <= 0)
+      continue;
+    double D = Def->CyclesPerIteration * T.SourceIterations;
+    AllDefault += D - T.LoopCycles;
+    Tuned += D;
+    double S = T.Choice == "default" ? 1 : T.Predicted;
+    double Lo = T.Choice == "default" ? 1 : T.PredictedLo;
+    double Hi = T.Choice == "default" ? 1 : T.PredictedHi;
+    Mid += D - D / S;
+    Slow += D - D / Lo;
+    Fast += D - D / Hi;
+  }
+  if (AllDefault <= 0 || Tuned <= 0 || Tuned > AllDefault)
+    return P;
+  P.Known = true;
+  P.Speedup = AllDefault / (AllDefault - Mid);
+  P.Lo = AllDefault / (AllDefault - Slow);
+  P.Hi = AllDefault / (AllDefault - Fast);
+  P.TunedShare = Tuned / AllDefault;
+  return P;
+}
+
+void printProgramPrediction(raw_ostream &OS, const ProgramPrediction &P) {
+  if (!P.Known) {
+    OS << "program: no prediction (the run's own time is unknown)\n";
+    return;
+  }
+  OS << formatv("program: predicted {0:F2}x [{1:F2}, {2:F2}] with every "
+                "choice applied (the tuned loops take {3:F1}% of its time "
+                "at the default's speed)\n",
+                P.Speedup, P.Lo, P.Hi, P.TunedShare * 100);
+}
+
+json::Value tuneJSON(const std::vector<TunedLoop> &Loops,
+                     const ProgramPrediction &P) {
   json::Array A;
   for (const TunedLoop &T : Loops) {
     json::Array Cs;
@@ -193,8 +251,13 @@ json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
         {"layout_spread", T.LayoutSpread},
         {"why", T.Why}});
   }
-  return json::Object{
+  json::Object O{
       {"tool", "decan"}, {"format", "decan-tune-1"}, {"loops", std::move(A)}};
+  if (P.Known)
+    O["program"] = json::Object{{"predicted_speedup", P.Speedup},
+                                {"predicted_interval", json::Array{P.Lo, P.Hi}},
+                                {"tuned_share", P.TunedShare}};
+  return O;
 }
 
 bool isTuneFile(StringRef Path) {
@@ -233,6 +296,21 @@ Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
         T.PredictedHi = (*I)[1].getAsNumber().value_or(T.Predicted);
       }
       T.Why = LO->getString("why").value_or("").str();
+      if (const json::Array *Cs = LO->getArray("candidates"))
+        for (const json::Value &CV : *Cs)
+          if (const json::Object *CO = CV.getAsObject()) {
+            TuneCandidate C;
+            C.Name = CO->getString("name").value_or("").str();
+            C.Calls = CO->getInteger("calls").value_or(0);
+            C.Speedup = CO->getNumber("speedup").value_or(1);
+            C.SpeedupLo = C.SpeedupHi = C.Speedup;
+            if (const json::Array *I = CO->getArray("speedup_interval");
+                I && I->size() == 2) {
+              C.SpeedupLo = (*I)[0].getAsNumber().value_or(C.Speedup);
+              C.SpeedupHi = (*I)[1].getAsNumber().value_or(C.Speedup);
+            }
+            T.Candidates.push_back(std::move(C));
+          }
       if (!T.Position.empty())
         Out.push_back(std::move(T));
     }
