@@ -20,6 +20,52 @@ namespace decan::tool {
 
 static constexpr StringLiteral Marker = ".decan.tune.";
 
+/// Chooses among \p T's candidates (sorted, fastest first) and says why.
+static void chooseCandidate(TunedLoop &T, double MinGain) {
+  // The twin is the default's code at another address: its distance
+  // from the default is layout, not optimization, so every prediction
+  // is widened by it and the twin itself is never a choice.
+  for (const TuneCandidate &C : T.Candidates)
+    if (C.Name == "default-twin")
+      T.LayoutSpread =
+          std::max(std::abs(1 - C.SpeedupLo), std::abs(1 - C.SpeedupHi));
+  const TuneCandidate *BestP = &T.Candidates.front();
+  for (const TuneCandidate &C : T.Candidates)
+    if (C.Name != "default-twin") {
+      BestP = &C;
+      break;
+    }
+  const TuneCandidate &Best = *BestP;
+  double Lo = Best.SpeedupLo * (1 - T.LayoutSpread);
+  double Hi = Best.SpeedupHi * (1 + T.LayoutSpread);
+  if (Best.Name == "default") {
+    T.Why = "the compiler's default is the fastest candidate";
+  } else if (Best.Pairs < 2) {
+    T.Why = "too few undisturbed quarters to compare the candidates "
+            "quarter by quarter";
+  } else if (Lo <= 1 + MinGain) {
+    T.Why =
+        formatv("{0} is fastest over the run ({1:F2}x) but not by more "
+                "than {2:F0}% in every undisturbed quarter once code "
+                "layout is allowed for (the default's twin strays "
+                "{3:F1}%): kept the default",
+                Best.Name, Best.Speedup, MinGain * 100, T.LayoutSpread * 100)
+            .str();
+  } else {
+    T.Choice = Best.Name;
+    T.Predicted = Best.Speedup;
+    T.PredictedLo = Lo;
+    T.PredictedHi = Hi;
+    T.Why = formatv("{0} beats the default in every undisturbed quarter "
+                    "of the run ({1:F2}x to {2:F2}x; {3:F2}x to {4:F2}x "
+                    "with the {5:F1}% the default's twin strays by code "
+                    "layout)",
+                    Best.Name, Best.SpeedupLo, Best.SpeedupHi, Lo, Hi,
+                    T.LayoutSpread * 100)
+                .str();
+  }
+}
+
 std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   struct Acc {
     double Cycles = 0, Iterations = 0;
@@ -127,48 +173,7 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
                [](const TuneCandidate &A, const TuneCandidate &B) {
                  return A.CyclesPerIteration < B.CyclesPerIteration;
                });
-    // The twin is the default's code at another address: its distance
-    // from the default is layout, not optimization, so every prediction
-    // is widened by it and the twin itself is never a choice.
-    for (const TuneCandidate &C : T.Candidates)
-      if (C.Name == "default-twin")
-        T.LayoutSpread =
-            std::max(std::abs(1 - C.SpeedupLo), std::abs(1 - C.SpeedupHi));
-    const TuneCandidate *BestP = &T.Candidates.front();
-    for (const TuneCandidate &C : T.Candidates)
-      if (C.Name != "default-twin") {
-        BestP = &C;
-        break;
-      }
-    const TuneCandidate &Best = *BestP;
-    double Lo = Best.SpeedupLo * (1 - T.LayoutSpread);
-    double Hi = Best.SpeedupHi * (1 + T.LayoutSpread);
-    if (Best.Name == "default") {
-      T.Why = "the compiler's default is the fastest candidate";
-    } else if (Best.Pairs < 2) {
-      T.Why = "too few undisturbed quarters to compare the candidates "
-              "quarter by quarter";
-    } else if (Lo <= 1 + MinGain) {
-      T.Why =
-          formatv("{0} is fastest over the run ({1:F2}x) but not by more "
-                  "than {2:F0}% in every undisturbed quarter once code "
-                  "layout is allowed for (the default's twin strays "
-                  "{3:F1}%): kept the default",
-                  Best.Name, Best.Speedup, MinGain * 100, T.LayoutSpread * 100)
-              .str();
-    } else {
-      T.Choice = Best.Name;
-      T.Predicted = Best.Speedup;
-      T.PredictedLo = Lo;
-      T.PredictedHi = Hi;
-      T.Why = formatv("{0} beats the default in every undisturbed quarter "
-                      "of the run ({1:F2}x to {2:F2}x; {3:F2}x to {4:F2}x "
-                      "with the {5:F1}% the default's twin strays by code "
-                      "layout)",
-                      Best.Name, Best.SpeedupLo, Best.SpeedupHi, Lo, Hi,
-                      T.LayoutSpread * 100)
-                  .str();
-    }
+    chooseCandidate(T, MinGain);
     Out.push_back(std::move(T));
   }
   return Out;
