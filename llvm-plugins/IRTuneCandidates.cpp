@@ -52,7 +52,9 @@ TuneCandidate nest(const char *Name, unsigned Jam, bool Distribute,
                    bool Interchange) {
   TuneCandidate C = make(Name, K::Nest);
   C.Jam = Jam, C.Distribute = Distribute, C.Interchange = Interchange;
-  C.Nest = true;
+  // Distribution acts on the loop itself: its copies need not hold the
+  // parent (and then share the loop's calls, not the parent's).
+  C.Nest = Jam || Interchange;
   return C;
 }
 TuneCandidate reciprocal() {

@@ -67,8 +67,11 @@ SmallVector<std::string, 4> tunedPositionsIn(const Loop &R) {
 
 /// The first loop of \p F still to extract: a tuned innermost loop, or its
 /// parent when one of its candidates transforms the nest (-decan-tune-kinds
-/// asks for the nest kind there). Regions that could not be extracted (by
-/// header) are left out.
+/// asks for the nest kind there) and that parent is itself inside a loop.
+/// An outermost parent runs once per call of F, often once per run (a
+/// benchmark's kernel): its copies would not share calls, so the loop is
+/// tuned alone, without the candidates that need its parent. Regions that
+/// could not be extracted (by header) are left out.
 Loop *nextRegion(LoopInfo &LI, const SmallPtrSetImpl<BasicBlock *> &Failed) {
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
@@ -78,7 +81,8 @@ Loop *nextRegion(LoopInfo &LI, const SmallPtrSetImpl<BasicBlock *> &Failed) {
       continue;
     bool Nest = any_of(candidatesFor(Positions, tuneFastMath()),
                        [](const TuneCandidate *C) { return C->Nest; });
-    Loop *R = Nest && L->getParentLoop() ? L->getParentLoop() : L;
+    Loop *P = L->getParentLoop();
+    Loop *R = Nest && P && P->getParentLoop() ? P : L;
     if (!Failed.count(R->getHeader()))
       return R;
   }
@@ -219,13 +223,15 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   keepNoAlias(*G, Inputs.getArrayRef(), NoAlias);
   bool Reorders = !tuneFastMath() && regionMayReorderFP(*G);
   SmallVector<Function *, 16> Clones;
-  SmallVector<StringRef, 8> Withheld;
+  SmallVector<StringRef, 8> Withheld, Unnested;
   static unsigned Group = 0;
   std::string GroupId = std::to_string(Group++);
   for (const TuneCandidate *CP : candidatesFor(Positions, tuneFastMath())) {
     const TuneCandidate &C = *CP;
-    if (!Nested && (C.Jam || C.Interchange))
+    if (!Nested && (C.Jam || C.Interchange)) {
+      Unnested.push_back(C.Name);
       continue;
+    }
     if (Reorders && C.mayReassociate()) {
       Withheld.push_back(C.Name);
       continue;
@@ -249,6 +255,15 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
            << "' compiled as " << ore::NV("Candidates", (unsigned)Clones.size())
            << " tuning candidates, called in turn";
   });
+  if (!Unnested.empty())
+    ORE.emit([&] {
+      return OptimizationRemarkMissed("decan", "TuneCandidatesUnnested", Loc,
+                                      Header)
+             << "candidates " << ore::NV("Candidates", join(Unnested, ","))
+             << " not built: they transform the enclosing loop, which is "
+                "outermost (its copies would rotate per call of '"
+             << ore::NV("Function", F.getName()) << "')";
+    });
   if (!Withheld.empty())
     ORE.emit([&] {
       return OptimizationRemarkMissed("decan", "TuneCandidatesWithheld", Loc,
