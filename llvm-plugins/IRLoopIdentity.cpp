@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRLoopIdentity.h"
+#include "IRTuneCandidates.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -89,7 +90,9 @@ unsigned loopIterationStep(const Loop &L, ScalarEvolution &SE) {
     if (!Best || S < Best)
       Best = S;
   }
-  return (unsigned)Best;
+  // An unroll-and-jam candidate's inner loop also runs the jammed
+  // iterations of its enclosing loop.
+  return (unsigned)Best * jammedBodies(L);
 }
 
 std::string sourceName(Value *V) {

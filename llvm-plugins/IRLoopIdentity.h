@@ -46,7 +46,9 @@ std::string loopSourceIdentity(const llvm::Loop *L, const llvm::DebugLoc &Loc);
 std::string sourceName(llvm::Value *V);
 
 /// The smallest nonzero constant step of \p L's integer induction
-/// variables (header phis that are affine recurrences of \p L), or 0.
+/// variables (header phis that are affine recurrences of \p L), or 0;
+/// times the iterations of its enclosing loop it runs when unroll-and-jam
+/// jammed them into it (a tuning candidate, IRTuneCandidates.h).
 unsigned loopIterationStep(const llvm::Loop &L, llvm::ScalarEvolution &SE);
 
 } // namespace decan

@@ -256,7 +256,8 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
   OptimizationRemarkEmitter &ORE =
       AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-  bool Changed = false;
+  bool Changed = false, Interchange = false;
+  SmallVector<JamRequest, 2> Jams;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
       continue;
@@ -266,17 +267,27 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
       continue;
     // A clone's candidate was checked when it was built (IRTuneExtract).
     if (!Clone && C->mayReassociate() && !DecanTuneFastMath &&
-        mayReorderFP(*L)) {
+        (C->Reciprocal || mayReorderFP(*L))) {
       ORE.emit([&] {
         return OptimizationRemarkMissed("decan", "LoopHintsNotApplied", Loc,
                                         L->getHeader())
                << "candidate " << ore::NV("Candidate", C->Name)
-               << " not applied: it could reorder floating-point arithmetic "
-                  "(decan tune --allow-fast-math allows it)";
+               << " not applied: it could "
+               << (C->Reciprocal ? "round divisions differently"
+                                 : "reorder floating-point arithmetic")
+               << " (decan tune --allow-fast-math allows it)";
       });
       continue;
     }
-    setHints(*L, *C);
+    if (C->Width || C->Interleave || C->Unroll)
+      setHints(*L, *C);
+    if (C->Reciprocal)
+      allowReciprocals(*L);
+    if (setNestHints(*L, *C)) {
+      Interchange |= C->Interchange;
+      if (C->Jam)
+        Jams.push_back({L->getParentLoop()->getHeader(), C->Jam, C});
+    }
     Changed = true;
     ORE.emit([&] {
       return OptimizationRemark("decan", "LoopHintsApplied", Loc,
@@ -285,5 +296,9 @@ PreservedAnalyses decan::ApplyLoopHintsPass::run(Function &F,
              << " (decan tune)";
     });
   }
+  // Interchange and unroll-and-jam are off in the default pipeline: they
+  // run here, on the functions that asked for them.
+  if (Interchange || !Jams.empty())
+    runNestPasses(F, AM, Interchange, Jams);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

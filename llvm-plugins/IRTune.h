@@ -3,12 +3,12 @@
 // Part of decan. `-mllvm -decan-tune=FILE:LINE:COL,...` (what `decan flags
 // --tune REPORT.json` prints): once the function simplification pipeline is
 // done (inlining, SROA) and before the vectoriser, each of those loops (or
-// its parent loop, for a candidate that transforms the nest) is extracted
-// into a function, copied once per candidate (IRTuneCandidates.h) as
-// internal noinline clones `F.decan.tune.<candidate>`, and the place it was
-// called from hands each call of the loop to the next clone in turn: a
-// kernel called once with an inner loop called N^2 times tries every
-// candidate N^2/K times. Just before the vectoriser each clone's loop gets
+// its parent loop, for a candidate that transforms the nest, where that
+// parent is itself inside a loop) is extracted into a function, copied
+// once per candidate (IRTuneCandidates.h) as internal noinline clones
+// `F.decan.tune.<candidate>`, and the place it was called from hands each
+// call of the loop to the next clone in turn: a kernel called once with an
+// inner loop called N^2 times tries every candidate N^2/K times. Just before the vectoriser each clone's loop gets
 // its candidate's hints. The clones compute what the loop computes: a
 // candidate that may reorder floating-point arithmetic is not built without
 // -decan-tune-fast-math, and after the vectoriser a clone that reassociates

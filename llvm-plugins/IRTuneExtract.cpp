@@ -43,43 +43,99 @@ using namespace decan;
 
 namespace {
 
-bool atTunedPosition(const Loop &L) {
-  DebugLoc Loc = loopStartLoc(L);
-  return Loc && any_of(tunePositions(), [&](const std::string &P) {
-           return positionMatches(P, *Loc.get());
-         });
+/// The -decan-tune entries \p L's identity matches.
+SmallVector<std::string, 2> tunedPositionsOf(const Loop &L) {
+  SmallVector<std::string, 2> Out;
+  if (DebugLoc Loc = loopStartLoc(L))
+    for (const std::string &P : tunePositions())
+      if (positionMatches(P, *Loc.get()))
+        Out.push_back(P);
+  return Out;
+}
+
+/// The -decan-tune entries the innermost loops of \p R (a loop or a nest)
+/// match.
+SmallVector<std::string, 4> tunedPositionsIn(const Loop &R) {
+  SmallVector<std::string, 4> Out;
+  for (const Loop *L : R.getLoopsInPreorder())
+    if (L->isInnermost())
+      for (std::string &P : tunedPositionsOf(*L))
+        if (!is_contained(Out, P))
+          Out.push_back(std::move(P));
+  return Out;
 }
 
 /// The first loop of \p F still to extract: a tuned innermost loop, or its
-/// parent when a candidate transforms the nest.
-/// Regions that could not be extracted (by header) are left out.
+/// parent when one of its candidates transforms the nest (-decan-tune-kinds
+/// asks for the nest kind there) and that parent is itself inside a loop.
+/// An outermost parent runs once per call of F, often once per run (a
+/// benchmark's kernel): its copies would not share calls, so the loop is
+/// tuned alone, without the candidates that need its parent. Regions that
+/// could not be extracted (by header) are left out.
 Loop *nextRegion(LoopInfo &LI, const SmallPtrSetImpl<BasicBlock *> &Failed) {
-  bool Nest = any_of(TuneCandidates, [](auto &C) { return C.Nest; });
   for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!L->isInnermost() || !atTunedPosition(*L))
+    if (!L->isInnermost())
       continue;
-    Loop *R = Nest && L->getParentLoop() ? L->getParentLoop() : L;
+    SmallVector<std::string, 2> Positions = tunedPositionsOf(*L);
+    if (Positions.empty())
+      continue;
+    bool Nest = any_of(candidatesFor(Positions, tuneFastMath()),
+                       [](const TuneCandidate *C) { return C->Nest; });
+    Loop *P = L->getParentLoop();
+    Loop *R = Nest && P && P->getParentLoop() ? P : L;
     if (!Failed.count(R->getHeader()))
       return R;
   }
   return nullptr;
 }
 
+/// Whether \p G reaches memory only through its own instructions' pointers:
+/// no call that reads or writes memory.
+bool noMemoryCalls(const Function &G) {
+  for (const BasicBlock &BB : G)
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I);
+          CB && CB->mayReadOrWriteMemory())
+        return false;
+  return true;
+}
+
+/// Whether \p G names \p GV itself (not through a parameter).
+bool namesGlobal(const Function &G, const GlobalVariable &GV) {
+  for (const BasicBlock &BB : G)
+    for (const Instruction &I : BB)
+      for (const Value *Op : I.operands())
+        if (isa<Constant>(Op) && getUnderlyingObject(Op) == &GV)
+          return true;
+  return false;
+}
+
 /// A parameter of the extracted function that stands for a noalias
 /// argument of its caller keeps the attribute when no other input derives
 /// from that argument and the caller does not store it (the region runs
 /// inside the caller's call: the caller's guarantee holds), so the copies
-/// vectorise as the loop would in place.
+/// vectorise (and jam) as the loop would in place. So does one that points
+/// into a global variable (a row of a global array) when no other input
+/// derives from it, \p G does not name the global itself and calls nothing
+/// that touches memory: distinct globals do not overlap.
 /// \p Kept: the caller's noalias arguments it did not capture before the
 /// extraction (the call of G passes them on).
 void keepNoAlias(Function &G, ArrayRef<Value *> Inputs,
                  const SmallPtrSetImpl<Argument *> &Kept) {
+  bool Contained = noMemoryCalls(G);
   for (auto [I, In] : enumerate(Inputs)) {
+    if (I >= G.arg_size() || !In->getType()->isPointerTy())
+      continue;
+    const Value *Object = getUnderlyingObject(In);
     auto *A = dyn_cast<Argument>(In);
-    if (!A || !Kept.count(A) || I >= G.arg_size())
+    auto *GV = dyn_cast<GlobalVariable>(Object);
+    bool Candidate =
+        (A && Kept.count(A)) || (GV && Contained && !namesGlobal(G, *GV));
+    if (!Candidate)
       continue;
     if (none_of(enumerate(Inputs), [&](auto Other) {
-          return Other.index() != I && getUnderlyingObject(Other.value()) == A;
+          return Other.index() != I &&
+                 getUnderlyingObject(Other.value()) == Object;
         }))
       G.getArg(I)->addAttr(Attribute::NoAlias);
   }
@@ -143,6 +199,9 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   OptimizationRemarkEmitter ORE(&F);
   DebugLoc Loc = loopStartLoc(R);
   BasicBlock *Header = R.getHeader();
+  SmallVector<std::string, 4> Positions = tunedPositionsIn(R);
+  // A region that is one loop: no enclosing loop to jam or interchange.
+  bool Nested = !R.isInnermost();
   CodeExtractor CE(R.getBlocks(), &DT, /*AggregateArgs=*/false, nullptr,
                    nullptr, nullptr, /*AllowVarArgs=*/false,
                    /*AllowAlloca=*/false, nullptr, "decan.tune.region");
@@ -164,10 +223,15 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   keepNoAlias(*G, Inputs.getArrayRef(), NoAlias);
   bool Reorders = !tuneFastMath() && regionMayReorderFP(*G);
   SmallVector<Function *, 16> Clones;
-  SmallVector<StringRef, 8> Withheld;
+  SmallVector<StringRef, 8> Withheld, Unnested;
   static unsigned Group = 0;
   std::string GroupId = std::to_string(Group++);
-  for (const TuneCandidate &C : TuneCandidates) {
+  for (const TuneCandidate *CP : candidatesFor(Positions, tuneFastMath())) {
+    const TuneCandidate &C = *CP;
+    if (!Nested && (C.Jam || C.Interchange)) {
+      Unnested.push_back(C.Name);
+      continue;
+    }
     if (Reorders && C.mayReassociate()) {
       Withheld.push_back(C.Name);
       continue;
@@ -191,6 +255,15 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
            << "' compiled as " << ore::NV("Candidates", (unsigned)Clones.size())
            << " tuning candidates, called in turn";
   });
+  if (!Unnested.empty())
+    ORE.emit([&] {
+      return OptimizationRemarkMissed("decan", "TuneCandidatesUnnested", Loc,
+                                      Header)
+             << "candidates " << ore::NV("Candidates", join(Unnested, ","))
+             << " not built: they transform the enclosing loop, which is "
+                "outermost (its copies would rotate per call of '"
+             << ore::NV("Function", F.getName()) << "')";
+    });
   if (!Withheld.empty())
     ORE.emit([&] {
       return OptimizationRemarkMissed("decan", "TuneCandidatesWithheld", Loc,
@@ -202,9 +275,10 @@ bool tuneRegion(Function &F, Loop &R, DominatorTree &DT, Module &M) {
   return true;
 }
 
-/// The most in-order FP accumulators one loop of \p F carries, a vector
-/// accumulator counting its lanes: 1 for a scalar reduction, 4 once it is
-/// vectorised by 4 or interleaved by 4 (partial sums, added up in another
+/// The most in-order FP accumulators one loop of \p F carries per body of
+/// the source loop (a vector accumulator counting its lanes, a jammed
+/// loop's shared among its jammed bodies): 1 for a scalar reduction, 4 once it
+/// is vectorised by 4 or interleaved by 4 (partial sums, added up in another
 /// order at the end).
 unsigned widestFPRecurrence(Function &F) {
   DominatorTree DT(F);
@@ -217,7 +291,9 @@ unsigned widestFPRecurrence(Function &F) {
         auto *VT = dyn_cast<FixedVectorType>(Phi.getType());
         Lanes += VT ? VT->getNumElements() : 1;
       }
-    Widest = std::max(Widest, Lanes);
+    // A jammed loop carries one accumulator per jammed body: each its own
+    // reduction, in order.
+    Widest = std::max(Widest, Lanes / jammedBodies(*L));
   }
   return Widest;
 }

@@ -1,6 +1,7 @@
 //===- FeedbackTest.cpp - What a report feeds into the next build ---------===//
 
 #include "decan/Tool/Feedback.h"
+#include "decan/Tool/TuneKinds.h"
 
 #include "gtest/gtest.h"
 
@@ -97,6 +98,39 @@ TEST(Feedback, TripCountsPerSourceLoop) {
   ASSERT_EQ(T.size(), 1u);
   EXPECT_EQ(T[0].Position, "v.c:9:5");
   EXPECT_EQ(T[0].Trips, 99u);
+}
+
+// decan flags --tune: the candidate kinds follow decan's diagnosis; the
+// vector body and remainder of one source loop ask together.
+TEST(Feedback, TuneKindsFromDiagnosis) {
+  Report R;
+  LoopReport Mem = loop("f:L0", "f|a.c:3:5|", 0.5);
+  Mem.Verdict = VerdictClass::MemoryBound;
+  LoopReport MemRest = loop("f:L1", "f|a.c:3:5|", 0.1);
+  MemRest.DivGain = 0.3;
+  LoopReport Fp = loop("g:L0", "g|a.c:9:5|", 0.2);
+  Fp.Verdict = VerdictClass::FPBound;
+  LoopReport Ctrl = loop("h:L0", "h|a.c:12:5|", 0.1);
+  Ctrl.CtrlShare = 0.7;
+  Ctrl.Saturation[Variant::DL1] = 0.4;
+  LoopReport None = loop("k:L0", "k|a.c:20:5|", 0.1);
+  None.CtrlShare = 0.2;
+  None.Saturation[Variant::DL1] = 0.95;
+  R.Loops = {Mem, MemRest, Fp, Ctrl, None};
+  std::vector<TuneKinds> Ks =
+      tuneKinds(R, {"a.c:3:5", "a.c:9:5", "a.c:12:5", "a.c:20:5"});
+  ASSERT_EQ(Ks.size(), 4u);
+  EXPECT_EQ(Ks[0].Kinds, (std::vector<std::string>{"nest", "vector"}));
+  EXPECT_EQ(Ks[0].Why, "memory-bound, division-bound (Sat(NO_DIV) saves 30%)");
+  EXPECT_EQ(Ks[1].Kinds, (std::vector<std::string>{"vector"}));
+  EXPECT_EQ(Ks[2].Kinds, (std::vector<std::string>{"nest", "unroll"}));
+  EXPECT_EQ(Ks[2].Why, "data not in L1 (Sat(DL1)=0.40), control-bound "
+                       "(Sat(CTRL)=0.70)");
+  EXPECT_EQ(Ks[3].Kinds,
+            (std::vector<std::string>{"vector", "unroll", "nest"}));
+  EXPECT_EQ(Ks[3].Why, "no diagnosis");
+  EXPECT_EQ(tuneKindsFlag({Ks[0], Ks[1]}),
+            " -mllvm -decan-tune-kinds=a.c:3:5=nest+vector,a.c:9:5=vector");
 }
 
 } // namespace

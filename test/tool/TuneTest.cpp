@@ -1,6 +1,7 @@
 //===- TuneTest.cpp - decan tune's choice from candidate timings ----------===//
 
 #include "decan/Tool/Tune.h"
+#include "decan/Tool/TuneInputs.h"
 
 #include "gtest/gtest.h"
 
@@ -139,6 +140,77 @@ TEST(Tune, SaysWhetherTheBuildHadCandidates) {
   L.Function = "f";
   Plain.Loops.push_back(L);
   EXPECT_FALSE(hasTuneCandidates(Plain));
+}
+
+// The program's prediction: the tuned loop at the default's speed and at
+// the choice's, in the program's own time (from the largest share).
+TEST(Tune, PredictsTheProgram) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  R.Loops.push_back(candidateLoop("vf4", {4, 4, 4.4, 4}, 4));
+  // default: 6400 source iterations at 2 cycles (12800); vf4: 6400 at 1
+  // (1.1 in one quarter: 6560). The program's own time, from default's
+  // share: 20000.
+  R.Loops[0].ProgramShare = R.Loops[0].TimeCycles / 20000;
+  auto T = tuneResults(R);
+  ProgramPrediction P = predictProgram(R, T);
+  ASSERT_TRUE(P.Known);
+  // All 12800 source iterations at the default's 2 cycles: 20000 - (12800 +
+  // 6560) + 25600 = 26240; vf4 (2x) saves 12800 of it; at its slowest
+  // quarter (2/1.1x), 25600 - 14080.
+  EXPECT_NEAR(P.TunedShare, 25600 / 26240.0, 1e-9);
+  EXPECT_NEAR(P.Speedup, 26240 / 13440.0, 1e-9);
+  EXPECT_NEAR(P.Lo, 26240 / 14720.0, 1e-9);
+  EXPECT_NEAR(P.Hi, P.Speedup, 1e-9);
+  // Without a share, no prediction.
+  R.Loops[0].ProgramShare.reset();
+  EXPECT_FALSE(predictProgram(R, T).Known);
+}
+
+// Several training inputs: per loop the candidate best in the worst case;
+// a note only where the inputs' own choices differ.
+TEST(Tune, ChoosesAcrossInputs) {
+  auto Loop = [](std::string Pos, std::string Choice,
+                 std::vector<std::pair<std::string, double>> Speedups) {
+    TunedLoop T;
+    T.Position = Pos;
+    T.Function = "f";
+    T.Choice = Choice;
+    for (auto &[Name, S] : Speedups) {
+      TuneCandidate C;
+      C.Name = Name;
+      C.Calls = 10;
+      C.Speedup = S;
+      C.SpeedupLo = S - 0.05;
+      C.SpeedupHi = S + 0.05;
+      T.Candidates.push_back(C);
+    }
+    return T;
+  };
+  std::vector<TuneInput> In = {
+      {"small.json",
+       {Loop("a.c:3:5", "vf8", {{"default", 1}, {"vf8", 1.3}, {"vf4", 1.2}}),
+        Loop("a.c:9:5", "vf4", {{"default", 1}, {"vf4", 1.5}})}},
+      {"large.json",
+       {Loop("a.c:3:5", "default",
+             {{"default", 1}, {"vf8", 0.9}, {"vf4", 1.1}}),
+        Loop("a.c:9:5", "vf4", {{"default", 1}, {"vf4", 1.4}})}}};
+  std::vector<std::string> Notes;
+  std::vector<TunedLoop> T = chooseAcrossInputs(In, Notes);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[0].Choice, "vf4");
+  EXPECT_NEAR(T[0].Predicted, 1.1, 1e-9);
+  EXPECT_NEAR(T[0].PredictedLo, 1.05, 1e-9);
+  EXPECT_NEAR(T[0].PredictedHi, 1.25, 1e-9);
+  EXPECT_EQ(T[1].Choice, "vf4");
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_EQ(Notes[0], "a.c:3:5: the choice depends on the input (small.json "
+                      "vf8, large.json default); kept vf4 (at worst 1.10x)");
+  // No candidate beats the default on every input: the default.
+  In[1].second[0] =
+      Loop("a.c:3:5", "default", {{"default", 1}, {"vf8", 0.9}, {"vf4", 0.95}});
+  Notes.clear();
+  EXPECT_EQ(chooseAcrossInputs(In, Notes)[0].Choice, "default");
 }
 
 } // namespace

@@ -14,8 +14,11 @@
 #include "decan/Tool/Feedback.h"
 #include "decan/Tool/Install.h"
 #include "decan/Tool/Tune.h"
+#include "decan/Tool/TuneInputs.h"
+#include "decan/Tool/TuneKinds.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,6 +48,108 @@ static std::string variantsFlag(const FlagsArgs &A) {
   return " -mllvm -decan-build-variants=" + join(Entries, ",");
 }
 
+/// The tune files of --apply (several: one training input each, one
+/// choice per loop across them, with a note where it depends on the input).
+static Expected<std::vector<TunedLoop>>
+readTuneFiles(ArrayRef<StringRef> Files) {
+  std::vector<TuneInput> Inputs;
+  for (StringRef F : Files) {
+    auto T = readTuneFile(F);
+    if (!T)
+      return T.takeError();
+    Inputs.push_back({F.str(), std::move(*T)});
+  }
+  if (Inputs.size() == 1)
+    return std::move(Inputs[0].second);
+  std::vector<std::string> Notes;
+  std::vector<TunedLoop> Out = chooseAcrossInputs(Inputs, Notes);
+  for (const std::string &N : Notes)
+    errs() << "decan flags: " << N << "\n";
+  return Out;
+}
+
+/// The flags of --apply FILE: a `decan tune` file's choices as loop hints,
+/// a report's measured trip counts as estimated trip counts.
+static Expected<std::string> applyFlags(const std::string &File) {
+  SmallVector<StringRef, 4> Files;
+  if (!sys::fs::exists(File))
+    StringRef(File).split(Files, ',', -1, false);
+  if (Files.size() > 1 || isTuneFile(File)) {
+    auto T = readTuneFiles(Files.size() > 1 ? Files
+                                            : SmallVector<StringRef, 4>{File});
+    if (!T)
+      return T.takeError();
+    std::vector<std::string> Entries;
+    for (const TunedLoop &L : *T)
+      if (L.Choice != "default")
+        Entries.push_back(L.Position + "=" + L.Choice);
+    errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
+                      Entries.size(), T->size(),
+                      Entries.empty() ? "none" : join(Entries, ", "));
+    return Entries.empty() ? ""
+                           : " -mllvm -decan-loop-hints=" + join(Entries, ",");
+  }
+  bool Raw;
+  auto R = readReportFile(File, Raw);
+  if (!R)
+    return R.takeError();
+  analyse(*R);
+  std::vector<TripCount> Ts = measuredTripCounts(*R);
+  if (Ts.empty())
+    return createStringError("'" + File +
+                             "' has no loop with a source identity and a "
+                             "known trip count (build with $(decan flags), "
+                             "which adds -gline-tables-only)");
+  // A loop whose calls' trip counts spread wide is left to the compiler:
+  // a build for their mean would slow the calls far from it.
+  std::vector<std::string> Entries;
+  for (const TripCount &T : Ts)
+    if (T.Wide)
+      errs() << formatv("decan flags: {0}: not specialised: its calls ran "
+                        "{1} to {2} iterations in '{3}' (mean {4}); a build "
+                        "for one count would slow the others\n",
+                        T.Position, T.MinTrips, T.MaxTrips, File, T.Trips);
+    else
+      Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
+  errs() << formatv("decan flags: trip counts of {0} source loops from "
+                    "'{1}': {2}\n",
+                    Entries.size(), File,
+                    Entries.empty() ? "none" : join(Entries, ", "));
+  if (Entries.empty())
+    return "";
+  errs() << "decan flags: the build is specialised to these trip counts, "
+            "those of the run's input: an input whose loops run other "
+            "counts may run slower (decan compare shows it)\n";
+  return " -mllvm -decan-trip-counts=" + join(Entries, ",");
+}
+
+/// --ship: the plugin loaded only to set --apply's hints; -decan-disable
+/// keeps it from instrumenting, so nothing of decan's is linked.
+static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
+                          const OptionTable &P) {
+  for (const char *Opt :
+       {"hot", "tune", "regions", "variants", "extended", "groups"})
+    if (P.has(Opt))
+      return reportError(formatv("--ship builds no instrumentation: it "
+                                 "does not take --{0}",
+                                 Opt)
+                             .str());
+  if (!P.has("apply"))
+    return reportError("--ship builds with the choices of --apply "
+                       "tune.json (or the trip counts of --apply "
+                       "REPORT.json): give --apply");
+  auto Flags = applyFlags(A.Apply);
+  if (!Flags)
+    return reportError(Flags.takeError());
+  if (A.AllowFastMath)
+    *Flags += " -mllvm -decan-tune-fast-math";
+  bool Both = !A.CFlags && !A.Libs;
+  if (Both || A.CFlags)
+    outs() << shipCompileFlags(L) << " -mllvm -decan-disable" << *Flags;
+  outs() << "\n";
+  return 0;
+}
+
 int runFlagsCommand(int argc, char **argv) {
   FlagsArgs A;
   OptionTable P = flagsOptionTable(A);
@@ -59,6 +164,8 @@ int runFlagsCommand(int argc, char **argv) {
   auto L = findInstallLayout(argv[0]);
   if (!L)
     return reportError(L.takeError());
+  if (A.Ship)
+    return printShipFlags(*L, A, P);
   bool Both = !A.CFlags && !A.Libs;
   std::string Out;
   if (Both || A.CFlags) {
@@ -110,42 +217,22 @@ int runFlagsCommand(int argc, char **argv) {
           " -mllvm -decan-loops=" + join(Tune ? S.Entries : S.Instances, ",");
       if (Tune) {
         Out += " -mllvm -decan-tune=" + join(S.Entries, ",");
+        std::vector<TuneKinds> Ks = tuneKinds(*R, S.Entries);
+        for (const TuneKinds &K : Ks)
+          errs() << formatv("decan flags: {0}: {1} -> {2} candidates\n",
+                            K.Entry, K.Why, join(K.Kinds, "+"));
+        Out += tuneKindsFlag(Ks);
         if (A.AllowFastMath)
           Out += " -mllvm -decan-tune-fast-math";
       }
     }
-    if (P.has("apply") && isTuneFile(A.Apply)) {
-      auto T = readTuneFile(A.Apply);
-      if (!T)
-        return reportError(T.takeError());
-      std::vector<std::string> Entries;
-      for (const TunedLoop &L : *T)
-        if (L.Choice != "default")
-          Entries.push_back(L.Position + "=" + L.Choice);
-      errs() << formatv("decan flags: {0} of {1} tuned loops change: {2}\n",
-                        Entries.size(), T->size(),
-                        Entries.empty() ? "none" : join(Entries, ", "));
-      if (!Entries.empty())
-        Out += " -mllvm -decan-loop-hints=" + join(Entries, ",");
-    } else if (P.has("apply")) {
-      bool Raw;
-      auto R = readReportFile(A.Apply, Raw);
-      if (!R)
-        return reportError(R.takeError());
-      analyse(*R);
-      std::vector<TripCount> Ts = measuredTripCounts(*R);
-      if (Ts.empty())
-        return reportError("'" + A.Apply +
-                           "' has no loop with a source identity and a known "
-                           "trip count (build with $(decan flags), which adds "
-                           "-gline-tables-only)");
-      std::vector<std::string> Entries;
-      for (const TripCount &T : Ts)
-        Entries.push_back(T.Position + "=" + std::to_string(T.Trips));
-      errs() << formatv("decan flags: trip counts of {0} source loops from "
-                        "'{1}': {2}\n",
-                        Ts.size(), A.Apply, join(Entries, ", "));
-      Out += " -mllvm -decan-trip-counts=" + join(Entries, ",");
+    if (P.has("apply")) {
+      auto Flags = applyFlags(A.Apply);
+      if (!Flags)
+        return reportError(Flags.takeError());
+      Out += *Flags;
+      if (A.AllowFastMath && !P.has("tune"))
+        Out += " -mllvm -decan-tune-fast-math";
     }
   }
   if (Both || A.Libs)

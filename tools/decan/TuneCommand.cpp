@@ -55,11 +55,14 @@ int runTuneCommand(int argc, char **argv) {
   analyse(R);
   std::vector<TunedLoop> T = tuneResults(R);
   printTune(errs(), T, hasTuneCandidates(R));
+  ProgramPrediction PP = predictProgram(R, T);
+  if (!T.empty())
+    printProgramPrediction(errs(), PP);
   int RC = 0;
   if (!A.Json.empty()) {
     std::string S;
     raw_string_ostream OS(S);
-    OS << formatv("{0:2}", tuneJSON(T)) << "\n";
+    OS << formatv("{0:2}", tuneJSON(T, PP)) << "\n";
     if (Error E = writeOutput(A.Json, S))
       RC = reportError(std::move(E));
   }

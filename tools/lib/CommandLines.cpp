@@ -264,8 +264,14 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          A.Tune);
   T.flag("allow-fast-math",
          "with --tune: vector candidates may reorder floating-point "
-         "reductions",
+         "reductions; with --apply: the choices of a tune build made "
+         "with it are applied where they do",
          A.AllowFastMath);
+  T.flag("ship",
+         "with --apply: the build to ship, a plain clang build plus "
+         "--apply's loop hints or trip counts (the plugin only sets them: "
+         "no instrumentation, no decan runtime linked, no RUNPATH)",
+         A.Ship);
   return T;
 }
 
@@ -273,12 +279,13 @@ OptionTable tuneOptionTable(TuneArgs &A) {
   OptionTable T(
       "decan tune [options] -- PROGRAM [ARGS...]",
       "Runs a program built with $(decan flags --tune REPORT.json) once: "
-      "each tuned loop's candidates (default, scalar, scalar-unroll4, vf2, "
-      "vf4, vf4-il2, vf8, vf8-il2) run in turn and are timed; per loop, "
-      "cycles per source iteration of each candidate, its speedup over the "
-      "default by quarter of the run, and the choice. `decan flags --apply "
-      "tune.json` builds with the choices.");
-  T.text("json", "tune.json", "write the timings and the choices", A.Json);
+      "each tuned loop's candidates (default and those of the kinds its "
+      "diagnosis asked: vector widths and interleaves, unroll counts, nest "
+      "transformations) run in turn and are timed; per loop, cycles per "
+      "source iteration of each candidate, its speedup over the default by "
+      "quarter of the run, and the choice; then the program's predicted "
+      "speedup. `decan flags --apply tune.json` builds with the choices.");
+  T.text("json,o", "tune.json", "write the timings and the choices", A.Json);
   T.text("report", "run.json", "write the analysed report of the run",
          A.Report);
   return T;

@@ -42,6 +42,14 @@ Expected<HotSpec> parseHotSpec(StringRef Value) {
   return S;
 }
 
+std::string hotEntry(const LoopReport &L) {
+  if (!L.Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
+    return StringRef(L.Source).split('|').second.split('|').first.str();
+  if (!L.File.empty() && L.Line)
+    return L.File + ":" + std::to_string(L.Line);
+  return L.Id;
+}
+
 HotSelection selectHotLoops(const Report &R, double Percent,
                             uint64_t MinCalls) {
   std::vector<const LoopReport *> Ls;
@@ -60,12 +68,8 @@ HotSelection selectHotLoops(const Report &R, double Percent,
   for (const LoopReport *L : Ls) {
     if (S.Covered * 100 >= Percent)
       break;
-    std::string Position;
-    if (!L->Source.empty()) // "ORIGIN|FILE:LINE:COL|..."
-      Position = StringRef(L->Source).split('|').second.split('|').first.str();
-    else if (!L->File.empty() && L->Line)
-      Position = L->File + ":" + std::to_string(L->Line);
-    std::string Entry = Position.empty() ? L->Id : Position;
+    std::string Entry = hotEntry(*L);
+    std::string Position = Entry == L->Id ? "" : Entry;
     if (!is_contained(S.Entries, Entry))
       S.Entries.push_back(Entry);
     S.Instances.push_back(Position.empty() ? L->Id : L->Id + "@" + Position);
@@ -82,6 +86,11 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     double Iterations = 0;
     uint64_t Calls = 0;
   };
+  // Position -> the sampled calls' trip range of its most-called loop.
+  struct Range {
+    uint64_t Calls = 0, Min = 0, Max = 0;
+  };
+  std::map<std::string, Range> Ranges;
   // Position -> full identity (inlining context) -> its machine loops.
   std::map<std::string, std::map<std::string, Context>> ByPosition;
   for (const LoopReport &L : R.Loops) {
@@ -93,6 +102,12 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     C.Iterations +=
         *L.RunMeanTrips * std::max(1u, L.IterationStep) * double(L.RunCalls);
     C.Calls = std::max(C.Calls, L.RunCalls);
+    const std::optional<VariantStats> &Ref = L.Variants[Variant::REF];
+    Range &Rg = Ranges[Pos];
+    if (Ref && Ref->TripsKnown && Ref->Calls > Rg.Calls) {
+      unsigned Step = std::max(1u, L.IterationStep);
+      Rg = {Ref->Calls, Ref->TripsMin * Step, Ref->TripsMax * Step};
+    }
   }
   std::vector<TripCount> Out;
   for (auto &[Pos, Contexts] : ByPosition) {
@@ -105,7 +120,12 @@ std::vector<TripCount> measuredTripCounts(const Report &R) {
     if (!Calls || Iterations <= 0)
       continue;
     uint64_t Trips = std::max<uint64_t>(1, std::llround(Iterations / Calls));
-    Out.push_back({Pos, Trips, Calls});
+    TripCount T{Pos, Trips, Calls};
+    const Range &Rg = Ranges[Pos];
+    T.MinTrips = Rg.Min;
+    T.MaxTrips = Rg.Max;
+    T.Wide = Rg.Min && Rg.Max >= 4 * Rg.Min && Rg.Max - Rg.Min >= 8;
+    Out.push_back(T);
   }
   return Out;
 }

@@ -43,11 +43,16 @@ Expected<InstallLayout> findInstallLayout(const char *Argv0) {
   return L;
 }
 
-std::string compileFlags(const InstallLayout &L) {
+std::string shipCompileFlags(const InstallLayout &L) {
   // DECAN_PLUGIN_FLAGS: set once in the top-level CMakeLists.txt.
   std::string F = DECAN_PLUGIN_FLAGS;
   for (size_t At; (At = F.find("<plugin>")) != std::string::npos;)
     F.replace(At, strlen("<plugin>"), L.Plugin);
+  return F;
+}
+
+std::string compileFlags(const InstallLayout &L) {
+  std::string F = shipCompileFlags(L);
   if (sys::fs::is_directory(L.IncludeDir + "/decan"))
     F += " -I" + L.IncludeDir;
   return F;

@@ -20,6 +20,52 @@ namespace decan::tool {
 
 static constexpr StringLiteral Marker = ".decan.tune.";
 
+/// Chooses among \p T's candidates (sorted, fastest first) and says why.
+static void chooseCandidate(TunedLoop &T, double MinGain) {
+  // The twin is the default's code at another address: its distance
+  // from the default is layout, not optimization, so every prediction
+  // is widened by it and the twin itself is never a choice.
+  for (const TuneCandidate &C : T.Candidates)
+    if (C.Name == "default-twin")
+      T.LayoutSpread =
+          std::max(std::abs(1 - C.SpeedupLo), std::abs(1 - C.SpeedupHi));
+  const TuneCandidate *BestP = &T.Candidates.front();
+  for (const TuneCandidate &C : T.Candidates)
+    if (C.Name != "default-twin") {
+      BestP = &C;
+      break;
+    }
+  const TuneCandidate &Best = *BestP;
+  double Lo = Best.SpeedupLo * (1 - T.LayoutSpread);
+  double Hi = Best.SpeedupHi * (1 + T.LayoutSpread);
+  if (Best.Name == "default") {
+    T.Why = "the compiler's default is the fastest candidate";
+  } else if (Best.Pairs < 2) {
+    T.Why = "too few undisturbed quarters to compare the candidates "
+            "quarter by quarter";
+  } else if (Lo <= 1 + MinGain) {
+    T.Why =
+        formatv("{0} is fastest over the run ({1:F2}x) but not by more "
+                "than {2:F0}% in every undisturbed quarter once code "
+                "layout is allowed for (the default's twin strays "
+                "{3:F1}%): kept the default",
+                Best.Name, Best.Speedup, MinGain * 100, T.LayoutSpread * 100)
+            .str();
+  } else {
+    T.Choice = Best.Name;
+    T.Predicted = Best.Speedup;
+    T.PredictedLo = Lo;
+    T.PredictedHi = Hi;
+    T.Why = formatv("{0} beats the default in every undisturbed quarter "
+                    "of the run ({1:F2}x to {2:F2}x; {3:F2}x to {4:F2}x "
+                    "with the {5:F1}% the default's twin strays by code "
+                    "layout)",
+                    Best.Name, Best.SpeedupLo, Best.SpeedupHi, Lo, Hi,
+                    T.LayoutSpread * 100)
+                .str();
+  }
+}
+
 std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   struct Acc {
     double Cycles = 0, Iterations = 0;
@@ -65,6 +111,10 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     TunedLoop T;
     T.Position = Pos;
     T.Function = FunctionOf[Pos];
+    for (auto &[Name, A] : Cands) {
+      T.LoopCycles += A.Cycles;
+      T.SourceIterations += A.Iterations;
+    }
     auto PerIter = [](double C, double I) { return I > 0 ? C / I : 0.0; };
     const Acc &D = Def->second;
     // Per quarter, cycles per source iteration; a quarter more than 1.5x
@@ -123,54 +173,67 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
                [](const TuneCandidate &A, const TuneCandidate &B) {
                  return A.CyclesPerIteration < B.CyclesPerIteration;
                });
-    // The twin is the default's code at another address: its distance
-    // from the default is layout, not optimization, so every prediction
-    // is widened by it and the twin itself is never a choice.
-    for (const TuneCandidate &C : T.Candidates)
-      if (C.Name == "default-twin")
-        T.LayoutSpread =
-            std::max(std::abs(1 - C.SpeedupLo), std::abs(1 - C.SpeedupHi));
-    const TuneCandidate *BestP = &T.Candidates.front();
-    for (const TuneCandidate &C : T.Candidates)
-      if (C.Name != "default-twin") {
-        BestP = &C;
-        break;
-      }
-    const TuneCandidate &Best = *BestP;
-    double Lo = Best.SpeedupLo * (1 - T.LayoutSpread);
-    double Hi = Best.SpeedupHi * (1 + T.LayoutSpread);
-    if (Best.Name == "default") {
-      T.Why = "the compiler's default is the fastest candidate";
-    } else if (Best.Pairs < 2) {
-      T.Why = "too few undisturbed quarters to compare the candidates "
-              "quarter by quarter";
-    } else if (Lo <= 1 + MinGain) {
-      T.Why =
-          formatv("{0} is fastest over the run ({1:F2}x) but not by more "
-                  "than {2:F0}% in every undisturbed quarter once code "
-                  "layout is allowed for (the default's twin strays "
-                  "{3:F1}%): kept the default",
-                  Best.Name, Best.Speedup, MinGain * 100, T.LayoutSpread * 100)
-              .str();
-    } else {
-      T.Choice = Best.Name;
-      T.Predicted = Best.Speedup;
-      T.PredictedLo = Lo;
-      T.PredictedHi = Hi;
-      T.Why = formatv("{0} beats the default in every undisturbed quarter "
-                      "of the run ({1:F2}x to {2:F2}x; {3:F2}x to {4:F2}x "
-                      "with the {5:F1}% the default's twin strays by code "
-                      "layout)",
-                      Best.Name, Best.SpeedupLo, Best.SpeedupHi, Lo, Hi,
-                      T.LayoutSpread * 100)
-                  .str();
-    }
+    chooseCandidate(T, MinGain);
     Out.push_back(std::move(T));
   }
   return Out;
 }
 
-json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
+ProgramPrediction predictProgram(const Report &R,
+                                 const std::vector<TunedLoop> &Loops) {
+  ProgramPrediction P;
+  // The program's own time as the shares count it (decan's cost off):
+  // from the loop with the largest share, the most precise.
+  double Program = 0, Best = 0;
+  for (const LoopReport &L : R.Loops)
+    if (L.ProgramShare && *L.ProgramShare > Best && L.TimeCycles > 0) {
+      Best = *L.ProgramShare;
+      Program = L.TimeCycles / Best;
+    }
+  if (Program <= 0)
+    return P;
+  // At the default's speed, at the choice's (median, slowest, fastest
+  // quarter).
+  double AllDefault = Program, Tuned = 0, Mid = 0, Slow = 0, Fast = 0;
+  for (const TunedLoop &T : Loops) {
+    auto Def = find_if(T.Candidates, [](const TuneCandidate &C) {
+      return C.Name == "default";
+    });
+    if (Def == T.Candidates.end() || T.SourceIterations <= 0)
+      continue;
+    double D = Def->CyclesPerIteration * T.SourceIterations;
+    AllDefault += D - T.LoopCycles;
+    Tuned += D;
+    double S = T.Choice == "default" ? 1 : T.Predicted;
+    double Lo = T.Choice == "default" ? 1 : T.PredictedLo;
+    double Hi = T.Choice == "default" ? 1 : T.PredictedHi;
+    Mid += D - D / S;
+    Slow += D - D / Lo;
+    Fast += D - D / Hi;
+  }
+  if (AllDefault <= 0 || Tuned <= 0 || Tuned > AllDefault)
+    return P;
+  P.Known = true;
+  P.Speedup = AllDefault / (AllDefault - Mid);
+  P.Lo = AllDefault / (AllDefault - Slow);
+  P.Hi = AllDefault / (AllDefault - Fast);
+  P.TunedShare = Tuned / AllDefault;
+  return P;
+}
+
+void printProgramPrediction(raw_ostream &OS, const ProgramPrediction &P) {
+  if (!P.Known) {
+    OS << "program: no prediction (the run's own time is unknown)\n";
+    return;
+  }
+  OS << formatv("program: predicted {0:F2}x [{1:F2}, {2:F2}] with every "
+                "choice applied (the tuned loops take {3:F1}% of its time "
+                "at the default's speed)\n",
+                P.Speedup, P.Lo, P.Hi, P.TunedShare * 100);
+}
+
+json::Value tuneJSON(const std::vector<TunedLoop> &Loops,
+                     const ProgramPrediction &P) {
   json::Array A;
   for (const TunedLoop &T : Loops) {
     json::Array Cs;
@@ -193,8 +256,13 @@ json::Value tuneJSON(const std::vector<TunedLoop> &Loops) {
         {"layout_spread", T.LayoutSpread},
         {"why", T.Why}});
   }
-  return json::Object{
+  json::Object O{
       {"tool", "decan"}, {"format", "decan-tune-1"}, {"loops", std::move(A)}};
+  if (P.Known)
+    O["program"] = json::Object{{"predicted_speedup", P.Speedup},
+                                {"predicted_interval", json::Array{P.Lo, P.Hi}},
+                                {"tuned_share", P.TunedShare}};
+  return O;
 }
 
 bool isTuneFile(StringRef Path) {
@@ -233,6 +301,21 @@ Expected<std::vector<TunedLoop>> readTuneFile(StringRef Path) {
         T.PredictedHi = (*I)[1].getAsNumber().value_or(T.Predicted);
       }
       T.Why = LO->getString("why").value_or("").str();
+      if (const json::Array *Cs = LO->getArray("candidates"))
+        for (const json::Value &CV : *Cs)
+          if (const json::Object *CO = CV.getAsObject()) {
+            TuneCandidate C;
+            C.Name = CO->getString("name").value_or("").str();
+            C.Calls = CO->getInteger("calls").value_or(0);
+            C.Speedup = CO->getNumber("speedup").value_or(1);
+            C.SpeedupLo = C.SpeedupHi = C.Speedup;
+            if (const json::Array *I = CO->getArray("speedup_interval");
+                I && I->size() == 2) {
+              C.SpeedupLo = (*I)[0].getAsNumber().value_or(C.Speedup);
+              C.SpeedupHi = (*I)[1].getAsNumber().value_or(C.Speedup);
+            }
+            T.Candidates.push_back(std::move(C));
+          }
       if (!T.Position.empty())
         Out.push_back(std::move(T));
     }

@@ -61,6 +61,8 @@ OptionTable listOptionTable(ListArgs &A);
 /// `decan flags`.
 struct FlagsArgs {
   bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
+  /// --ship: the build a user ships (--apply's hints, nothing linked).
+  bool Ship = false;
   /// The variants built besides REF: --variants as given (nullopt: what
   /// `decan run` rotates by default), and the lists --extended and --groups
   /// add.

@@ -54,6 +54,10 @@ struct HotSelection {
   double ProgramCovered = 0;      ///< share of the program's time (0 unknown)
 };
 
+/// \p L's `-decan-loops` entry: its FILE:LINE:COL where its source
+/// identity is known, FILE:LINE, else its id.
+std::string hotEntry(const LoopReport &L);
+
 /// The hottest loops of \p R until they cover \p Percent of the measured
 /// loops' time (the time outside innermost loops is no loop's to cover).
 /// Loops called fewer than \p MinCalls times are left out (tuning
@@ -66,6 +70,13 @@ struct TripCount {
   std::string Position; ///< FILE:LINE:COL (the loop as written)
   uint64_t Trips = 0;   ///< mean source iterations per call, rounded
   uint64_t Calls = 0;   ///< calls measured
+  /// Per call, the fewest and most iterations the sampled calls ran (of
+  /// its most-called machine loop, in source iterations; 0: unknown).
+  uint64_t MinTrips = 0, MaxTrips = 0;
+  /// The calls' trip counts spread too far for one count to stand for them
+  /// (the most at least 4x the fewest): a build specialised to the mean
+  /// would slow the calls far from it.
+  bool Wide = false;
 };
 
 /// The mean source iterations per call of each source loop of \p R with a

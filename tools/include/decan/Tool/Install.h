@@ -28,6 +28,9 @@ llvm::Expected<InstallLayout> findInstallLayout(const char *Argv0);
 /// Compile flags: load the plugin for the IR and machine passes, keep line
 /// tables for file:line, and include the runtime's headers.
 std::string compileFlags(const InstallLayout &L);
+/// The plugin and line tables alone (`decan flags --ship`): what a build
+/// needs for the plugin to find its loops by source position.
+std::string shipCompileFlags(const InstallLayout &L);
 /// Link flags for the shared runtime (rpath so the program finds it).
 std::string linkFlags(const InstallLayout &L);
 

@@ -56,7 +56,22 @@ struct TunedLoop {
   /// from the default in its quarters: what code layout alone moves.
   double LayoutSpread = 0;
   std::string Why; ///< why the choice (one line)
+  /// In the tune run: the loop's cycles over all its candidates, and its
+  /// source iterations (what the default would have run).
+  double LoopCycles = 0, SourceIterations = 0;
 };
+
+/// The program's time with every choice applied against the default build,
+/// from the tune run: the program's own cycles, each tuned loop's cycles
+/// replaced by its iterations at the default's and at the choice's cycles
+/// per source iteration (the choice's quarter range for the interval).
+struct ProgramPrediction {
+  bool Known = false;
+  double Speedup = 1, Lo = 1, Hi = 1;
+  double TunedShare = 0; ///< the tuned loops' share at the default's speed
+};
+ProgramPrediction predictProgram(const Report &R,
+                                 const std::vector<TunedLoop> &Loops);
 
 /// The tuned loops of an analysed report of a `--tune` build. A candidate
 /// is chosen when it is the fastest and beats the default by more than
@@ -67,7 +82,8 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain = 0.02);
 /// "candidates": [{"name", "cycles_per_iteration", "interval",
 /// "iteration_step", "calls", "speedup", "speedup_interval"}], "choice",
 /// "predicted_speedup", "predicted_interval", "why"}]}.
-llvm::json::Value tuneJSON(const std::vector<TunedLoop> &Loops);
+llvm::json::Value tuneJSON(const std::vector<TunedLoop> &Loops,
+                           const ProgramPrediction &P = {});
 
 /// Whether \p Path is a `decan-tune-1` file (false when unreadable).
 bool isTuneFile(llvm::StringRef Path);
@@ -83,6 +99,9 @@ bool hasTuneCandidates(const Report &R);
 /// to say when none was measured).
 void printTune(llvm::raw_ostream &OS, const std::vector<TunedLoop> &Loops,
                bool Built = false);
+
+/// The program-level prediction `decan tune` prints under its table.
+void printProgramPrediction(llvm::raw_ostream &OS, const ProgramPrediction &P);
 
 } // namespace decan::tool
 
