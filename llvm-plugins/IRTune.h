@@ -8,12 +8,13 @@
 // once per candidate (IRTuneCandidates.h) as internal noinline clones
 // `F.decan.tune.<candidate>`, and the place it was called from hands each
 // call of the loop to the next clone in turn: a kernel called once with an
-// inner loop called N^2 times tries every candidate N^2/K times. Just before the vectoriser each clone's loop gets
-// its candidate's hints. The clones compute what the loop computes: a
-// candidate that may reorder floating-point arithmetic is not built without
-// -decan-tune-fast-math, and after the vectoriser a clone that reassociates
-// what the default keeps in order is refused (warning). decan times each
-// clone's loops like any loop, and `decan tune` compares them (docs/pgo.md).
+// inner loop called N^2 times tries every candidate N^2/K times. Just before
+// the vectoriser each clone's loop gets its candidate's hints. The clones
+// compute what the loop computes: a candidate that may reorder floating-point
+// arithmetic is not built without -decan-tune-fast-math, and after the
+// vectoriser a clone that reassociates what the default keeps in order is
+// refused (warning). decan times each clone's loops like any loop, and `decan
+// tune` compares them (docs/pgo.md).
 //
 // `-mllvm -decan-loop-hints=FILE:LINE:COL=CANDIDATE,...` (`decan flags
 // --apply tune.json`) puts a candidate's hints on the loop in the next

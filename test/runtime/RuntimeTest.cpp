@@ -453,8 +453,8 @@ TEST(Runtime, OneThreadAtATimeRunsALoopsCopies) {
   // The copies share the loop's scratch area: while one thread runs a
   // copy, another thread's slots time REF (issue 26: Sat(DL1) of 4-6 on an
   // OpenMP triad, the threads bouncing the area's lines between cores).
-  configure({{"DECAN_LOOPS", "all"}, {"DECAN_WARMUP", "0"},
-             {"DECAN_REPS", "3"}});
+  configure(
+      {{"DECAN_LOOPS", "all"}, {"DECAN_WARMUP", "0"}, {"DECAN_REPS", "3"}});
   alignas(64) static char Scratch[256];
   decan_loop_desc D = makeDesc("scr:L0", 63, nullptr, Scratch, 256);
   __decan_register_loops(&D, 1);
