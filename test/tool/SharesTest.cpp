@@ -107,6 +107,30 @@ TEST(Shares, AThreadPoolsWaitingLoopsAreBlockedNotCpuTime) {
   EXPECT_NEAR(*Back->Loops[2].ProgramShare, 400.0 / 450, 1e-9);
 }
 
+TEST(Shares, DecansWallClockCostPastTheCpuTimeStaysIn) {
+  // Four threads taking turns on two cores: decan's own work, timed on the
+  // wall clock, came to more than the processes' CPU time. It cannot be
+  // taken out: the shares are of all the CPU time, lower bounds, said once.
+  Report R;
+  R.Loops.push_back(makeLoop("work:L0", 400, 0, 0));
+  R.ProcessCycles = 1000;
+  R.OverheadCycles = 1200;
+  analyse(R);
+  const LoopReport &L = R.Loops[0];
+  ASSERT_TRUE(L.ProgramShare);
+  EXPECT_NEAR(*L.ProgramShare, 0.4, 1e-9);
+  EXPECT_TRUE(L.ProgramShareLowerBound);
+  EXPECT_NEAR(R.Coverage.value_or(0), 0.4, 1e-9);
+  ASSERT_EQ(R.Warnings.size(), 1u);
+  EXPECT_NE(R.Warnings[0].find("came to the program's CPU time"),
+            std::string::npos)
+      << R.Warnings[0];
+  EXPECT_FALSE(std::any_of(
+      L.Warnings.begin(), L.Warnings.end(), [](const std::string &W) {
+        return W.find("decan's accounting costs") != std::string::npos;
+      }));
+}
+
 TEST(Shares, PreemptedTimeIsNotCpuTimeButNotBlocked) {
   // Off the CPU 40% of its time with no voluntary switch: preempted (a busy
   // machine), so its CPU time is 60% of its wall time, and it still gets

@@ -75,7 +75,7 @@ std::string wallCpuText(const Report &R) {
   return S;
 }
 
-std::optional<double> computeShares(Report &R) {
+std::optional<double> computeShares(Report &R, bool *OverheadKept) {
   // CPU time: a loop's time off the CPU (blocked on a futex or I/O, or
   // preempted) is no part of it, so the shares of a program whose threads
   // wait add up as its CPU time does. Where a loop's CPU time was not
@@ -92,16 +92,25 @@ std::optional<double> computeShares(Report &R) {
   // The program's own time: the processes' CPU time less what decan
   // added. decan's own work is timed on the wall clock.
   double Program = R.ProcessCycles - R.OverheadCycles * Running;
-  if (R.ProcessCycles <= 0 || Program <= 0)
+  if (R.ProcessCycles <= 0)
     return std::nullopt;
+  // Threads that wait or take turns on the cores stretch decan's
+  // wall-clock cost past the CPU time it is part of: it cannot be taken
+  // out, so the shares are of all the CPU time (lower bounds), and say so.
+  bool KeepOverhead = Program <= 0;
+  if (OverheadKept)
+    *OverheadKept = KeepOverhead;
+  if (KeepOverhead)
+    Program = R.ProcessCycles;
   double Cov = 0;
   for (LoopReport &L : R.Loops) {
     if (!L.RunCalls)
       continue;
     L.ProgramShare = L.cpuTimeCycles(Running) / Program;
     L.ProgramShareLowerBound =
-        L.InsideCycles > 0 &&
-        L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles;
+        KeepOverhead ||
+        (L.InsideCycles > 0 &&
+         L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles);
     // Regions enclose loops: their time is not added twice.
     if (!L.isRegion())
       Cov += *L.ProgramShare;
@@ -124,7 +133,18 @@ std::optional<double> computeShares(Report &R) {
 namespace analyses {
 
 void shares(AnalysisContext &C) {
-  std::optional<double> Scaled = computeShares(C.R);
+  bool OverheadKept = false;
+  std::optional<double> Scaled = computeShares(C.R, &OverheadKept);
+  if (OverheadKept) {
+    std::string W =
+        formatv("decan's own work, timed on the wall clock ({0:F0} cycles), "
+                "came to the program's CPU time ({1:F0}) or more: it is left "
+                "in, and the program shares are lower bounds",
+                C.R.OverheadCycles, C.R.ProcessCycles)
+            .str();
+    if (!llvm::is_contained(C.R.Warnings, W))
+      C.R.Warnings.push_back(W);
+  }
   if (!Scaled)
     return;
   std::string W =
@@ -140,7 +160,9 @@ void shares(AnalysisContext &C) {
 void shareCaveats(AnalysisContext &C) {
   const Report &R = C.R;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    if (L.ProgramShareLowerBound && L.RunCalls)
+    // (A lower bound for the whole run is said once: shares().)
+    if (L.ProgramShareLowerBound && L.RunCalls && L.InsideCycles > 0 &&
+        L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles)
       L.Warnings.push_back(
           formatv("decan's accounting costs {0:F0} cycles per call, more "
                   "than the loop's own {1:F0}: the part it cannot time "

@@ -166,8 +166,10 @@ void analyse(Report &R, const Thresholds &T = Thresholds());
 /// time (ProgramShare, decan's cost removed), and the loops' coverage of
 /// the program: the "shares" analysis, for callers that rank loops before
 /// analysing them. Program shares of the loops that add up to more than 1
-/// are scaled to 1: then it returns their sum.
-std::optional<double> computeShares(Report &R);
+/// are scaled to 1: then it returns their sum. \p OverheadKept, if given,
+/// says whether decan's cost had to stay in the program's time (timed on
+/// the wall clock, it came to the processes' CPU time or more).
+std::optional<double> computeShares(Report &R, bool *OverheadKept = nullptr);
 
 /// The program's own time: its processes' CPU time (wall time where the
 /// runtime did not read CPU time).
