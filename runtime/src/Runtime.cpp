@@ -519,7 +519,9 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     uint64_t EvEnd[kMaxEvents];
     bool EvFail = What == Role::Sample &&
                   (T->EvFail || (Ctr.NumEvents && !readCounters(T, EvEnd)));
-    uint64_t CpuEnd = threadCpuNs();
+    // Only REF's CPU time is kept: a variant's clock has stopped, so its
+    // end needs no matching read.
+    uint64_t CpuEnd = V == DECAN_REF ? threadCpuNs() : 0;
     Disturbances Dis = disturbances();
     if (V == DECAN_REF)
       TL->Tot.addProbed(Cycles, CpuEnd - T->CpuStartNs,
