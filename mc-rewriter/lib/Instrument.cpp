@@ -307,7 +307,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     }
   }
   // Whatever fails from here on leaves no partial entry.
-  auto RemoveStaging = make_scope_exit([&] {
+  scope_exit RemoveStaging([&] {
     if (!Staging.empty())
       sys::fs::remove_directories(Staging);
   });

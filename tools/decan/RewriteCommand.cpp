@@ -221,7 +221,7 @@ int runRewriteCommand(int argc, char **argv) {
     if (std::error_code EC = sys::fs::createUniqueDirectory("decan-pack", Tmp))
       return reportError("cannot create a temporary directory: " +
                          EC.message());
-    auto RemoveTmp = make_scope_exit([&] { sys::fs::remove_directories(Tmp); });
+    scope_exit RemoveTmp([&] { sys::fs::remove_directories(Tmp); });
     std::string Built = (Tmp + "/pack").str();
     auto R = rw::buildLatePackFile(Input, Base, Ids, Built, LO);
     if (!R)
