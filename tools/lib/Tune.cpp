@@ -66,6 +66,60 @@ static void chooseCandidate(TunedLoop &T, double MinGain) {
   }
 }
 
+/// Fewer samples than this in a quarter: its cycles come from the quarter's
+/// sums (every timed call, disturbed or not).
+static constexpr size_t kMinQuarterSamples = 8;
+
+/// Cycles per source iteration of \p L in each quarter of the run from its
+/// sampled REF calls and their REF neighbours (one call each, the same
+/// candidate's code): a call slower than twice the quarter's median, per
+/// iteration and in all, was disturbed (an interrupt, the host, another
+/// process) and is left out; the rest, weighted by the calls each stands
+/// for, give the quarter's cost. 0 where the quarter has too few samples.
+/// The quarters' sums cannot leave a call out: on a loaded machine one
+/// disturbed call moved a candidate's quarter by 10-30% (docs/pgo.md).
+static std::array<double, 4> sampledQuarterCost(const LoopReport &L,
+                                                double ProbeCallCycles) {
+  std::array<double, 4> Out{};
+  const std::optional<VariantStats> &Ref = L.Variants[Variant::REF];
+  if (!Ref)
+    return Out;
+  struct Call {
+    double Cycles, Iterations, Weight;
+  };
+  std::array<std::vector<Call>, 4> ByQuarter;
+  double Step = std::max(1u, L.IterationStep);
+  for (const Pair &P : Ref->Pairs) {
+    if (P.Work <= 0)
+      continue;
+    auto &Q = ByQuarter[std::min(3, static_cast<int>(P.RunPos * 4))];
+    for (double Cycles : {P.Var, P.Ref})
+      if (Cycles > 0)
+        Q.push_back(
+            {std::max(0.0, Cycles - ProbeCallCycles), P.Work * Step, P.Weight});
+  }
+  for (int K = 0; K < 4; ++K) {
+    std::vector<Call> &Q = ByQuarter[K];
+    if (Q.size() < kMinQuarterSamples)
+      continue;
+    std::vector<double> PerIter, Whole;
+    for (const Call &C : Q) {
+      PerIter.push_back(C.Cycles / C.Iterations);
+      Whole.push_back(C.Cycles);
+    }
+    double MedPerIter = median(PerIter), MedCall = median(Whole);
+    double Cycles = 0, Iterations = 0;
+    for (const Call &C : Q)
+      if (C.Cycles <= 2 * MedCall ||
+          C.Cycles <= 2 * MedPerIter * C.Iterations) {
+        Cycles += C.Weight * C.Cycles;
+        Iterations += C.Weight * C.Iterations;
+      }
+    Out[K] = Iterations > 0 ? Cycles / Iterations : 0;
+  }
+  return Out;
+}
+
 std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   struct Acc {
     double Cycles = 0, Iterations = 0;
@@ -93,12 +147,19 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     unsigned Step = std::max(1u, L.IterationStep);
     A.Cycles += L.TimeCycles;
     A.Iterations += *L.RunMeanTrips * double(L.RunCalls) * Step;
-    // The probes' cost per timed region off each call, as in TimeCycles:
-    // a candidate with a remainder loop is timed twice per call.
+    // A quarter's source iterations at the sampled calls' cost; without
+    // enough samples, its sums with the probes' cost per timed region off
+    // each call, as in TimeCycles (a candidate with a remainder loop is
+    // timed twice per call).
+    std::array<double, 4> Sampled = sampledQuarterCost(L, R.ProbeCallCycles);
     for (size_t Q = 0; Q < std::min<size_t>(4, L.Parts.size()); ++Q) {
-      A.QCycles[Q] += std::max(0.0, L.Parts[Q].Cycles -
-                                        L.Parts[Q].Calls * R.ProbeCallCycles);
-      A.QIterations[Q] += L.Parts[Q].Iterations * Step;
+      double Iterations = L.Parts[Q].Iterations * Step;
+      A.QCycles[Q] +=
+          Sampled[Q] > 0
+              ? Sampled[Q] * Iterations
+              : std::max(0.0, L.Parts[Q].Cycles -
+                                  L.Parts[Q].Calls * R.ProbeCallCycles);
+      A.QIterations[Q] += Iterations;
     }
     A.Step = std::max(A.Step, Step);
     A.Calls = std::max(A.Calls, L.RunCalls);
