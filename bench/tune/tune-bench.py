@@ -10,7 +10,9 @@ nothing fetched or written into the repository), in a work directory:
   shipped  $(decan flags --apply tune.json --ship)
 
 plain and shipped are built with -DPOLYBENCH_TIME: the kernel's time is
-what it prints. The output is the arrays each program dumps when run as
+what it prints; with --clock cpu (the default) a preloaded shim makes
+PolyBench's gettimeofday read the process's CPU time, so time the machine
+gives other processes does not count (a loaded machine). The output is the arrays each program dumps when run as
 PolyBench's own check runs it (argv[0] empty, more than 42 arguments); the
 decan runs run it as shipped (no dump). It prints one row per kernel: the candidates measured per hot loop
 (candidates with calls / candidates built), the choices, the program-level
@@ -22,7 +24,8 @@ force (one -O2 build and one run of the plain program per candidate
 measured, as a search building each choice would need at least).
 
 Usage: tune-bench.py --build BUILD --polybench DIR [--work DIR]
-       [--kernels gemm,2mm] [--dataset MEDIUM] [--runs 5] [--markdown]
+       [--kernels gemm,2mm] [--dataset MEDIUM] [--runs 5] [--clock cpu|wall]
+       [--markdown]
 Not a test: it asserts nothing about the figures.
 """
 import argparse
@@ -36,6 +39,33 @@ import tempfile
 import time
 
 CC = "/usr/lib/llvm-22/bin/clang-22"
+
+# PolyBench times its kernel with gettimeofday: answered with the process's
+# CPU time (--clock cpu).
+CPU_CLOCK_SHIM = r"""
+#include <sys/time.h>
+#include <time.h>
+int gettimeofday(struct timeval *tv, void *tz) {
+  struct timespec t;
+  (void)tz;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  tv->tv_sec = t.tv_sec;
+  tv->tv_usec = t.tv_nsec / 1000;
+  return 0;
+}
+"""
+
+
+def cpu_clock_shim(work):
+    """Builds the CPU-time shim in work; its path."""
+    src, so = os.path.join(work, "cpu-clock.c"), os.path.join(work,
+                                                               "cpu-clock.so")
+    with open(src, "w") as fh:
+        fh.write(CPU_CLOCK_SHIM)
+    rc, _, err, _ = sh([CC, "-O2", "-shared", "-fPIC", src, "-o", so], work)
+    if rc:
+        raise RuntimeError("cpu clock shim: " + err.strip())
+    return so
 
 
 def sh(cmd, cwd, **kw):
@@ -54,7 +84,7 @@ class Kernel:
         self.util = os.path.join(tree, "utilities")
 
 
-def flow(k, decan, work, dataset, runs):
+def flow(k, decan, work, dataset, runs, shim):
     """The whole flow for one kernel; a dict of the row's fields."""
     d = os.path.join(work, k.name)
     os.makedirs(d, exist_ok=True)
@@ -115,9 +145,10 @@ def flow(k, decan, work, dataset, runs):
     # Realized: alternating runs, the kernel's time (POLYBENCH_TIME).
     times = {"plain": [], "shipped": []}
     dumps = {}
+    env = dict(os.environ, LD_PRELOAD=shim) if shim else None
     for _ in range(runs):
         for exe in ("plain", "shipped"):
-            rc, out, err, _ = sh(["./" + exe], d)
+            rc, out, err, _ = sh(["./" + exe], d, env=env)
             times[exe].append(float(out.split()[-1]))
     for exe in ("plain", "shipped", "tune"):
         # PolyBench dumps its arrays (stderr) for argv[0] "" and argc > 42.
@@ -129,6 +160,8 @@ def flow(k, decan, work, dataset, runs):
     row["plain_s"] = statistics.median(times["plain"])
     row["shipped_s"] = statistics.median(times["shipped"])
     row["realized"] = row["plain_s"] / row["shipped_s"]
+    # How far plain's own runs stray from their median: the noise.
+    row["noise"] = max(abs(t / row["plain_s"] - 1) for t in times["plain"])
     row["identical"] = len(set(dumps.values())) == 1
     row["flow_s"] = flow_s
     n = sum(sum(1 for c in l["candidates"] if c.get("calls")) for l in loops)
@@ -143,19 +176,20 @@ def fmt_pred(p):
 
 def print_rows(rows, markdown):
     head = ["kernel", "candidates measured (per hot loop)", "choice",
-            "predicted (program)", "realized over -O2", "inside",
+            "predicted (program)", "realized over -O2", "noise", "inside",
             "output", "flow s", "brute force s"]
     lines = []
     for r in rows:
         if "error" in r:
             lines.append([r["kernel"], "error: " + r["error"][:120], "", "",
-                          "", "", "", "", ""])
+                          "", "", "", "", "", ""])
             continue
         p = r["predicted"]
         inside = "-" if not p else (
             "yes" if p[1] <= r["realized"] <= p[2] else "no")
         lines.append([r["kernel"], r["measured"], r["choice"], fmt_pred(p),
-                      "%.2fx" % r["realized"], inside,
+                      "%.2fx" % r["realized"], "%.0f%%" % (100 * r["noise"]),
+                      inside,
                       "identical" if r["identical"] else "DIFFERS",
                       "%.1f" % r["flow_s"], "%.1f" % r["brute_s"]])
     if markdown:
@@ -178,6 +212,9 @@ def main():
     ap.add_argument("--kernels", help="comma-separated kernel names")
     ap.add_argument("--dataset", default="MEDIUM")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                    help="the kernel's time: CPU time (default) or "
+                    "PolyBench's own wall clock")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", help="write the rows as JSON")
     a = ap.parse_args()
@@ -189,11 +226,13 @@ def main():
     if a.kernels:
         want = a.kernels.split(",")
         ks = [k for k in ks if k.name in want]
+    os.makedirs(work, exist_ok=True)
+    shim = cpu_clock_shim(work) if a.clock == "cpu" else None
     rows = []
     for k in ks:
         t = time.monotonic()
         try:
-            rows.append(flow(k, decan, work, a.dataset, a.runs))
+            rows.append(flow(k, decan, work, a.dataset, a.runs, shim))
         except (RuntimeError, ValueError, IndexError, KeyError) as e:
             rows.append({"kernel": k.name, "error": str(e)})
         print(f"tune-bench: {k.name} done in {time.monotonic() - t:.0f}s",
@@ -201,7 +240,8 @@ def main():
         if a.json:
             json.dump(rows, open(a.json, "w"), indent=1)
     print(f"PolyBench/C {os.path.basename(tree)}, {a.dataset}_DATASET, "
-          f"{len(ks)} kernels, work in {work}")
+          f"{len(ks)} kernels, {a.clock} clock, load average "
+          f"{os.getloadavg()[0]:.1f}, work in {work}")
     print_rows(rows, a.markdown)
 
 
