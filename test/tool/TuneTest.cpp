@@ -147,6 +147,20 @@ TEST(Tune, AQuartersCostComesFromItsUndisturbedSampledCalls) {
   EXPECT_NEAR(Samples[0].Predicted, 1.25, 1e-9);
   EXPECT_NEAR(Samples[0].PredictedLo, 1.25, 1e-9);
 
+  // A candidate without enough samples in a quarter: that quarter is
+  // costed from the sums for every candidate, not samples against sums
+  // (vf4's sums, like the default's, hold what its samples leave out: the
+  // first touch's page faults).
+  Report M;
+  M.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));
+  M.Loops.push_back(candidateLoop("vf4", {8, 8, 8, 8}, 4));
+  addSamples(M.Loops[1], {6.4, 6.4, 6.4, 6.4}, 12);
+  auto Mixed = tuneResults(M);
+  ASSERT_EQ(Mixed.size(), 1u);
+  EXPECT_EQ(Mixed[0].Choice, "default");
+  for (const TuneCandidate &C : Mixed[0].Candidates)
+    EXPECT_NEAR(C.Speedup, 1, 1e-9) << C.Name;
+
   // Too few samples in a quarter (fewer than 8): its sums are used.
   Report R;
   R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2}, 1));

@@ -124,6 +124,10 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   struct Acc {
     double Cycles = 0, Iterations = 0;
     double QCycles[4] = {}, QIterations[4] = {};
+    /// A quarter's iterations at its sampled calls' cost, and whether every
+    /// machine loop that ran in it had enough samples for one.
+    double QSampledCycles[4] = {};
+    bool QSampled[4] = {true, true, true, true};
     unsigned Step = 0;
     uint64_t Calls = 0;
   };
@@ -154,11 +158,10 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     std::array<double, 4> Sampled = sampledQuarterCost(L, R.ProbeCallCycles);
     for (size_t Q = 0; Q < std::min<size_t>(4, L.Parts.size()); ++Q) {
       double Iterations = L.Parts[Q].Iterations * Step;
-      A.QCycles[Q] +=
-          Sampled[Q] > 0
-              ? Sampled[Q] * Iterations
-              : std::max(0.0, L.Parts[Q].Cycles -
-                                  L.Parts[Q].Calls * R.ProbeCallCycles);
+      A.QCycles[Q] += std::max(0.0, L.Parts[Q].Cycles -
+                                        L.Parts[Q].Calls * R.ProbeCallCycles);
+      A.QSampledCycles[Q] += Sampled[Q] * Iterations;
+      A.QSampled[Q] = A.QSampled[Q] && (Sampled[Q] > 0 || Iterations <= 0);
       A.QIterations[Q] += Iterations;
     }
     A.Step = std::max(A.Step, Step);
@@ -178,6 +181,14 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     }
     auto PerIter = [](double C, double I) { return I > 0 ? C / I : 0.0; };
     const Acc &D = Def->second;
+    // A quarter is costed alike for every candidate: from the sampled
+    // calls where each has enough of them, else from the sums (a first
+    // touch's page faults, which the samples leave out, are in the sums).
+    bool BySamples[4];
+    for (int K = 0; K < 4; ++K)
+      BySamples[K] = all_of(Cands, [&](const auto &NameAcc) {
+        return NameAcc.second.QSampled[K];
+      });
     // Per quarter, cycles per source iteration; a quarter more than 1.5x
     // the candidate's best quarter was disturbed (a context switch in one
     // of its few calls weighs more than the candidates differ) and is left
@@ -186,7 +197,8 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
       std::array<double, 4> Q{};
       double Best = 0;
       for (int K = 0; K < 4; ++K) {
-        Q[K] = PerIter(A.QCycles[K], A.QIterations[K]);
+        Q[K] = PerIter(BySamples[K] ? A.QSampledCycles[K] : A.QCycles[K],
+                       A.QIterations[K]);
         if (Q[K] > 0 && (Best == 0 || Q[K] < Best))
           Best = Q[K];
       }
