@@ -40,6 +40,9 @@ int runTuneCommand(int argc, char **argv) {
                        "[ARGS...])");
   // The candidates are the program's own code: timed as REF, no variant.
   O.Variants = {Variant::REF};
+  // Each candidate's quarters are costed from its sampled calls (Tune.h):
+  // more slots than a diagnosis needs, later quarters' too.
+  O.Reps = 127;
   for (const std::string *Path : {&A.Json, &A.Report})
     if (!Path->empty())
       if (Error E = checkOutputPath(*Path))

@@ -66,10 +66,68 @@ static void chooseCandidate(TunedLoop &T, double MinGain) {
   }
 }
 
+/// Fewer samples than this in a quarter: its cycles come from the quarter's
+/// sums (every timed call, disturbed or not).
+static constexpr size_t kMinQuarterSamples = 8;
+
+/// Cycles per source iteration of \p L in each quarter of the run from its
+/// sampled REF calls and their REF neighbours (one call each, the same
+/// candidate's code): a call slower than twice the quarter's median, per
+/// iteration and in all, was disturbed (an interrupt, the host, another
+/// process) and is left out; the rest, weighted by the calls each stands
+/// for, give the quarter's cost. 0 where the quarter has too few samples.
+/// The quarters' sums cannot leave a call out: on a loaded machine one
+/// disturbed call moved a candidate's quarter by 10-30% (docs/pgo.md).
+static std::array<double, 4> sampledQuarterCost(const LoopReport &L,
+                                                double ProbeCallCycles) {
+  std::array<double, 4> Out{};
+  const std::optional<VariantStats> &Ref = L.Variants[Variant::REF];
+  if (!Ref)
+    return Out;
+  struct Call {
+    double Cycles, Iterations, Weight;
+  };
+  std::array<std::vector<Call>, 4> ByQuarter;
+  double Step = std::max(1u, L.IterationStep);
+  for (const Pair &P : Ref->Pairs) {
+    if (P.Work <= 0)
+      continue;
+    auto &Q = ByQuarter[std::min(3, static_cast<int>(P.RunPos * 4))];
+    for (double Cycles : {P.Var, P.Ref})
+      if (Cycles > 0)
+        Q.push_back(
+            {std::max(0.0, Cycles - ProbeCallCycles), P.Work * Step, P.Weight});
+  }
+  for (int K = 0; K < 4; ++K) {
+    std::vector<Call> &Q = ByQuarter[K];
+    if (Q.size() < kMinQuarterSamples)
+      continue;
+    std::vector<double> PerIter, Whole;
+    for (const Call &C : Q) {
+      PerIter.push_back(C.Cycles / C.Iterations);
+      Whole.push_back(C.Cycles);
+    }
+    double MedPerIter = median(PerIter), MedCall = median(Whole);
+    double Cycles = 0, Iterations = 0;
+    for (const Call &C : Q)
+      if (C.Cycles <= 2 * MedCall ||
+          C.Cycles <= 2 * MedPerIter * C.Iterations) {
+        Cycles += C.Weight * C.Cycles;
+        Iterations += C.Weight * C.Iterations;
+      }
+    Out[K] = Iterations > 0 ? Cycles / Iterations : 0;
+  }
+  return Out;
+}
+
 std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   struct Acc {
     double Cycles = 0, Iterations = 0;
     double QCycles[4] = {}, QIterations[4] = {};
+    /// A quarter's iterations at its sampled calls' cost, and whether every
+    /// machine loop that ran in it had enough samples for one.
+    double QSampledCycles[4] = {};
+    bool QSampled[4] = {true, true, true, true};
     unsigned Step = 0;
     uint64_t Calls = 0;
   };
@@ -93,12 +151,18 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     unsigned Step = std::max(1u, L.IterationStep);
     A.Cycles += L.TimeCycles;
     A.Iterations += *L.RunMeanTrips * double(L.RunCalls) * Step;
-    // The probes' cost per timed region off each call, as in TimeCycles:
-    // a candidate with a remainder loop is timed twice per call.
+    // A quarter's source iterations at the sampled calls' cost; without
+    // enough samples, its sums with the probes' cost per timed region off
+    // each call, as in TimeCycles (a candidate with a remainder loop is
+    // timed twice per call).
+    std::array<double, 4> Sampled = sampledQuarterCost(L, R.ProbeCallCycles);
     for (size_t Q = 0; Q < std::min<size_t>(4, L.Parts.size()); ++Q) {
+      double Iterations = L.Parts[Q].Iterations * Step;
       A.QCycles[Q] += std::max(0.0, L.Parts[Q].Cycles -
                                         L.Parts[Q].Calls * R.ProbeCallCycles);
-      A.QIterations[Q] += L.Parts[Q].Iterations * Step;
+      A.QSampledCycles[Q] += Sampled[Q] * Iterations;
+      A.QSampled[Q] = A.QSampled[Q] && (Sampled[Q] > 0 || Iterations <= 0);
+      A.QIterations[Q] += Iterations;
     }
     A.Step = std::max(A.Step, Step);
     A.Calls = std::max(A.Calls, L.RunCalls);
@@ -117,6 +181,14 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
     }
     auto PerIter = [](double C, double I) { return I > 0 ? C / I : 0.0; };
     const Acc &D = Def->second;
+    // A quarter is costed alike for every candidate: from the sampled
+    // calls where each has enough of them, else from the sums (a first
+    // touch's page faults, which the samples leave out, are in the sums).
+    bool BySamples[4];
+    for (int K = 0; K < 4; ++K)
+      BySamples[K] = all_of(Cands, [&](const auto &NameAcc) {
+        return NameAcc.second.QSampled[K];
+      });
     // Per quarter, cycles per source iteration; a quarter more than 1.5x
     // the candidate's best quarter was disturbed (a context switch in one
     // of its few calls weighs more than the candidates differ) and is left
@@ -125,7 +197,8 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
       std::array<double, 4> Q{};
       double Best = 0;
       for (int K = 0; K < 4; ++K) {
-        Q[K] = PerIter(A.QCycles[K], A.QIterations[K]);
+        Q[K] = PerIter(BySamples[K] ? A.QSampledCycles[K] : A.QCycles[K],
+                       A.QIterations[K]);
         if (Q[K] > 0 && (Best == 0 || Q[K] < Best))
           Best = Q[K];
       }

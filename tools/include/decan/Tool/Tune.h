@@ -31,8 +31,10 @@ struct TuneCandidate {
   std::string Name;              ///< "default", "scalar", "vf4", ...
   double CyclesPerIteration = 0; ///< per source iteration, whole run
   /// Cycles per source iteration in each undisturbed quarter of the run (by
-  /// call; a quarter 1.5x slower than the candidate's best is disturbed),
-  /// and their range: the interval.
+  /// call; from its sampled calls, the disturbed ones left out, where every
+  /// candidate has enough, else from the quarter's sums; a quarter 1.5x
+  /// slower than the candidate's best is disturbed), and their range: the
+  /// interval.
   std::vector<double> Quarters;
   double Lo = 0, Hi = 0;
   unsigned Step = 0;  ///< largest iteration step of its loops (VF x IC x UF)
@@ -52,8 +54,9 @@ struct TunedLoop {
   /// The choice's speedup over the default and its interval, widened by
   /// LayoutSpread.
   double Predicted = 1, PredictedLo = 1, PredictedHi = 1;
-  /// How far the default's twin (the same code at another address) strayed
-  /// from the default in its quarters: what code layout alone moves.
+  /// How far the default's twin (the same code at another address, its loop
+  /// on a 64-byte line as the default's) strayed from the default in its
+  /// quarters: what the run alone moves.
   double LayoutSpread = 0;
   std::string Why; ///< why the choice (one line)
   /// In the tune run: the loop's cycles over all its candidates, and its
