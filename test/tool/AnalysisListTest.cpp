@@ -278,6 +278,51 @@ TEST(SuspectVariants, OtherVariantsStillSpeakWithoutTheSlowOne) {
   EXPECT_FALSE(anyContains(L.Diagnosis, "Sat(DL1)="));
 }
 
+/// A short call's copy runs cold (an identical copy entered 1 in 20 calls
+/// reads 1.33 on 147-cycle calls): the short-call term is allowed above
+/// MaxVariantSat, no further.
+TEST(SuspectVariants, ShortCallsAllowTheirTerm) {
+  size_t I = 0;
+  Report R = slowed(Variant::LS, 1.3, I);
+  ASSERT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("LS slower"));
+  // Probes of a sixth of REF's call: the term is 0.5.
+  R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
+  analyse(R);
+  const LoopReport &L = R.Loops[I];
+  EXPECT_GT(*L.Saturation[Variant::LS], 1.2);
+  EXPECT_FALSE(StringRef(L.Inconclusive).contains("LS slower"))
+      << L.Inconclusive;
+  EXPECT_FALSE(anyContains(L.Diagnosis, "LS slower"));
+  // Past the term it is suspect again, and says what was allowed.
+  for (Pair &P : R.Loops[I].Variants[Variant::LS]->Pairs)
+    P.Var *= 2;
+  analyse(R);
+  EXPECT_TRUE(StringRef(R.Loops[I].Inconclusive)
+                  .contains("of it allowed to short calls"))
+      << R.Loops[I].Inconclusive;
+  EXPECT_EQ(R.Loops[I].VerdictConfidence, 0);
+}
+
+/// CTRL read past 1 on short calls is no share: the diagnosis gives the
+/// range down to the short-call term, and advice only where all of it is
+/// above CtrlHigh.
+TEST(SuspectVariants, ShortCallCtrlPastOneIsARange) {
+  size_t I = 0;
+  Report R = slowed(Variant::CTRL, 1, I);
+  LoopReport &L = R.Loops[I];
+  ASSERT_TRUE(L.Variants[Variant::CTRL]);
+  for (Pair &P : L.Variants[Variant::CTRL]->Pairs)
+    P.Var = 1.2 * P.Ref;
+  R.ProbeCycles = L.Variants[Variant::REF]->Cycles.Median / 6;
+  analyse(R);
+  EXPECT_TRUE(anyContains(L.Diagnosis, "take 70-100% of a call"));
+  EXPECT_TRUE(anyContains(L.Diagnosis, "unroll"));
+  R.ProbeCycles = L.Variants[Variant::REF]->Cycles.Median / 3;
+  analyse(R);
+  EXPECT_TRUE(anyContains(L.Diagnosis, "take 20-100% of a call"));
+  EXPECT_FALSE(anyContains(L.Diagnosis, "unroll")) << "0.2 < CtrlHigh";
+}
+
 TEST(SuspectVariants, REFAgainstREFFarFromOneLeavesNoClaim) {
   size_t I = 0;
   Report R = slowed(Variant::REF, 1.5, I);

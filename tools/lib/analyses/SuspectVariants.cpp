@@ -3,11 +3,14 @@
 // Part of decan. A variant removes work from the loop: measured slower
 // than the loop by more than MaxVariantSat, it measured something else
 // (page faults in whichever copy ran first, placement, aliasing with its
-// scratch area), and REF against its REF neighbours far from 1 says the
-// pairing itself was disturbed. Claims read LoopState's saturations: the
-// suspect ones are taken out of it (the table still shows them), and a
-// loop whose streams verdict would rest on them is inconclusive, saying
-// why.
+// scratch area, stores turned into loads that miss), and REF against its
+// REF neighbours far from 1 says the pairing itself was disturbed. A short
+// call's copy reads high by up to the short-call term (Saturations.cpp:
+// a variant's copy runs cold, entered by a mispredicted jump, where REF's
+// is warm), so that much above MaxVariantSat is allowed. Claims read
+// LoopState's saturations: the suspect ones are taken out of it (the table
+// still shows them), and a loop whose streams verdict would rest on them is
+// inconclusive, saying why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,11 +52,15 @@ void suspectVariants(AnalysisContext &C) {
         break;
       // PREFETCH adds accesses: slower than the loop is its result.
       if (V == Variant::REF || V == Variant::PREFETCH || !L.Saturation[V] ||
-          *L.Saturation[V] <= T.MaxVariantSat)
+          *L.Saturation[V] - S.ShortCall <= T.MaxVariantSat)
         continue;
-      Why += formatv("{0}{1} slower than the loop (Sat {2:F2}): not used",
+      Why += formatv("{0}{1} slower than the loop (Sat {2:F2}",
                      Why.empty() ? "" : "; ", variantName(V), *L.Saturation[V])
                  .str();
+      if (S.ShortCall >= 0.005)
+        Why +=
+            formatv(", {0:F2} of it allowed to short calls", S.ShortCall).str();
+      Why += "): not used";
       forget(S, V);
       Streams |= V == Variant::LS || V == Variant::FP;
     }
