@@ -323,6 +323,22 @@ TEST(SuspectVariants, ShortCallCtrlPastOneIsARange) {
   EXPECT_FALSE(anyContains(L.Diagnosis, "unroll")) << "0.2 < CtrlHigh";
 }
 
+/// The REF sample follows the slot's system calls and its neighbours do
+/// not: on short calls REF-vs-REF may read high by the term, never low.
+TEST(SuspectVariants, ShortCallsAllowREFTwinTheTermAbove) {
+  for (double Factor : {1.3, 2.0, 0.8}) {
+    size_t I = 0;
+    Report R = slowed(Variant::REF, Factor, I);
+    ASSERT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("REF against"));
+    R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
+    analyse(R);
+    bool Suspect =
+        StringRef(R.Loops[I].Inconclusive).contains("REF against its REF");
+    EXPECT_EQ(Suspect, Factor != 1.3) << Factor << ": "
+                                      << R.Loops[I].Inconclusive;
+  }
+}
+
 TEST(SuspectVariants, REFAgainstREFFarFromOneLeavesNoClaim) {
   size_t I = 0;
   Report R = slowed(Variant::REF, 1.5, I);

@@ -5,12 +5,14 @@
 // (page faults in whichever copy ran first, placement, aliasing with its
 // scratch area, stores turned into loads that miss), and REF against its
 // REF neighbours far from 1 says the pairing itself was disturbed. A short
-// call's copy reads high by up to the short-call term (Saturations.cpp:
-// a variant's copy runs cold, entered by a mispredicted jump, where REF's
-// is warm), so that much above MaxVariantSat is allowed. Claims read
-// LoopState's saturations: the suspect ones are taken out of it (the table
-// still shows them), and a loop whose streams verdict would rest on them is
-// inconclusive, saying why.
+// call's copy reads high by up to the short-call term (Saturations.cpp):
+// a variant's copy runs 1 call in hundreds, cold in the caches and branch
+// predictors where REF's code runs every call, and every sample (REF's
+// too) follows the slot's system calls, which its neighbours do not; so
+// that much above MaxVariantSat (and above REF's 1 + MaxRefTwinOff) is
+// allowed. Claims read LoopState's saturations: the suspect ones are taken
+// out of it (the table still shows them), and a loop whose streams verdict
+// would rest on them is inconclusive, saying why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +38,10 @@ void suspectVariants(AnalysisContext &C) {
     std::string Why;
     bool NoVerdict = false, Streams = false;
     const std::optional<Interval> &Twin = L.SatInterval[Variant::REF];
-    if (Twin && std::fabs(Twin->Value - 1) > T.MaxRefTwinOff) {
+    // The REF sample follows the slot's system calls, its neighbours do
+    // not: on a short call it reads high by up to the term too.
+    if (Twin && (Twin->Value - 1 > T.MaxRefTwinOff + S.ShortCall ||
+                 1 - Twin->Value > T.MaxRefTwinOff)) {
       Why = formatv("REF against its REF neighbours is {0:F2}, not 1: the "
                     "pairs measured a disturbance (page faults, placement), "
                     "not the variants; no saturation is used",
