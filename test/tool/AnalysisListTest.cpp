@@ -293,6 +293,16 @@ TEST(SuspectVariants, ShortCallsAllowTheirTerm) {
   EXPECT_FALSE(StringRef(L.Inconclusive).contains("LS slower"))
       << L.Inconclusive;
   EXPECT_FALSE(anyContains(L.Diagnosis, "LS slower"));
+  // Its class holds down to the term (Sat(FP) is 0.3): a verdict.
+  EXPECT_EQ(L.Verdict, VerdictClass::MemoryBound);
+  // FP nearer: confident but for the term, which samples cannot settle.
+  Report Near = R;
+  for (Pair &P : Near.Loops[I].Variants[Variant::FP]->Pairs)
+    P.Var *= 2.5;
+  analyse(Near);
+  EXPECT_TRUE(StringRef(Near.Loops[I].Inconclusive)
+                  .contains("more samples would not settle it"))
+      << Near.Loops[I].Inconclusive;
   // Past the term it is suspect again, and says what was allowed.
   for (Pair &P : R.Loops[I].Variants[Variant::LS]->Pairs)
     P.Var *= 2;
