@@ -47,9 +47,9 @@ void suspectVariants(AnalysisContext &C) {
       double Excess = Twin->Value - 1 - T.MaxRefTwinOff;
       Why = Excess > 0 && Within(Excess)
                 ? formatv("REF against its REF neighbours is {0:F2}, within "
-                          "the short-call term ({1:F2}: its sample follows "
-                          "the slot's system calls, its neighbours do not); "
-                          "no saturation is used",
+                          "the short-call term ({1:F2}, which the slot's "
+                          "system calls before its sample can explain); no "
+                          "saturation is used",
                           Twin->Value, S.ShortCall)
                       .str()
                 : formatv("REF against its REF neighbours is {0:F2}, not 1: "
@@ -74,8 +74,8 @@ void suspectVariants(AnalysisContext &C) {
       Why += Why.empty() ? "" : "; ";
       Why += Within(Sat - T.MaxVariantSat)
                  ? formatv("{0} reads {1:F2}, within the short-call term "
-                           "({2:F2}: a short call's copy runs cold and after "
-                           "the slot's system calls): not used",
+                           "({2:F2}, which a short call's cold copy and the "
+                           "slot's system calls can explain): not used",
                            variantName(V), Sat, S.ShortCall)
                        .str()
                  : formatv("{0} slower than the loop (Sat {1:F2}): not used",
