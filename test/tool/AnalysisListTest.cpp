@@ -278,6 +278,90 @@ TEST(SuspectVariants, OtherVariantsStillSpeakWithoutTheSlowOne) {
   EXPECT_FALSE(anyContains(L.Diagnosis, "Sat(DL1)="));
 }
 
+/// A short call's copy runs cold (an identical copy entered 1 in 20 calls
+/// reads 1.14-1.33x on 147-172-cycle calls): a removal variant above
+/// MaxVariantSat by no more than the short-call term is named for it, and
+/// still left out of every claim.
+TEST(SuspectVariants, ShortCallsNameTheirTermAndStillLeaveItOut) {
+  size_t I = 0;
+  Report R = slowed(Variant::LS, 1.3, I);
+  ASSERT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("LS slower"));
+  // Probes of a sixth of REF's call: the term is 0.5.
+  R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
+  analyse(R);
+  const LoopReport &L = R.Loops[I];
+  EXPECT_GT(*L.Saturation[Variant::LS], 1.2);
+  EXPECT_EQ(L.Verdict, VerdictClass::Inconclusive);
+  EXPECT_EQ(L.VerdictConfidence, 0);
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("LS reads 1.2"))
+      << L.Inconclusive;
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("within the short-call term"))
+      << L.Inconclusive;
+  EXPECT_FALSE(StringRef(L.Inconclusive).contains("LS slower"));
+  // Past the term it is slower than the loop again.
+  for (Pair &P : R.Loops[I].Variants[Variant::LS]->Pairs)
+    P.Var *= 2;
+  analyse(R);
+  EXPECT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("LS slower"))
+      << R.Loops[I].Inconclusive;
+}
+
+/// Streams that would be confident but for the short-call term: more
+/// samples would not settle it.
+TEST(SuspectVariants, ShortCallTermAloneSaysSamplesWouldNotSettleIt) {
+  size_t I = 0;
+  Report R = slowed(Variant::FP, 2.2, I);
+  R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
+  analyse(R);
+  EXPECT_LE(*R.Loops[I].Saturation[Variant::LS], 1.1);
+  EXPECT_TRUE(StringRef(R.Loops[I].Inconclusive)
+                  .contains("more samples would not settle it"))
+      << R.Loops[I].Inconclusive;
+  // Without the term the same pairs give a verdict.
+  R.ProbeCycles = 0;
+  analyse(R);
+  EXPECT_NE(R.Loops[I].Verdict, VerdictClass::Inconclusive)
+      << R.Loops[I].Inconclusive;
+}
+
+/// CTRL read past 1 on short calls is no share: the diagnosis gives the
+/// range down to the short-call term, and advice only where all of it is
+/// above CtrlHigh.
+TEST(SuspectVariants, ShortCallCtrlPastOneIsARange) {
+  size_t I = 0;
+  Report R = slowed(Variant::CTRL, 1, I);
+  LoopReport &L = R.Loops[I];
+  ASSERT_TRUE(L.Variants[Variant::CTRL]);
+  for (Pair &P : L.Variants[Variant::CTRL]->Pairs)
+    P.Var = 1.08 * P.Ref; // past 1, not past MaxVariantSat
+  R.ProbeCycles = L.Variants[Variant::REF]->Cycles.Median / 6;
+  analyse(R);
+  EXPECT_TRUE(anyContains(L.Diagnosis, "take 58-100% of a call"));
+  EXPECT_TRUE(anyContains(L.Diagnosis, "unroll"));
+  R.ProbeCycles = L.Variants[Variant::REF]->Cycles.Median / 3;
+  analyse(R);
+  EXPECT_TRUE(anyContains(L.Diagnosis, "take 8-100% of a call"));
+  EXPECT_FALSE(anyContains(L.Diagnosis, "unroll")) << "0.08 < CtrlHigh";
+}
+
+/// The REF sample follows the slot's system calls and its neighbours do
+/// not: on short calls REF-vs-REF above 1.1 within the term is named for
+/// it; no saturation is used either way.
+TEST(SuspectVariants, ShortCallsNameREFTwinsTermAbove) {
+  for (double Factor : {1.3, 2.0, 0.8}) {
+    size_t I = 0;
+    Report R = slowed(Variant::REF, Factor, I);
+    ASSERT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("REF against"));
+    R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
+    analyse(R);
+    StringRef Why = R.Loops[I].Inconclusive;
+    EXPECT_TRUE(Why.contains("no saturation is used")) << Why.str();
+    EXPECT_EQ(Why.contains("within the short-call term"), Factor == 1.3)
+        << Factor << ": " << Why.str();
+    EXPECT_EQ(R.Loops[I].VerdictConfidence, 0);
+  }
+}
+
 TEST(SuspectVariants, REFAgainstREFFarFromOneLeavesNoClaim) {
   size_t I = 0;
   Report R = slowed(Variant::REF, 1.5, I);

@@ -77,12 +77,15 @@ void streams(AnalysisContext &C) {
     if (!SatLS || !S.Sat[FP] || S.TooShort)
       return;
     bool Paired = !BootLS.empty() && !S.Boot[FP].empty();
-    Classified Cl = classifyReplicates(
-        {*SatLS, *S.Sat[FP]}, {BootLS, S.Boot[FP]},
-        [&](const double *X) {
-          return nameOf(classifyStreams(X[0], X[1], T)).str();
-        },
-        T.Margin, S.ShortCall);
+    auto Classify = [&](double ShortCall) {
+      return classifyReplicates(
+          {*SatLS, *S.Sat[FP]}, {BootLS, S.Boot[FP]},
+          [&](const double *X) {
+            return nameOf(classifyStreams(X[0], X[1], T)).str();
+          },
+          T.Margin, ShortCall);
+    };
+    Classified Cl = Classify(S.ShortCall);
     if (confident(Cl, Paired, T)) {
       L.VerdictConfidence = Paired ? Cl.Agreement : 0;
       L.Streams = parseName<StreamsClass>(Cl.Label).value_or(
@@ -97,10 +100,20 @@ void streams(AnalysisContext &C) {
                       : ""));
     } else {
       L.Verdict = VerdictClass::Inconclusive;
+      // Confident but for the short-call term: samples cannot settle it.
+      bool TermOnly = S.ShortCall > 0 && confident(Classify(0), Paired, T);
+      std::string Settle =
+          TermOnly ? formatv("calls this short may read up to {0:F2} high "
+                             "(the short-call term), which spans the "
+                             "thresholds: more samples would not settle it, "
+                             "longer calls would (a larger input)",
+                             S.ShortCall)
+                         .str()
+                   : "more samples would settle it (a longer run, or "
+                     "--max-runs N)";
       L.Inconclusive =
-          formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; more samples would "
-                  "settle it (a longer run, or --max-runs N)",
-                  satLSInterval(L, S), interval(*S.SatI[FP]), describeSplit(Cl))
+          formatv("Sat(LS)={0}, Sat(FP)={1}: {2}; {3}", satLSInterval(L, S),
+                  interval(*S.SatI[FP]), describeSplit(Cl), Settle)
               .str();
     }
   });

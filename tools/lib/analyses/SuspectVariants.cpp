@@ -3,11 +3,16 @@
 // Part of decan. A variant removes work from the loop: measured slower
 // than the loop by more than MaxVariantSat, it measured something else
 // (page faults in whichever copy ran first, placement, aliasing with its
-// scratch area), and REF against its REF neighbours far from 1 says the
-// pairing itself was disturbed. Claims read LoopState's saturations: the
-// suspect ones are taken out of it (the table still shows them), and a
-// loop whose streams verdict would rest on them is inconclusive, saying
-// why.
+// scratch area, stores turned into loads that miss), and REF against its
+// REF neighbours far from 1 says the pairing itself was disturbed. No claim
+// rests on either. On a short call the excess may be the short-call term's
+// (Saturations.cpp): a variant's copy runs 1 call in hundreds, cold in the
+// caches and branch predictors where REF's code runs every call, and every
+// sample (REF's too) follows the slot's system calls, which its neighbours
+// do not; the reason then says so instead of "slower than the loop". Claims
+// read LoopState's saturations: the suspect ones are taken out of it (the
+// table still shows them), and a loop whose streams verdict would rest on
+// them is inconclusive, saying why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +38,26 @@ void suspectVariants(AnalysisContext &C) {
     std::string Why;
     bool NoVerdict = false, Streams = false;
     const std::optional<Interval> &Twin = L.SatInterval[Variant::REF];
+    // A reading the short-call term explains is named for it, but no claim
+    // rests on it either.
+    auto Within = [&](double Excess) {
+      return S.ShortCall >= 0.005 && Excess <= S.ShortCall;
+    };
     if (Twin && std::fabs(Twin->Value - 1) > T.MaxRefTwinOff) {
-      Why = formatv("REF against its REF neighbours is {0:F2}, not 1: the "
-                    "pairs measured a disturbance (page faults, placement), "
-                    "not the variants; no saturation is used",
-                    Twin->Value)
-                .str();
+      double Excess = Twin->Value - 1 - T.MaxRefTwinOff;
+      Why = Excess > 0 && Within(Excess)
+                ? formatv("REF against its REF neighbours is {0:F2}, within "
+                          "the short-call term ({1:F2}, which the slot's "
+                          "system calls before its sample can explain); no "
+                          "saturation is used",
+                          Twin->Value, S.ShortCall)
+                      .str()
+                : formatv("REF against its REF neighbours is {0:F2}, not 1: "
+                          "the pairs measured a disturbance (page faults, "
+                          "placement), not the variants; no saturation is "
+                          "used",
+                          Twin->Value)
+                      .str();
       for (Variant V : AllVariants)
         forget(S, V);
       NoVerdict = true;
@@ -51,9 +70,17 @@ void suspectVariants(AnalysisContext &C) {
       if (V == Variant::REF || V == Variant::PREFETCH || !L.Saturation[V] ||
           *L.Saturation[V] <= T.MaxVariantSat)
         continue;
-      Why += formatv("{0}{1} slower than the loop (Sat {2:F2}): not used",
-                     Why.empty() ? "" : "; ", variantName(V), *L.Saturation[V])
-                 .str();
+      double Sat = *L.Saturation[V];
+      Why += Why.empty() ? "" : "; ";
+      Why += Within(Sat - T.MaxVariantSat)
+                 ? formatv("{0} reads {1:F2}, within the short-call term "
+                           "({2:F2}, which a short call's cold copy and the "
+                           "slot's system calls can explain): not used",
+                           variantName(V), Sat, S.ShortCall)
+                       .str()
+                 : formatv("{0} slower than the loop (Sat {1:F2}): not used",
+                           variantName(V), Sat)
+                       .str();
       forget(S, V);
       Streams |= V == Variant::LS || V == Variant::FP;
     }
