@@ -352,3 +352,133 @@ ArrayDistance decan::arrayDistance(const X86Knowledge &K, const LoopBody &L,
       Scale * *SX * (UpdatesBefore(Index, Load) - UpdatesBefore(Index, Store));
   return Out;
 }
+
+namespace {
+/// How far a register has moved, in its own units, since the iteration
+/// began: before each instruction (none where no path of the iteration
+/// reaches it), and over a whole iteration.
+struct RegMotion {
+  std::vector<std::optional<int64_t>> Before;
+  int64_t Step = 0;
+};
+} // namespace
+
+/// The motion of \p Reg when every write of it is a constant step and all
+/// paths of an iteration agree where they meet and at the back edges.
+static std::optional<RegMotion> regMotion(const X86Knowledge &K,
+                                          const LoopBody &L,
+                                          const ReachingDefs &RD,
+                                          unsigned Reg) {
+  RegMotion M;
+  if (!Reg || !RD.regWrittenInLoop(Reg)) {
+    M.Before.assign(L.Instrs.size(), 0);
+    return M;
+  }
+  M.Before.assign(L.Instrs.size(), std::nullopt);
+  // Edges to the header are back edges; the others form a DAG, so each
+  // block is entered once, every other in-edge only checked.
+  std::vector<std::optional<int64_t>> Entry(L.Blocks.size());
+  std::optional<int64_t> Step;
+  std::vector<unsigned> Work{0};
+  Entry[0] = 0;
+  while (!Work.empty()) {
+    const LoopBody::Block &B = L.Blocks[Work.back()];
+    int64_t Off = *Entry[Work.back()];
+    Work.pop_back();
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      M.Before[I] = Off;
+      for (auto [R, U] : RD.writesOf(I))
+        if (K.regsOverlap(R, Reg)) {
+          int64_t St = K.inductionStep(L.Instrs[I], R);
+          if (!St)
+            return std::nullopt;
+          Off += St;
+          break;
+        }
+    }
+    for (unsigned S : B.Succs) {
+      std::optional<int64_t> &At = S == 0 ? Step : Entry[S];
+      if (At && *At != Off)
+        return std::nullopt;
+      if (!At && S)
+        Work.push_back(S);
+      At = Off;
+    }
+  }
+  if (!Step)
+    return std::nullopt;
+  M.Step = *Step;
+  return M;
+}
+
+/// True when instruction \p To may run after \p From in one iteration.
+static bool mayFollowInIteration(const LoopBody &L, unsigned From,
+                                 unsigned To) {
+  auto BlockOf = [&](unsigned I) {
+    for (unsigned B = 0; B < L.Blocks.size(); ++B)
+      if (I >= L.Blocks[B].Begin && I < L.Blocks[B].End)
+        return B;
+    return 0u;
+  };
+  unsigned BF = BlockOf(From), BT = BlockOf(To);
+  if (BF == BT && From < To)
+    return true;
+  std::vector<bool> Seen(L.Blocks.size());
+  std::vector<unsigned> Work{BF};
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    for (unsigned S : L.Blocks[B].Succs)
+      if (S && !Seen[S]) {
+        if (S == BT)
+          return true;
+        Seen[S] = true;
+        Work.push_back(S);
+      }
+  }
+  return false;
+}
+
+bool decan::neverReadsStored(const X86Knowledge &K, const LoopBody &L,
+                             const ReachingDefs &RD, unsigned Store,
+                             unsigned Load) {
+  const Instr &S = L.Instrs[Store], &Ld = L.Instrs[Load];
+  int MS = K.memOperandIndex(S.Opcode), ML = K.memOperandIndex(Ld.Opcode);
+  if (MS < 0 || ML < 0)
+    return false;
+  const Operand *A = &S.Ops[MS], *B = &Ld.Ops[ML];
+  // One array through the same registers; displacements as numbers (a
+  // RIP-relative one counts from each instruction's own address).
+  for (int J : {0, 1, 2, 4})
+    if (!(A[J] == B[J]))
+      return false;
+  if (!A[0].isReg() || !A[2].isReg() || !A[3].isImm() || !B[3].isImm() ||
+      A[0].Reg == K.RIP)
+    return false;
+  int64_t Ws = K.memWidth(S), Wl = K.memWidth(Ld);
+  std::optional<RegMotion> MB = regMotion(K, L, RD, A[0].Reg),
+                           MX = regMotion(K, L, RD, A[2].Reg);
+  if (!Ws || !Wl || !MB || !MX || !MB->Before[Store] || !MB->Before[Load] ||
+      !MX->Before[Store] || !MX->Before[Load])
+    return false;
+  int64_t Scale = A[1].isImm() ? A[1].Imm : 1;
+  int64_t Step = MB->Step + Scale * MX->Step;
+  // Where the load's first byte is, in the iteration of the store and in
+  // each later one, from the store's first byte.
+  int64_t D = (B[3].Imm - A[3].Imm) + (*MB->Before[Load] - *MB->Before[Store]) +
+              Scale * (*MX->Before[Load] - *MX->Before[Store]);
+  auto Overlaps = [&](int64_t X) { return X < Ws && X + Wl > 0; };
+  if (Overlaps(D) && mayFollowInIteration(L, Store, Load))
+    return false;
+  if (Step == 0)
+    return !Overlaps(D);
+  // Once past the stored bytes in the direction it moves, the load never
+  // comes back; one that first has to cross them reads them.
+  for (int64_t X = D + Step, N = 0; N < 4096; X += Step, ++N) {
+    if (Overlaps(X))
+      return false;
+    if ((Step > 0 && X >= Ws) || (Step < 0 && X + Wl <= 0))
+      return true;
+  }
+  return false;
+}
