@@ -411,6 +411,118 @@ static std::optional<RegMotion> regMotion(const X86Knowledge &K,
   return M;
 }
 
+static std::optional<int64_t> strideOfRead(const X86Knowledge &K,
+                                           const LoopBody &L,
+                                           const ReachingDefs &RD, unsigned I,
+                                           unsigned Reg, unsigned Depth);
+
+/// How much the value \p Def writes to \p Reg changes from one iteration
+/// to the next: an induction's step, or an affine combination (mov, lea,
+/// add, sub, shl, imul by a constant) of registers that change so.
+static std::optional<int64_t> strideOfDef(const X86Knowledge &K,
+                                          const LoopBody &L,
+                                          const ReachingDefs &RD, unsigned Def,
+                                          unsigned Reg, unsigned Depth) {
+  const Instr &I = L.Instrs[Def];
+  if (K.inductionStep(I, Reg)) {
+    std::optional<RegMotion> M = regMotion(K, L, RD, Reg);
+    return M ? std::optional<int64_t>(M->Step) : std::nullopt;
+  }
+  if (Depth > 8)
+    return std::nullopt;
+  auto Of = [&](unsigned Op) -> std::optional<int64_t> {
+    if (Op >= I.Ops.size() || !I.Ops[Op].isReg())
+      return std::nullopt;
+    return strideOfRead(K, L, RD, Def, I.Ops[Op].Reg, Depth + 1);
+  };
+  auto Imm = [&](unsigned Op) -> std::optional<int64_t> {
+    if (Op >= I.Ops.size() || !I.Ops[Op].isImm())
+      return std::nullopt;
+    return I.Ops[Op].Imm;
+  };
+  StringRef N = K.opcodeName(I.Opcode);
+  std::optional<int64_t> A, B, C;
+  if (N == "MOV64rr" || N == "MOV32rr")
+    return Of(1);
+  if ((N == "LEA64r" || N == "LEA64_32r") && (A = Of(1)) && (B = Imm(2)) &&
+      (C = Of(3)) && Imm(4) && I.Ops[5].isReg() && !I.Ops[5].Reg)
+    return *A + *B * *C;
+  if ((N == "ADD64rr" || N == "ADD32rr") && (A = Of(1)) && (B = Of(2)))
+    return *A + *B;
+  if ((N == "SUB64rr" || N == "SUB32rr") && (A = Of(1)) && (B = Of(2)))
+    return *A - *B;
+  if ((N == "SHL64ri" || N == "SHL32ri") && (A = Of(1)) && (B = Imm(2)) &&
+      *B >= 0 && *B < 32)
+    return *A * (int64_t(1) << *B);
+  if ((N == "IMUL64rri32" || N == "IMUL64rri8" || N == "IMUL32rri" ||
+       N == "IMUL32rri8") &&
+      (A = Of(1)) && (B = Imm(2)))
+    return *A * *B;
+  return std::nullopt;
+}
+
+/// The stride of \p Reg as instruction \p I reads it: 0 when the loop
+/// never writes it, an induction's step, or that of its one definition.
+static std::optional<int64_t> strideOfRead(const X86Knowledge &K,
+                                           const LoopBody &L,
+                                           const ReachingDefs &RD, unsigned I,
+                                           unsigned Reg, unsigned Depth) {
+  if (!Reg || !RD.regWrittenInLoop(Reg))
+    return 0;
+  if (std::optional<RegMotion> M = regMotion(K, L, RD, Reg))
+    return M->Step;
+  std::optional<unsigned> Def;
+  for (const RegRead *R : RD.readsOf(I))
+    if (K.regsOverlap(R->Reg, Reg))
+      for (auto [D, C] : R->Defs) {
+        if (D == EntryDef || (Def && *Def != D))
+          return std::nullopt;
+        Def = D;
+      }
+  if (!Def)
+    return std::nullopt;
+  for (auto [R, U] : RD.writesOf(*Def))
+    if (K.regsOverlap(R, Reg))
+      return strideOfDef(K, L, RD, *Def, R, Depth);
+  return std::nullopt;
+}
+
+/// For an address register \p Reg that \p Store and \p Load both read:
+/// how far its value at the load is from its value at the store in the
+/// same iteration, and how much it moves per iteration.
+static std::optional<std::pair<int64_t, int64_t>>
+registerDistance(const X86Knowledge &K, const LoopBody &L,
+                 const ReachingDefs &RD, unsigned Reg, unsigned Store,
+                 unsigned Load) {
+  if (std::optional<RegMotion> M = regMotion(K, L, RD, Reg)) {
+    if (!M->Before[Store] || !M->Before[Load])
+      return std::nullopt;
+    return std::pair(*M->Before[Load] - *M->Before[Store], M->Step);
+  }
+  // Recomputed in the loop (`lea (%rdi,%rsi,4), %rsi` from an induction):
+  // the same definition must reach both, from the same or the previous
+  // iteration.
+  auto DefAt = [&](unsigned I) -> std::optional<std::pair<unsigned, bool>> {
+    std::optional<std::pair<unsigned, bool>> Out;
+    for (const RegRead *R : RD.readsOf(I))
+      if (K.regsOverlap(R->Reg, Reg))
+        for (auto DC : R->Defs) {
+          if (DC.first == EntryDef || (Out && *Out != DC))
+            return std::nullopt;
+          Out = DC;
+        }
+    return Out;
+  };
+  auto DS = DefAt(Store), DL = DefAt(Load);
+  if (!DS || !DL || DS->first != DL->first)
+    return std::nullopt;
+  std::optional<int64_t> Stride = strideOfRead(K, L, RD, Load, Reg, 0);
+  if (!Stride)
+    return std::nullopt;
+  return std::pair((int64_t(DS->second) - int64_t(DL->second)) * *Stride,
+                   *Stride);
+}
+
 /// True when instruction \p To may run after \p From in one iteration.
 static bool mayFollowInIteration(const LoopBody &L, unsigned From,
                                  unsigned To) {
@@ -456,17 +568,15 @@ bool decan::neverReadsStored(const X86Knowledge &K, const LoopBody &L,
       A[0].Reg == K.RIP)
     return false;
   int64_t Ws = K.memWidth(S), Wl = K.memWidth(Ld);
-  std::optional<RegMotion> MB = regMotion(K, L, RD, A[0].Reg),
-                           MX = regMotion(K, L, RD, A[2].Reg);
-  if (!Ws || !Wl || !MB || !MX || !MB->Before[Store] || !MB->Before[Load] ||
-      !MX->Before[Store] || !MX->Before[Load])
+  auto DB = registerDistance(K, L, RD, A[0].Reg, Store, Load),
+       DX = registerDistance(K, L, RD, A[2].Reg, Store, Load);
+  if (!Ws || !Wl || !DB || !DX)
     return false;
   int64_t Scale = A[1].isImm() ? A[1].Imm : 1;
-  int64_t Step = MB->Step + Scale * MX->Step;
+  int64_t Step = DB->second + Scale * DX->second;
   // Where the load's first byte is, in the iteration of the store and in
   // each later one, from the store's first byte.
-  int64_t D = (B[3].Imm - A[3].Imm) + (*MB->Before[Load] - *MB->Before[Store]) +
-              Scale * (*MX->Before[Load] - *MX->Before[Store]);
+  int64_t D = (B[3].Imm - A[3].Imm) + DB->first + Scale * DX->first;
   auto Overlaps = [&](int64_t X) { return X < Ws && X + Wl > 0; };
   if (Overlaps(D) && mayFollowInIteration(L, Store, Load))
     return false;

@@ -226,3 +226,36 @@ TEST_F(ExitAliasTest, ASwapOfTheElementJustReadOnEveryPath) {
   EXPECT_TRUE(computeSubsets(*K, partitionLoop(*K, "#-4", "#-4"))
                   .CtrlReadsStoredMemory);
 }
+
+namespace {
+/// xz's price loop (sub_190b0:L12): the element's address is recomputed
+/// from the count each iteration (`lea (%rax,%rax), %rsi; lea (%rdi,%rsi,4),
+/// %rsi`, 8 bytes per count), the exit compares the element and the loop
+/// stores \p StoreDisp into it; the count moves by \p Step.
+LoopBody recomputedAddressLoop(const X86Knowledge &K, const char *StoreDisp,
+                               const char *Step, bool LoadedIndex = false) {
+  return singleBlockLoop(
+      {LoadedIndex ? ins(K, "MOV64rm", {"RAX", "R10", "#1", "-", "#0", "-"})
+                   : ins(K, "ADD64ri32", {"RAX", "RAX", Step}),
+       ins(K, "LEA64r", {"RSI", "RAX", "#1", "RAX", "#0", "-"}),
+       ins(K, "LEA64r", {"RSI", "RDI", "#4", "RSI", "#0", "-"}),
+       ins(K, "MOV32rm", {"EDX", "RSI", "#1", "-", "#16", "-"}),
+       ins(K, "MOV32mr", {"RSI", "#1", "-", StoreDisp, "-", "R8D"}),
+       ins(K, "CMP32rr", {"EDX", "R9D"}), ins(K, "JCC_1", {"#0", "#5"})});
+}
+} // namespace
+
+TEST_F(ExitAliasTest, AnAddressRecomputedFromTheCountEachIteration) {
+  // The store writes the element the exit just read; the count moves
+  // down, to elements not yet stored: variants.
+  LoopBody L = recomputedAddressLoop(*K, "#16", "#-1");
+  EXPECT_FALSE(computeSubsets(*K, L).CtrlReadsStoredMemory);
+  EXPECT_EQ(build(L, Variant::LS, false).Status, VariantStatus::OK);
+  // Storing the next element up while the count moves up: the exit reads
+  // it in the next iteration.
+  EXPECT_TRUE(computeSubsets(*K, recomputedAddressLoop(*K, "#24", "#1"))
+                  .CtrlReadsStoredMemory);
+  // A count loaded from memory: no stride, refused.
+  EXPECT_TRUE(computeSubsets(*K, recomputedAddressLoop(*K, "#16", "#-1", true))
+                  .CtrlReadsStoredMemory);
+}
