@@ -2,7 +2,9 @@
 //
 // Part of decan. Which definitions reach each register read of a loop body,
 // within the iteration or across the back edge (loop-carried), by register
-// unit so sub- and super-registers alias correctly.
+// unit so sub- and super-registers alias correctly; what follows from them
+// about addresses (affine registers, distances between accesses of one
+// array, whether a load can read what a store wrote).
 //
 //===----------------------------------------------------------------------===//
 
