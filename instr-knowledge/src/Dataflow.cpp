@@ -352,3 +352,243 @@ ArrayDistance decan::arrayDistance(const X86Knowledge &K, const LoopBody &L,
       Scale * *SX * (UpdatesBefore(Index, Load) - UpdatesBefore(Index, Store));
   return Out;
 }
+
+namespace {
+/// How far a register has moved, in its own units, since the iteration
+/// began: before each instruction (none where no path of the iteration
+/// reaches it), and over a whole iteration.
+struct RegMotion {
+  std::vector<std::optional<int64_t>> Before;
+  int64_t Step = 0;
+};
+} // namespace
+
+/// The motion of \p Reg when every write of it is a constant step and all
+/// paths of an iteration agree where they meet and at the back edges.
+static std::optional<RegMotion> regMotion(const X86Knowledge &K,
+                                          const LoopBody &L,
+                                          const ReachingDefs &RD,
+                                          unsigned Reg) {
+  RegMotion M;
+  if (!Reg || !RD.regWrittenInLoop(Reg)) {
+    M.Before.assign(L.Instrs.size(), 0);
+    return M;
+  }
+  M.Before.assign(L.Instrs.size(), std::nullopt);
+  // Edges to the header are back edges; the others form a DAG, so each
+  // block is entered once, every other in-edge only checked.
+  std::vector<std::optional<int64_t>> Entry(L.Blocks.size());
+  std::optional<int64_t> Step;
+  std::vector<unsigned> Work{0};
+  Entry[0] = 0;
+  while (!Work.empty()) {
+    const LoopBody::Block &B = L.Blocks[Work.back()];
+    int64_t Off = *Entry[Work.back()];
+    Work.pop_back();
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      M.Before[I] = Off;
+      for (auto [R, U] : RD.writesOf(I))
+        if (K.regsOverlap(R, Reg)) {
+          int64_t St = K.inductionStep(L.Instrs[I], R);
+          if (!St)
+            return std::nullopt;
+          Off += St;
+          break;
+        }
+    }
+    for (unsigned S : B.Succs) {
+      std::optional<int64_t> &At = S == 0 ? Step : Entry[S];
+      if (At && *At != Off)
+        return std::nullopt;
+      if (!At && S)
+        Work.push_back(S);
+      At = Off;
+    }
+  }
+  if (!Step)
+    return std::nullopt;
+  M.Step = *Step;
+  return M;
+}
+
+static std::optional<int64_t> strideOfRead(const X86Knowledge &K,
+                                           const LoopBody &L,
+                                           const ReachingDefs &RD, unsigned I,
+                                           unsigned Reg, unsigned Depth);
+
+/// How much the value \p Def writes to \p Reg changes from one iteration
+/// to the next: an induction's step, or an affine combination (mov, lea,
+/// add, sub, shl, imul by a constant) of registers that change so.
+static std::optional<int64_t> strideOfDef(const X86Knowledge &K,
+                                          const LoopBody &L,
+                                          const ReachingDefs &RD, unsigned Def,
+                                          unsigned Reg, unsigned Depth) {
+  const Instr &I = L.Instrs[Def];
+  if (K.inductionStep(I, Reg)) {
+    std::optional<RegMotion> M = regMotion(K, L, RD, Reg);
+    return M ? std::optional<int64_t>(M->Step) : std::nullopt;
+  }
+  if (Depth > 8)
+    return std::nullopt;
+  auto Of = [&](unsigned Op) -> std::optional<int64_t> {
+    if (Op >= I.Ops.size() || !I.Ops[Op].isReg())
+      return std::nullopt;
+    return strideOfRead(K, L, RD, Def, I.Ops[Op].Reg, Depth + 1);
+  };
+  auto Imm = [&](unsigned Op) -> std::optional<int64_t> {
+    if (Op >= I.Ops.size() || !I.Ops[Op].isImm())
+      return std::nullopt;
+    return I.Ops[Op].Imm;
+  };
+  StringRef N = K.opcodeName(I.Opcode);
+  std::optional<int64_t> A, B, C;
+  if (N == "MOV64rr" || N == "MOV32rr")
+    return Of(1);
+  if ((N == "LEA64r" || N == "LEA64_32r") && (A = Of(1)) && (B = Imm(2)) &&
+      (C = Of(3)) && Imm(4) && I.Ops[5].isReg() && !I.Ops[5].Reg)
+    return *A + *B * *C;
+  if ((N == "ADD64rr" || N == "ADD32rr") && (A = Of(1)) && (B = Of(2)))
+    return *A + *B;
+  if ((N == "SUB64rr" || N == "SUB32rr") && (A = Of(1)) && (B = Of(2)))
+    return *A - *B;
+  if ((N == "SHL64ri" || N == "SHL32ri") && (A = Of(1)) && (B = Imm(2)) &&
+      *B >= 0 && *B < 32)
+    return *A * (int64_t(1) << *B);
+  if ((N == "IMUL64rri32" || N == "IMUL64rri8" || N == "IMUL32rri" ||
+       N == "IMUL32rri8") &&
+      (A = Of(1)) && (B = Imm(2)))
+    return *A * *B;
+  return std::nullopt;
+}
+
+/// The stride of \p Reg as instruction \p I reads it: 0 when the loop
+/// never writes it, an induction's step, or that of its one definition.
+static std::optional<int64_t> strideOfRead(const X86Knowledge &K,
+                                           const LoopBody &L,
+                                           const ReachingDefs &RD, unsigned I,
+                                           unsigned Reg, unsigned Depth) {
+  if (!Reg || !RD.regWrittenInLoop(Reg))
+    return 0;
+  if (std::optional<RegMotion> M = regMotion(K, L, RD, Reg))
+    return M->Step;
+  std::optional<unsigned> Def;
+  for (const RegRead *R : RD.readsOf(I))
+    if (K.regsOverlap(R->Reg, Reg))
+      for (auto [D, C] : R->Defs) {
+        if (D == EntryDef || (Def && *Def != D))
+          return std::nullopt;
+        Def = D;
+      }
+  if (!Def)
+    return std::nullopt;
+  for (auto [R, U] : RD.writesOf(*Def))
+    if (K.regsOverlap(R, Reg))
+      return strideOfDef(K, L, RD, *Def, R, Depth);
+  return std::nullopt;
+}
+
+/// For an address register \p Reg that \p Store and \p Load both read:
+/// how far its value at the load is from its value at the store in the
+/// same iteration, and how much it moves per iteration.
+static std::optional<std::pair<int64_t, int64_t>>
+registerDistance(const X86Knowledge &K, const LoopBody &L,
+                 const ReachingDefs &RD, unsigned Reg, unsigned Store,
+                 unsigned Load) {
+  if (std::optional<RegMotion> M = regMotion(K, L, RD, Reg)) {
+    if (!M->Before[Store] || !M->Before[Load])
+      return std::nullopt;
+    return std::pair(*M->Before[Load] - *M->Before[Store], M->Step);
+  }
+  // Recomputed in the loop (`lea (%rdi,%rsi,4), %rsi` from an induction):
+  // the same definition must reach both, from the same or the previous
+  // iteration.
+  auto DefAt = [&](unsigned I) -> std::optional<std::pair<unsigned, bool>> {
+    std::optional<std::pair<unsigned, bool>> Out;
+    for (const RegRead *R : RD.readsOf(I))
+      if (K.regsOverlap(R->Reg, Reg))
+        for (auto DC : R->Defs) {
+          if (DC.first == EntryDef || (Out && *Out != DC))
+            return std::nullopt;
+          Out = DC;
+        }
+    return Out;
+  };
+  auto DS = DefAt(Store), DL = DefAt(Load);
+  if (!DS || !DL || DS->first != DL->first)
+    return std::nullopt;
+  std::optional<int64_t> Stride = strideOfRead(K, L, RD, Load, Reg, 0);
+  if (!Stride)
+    return std::nullopt;
+  return std::pair((int64_t(DS->second) - int64_t(DL->second)) * *Stride,
+                   *Stride);
+}
+
+/// True when instruction \p To may run after \p From in one iteration.
+static bool mayFollowInIteration(const LoopBody &L, unsigned From,
+                                 unsigned To) {
+  auto BlockOf = [&](unsigned I) {
+    for (unsigned B = 0; B < L.Blocks.size(); ++B)
+      if (I >= L.Blocks[B].Begin && I < L.Blocks[B].End)
+        return B;
+    return 0u;
+  };
+  unsigned BF = BlockOf(From), BT = BlockOf(To);
+  if (BF == BT && From < To)
+    return true;
+  std::vector<bool> Seen(L.Blocks.size());
+  std::vector<unsigned> Work{BF};
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    for (unsigned S : L.Blocks[B].Succs)
+      if (S && !Seen[S]) {
+        if (S == BT)
+          return true;
+        Seen[S] = true;
+        Work.push_back(S);
+      }
+  }
+  return false;
+}
+
+bool decan::neverReadsStored(const X86Knowledge &K, const LoopBody &L,
+                             const ReachingDefs &RD, unsigned Store,
+                             unsigned Load) {
+  const Instr &S = L.Instrs[Store], &Ld = L.Instrs[Load];
+  int MS = K.memOperandIndex(S.Opcode), ML = K.memOperandIndex(Ld.Opcode);
+  if (MS < 0 || ML < 0)
+    return false;
+  const Operand *A = &S.Ops[MS], *B = &Ld.Ops[ML];
+  // One array through the same registers; displacements as numbers (a
+  // RIP-relative one counts from each instruction's own address).
+  for (int J : {0, 1, 2, 4})
+    if (!(A[J] == B[J]))
+      return false;
+  if (!A[0].isReg() || !A[2].isReg() || !A[3].isImm() || !B[3].isImm() ||
+      A[0].Reg == K.RIP)
+    return false;
+  int64_t Ws = K.memWidth(S), Wl = K.memWidth(Ld);
+  auto DB = registerDistance(K, L, RD, A[0].Reg, Store, Load),
+       DX = registerDistance(K, L, RD, A[2].Reg, Store, Load);
+  if (!Ws || !Wl || !DB || !DX)
+    return false;
+  int64_t Scale = A[1].isImm() ? A[1].Imm : 1;
+  int64_t Step = DB->second + Scale * DX->second;
+  // Where the load's first byte is, in the iteration of the store and in
+  // each later one, from the store's first byte.
+  int64_t D = (B[3].Imm - A[3].Imm) + DB->first + Scale * DX->first;
+  auto Overlaps = [&](int64_t X) { return X < Ws && X + Wl > 0; };
+  if (Overlaps(D) && mayFollowInIteration(L, Store, Load))
+    return false;
+  if (Step == 0)
+    return !Overlaps(D);
+  // Once past the stored bytes in the direction it moves, the load never
+  // comes back; one that first has to cross them reads them.
+  for (int64_t X = D + Step, N = 0; N < 4096; X += Step, ++N) {
+    if (Overlaps(X))
+      return false;
+    if ((Step > 0 && X >= Ws) || (Step < 0 && X + Wl <= 0))
+      return true;
+  }
+  return false;
+}

@@ -2,7 +2,9 @@
 //
 // Part of decan. Which definitions reach each register read of a loop body,
 // within the iteration or across the back edge (loop-carried), by register
-// unit so sub- and super-registers alias correctly.
+// unit so sub- and super-registers alias correctly; what follows from them
+// about addresses (affine registers, distances between accesses of one
+// array, whether a load can read what a store wrote).
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +109,16 @@ struct ArrayDistance {
 ArrayDistance arrayDistance(const X86Knowledge &K, const LoopBody &L,
                             const ReachingDefs &RD, unsigned Store,
                             unsigned Load);
+
+/// True when it is proven that \p Load never reads a byte \p Store wrote,
+/// in the same iteration or an earlier one: both address one array with
+/// the same registers, each register moves by constant steps on every path
+/// of an iteration (paths may differ in where, not in how much), and the
+/// load's bytes stay ahead of or behind the store's in the direction they
+/// move (`do { a[i] = y; } while (a[++i] != x)`, bzip2's partition loops
+/// that swap the element just read). False when unknown.
+bool neverReadsStored(const X86Knowledge &K, const LoopBody &L,
+                      const ReachingDefs &RD, unsigned Store, unsigned Load);
 
 /// Per instruction: true when the GPR values it writes follow from loop
 /// entry values and constant steps alone (induction updates, address

@@ -448,7 +448,8 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
   markReductions(K, L, RD, S.Bits);
   findGroups(K, L, S);
   // Memory written by the loop that an exit may read: the same array
-  // (same base register), an opaque symbol, or what alias facts allow.
+  // (same base register) unless the addresses prove the exit reads no
+  // stored byte, an opaque symbol, or what alias facts allow.
   for (unsigned I = 0; I < N; ++I) {
     if (!(S.Bits[I] & SubsetCtrl) || !(S.Bits[I] & SubsetLoad))
       continue;
@@ -487,6 +488,11 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
       // but the copy still ends.
       bool MayAlias = ExitSlice[I] &&
                       (L.ExitMayReadStored ? *L.ExitMayReadStored : !Disjoint);
+      // One array, but the load's bytes are never ones the store wrote
+      // before (the element just read swapped away, a[i] stored while the
+      // exit reads a[i+1]): every copy reads what REF reads.
+      if (SameArray && !SymBoth && neverReadsStored(K, L, RD, J, I))
+        continue;
       if (SameArray || SymBoth)
         S.CtrlReadsStoredMemory = true;
       else if (MayAlias)

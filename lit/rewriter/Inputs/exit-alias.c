@@ -5,9 +5,11 @@
 // src + 1 one call in four, its stores do change what the exit reads: a
 // variant (which writes no memory) then runs more iterations than REF,
 // and that sample is dropped. chain_root's exit reads the array it stores
-// to, and drain's exit tests what a call that writes memory returns: both
-// stay REF only, with what a user could change. Prints what a plain build
-// prints.
+// to (another element), and drain's exit tests what a call that writes
+// memory returns: both stay REF only, with what a user could change;
+// move_to_front and smear read the array they write through the same
+// registers, the one never a stored byte, the other the previous
+// iteration's. Prints what a plain build prints.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +31,35 @@ __attribute__((noinline)) int chain_root(int *parent, int x) {
     x = parent[x];
   }
   return x + t;
+}
+
+// bzip2's move-to-front: the exit tests list[j] before the loop stores
+// there, and the loop never comes back: one array, but no byte the loop
+// stored is read by the exit; variants, in capped copies.
+__attribute__((noinline)) int move_to_front(unsigned char *list,
+                                            unsigned char c) {
+  unsigned char prev = list[0];
+  int j = 0;
+  while (prev != c) {
+    ++j;
+    unsigned char t = list[j];
+    list[j] = prev;
+    prev = t;
+  }
+  list[0] = c;
+  return j;
+}
+
+// The value the exit tests moves one element ahead per iteration: the exit
+// reads what the previous iteration stored, REF only.
+__attribute__((noinline)) int smear(int *a, int stop) {
+  int i = 0;
+  while (a[i] != stop) {
+    a[i + 1] = a[i] + 1;
+    __asm__ volatile("" ::: "memory"); // no forwarding in registers
+    ++i;
+  }
+  return i;
 }
 
 __attribute__((noinline)) int pop(int *stack, int *top) {
@@ -71,6 +102,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 64; ++i)
       stack[top++] = i * r % 97;
     total += drain(stack, &top);
+    static unsigned char mtf[256];
+    if (r == 0)
+      for (int i = 0; i < 256; ++i)
+        mtf[i] = (unsigned char)i;
+    total += move_to_front(mtf, (unsigned char)(r * 37 % 256));
+    static int line[72];
+    line[0] = r & 7;
+    total += smear(line, (r & 7) + 64);
   }
   printf("total %ld\n", total);
   return 0;

@@ -76,8 +76,11 @@ struct LoopSubsets {
   unsigned NumChasedLoad = 0;
   /// Some exit depends on a load of memory the loop also stores, as its
   /// operands show (the same base register or index, or opaque symbols
-  /// that may be one object): variants that change stores would change
-  /// what the exit reads. Refused in every variant.
+  /// that may be one object), unless the addresses prove the load never
+  /// reads a byte the loop stored (neverReadsStored: the store writes what
+  /// was read already, or where the load never comes): variants that
+  /// change stores would change what the exit reads. Refused in every
+  /// variant.
   bool CtrlReadsStoredMemory = false;
   /// Some exit depends on a load that a store of the loop may alias where
   /// nothing proves either way (the front end's alias analysis says "may",
