@@ -8,6 +8,7 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/abi_names.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -196,23 +197,40 @@ static void pruneCache(StringRef Dir) {
 
 /// Renames the complete \p Staging directory into the cache as \p Entry,
 /// and returns the copy of \p Input there. Another run may have filled
-/// the entry meanwhile: its copy is as good. An entry without its copy
-/// (left by an older decan) is broken: replaced.
+/// the entry meanwhile, or filled it before under another file name (the
+/// same bytes as another name: a library and its symlinked or copied
+/// twin): the staged files join that entry by name. An entry is never
+/// removed here: a run that found it has already pointed its program at
+/// the copy in it (LD_LIBRARY_PATH, DECAN_LIB_MAP), and a removal before
+/// the program loaded it made it load the original, unmeasured.
 static Expected<std::string> keepEntry(StringRef Staging, StringRef Entry,
                                        StringRef Input) {
   std::string Copy = rewrittenPath(Input, Entry);
   std::error_code EC = sys::fs::rename(Staging, Entry);
-  if (EC && sys::fs::is_directory(Entry) && !sys::fs::exists(Copy)) {
-    sys::fs::remove_directories(Entry);
-    EC = sys::fs::rename(Staging, Entry);
+  if (EC && sys::fs::is_directory(Entry)) {
+    // Each staged file (the copy last: its presence means a complete
+    // copy) joins the entry unless one of that name is already there.
+    std::error_code EC2;
+    std::vector<std::string> Files;
+    for (sys::fs::directory_iterator I(Staging, EC2), E; I != E && !EC2;
+         I.increment(EC2))
+      Files.push_back(I->path());
+    std::string StagedCopy = rewrittenPath(Input, Staging);
+    llvm::erase(Files, StagedCopy);
+    Files.push_back(StagedCopy);
+    EC = EC2;
+    for (const std::string &F : Files) {
+      SmallString<256> To(Entry);
+      sys::path::append(To, sys::path::filename(F));
+      if (!EC && !sys::fs::exists(To))
+        EC = sys::fs::rename(F, To);
+    }
   }
-  if (EC) {
-    sys::fs::remove_directories(Staging);
-    if (!sys::fs::exists(Copy))
-      return createStringError(
-          EC, "cannot move '%s' into the cache as '%s': %s",
-          Staging.str().c_str(), Entry.str().c_str(), EC.message().c_str());
-  }
+  sys::fs::remove_directories(Staging); // gone when renamed whole
+  if (EC && !sys::fs::exists(Copy))
+    return createStringError(EC, "cannot move '%s' into the cache as '%s': %s",
+                             Staging.str().c_str(), Entry.str().c_str(),
+                             EC.message().c_str());
   return Copy;
 }
 

@@ -24,11 +24,13 @@
 
 #include "Late.h"
 #include "Objects.h"
+#include "State.h"
 #include "decan/runtime.h"
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +155,30 @@ bool searchCallerPaths(const char *Name, const void *Caller, char *Buf,
   return searchPath(RunPath, Origin, Name, Buf, Cap);
 }
 
+/// Says once per copy that decan's copy \p Copy of \p Path did not load
+/// (\p Why): on stderr, and in the report.
+void sayCopyFailed(const char *Path, const char *Copy, const char *Why) {
+  static pthread_mutex_t Mutex = PTHREAD_MUTEX_INITIALIZER;
+  static char Said[8][512];
+  static unsigned NumSaid;
+  pthread_mutex_lock(&Mutex);
+  bool Seen = false;
+  for (unsigned I = 0; I < NumSaid && !Seen; ++I)
+    Seen = !strncmp(Said[I], Copy, sizeof(Said[I]) - 1);
+  if (!Seen && NumSaid < sizeof(Said) / sizeof(Said[0]))
+    snprintf(Said[NumSaid++], sizeof(Said[0]), "%s", Copy);
+  pthread_mutex_unlock(&Mutex);
+  if (Seen)
+    return;
+  fprintf(stderr,
+          "decan: warning: decan's copy %s of %s did not load (%s): the "
+          "original runs, unmeasured\n",
+          Copy, Path, Why);
+  decan::rt::addWarning("decan's copy %s of %s did not load (%s): the "
+                        "original runs, unmeasured",
+                        Copy, Path, Why);
+}
+
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) void *dlopen(const char *File,
@@ -189,8 +215,13 @@ extern "C" __attribute__((visibility("default"))) void *dlopen(const char *File,
       Open = decan::rt::lateLibraryCopy(Path, Copy, sizeof(Copy));
   }
   void *Handle = Next(Open, Mode);
-  if (!Handle && Open != Path)
-    Handle = Next(Path, Mode); // the copy did not load: the original runs
+  if (!Handle && Open != Path) {
+    // The copy did not load (gone from the cache, or broken): the original
+    // runs, unmeasured, and the report says why.
+    const char *Why = dlerror();
+    sayCopyFailed(Path, Open, Why ? Why : "unknown error");
+    Handle = Next(Path, Mode);
+  }
   if (Handle)
     decan::rt::scanLoadedObjects();
   return Handle;

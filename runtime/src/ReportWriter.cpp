@@ -456,6 +456,11 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
     J.key("main_runqueue_run_us");
     J.u64(RunUs);
   }
+  // The loops' inside_cycles hold decan's cost on the threads' CPU, not
+  // their waits (Runtime.cpp, addDecanCost): the tool takes it out of the
+  // CPU time as it is.
+  J.key("decan_cost_clock");
+  J.str("cpu");
   J.key("threads");
   J.u64(std::min<uint32_t>(Reg.NumThreads.load(), kMaxThreads));
   J.endObject();

@@ -414,6 +414,7 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   T->InFlightRerunOf = -1;
   T->InFlightRole = D.What;
   T->EntryTsc = Entry;
+  T->SlotSwitched = false;
   // REF is the program's loop: it runs in the program's FP environment.
   if (D.Variant != DECAN_REF && Cfg.Fp == FpEnv::Ftz) {
     uint32_t Csr = getMxcsr();
@@ -444,6 +445,28 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   return D.Variant;
 }
 
+/// What decan added to the call that ends now, from begin_call's entry
+/// on, less the loop's own \p Own cycles: its wall time where nothing
+/// else ran on the thread's CPU meanwhile, so that decan's cost is part of
+/// the process's CPU time and never the time the thread waited. A slot
+/// switched out while its copy ran (blocked in it, preempted) counts the
+/// copy's CPU time and the slot's fixed cost; an accounting call (no
+/// context-switch read: it must stay cheap) that stayed longer than a
+/// slot's fixed cost was preempted or faulted in the runtime, and counts
+/// that fixed cost. Into the loop's InsideCycles (its own time plus this)
+/// and the thread's DecanCycles.
+static inline void addDecanCost(ThreadState *T, ThreadLoop *TL, uint64_t Own) {
+  uint64_t Inside = rawTsc() - T->EntryTsc;
+  uint64_t Cost = Inside > Own ? Inside - Own : 0;
+  if (__builtin_expect(T->SlotSwitched, 0))
+    Cost = std::min(Cost, T->SlotCopyCycles + Facts.SlotFixedCycles);
+  else if (T->InFlightRole == Role::Account && Facts.SlotFixedCycles)
+    Cost = std::min(Cost, Facts.SlotFixedCycles);
+  T->SlotSwitched = false;
+  TL->Tot.InsideCycles += Own + Cost;
+  T->DecanCycles += Cost;
+}
+
 /// A loop with capped copies: their cap follows REF's largest trip count.
 static inline void noteRefTrips(LoopState *L, uint64_t Trips) {
   if (L->CappedMask && Trips > L->MaxRefTrips.load(std::memory_order_relaxed))
@@ -466,9 +489,7 @@ static void endRerun(LoopState *L, ThreadState *T, ThreadLoop *TL,
   T->InFlightLoop = -1;
   T->InFlightVariant = -1;
   T->InFlightRerunOf = -1;
-  uint64_t Inside = rawTsc() - T->EntryTsc;
-  TL->Tot.InsideCycles += Inside;
-  T->DecanCycles += Inside > Cycles ? Inside - Cycles : 0;
+  addDecanCost(T, TL, Cycles);
 }
 
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
@@ -529,6 +550,12 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
     Ctx = Dis.Switches;
     HaveCtx = true;
     Switched = Ctx != T->CtxStart;
+    if (Switched) {
+      // The copy's CPU time (REF's is the loop's own: none of decan's).
+      uint64_t CopyNs = V == DECAN_REF ? 0 : threadCpuNs() - T->CpuStartNs;
+      T->SlotSwitched = true;
+      T->SlotCopyCycles = (uint64_t)((double)CopyNs * Facts.TscHz * 1e-9);
+    }
     bool Faulted = Dis.Faults != T->FaultStart;
     Disturbed = Switched || Faulted;
     if (What == Role::Sample && !Capped) {
@@ -592,10 +619,7 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   } else {
     T->InFlightLoop = -1;
     T->InFlightVariant = -1;
-    uint64_t Inside = rawTsc() - T->EntryTsc;
-    TL->Tot.InsideCycles += Inside;
-    uint64_t Own = V == DECAN_REF ? Cycles : 0;
-    T->DecanCycles += Inside > Own ? Inside - Own : 0;
+    addDecanCost(T, TL, V == DECAN_REF ? Cycles : 0);
   }
   if (__builtin_expect(Sched.RunMode == Mode::Instance, 0)) {
     if (Call >= Sched.Instance + L->Plan.N - 1 &&

@@ -195,8 +195,15 @@ struct ThreadState {
   /// TSC at begin_call's entry: a timed call's whole cost in the runtime.
   uint64_t EntryTsc = 0;
   /// What decan added on this thread so far (runtime stays less the loops'
-  /// own time): taken out of the regions that enclose it.
+  /// own time, on the thread's CPU: decanCost() in Runtime.cpp): taken out
+  /// of the regions that enclose it.
   uint64_t DecanCycles = 0;
+  /// The slot call in flight was switched out while its copy ran (blocked,
+  /// preempted): its wall time holds a wait that is no work of decan's, so
+  /// its cost is the copy's CPU time (SlotCopyCycles, TSC cycles) and the
+  /// slot's fixed cost.
+  bool SlotSwitched = false;
+  uint64_t SlotCopyCycles = 0;
   uint64_t EvStart[kMaxEvents] = {};
   unsigned RegionDepth = 0, RegionOverflow = 0;
   RegionFrame Regions[kMaxRegionDepth];

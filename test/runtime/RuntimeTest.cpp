@@ -449,6 +449,51 @@ TEST(Runtime, BlockedTimeIsToldFromCpuTime) {
   }
 }
 
+TEST(Runtime, DecansCostIsCpuTimeNotTheWaitInACopy) {
+  // issue 26: a copy that blocks (a pool's loop around pthread_cond_wait)
+  // or is preempted holds a wait on the wall clock that is no work of
+  // decan's; its cost is the copy's CPU time. A copy that spins is decan's
+  // work, all of it.
+  for (bool Sleeping : {true, false}) {
+    configure({{"DECAN_LOOPS", "all"},
+               {"DECAN_VARIANTS", "REF,LS"},
+               {"DECAN_WARMUP", "0"},
+               {"DECAN_REPS", "4"}});
+    decan_loop_desc D = makeDesc(Sleeping ? "csleep:L0" : "cspin:L0");
+    __decan_register_loops(&D, 1);
+    constexpr uint64_t Own = 1000; // REF's cycles, as the stub times them
+    unsigned Copies = 0;
+    for (int I = 0; I < 12; ++I) {
+      int V = __decan_begin_call(&D);
+      if (V < 0)
+        continue;
+      if (V != DECAN_REF) {
+        ++Copies;
+        if (Sleeping) {
+          struct timespec Ts = {0, 2000000};
+          nanosleep(&Ts, nullptr);
+        } else {
+          spinCpu(2000000);
+        }
+      }
+      if (__decan_end_call(&D, V, Own, 1))
+        __decan_end_call(&D, V | DECAN_RERUN, Own, 1);
+    }
+    ASSERT_GE(Copies, 2u);
+    ASSERT_TRUE(writeReportNow("flushed"));
+    minijson::Value R;
+    ASSERT_TRUE(readReport(reportPath(), R));
+    EXPECT_EQ(R["process"]["decan_cost_clock"].Str, "cpu");
+    const auto &Tot = (*findLoop(R, D.id))["threads"][0]["whole_run"];
+    double Cost = Tot["inside_cycles"].Num - Tot["timed_cycles"].Num;
+    double Ms = R["machine"]["tsc_hz"].Num / 1000;
+    if (Sleeping)
+      EXPECT_LT(Cost, 0.5 * Ms * Copies) << "2 ms asleep in each copy";
+    else
+      EXPECT_GE(Cost, 1.9 * Ms * Copies) << "2 ms of CPU in each copy";
+  }
+}
+
 TEST(Runtime, OneThreadAtATimeRunsALoopsCopies) {
   // The copies share the loop's scratch area: while one thread runs a
   // copy, another thread's slots time REF (issue 26: Sat(DL1) of 4-6 on an

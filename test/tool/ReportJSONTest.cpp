@@ -294,6 +294,7 @@ const std::set<std::string> DocumentedKeys = {
     ".processes[].wall_cycles",
     ".processes[].cpu_cycles",
     ".processes[].runqueue_wait_cycles",
+    ".processes[].decan_cost_on_cpu",
     ".processes[].threads",
     ".warnings",
     ".loops",

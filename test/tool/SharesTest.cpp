@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Tool/Analysis.h"
+#include "decan/Tool/Render.h"
 
 #include "gtest/gtest.h"
 
@@ -129,6 +130,57 @@ TEST(Shares, DecansWallClockCostPastTheCpuTimeStaysIn) {
       L.Warnings.begin(), L.Warnings.end(), [](const std::string &W) {
         return W.find("decan's accounting costs") != std::string::npos;
       }));
+}
+
+TEST(Shares, TheRunLineAgreesWithTheLowerBound) {
+  // The same run: the run line must not say decan added 0% while the
+  // warning says its cost stayed in.
+  Report R;
+  R.Loops.push_back(makeLoop("work:L0", 400, 0, 0));
+  R.ProcessCycles = 1000;
+  R.OverheadCycles = 1200;
+  analyse(R);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  printReportTable(OS, R);
+  EXPECT_NE(Text.find("decan's own work (variant calls, probes, sampling) is "
+                      "left in it (lower bounds)"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.find("added 0.0%"), std::string::npos) << Text;
+}
+
+TEST(Shares, DecansCpuCostIsTakenOutWhole) {
+  // Two threads taking turns on a busy machine: the main thread waited
+  // half the run for a CPU. A current runtime counted decan's cost on the
+  // threads' CPU (its waits left out): it comes out of the CPU time whole,
+  // not less the wait share as an older runtime's wall-clock cost does.
+  for (bool OnCpu : {true, false}) {
+    Report R;
+    R.Loops.push_back(makeLoop("work:L0", 400, 0, 0));
+    ProcessInfo P;
+    P.WallCycles = 2000;
+    P.CpuCycles = 1000;
+    P.WaitCycles = 1000;
+    P.Threads = 2;
+    P.CostOnCpu = OnCpu;
+    R.Processes.push_back(P);
+    R.ProcessCycles = 1000;
+    R.OverheadCycles = 200;
+    analyse(R);
+    EXPECT_NEAR(decanCostCycles(R), OnCpu ? 200 : 100, 1e-9);
+    ASSERT_TRUE(decanAddedShare(R));
+    EXPECT_NEAR(*decanAddedShare(R), OnCpu ? 200.0 / 800 : 100.0 / 900, 1e-9);
+    EXPECT_TRUE(R.Warnings.empty() ||
+                R.Warnings[0].find("came to the program's CPU time") ==
+                    std::string::npos);
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    printReportTable(OS, R);
+    EXPECT_NE(Text.find(OnCpu ? "added 25.0%" : "added 11.1%"),
+              std::string::npos)
+        << Text;
+  }
 }
 
 TEST(Shares, PreemptedTimeIsNotCpuTimeButNotBlocked) {

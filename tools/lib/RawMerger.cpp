@@ -316,6 +316,7 @@ ProcessInfo RawMerger::addProcess(const json::Object &O, StringRef Source) {
   double TscHz = num(O.getObject("machine"), "tsc_hz");
   PI.WallCycles = num(Proc, "wall_cycles");
   PI.CpuCycles = num(Proc, "cpu_us") * TscHz / 1e6;
+  PI.CostOnCpu = str(Proc, "decan_cost_clock") == "cpu";
   // Time the main thread was ready to run while other processes held the
   // CPUs. It is in the wall time and in any timed call it fell into, so it
   // is not taken out of either; past a tenth of the run, say that the

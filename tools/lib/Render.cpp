@@ -188,16 +188,17 @@ void printReportTable(raw_ostream &OS, const Report &R, bool Verbose) {
   unsigned Measured = 0;
   for (const LoopReport &L : R.Loops)
     Measured += !L.isRegion() && (L.RunCalls != 0 || L.Variants[Variant::REF]);
-  if (R.Coverage)
+  if (R.Coverage) {
+    // As the shares took it out (analyses/Shares.cpp), or said it stayed in.
+    std::optional<double> Added = decanAddedShare(R);
     OS << formatv("run: the {0} measured loop{1} {2} of the program's "
                   "time; decan's own work (variant calls, probes, sampling) "
-                  "added {3}\n",
+                  "{3}\n",
                   Measured, Measured == 1 ? " covers" : "s cover",
                   percentText(*R.Coverage),
-                  percentText(R.ProcessCycles > R.OverheadCycles
-                                  ? R.OverheadCycles /
-                                        (R.ProcessCycles - R.OverheadCycles)
-                                  : 0));
+                  Added ? "added " + percentText(*Added)
+                        : std::string("is left in it (lower bounds)"));
+  }
   OS << "Loops by what a fix would save (share x the best settled gain; "
         "program = part of the program's time, loops = part of measured "
         "loop time)\n";

@@ -472,7 +472,8 @@ json::Value toJSON(const ProcessInfo &X) {
                       {"wall_cycles", X.WallCycles},
                       {"cpu_cycles", X.CpuCycles},
                       {"runqueue_wait_cycles", X.WaitCycles},
-                      {"threads", X.Threads}};
+                      {"threads", X.Threads},
+                      {"decan_cost_on_cpu", X.CostOnCpu}};
 }
 
 bool fromJSON(const json::Value &E, ProcessInfo &X, json::Path P) {
@@ -493,7 +494,8 @@ bool fromJSON(const json::Value &E, ProcessInfo &X, json::Path P) {
          O.mapOptional("wall_cycles", X.WallCycles) &&
          O.mapOptional("cpu_cycles", X.CpuCycles) &&
          O.mapOptional("runqueue_wait_cycles", X.WaitCycles) &&
-         O.mapOptional("threads", X.Threads);
+         O.mapOptional("threads", X.Threads) &&
+         O.mapOptional("decan_cost_on_cpu", X.CostOnCpu);
 }
 
 json::Value toJSON(const Report &X) {

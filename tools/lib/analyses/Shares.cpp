@@ -38,6 +38,20 @@ double cpuWaitShare(const Report &R) {
   return Wall > 0 ? std::clamp(Wait / Wall, 0.0, 1.0) : 0;
 }
 
+double decanCostCycles(const Report &R) {
+  bool OnCpu =
+      !R.Processes.empty() &&
+      all_of(R.Processes, [](const ProcessInfo &P) { return P.CostOnCpu; });
+  return R.OverheadCycles * (OnCpu ? 1 : 1 - cpuWaitShare(R));
+}
+
+std::optional<double> decanAddedShare(const Report &R) {
+  double Program = R.ProcessCycles - decanCostCycles(R);
+  if (R.ProcessCycles <= 0 || Program <= 0)
+    return std::nullopt;
+  return decanCostCycles(R) / Program;
+}
+
 std::string wallCpuText(const Report &R) {
   std::optional<double> Hz = R.Machine.getNumber("tsc_hz");
   double Wall = 0, Cpu = 0, Wait = 0;
@@ -90,14 +104,15 @@ std::optional<double> computeShares(Report &R, bool *OverheadKept) {
   for (LoopReport &L : R.Loops)
     L.Share = Total > 0 && !L.isRegion() ? L.cpuTimeCycles() / Total : 0;
   // The program's own time: the processes' CPU time less what decan
-  // added. decan's own work is timed on the wall clock.
-  double Program = R.ProcessCycles - R.OverheadCycles * Running;
+  // added (on the threads' CPU: decanCostCycles).
+  double Program = R.ProcessCycles - decanCostCycles(R);
   if (R.ProcessCycles <= 0)
     return std::nullopt;
-  // Threads that wait or take turns on the cores stretch decan's
-  // wall-clock cost past the CPU time it is part of: it cannot be taken
-  // out, so the shares are of all the CPU time (lower bounds), and say so.
-  bool KeepOverhead = Program <= 0;
+  // An older runtime timed decan's work on the wall clock: threads that
+  // wait or take turns on the cores stretch it past the CPU time it is
+  // part of. It cannot be taken out then, so the shares are of all the
+  // CPU time (lower bounds), and say so.
+  bool KeepOverhead = !decanAddedShare(R);
   if (OverheadKept)
     *OverheadKept = KeepOverhead;
   if (KeepOverhead)
@@ -137,10 +152,11 @@ void shares(AnalysisContext &C) {
   std::optional<double> Scaled = computeShares(C.R, &OverheadKept);
   if (OverheadKept) {
     std::string W =
-        formatv("decan's own work, timed on the wall clock ({0:F0} cycles), "
-                "came to the program's CPU time ({1:F0}) or more: it is left "
-                "in, and the program shares are lower bounds",
-                C.R.OverheadCycles, C.R.ProcessCycles)
+        formatv("decan's own work ({0:F0} cycles) came to the program's "
+                "CPU time ({1:F0}) or more (timed on the wall clock by an "
+                "older runtime): it is left in, and the program shares are "
+                "lower bounds",
+                decanCostCycles(C.R), C.R.ProcessCycles)
             .str();
     if (!llvm::is_contained(C.R.Warnings, W))
       C.R.Warnings.push_back(W);

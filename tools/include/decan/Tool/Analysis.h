@@ -179,6 +179,17 @@ double programCycles(const Report &R);
 /// processes held (processes with CPU and wall time only).
 double cpuWaitShare(const Report &R);
 
+/// decan's own cost in the processes' CPU time: Report::OverheadCycles as
+/// the runtime counted it on the threads' CPU, or (an older runtime's, on
+/// the wall clock) less the part the main threads waited for a CPU.
+double decanCostCycles(const Report &R);
+
+/// What decan added, as a part of the program's own time (its CPU time
+/// less decanCostCycles); unset where that cost came to the CPU time or
+/// more (an older runtime's wall-clock cost: it stays in the program's
+/// time, and the program shares are lower bounds).
+std::optional<double> decanAddedShare(const Report &R);
+
 /// "time: wall 2.31 s, CPU 1.12 s: 1.19 s waiting/preempted ...", or ""
 /// where the processes' CPU time is unknown: the table's footer line.
 std::string wallCpuText(const Report &R);

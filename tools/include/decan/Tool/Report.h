@@ -329,6 +329,9 @@ struct ProcessInfo {
   /// Its main thread's wait for a CPU other processes held (run queue).
   double WaitCycles = 0;
   unsigned Threads = 0;
+  /// Its runtime counted decan's own cost on the threads' CPU (raw
+  /// "decan_cost_clock": "cpu"), not on the wall clock with their waits.
+  bool CostOnCpu = false;
 };
 
 llvm::json::Value toJSON(const ProcessInfo &X);
