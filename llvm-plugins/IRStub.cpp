@@ -2,9 +2,10 @@
 //
 // Part of decan. Step 5 of the outline pass (IROutline.cpp): in the preheader
 // of each outlined loop, the stub that checks the descriptor's `active` and
-// countdown and calls the cold measure function, which runs a variant
-// through the loop's variant table between __decan_begin_call and
-// __decan_end_call (the picture is in IROutline.h).
+// countdown and calls the cold measure function (preserve_allcc), which
+// calls its body through the module's one register-saving helper; the body
+// runs a variant through the loop's variant table between
+// __decan_begin_call and __decan_end_call (the picture is in IROutline.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,9 +61,9 @@ static void keepUpperHalves(Function &Fn) {
                Features.empty() ? "-vzeroupper" : Features + ",-vzeroupper");
 }
 
-/// The one function of the module, per target (features decide which
-/// vector registers preserve_allcc keeps), that calls `fn(frame)` and saves
-/// every register the call may change:
+/// The one function of the module per set of function attributes (the
+/// target's features decide which vector registers preserve_allcc keeps)
+/// that calls `fn(frame)` and saves every register the call may change:
 ///
 ///   preserve_allcc void decan.preserve_all(ptr fn, ptr frame) { fn(frame) }
 ///
@@ -70,14 +71,17 @@ static void keepUpperHalves(Function &Fn) {
 /// guarantee; each loop's measure function calls its body through it, so
 /// it saves only the few registers it uses itself.
 static Function *preserveAllHelper(Module &M, const Function &MeasureFn) {
-  Attribute Cpu = MeasureFn.getFnAttribute("target-cpu");
-  Attribute Features = MeasureFn.getFnAttribute("target-features");
+  LLVMContext &Ctx = M.getContext();
+  // The measure function's attributes (target, frame pointer, red zone),
+  // and unwind tables whatever the measure function's: debuggers and
+  // unwinders walk through it.
+  AttrBuilder AB(Ctx, MeasureFn.getAttributes().getFnAttrs());
+  AB.addUWTableAttr(UWTableKind::Async);
+  AttributeSet Attrs = AttributeSet::get(Ctx, AB);
   for (Function &G : M)
     if (G.getName().starts_with("decan.preserve_all") &&
-        G.getFnAttribute("target-cpu") == Cpu &&
-        G.getFnAttribute("target-features") == Features)
+        G.getAttributes().getFnAttrs() == Attrs)
       return &G;
-  LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
   FunctionType *BodyTy =
       FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false);
@@ -86,13 +90,7 @@ static Function *preserveAllHelper(Module &M, const Function &MeasureFn) {
       GlobalValue::InternalLinkage, "decan.preserve_all", M);
   H->setCallingConv(CallingConv::PreserveAll);
   H->setDSOLocal(true);
-  for (Attribute A : {Cpu, Features})
-    if (A.isValid())
-      H->addFnAttr(A);
-  H->addFnAttr(Attribute::Cold);
-  H->addFnAttr(Attribute::NoInline);
-  H->addFnAttr(Attribute::NoUnwind);
-  H->setUWTableKind(UWTableKind::Async); // unwinders and debuggers walk it
+  H->setAttributes(AttributeList::get(Ctx, Attrs, AttributeSet(), {}));
   H->getArg(0)->setName("fn");
   H->getArg(1)->setName("frame");
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", H));

@@ -211,7 +211,7 @@ exit:
 ;; through the module's one register-saving helper and returns the exit
 ;; index and live-outs from the frame.
 ; CHECK-LABEL: define internal preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
-; CHECK-SAME:  #[[COLD]]
+; CHECK-SAME:  #[[MEASURE:[0-9]+]]
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %frame = alloca [[FRAME]]
 ; CHECK:         store ptr %k, ptr %k.in
@@ -251,5 +251,7 @@ exit:
 ; CHECK-DAG: attributes #[[ATTR]] = { noinline nounwind "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-not-built"="8" "decan-variant"="REF" }
 ; CHECK-DAG: attributes #[[ATTR_LS]] = { noinline nounwind "decan-capped" "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-variant"="LS" }
 ; CHECK-DAG: attributes #[[COLD]] = { cold noinline nounwind }
-; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind uwtable }
+;; No vzeroupper after the restores (the caller's YMM upper halves).
+; CHECK-DAG: attributes #[[MEASURE]] = { cold noinline nounwind "target-features"="-vzeroupper" }
+; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind uwtable "target-features"="-vzeroupper" }
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
