@@ -16,9 +16,12 @@
 //                                    %x.lcssa = phi [%x, %lat],
 //                                                   [%x.out, %decan.measure]
 //
-//   f.decan.L0.measure (cold): __decan_begin_call, the chosen copy through
-//   @f.decan.L0.variants, __decan_end_call, and the REF copy again when the
-//   variant's effects must not stand; returns {exit index, live-outs}.
+//   f.decan.L0.measure (cold, preserve_allcc): the live-ins into a frame,
+//   its body called through the module's register-saving helper
+//   decan.preserve_all; returns {exit index, live-outs} from the frame.
+//   f.decan.L0.measure.body(frame): __decan_begin_call, the chosen copy
+//   through @f.decan.L0.variants, __decan_end_call, and the REF copy again
+//   when the variant's effects must not stand.
 //
 //   define internal void @f.decan.L0.REF(ins..., ptr %x.out, ptr %cycles,
 //                                        ptr %trips) "decan-variant"="REF"

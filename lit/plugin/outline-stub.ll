@@ -167,37 +167,68 @@ exit:
 ; CHECK-NOT: define internal void @find.decan.L0.NO_DIV(
 ; CHECK: define internal void @find.decan.L0.DL1(
 ; CHECK: define internal void @find.decan.L0.CTRL(
-;; The measured path: begin_call, the variant through the table, end_call;
-;; the REF copy is the real loop when the variant's effects must not stand.
-; CHECK-LABEL: define internal preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+;; The measured path (the body, an ordinary function reading the live-ins
+;; from the frame its caller filled): begin_call, the variant through the
+;; table, end_call; the REF copy is the real loop when the variant's effects
+;; must not stand. The live-outs, exit index, cycles and trips are the
+;; frame's last fields.
+; CHECK-LABEL: define internal void @find.decan.L0.measure.body(ptr %frame)
 ; CHECK-SAME:  #[[COLD:[0-9]+]]
-; CHECK:         %variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
+; CHECK:         %i.lcssa.slot = getelementptr inbounds nuw [[FRAME:\{ ptr, i32, i64, i64, i32, i64, i64 \}]], ptr %frame, i32 0, i32 3
+; CHECK-NEXT:    %exit.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 4
+; CHECK-NEXT:    %cycles.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 5
+; CHECK-NEXT:    %trips.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 6
+; CHECK-NEXT:    %variant = call i32 @__decan_begin_call(ptr @find.decan.L0.desc)
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 %variant, 19
 ; CHECK-NEXT:    br i1 [[OK]], label %call, label %original
 ; CHECK:       call:
 ; CHECK:         %fn = load ptr, ptr
+;; The live-ins are loaded where each call passes them.
+; CHECK:         %k = load ptr, ptr %k.in
+; CHECK:         %key = load i32, ptr %key.in
+; CHECK:         %wide = load i64, ptr %wide.in
 ; CHECK-NEXT:    call void %fn(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
 ; CHECK-NEXT:    %cycles = load i64, ptr %cycles.slot
 ; CHECK-NEXT:    %trips = load i64, ptr %trips.slot
 ; CHECK-NEXT:    %again = call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 %variant, i64 %cycles, i64 %trips)
 ; CHECK-NEXT:    [[AGAIN:%.*]] = icmp ne i32 %again, 0
-; CHECK-NEXT:    br i1 [[AGAIN]], label %original, label %take
-; CHECK:       take:
-; CHECK-NEXT:    %exit = load i32, ptr %exit.slot
-; CHECK:         ret { i32, i64 }
+; CHECK-NEXT:    br i1 [[AGAIN]], label %original, label %done
+; CHECK:       done:
+; CHECK-NEXT:    ret void
 ; CHECK:       original:
 ;; The program's loop, timed too: whole-run totals, and after a variant the
 ;; trip count of the same input (DECAN_RERUN = 0x100).
-; CHECK-NEXT:    call void @find.decan.L0.REF(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK:         call void @find.decan.L0.REF(ptr %k{{[0-9]+}}, i32 %key{{[0-9]+}}, i64 %wide{{[0-9]+}}, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
 ; CHECK-NEXT:    [[RV:%.*]] = or i32 %variant, 256
 ; CHECK-NEXT:    %rerun.cycles = load i64, ptr %cycles.slot
 ; CHECK-NEXT:    %rerun.trips = load i64, ptr %trips.slot
 ; CHECK-NEXT:    call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 [[RV]], i64 %rerun.cycles, i64 %rerun.trips)
-; CHECK-NEXT:    br label %take
-
+; CHECK-NEXT:    br label %done
 ;; The runtime entry points are weak: a plugin build links without it.
 ; CHECK: declare extern_weak i32 @__decan_begin_call(ptr)
 ; CHECK: declare extern_weak i32 @__decan_end_call(ptr, i32, i64, i64)
+;; What the stub calls: preserve_allcc, it fills the frame, calls the body
+;; through the module's one register-saving helper and returns the exit
+;; index and live-outs from the frame.
+; CHECK-LABEL: define internal preserve_allcc { i32, i64 } @find.decan.L0.measure(ptr %k, i32 %key, i64 %wide)
+; CHECK-SAME:  #[[MEASURE:[0-9]+]]
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %frame = alloca [[FRAME]]
+; CHECK:         store ptr %k, ptr %k.in
+; CHECK:         store i32 %key, ptr %key.in
+; CHECK:         store i64 %wide, ptr %wide.in
+; CHECK-NEXT:    call preserve_allcc void @decan.preserve_all(ptr @find.decan.L0.measure.body, ptr %frame)
+; CHECK:         %exit = load i32
+; CHECK:         %i.lcssa = load i64
+; CHECK:         ret { i32, i64 }
+;; The helper's saves are the stub's guarantee; not a tail call, so that it
+;; restores them.
+; CHECK-LABEL: define internal preserve_allcc void @decan.preserve_all(ptr %fn, ptr %frame)
+; CHECK-SAME:  #[[HELPER:[0-9]+]]
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    notail call void %fn(ptr %frame)
+; CHECK-NEXT:    ret void
+
 
 ;; Step 4: trips = (i.next - 0) / 4.
 ; CHECK-LABEL: define internal void @sum.decan.L0.REF(ptr %a, i64 %n, ptr %s.next.lcssa.out, ptr %cycles, ptr %trips)
@@ -205,6 +236,11 @@ exit:
 ; CHECK-NEXT:    [[Q:%.*]] = lshr i64 [[D2]], 2
 ; CHECK-NEXT:    %decan.trips = add i64 [[Q]], %decan.iv.adjust
 ; CHECK:         store double %s.next.lcssa, ptr %s.next.lcssa.out
+;; One helper per module (per target): sum's measure function shares it.
+; CHECK-NOT:   define {{.*}}@decan.preserve_all
+; CHECK:       define internal preserve_allcc { i32, double } @sum.decan.L0.measure(
+; CHECK:         call preserve_allcc void @decan.preserve_all(ptr @sum.decan.L0.measure.body, ptr %frame)
+; CHECK-NOT:   define {{.*}}@decan.preserve_all
 
 ; CHECK: declare extern_weak void @__decan_register_loops(ptr, i32)
 ; CHECK-LABEL: define internal void @decan.module_ctor()
@@ -215,4 +251,7 @@ exit:
 ; CHECK-DAG: attributes #[[ATTR]] = { noinline nounwind "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-not-built"="8" "decan-variant"="REF" }
 ; CHECK-DAG: attributes #[[ATTR_LS]] = { noinline nounwind "decan-capped" "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-variant"="LS" }
 ; CHECK-DAG: attributes #[[COLD]] = { cold noinline nounwind }
+;; No vzeroupper after the restores (the caller's YMM upper halves).
+; CHECK-DAG: attributes #[[MEASURE]] = { cold noinline nounwind "target-features"="-vzeroupper" }
+; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind uwtable "target-features"="-vzeroupper" }
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
