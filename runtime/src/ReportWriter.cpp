@@ -216,7 +216,13 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     }
   J.endObject();
   static_assert(kCapFactor == 16, "the text below names the factor");
-  uint32_t Disabled = L.DisabledMask.load(std::memory_order_relaxed);
+  // Copies that faulted (Guard.h) are out of the rotation too, for that.
+  uint32_t Faulted = L.FaultedMask.load(std::memory_order_acquire);
+  emitPerVariant(J, "faulted", [&](int V) -> const char * {
+    return Faulted & (1u << V) ? L.FaultText[V] : nullptr;
+  });
+  uint32_t Disabled =
+      L.DisabledMask.load(std::memory_order_relaxed) & ~Faulted;
   emitPerVariant(J, "runaway", [&](int V) -> const char * {
     return Disabled & (1u << V) ? "did not end within 16x REF's work on the "
                                   "same input: its exit depends on what it "

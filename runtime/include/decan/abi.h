@@ -373,6 +373,15 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
 
+/// Called by the plugin's measure function right before it calls a copy
+/// other than REF (`copy`, its entry), as a setjmp: returns 0 and arms this
+/// thread's guard. A SIGSEGV, SIGBUS or SIGFPE inside the copy (or what it
+/// calls) returns here again with 1 instead of killing the program: the
+/// measure function then calls __decan_end_call as after the copy, which
+/// drops the call and the variant and returns nonzero (the original runs).
+/// end_call disarms the guard. Declared returns_twice.
+int __decan_guard_enter(void *copy) __attribute__((returns_twice));
+
 /// Entry to and exit from a region descriptor (DECAN_DESC_REGION), called
 /// by the plugin's region stubs only while `active` is set (DECAN_REGIONS).
 /// A leave without its enter (an exit block also reached from outside the
