@@ -42,7 +42,9 @@ static FunctionCallee runtimeFn(Module &M, StringRef Name, FunctionType *Ty) {
 ///   {i32 exit, live-outs...} f.decan.L0.measure(live-ins...)
 ///     v = __decan_begin_call(desc)
 ///     if (v u< 6) {
-///       variants[v](live-ins, &outs..., &exit, &cycles, &trips)
+///       if (v == REF || !__decan_guard_enter(variants[v]))  // a fault in
+///         variants[v](live-ins, &outs..., &exit, &cycles, &trips) // it:
+///                                                 // guard_enter returns 1
 ///       if (!__decan_end_call(desc, v, cycles, trips))
 ///         return {exit, outs...}   // REF (or replace mode): results stand
 ///     }
@@ -124,7 +126,24 @@ static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
                    B.CreateInBoundsGEP(TableTy, Table,
                                        {B.getInt64(0), B.CreateZExt(V, I64)}),
                    "fn");
+  // A copy other than REF runs under the runtime's guard (abi.h): a fault
+  // inside it comes back from the guard a second time, with 1, and the
+  // call ends as if the copy had returned (end_call drops it, REF runs).
+  BasicBlock *Guard = BasicBlock::Create(Ctx, "guard", MF, Take);
+  BasicBlock *Run = BasicBlock::Create(Ctx, "run", MF, Take);
+  BasicBlock *Ended = BasicBlock::Create(Ctx, "ended", MF, Take);
+  B.CreateCondBr(B.CreateICmpNE(V, B.getInt32(DECAN_REF)), Guard, Run);
+  B.SetInsertPoint(Guard);
+  FunctionCallee GuardEnter = runtimeFn(M, "__decan_guard_enter",
+                                        FunctionType::get(I32, {PtrTy}, false));
+  cast<Function>(GuardEnter.getCallee())->addFnAttr(Attribute::ReturnsTwice);
+  CallInst *Guarded = B.CreateCall(GuardEnter, {FnPtr}, "faulted");
+  Guarded->addFnAttr(Attribute::ReturnsTwice);
+  B.CreateCondBr(B.CreateICmpNE(Guarded, B.getInt32(0)), Ended, Run);
+  B.SetInsertPoint(Run);
   B.CreateCall(Variants[0]->getFunctionType(), FnPtr, Args);
+  B.CreateBr(Ended);
+  B.SetInsertPoint(Ended);
   Value *Cycles = B.CreateLoad(I64, CyclesSlot, "cycles");
   Value *Trips = B.CreateLoad(I64, TripsSlot, "trips");
   Value *Again = B.CreateCall(End, {Desc, V, Cycles, Trips}, "again");

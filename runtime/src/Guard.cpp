@@ -54,6 +54,36 @@ __asm__(".text\n"
         ".cfi_endproc\n"
         ".size __decan_guard_enter, .-__decan_guard_enter\n");
 
+// int decan_rewritten_begin_call(desc) (abi.h, decan_rewritten_header):
+// begin_call for a rewritten dispatcher, which passes its frame (where its
+// copies run) in r12 and its fault entry in rsi. A variant other than REF
+// arms the guard with both (Armed 2: the entry reloads every register
+// from the frame).
+__asm__(".text\n"
+        ".globl decan_rewritten_begin_call\n"
+        ".hidden decan_rewritten_begin_call\n"
+        ".type decan_rewritten_begin_call,@function\n"
+        ".p2align 4\n"
+        "decan_rewritten_begin_call:\n"
+        ".cfi_startproc\n"
+        "  pushq %rsi\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        "  call __decan_begin_call@PLT\n"
+        "  popq %rsi\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        "  testl %eax, %eax\n"
+        "  jle 1f\n"
+        "  movq __decan_guard@GOTTPOFF(%rip), %rcx\n"
+        "  movq %r12, %fs:8(%rcx)\n"
+        "  movq %rsi, %fs:16(%rcx)\n"
+        "  movq $0, %fs:72(%rcx)\n"
+        "  movq $2, %fs:0(%rcx)\n"
+        "1:\n"
+        "  ret\n"
+        ".cfi_endproc\n"
+        ".size decan_rewritten_begin_call, .-decan_rewritten_begin_call\n");
+static_assert(DECAN_REF == 0, "the variants above 0 are armed");
+
 /// The x87 tag word of an FXSAVE image (every register empty: 0) and the
 /// top-of-stack field of its status word; EFLAGS' direction flag.
 constexpr uint16_t kX87Top = 0x3800;
@@ -70,17 +100,22 @@ bool decan::rt::recoverFault(int Sig, const siginfo_t *Info, void *Context) {
   auto *UC = static_cast<ucontext_t *>(Context);
   greg_t *R = UC->uc_mcontext.gregs;
   // The call in flight is a variant (not the original after one), and the
-  // fault is below the guard's frame: inside the copy or what it calls.
+  // fault is at or below the guard's frame: inside the copy (a rewritten
+  // copy runs at its frame) or what it calls.
   if (!T || T->Gen != Reg.Generation || T->InFlightLoop < 0 ||
       T->InFlightVariant == DECAN_REF || T->InFlightRerunOf >= 0 ||
-      (uint64_t)R[REG_RSP] >= G.Rsp)
+      (uint64_t)R[REG_RSP] > G.Rsp)
     return false;
+  bool Rewritten = G.Armed == 2;
   G.Armed = 0;
   G.FaultSig = Sig;
   G.FaultPc = (uint64_t)R[REG_RIP];
   G.FaultAddr = (uint64_t)(uintptr_t)Info->si_addr;
   R[REG_RSP] = (greg_t)G.Rsp;
   R[REG_RIP] = (greg_t)G.Rip;
+  R[REG_EFL] = (greg_t)((uint64_t)R[REG_EFL] & ~kDirectionFlag);
+  if (Rewritten)
+    return true; // its fault entry reloads the rest from its frame
   R[REG_RBX] = (greg_t)G.Rbx;
   R[REG_RBP] = (greg_t)G.Rbp;
   R[REG_R12] = (greg_t)G.R12;
@@ -90,7 +125,6 @@ bool decan::rt::recoverFault(int Sig, const siginfo_t *Info, void *Context) {
   R[REG_RAX] = 1;
   // A call returns with the x87 stack empty and DF clear (the SysV ABI);
   // the copy may have left neither so.
-  R[REG_EFL] = (greg_t)((uint64_t)R[REG_EFL] & ~kDirectionFlag);
   if (UC->uc_mcontext.fpregs) {
     UC->uc_mcontext.fpregs->ftw = 0;
     UC->uc_mcontext.fpregs->swd &= (uint16_t)~kX87Top;
@@ -120,6 +154,8 @@ void decan::rt::describeFault(const GuardFault &F, char *Buf, size_t Size) {
   if (F.Copy && F.Pc >= F.Copy && F.Pc - F.Copy < kCopySpan)
     snprintf(Buf, Size, "%s at +0x%llx", Sig,
              (unsigned long long)(F.Pc - F.Copy));
+  else if (!F.Copy) // a rewritten copy: where it is not known here
+    snprintf(Buf, Size, "%s at 0x%llx", Sig, (unsigned long long)F.Pc);
   else
     snprintf(Buf, Size, "%s in a call it makes", Sig);
   if (F.Sig != SIGFPE) {

@@ -30,6 +30,8 @@
 #ifndef DECAN_RUNTIME_GUARD_H
 #define DECAN_RUNTIME_GUARD_H
 
+#include "decan/abi.h"
+
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,10 +40,19 @@ namespace decan::rt {
 
 struct LoopState;
 
+/// The rewritten dispatchers' begin_call (Guard.cpp; abi.h,
+/// decan_rewritten_header): arms the guard with the dispatcher's frame and
+/// fault entry when it returns a variant other than REF.
+extern "C" int decan_rewritten_begin_call(decan_loop_desc *Desc);
+
 /// One thread's guarded call. The first fields are written by the
 /// assembly of `__decan_guard_enter` (Guard.cpp) at fixed offsets.
 struct GuardRecord {
-  uint64_t Armed; ///< a copy runs under the guard
+  /// A copy runs under the guard: 1 from __decan_guard_enter (the
+  /// registers below resume the measure function), 2 from a rewritten
+  /// dispatcher (Rsp is its frame, Rip its fault entry, which reloads the
+  /// rest from the frame).
+  uint64_t Armed;
   uint64_t Rsp;   ///< the caller's stack pointer after the return
   uint64_t Rip;   ///< the return address
   uint64_t Rbx, Rbp, R12, R13, R14, R15;
@@ -72,7 +83,8 @@ void disarmGuard();
 
 /// "SIGSEGV at +0x2a (address 0x7f..)" in \p Buf (\p Size bytes): the
 /// offset from the copy's entry, or "in a call it makes" when the fault hit
-/// code outside the copy.
+/// code outside the copy; the absolute address for a rewritten copy (no
+/// entry known).
 void describeFault(const GuardFault &F, char *Buf, size_t Size);
 
 /// Takes variant \p V of \p L out of the rotation for fault \p F: its
