@@ -1,9 +1,10 @@
 // A loop whose exit reads what the loop stores (issue 27's exit rule): it
-// marks cells until it has marked the one `q` watches, the last before an
-// inaccessible page. REF ends there; a variant, which never writes program
-// memory, does not see the mark and would walk on until its iteration cap:
-// LS, whose stores became loads, reads the next cell, on the guard page.
-// Prints what a plain build prints.
+// marks cells until it has marked the one its exit reads next, the last
+// before an inaccessible page; `q` is `p`, which neither alias analysis
+// (plugin) nor the rewriter can tell. REF ends there; a variant, which
+// never writes program memory, does not see the mark and walks on toward
+// its iteration cap: LS (its stores became loads) reads the next cell, on
+// the guard page. Prints what a plain build prints.
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -11,8 +12,8 @@
 
 __attribute__((noinline)) long mark_until(int *p, const int *q, long n) {
   long i = 0;
-  while (*q == 0) {
-    p[i] = i == n;
+  while (q[i] == 0) {
+    p[i + 1] = i + 1 == n;
     ++i;
   }
   return i;
@@ -32,7 +33,7 @@ int main(int argc, char **argv) {
     int *p = end - (n + 1);
     for (long i = 0; i <= n; ++i)
       p[i] = 0;
-    total += mark_until(p, &p[n], n);
+    total += mark_until(p, p, n);
   }
   printf("total %ld\n", total);
   return 0;
