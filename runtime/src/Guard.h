@@ -25,6 +25,13 @@
 /// (takeFault), drops the call and the variant (noteFault), restores the FP
 /// environment and errno, and returns nonzero, so REF runs on the same
 /// input and the program's results are its own.
+///
+/// A rewritten dispatcher calls begin_call (decan_rewritten_begin_call
+/// here) with its frame in r12 and its fault entry in rsi; a variant
+/// other than REF arms the record with them, and a fault resumes the
+/// dispatcher at that entry with the stack at its frame: the call ends as
+/// a capped one (end_call as above; the dispatcher reruns REF from the
+/// entry state it saved).
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_RUNTIME_GUARD_H
