@@ -315,6 +315,8 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].unavailable_why.<V>",
     ".loops[].capped_calls",
     ".loops[].capped_calls.<V>",
+    ".loops[].faulted",
+    ".loops[].faulted.<V>",
     ".loops[].bound",
     ".loops[].bound.<V>",
     ".loops[].calls_deleted",
