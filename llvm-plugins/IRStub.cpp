@@ -108,8 +108,9 @@ static Function *preserveAllHelper(Module &M, const Function &MeasureFn) {
 ///   void f.decan.L0.measure.body(ptr frame)   ; live-ins from the frame
 ///     v = __decan_begin_call(desc)
 ///     if (v u< N) {
-///       variants[v](live-ins, &frame.outs..., &frame.exit, &frame.cycles,
-///                   &frame.trips)
+///       if (v == REF || !__decan_guard_enter(variants[v]))  // a fault in
+///         variants[v](live-ins, &frame.outs..., &frame.exit,  // it: guard_enter
+///                     &frame.cycles, &frame.trips)            // returns 1
 ///       if (!__decan_end_call(desc, v, cycles, trips))
 ///         return                   // REF (or replace mode): results stand
 ///     }
@@ -186,7 +187,24 @@ static Function *buildMeasureBody(Function &F, OutlinePlan &P, Constant *Desc,
                    B.CreateInBoundsGEP(TableTy, Table,
                                        {B.getInt64(0), B.CreateZExt(V, I64)}),
                    "fn");
+  // A copy other than REF runs under the runtime's guard (abi.h): a fault
+  // inside it comes back from the guard a second time, with 1, and the
+  // call ends as if the copy had returned (end_call drops it, REF runs).
+  BasicBlock *Guard = BasicBlock::Create(Ctx, "guard", MF, Done);
+  BasicBlock *Run = BasicBlock::Create(Ctx, "run", MF, Done);
+  BasicBlock *Ended = BasicBlock::Create(Ctx, "ended", MF, Done);
+  B.CreateCondBr(B.CreateICmpNE(V, B.getInt32(DECAN_REF)), Guard, Run);
+  B.SetInsertPoint(Guard);
+  FunctionCallee GuardEnter = runtimeFn(M, "__decan_guard_enter",
+                                        FunctionType::get(I32, {PtrTy}, false));
+  cast<Function>(GuardEnter.getCallee())->addFnAttr(Attribute::ReturnsTwice);
+  CallInst *Guarded = B.CreateCall(GuardEnter, {FnPtr}, "faulted");
+  Guarded->addFnAttr(Attribute::ReturnsTwice);
+  B.CreateCondBr(B.CreateICmpNE(Guarded, B.getInt32(0)), Ended, Run);
+  B.SetInsertPoint(Run);
   B.CreateCall(Variants[0]->getFunctionType(), FnPtr, copyArgs());
+  B.CreateBr(Ended);
+  B.SetInsertPoint(Ended);
   Value *Cycles = B.CreateLoad(I64, CyclesSlot, "cycles");
   Value *Trips = B.CreateLoad(I64, TripsSlot, "trips");
   Value *Again = B.CreateCall(End, {Desc, V, Cycles, Trips}, "again");

@@ -58,12 +58,12 @@ exit:
 ;; The stub: one volatile load of desc.active and an unlikely branch in the
 ;; old preheader; at active == 2 the countdown decides whether this call goes
 ;; to the runtime. The original loop is entered through a new preheader.
-; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [126 x i32], [24 x i8] } { [4 x i8] c"DCN1", i32 560, i32 10, i32 524223, i32 0, i32 0, i32 18, i32 0, [126 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 1, i32 3, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [24 x i8] c"find:L0\00find\00\00\00\001\00\00\00\00\00\00\00" }, section ".decan.meta", align 8
+; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [126 x i32], [24 x i8] } { [4 x i8] c"DCN1", i32 560, i32 11, i32 524223, i32 0, i32 0, i32 18, i32 0, [126 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 1, i32 3, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [24 x i8] c"find:L0\00find\00\00\00\001\00\00\00\00\00\00\00" }, section ".decan.meta", align 8
 ; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
 ; CHECK: @find.decan.L0.variants = internal constant [19 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.REF, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF, ptr @find.decan.L0.S2L, ptr @find.decan.L0.NO_STORE, ptr @find.decan.L0.NO_RED, ptr @find.decan.L0.PREFETCH, ptr @find.decan.L0.DL1_G0, ptr @find.decan.L0.DL1_G1, ptr @find.decan.L0.DL1_G2, ptr @find.decan.L0.DL1_G3, ptr @find.decan.L0.NO_G0, ptr @find.decan.L0.NO_G1, ptr @find.decan.L0.NO_G2, ptr @find.decan.L0.NO_G3]
 ;; Descriptors: abi 1, inactive, all variants but NO_CALL, strings and minfo in the
 ;; meta record, the scratch area.
-; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 10, i32 0, i32 0, i32 524223, i32 0, i32 1, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 8), ptr null, i32 0, i32 0, ptr null, i64 0 }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
+; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 11, i32 0, i32 0, i32 524223, i32 0, i32 1, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 8), ptr null, i32 0, i32 0, ptr null, i64 0 }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
 ; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @decan.module_ctor, ptr null }]
 ; CHECK: @llvm.used = {{.*}}[ptr @find.decan.L0.meta, ptr @find.decan.L0.scratch, ptr @sum.decan.L0.meta, ptr @sum.decan.L0.scratch, ptr @decan.descs]
 ; CHECK: @find.decan.L0.desc = internal alias %decan.loop_desc, ptr @decan.descs
@@ -169,9 +169,10 @@ exit:
 ; CHECK: define internal void @find.decan.L0.CTRL(
 ;; The measured path (the body, an ordinary function reading the live-ins
 ;; from the frame its caller filled): begin_call, the variant through the
-;; table, end_call; the REF copy is the real loop when the variant's effects
-;; must not stand. The live-outs, exit index, cycles and trips are the
-;; frame's last fields.
+;; table (a copy other than REF under the runtime's fault guard: a fault in
+;; it returns from __decan_guard_enter a second time, with 1), end_call; the
+;; REF copy is the real loop when the variant's effects must not stand. The
+;; live-outs, exit index, cycles and trips are the frame's last fields.
 ; CHECK-LABEL: define internal void @find.decan.L0.measure.body(ptr %frame)
 ; CHECK-SAME:  #[[COLD:[0-9]+]]
 ; CHECK:         %i.lcssa.slot = getelementptr inbounds nuw [[FRAME:\{ ptr, i32, i64, i64, i32, i64, i64 \}]], ptr %frame, i32 0, i32 3
@@ -183,11 +184,20 @@ exit:
 ; CHECK-NEXT:    br i1 [[OK]], label %call, label %original
 ; CHECK:       call:
 ; CHECK:         %fn = load ptr, ptr
+; CHECK-NEXT:    [[NOTREF:%.*]] = icmp ne i32 %variant, 0
+; CHECK-NEXT:    br i1 [[NOTREF]], label %guard, label %run
+; CHECK:       guard:
+; CHECK-NEXT:    %faulted = call i32 @__decan_guard_enter(ptr %fn) #[[TWICE:[0-9]+]]
+; CHECK-NEXT:    [[FAULTED:%.*]] = icmp ne i32 %faulted, 0
+; CHECK-NEXT:    br i1 [[FAULTED]], label %ended, label %run
+; CHECK:       run:
 ;; The live-ins are loaded where each call passes them.
 ; CHECK:         %k = load ptr, ptr %k.in
 ; CHECK:         %key = load i32, ptr %key.in
 ; CHECK:         %wide = load i64, ptr %wide.in
 ; CHECK-NEXT:    call void %fn(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK-NEXT:    br label %ended
+; CHECK:       ended:
 ; CHECK-NEXT:    %cycles = load i64, ptr %cycles.slot
 ; CHECK-NEXT:    %trips = load i64, ptr %trips.slot
 ; CHECK-NEXT:    %again = call i32 @__decan_end_call(ptr @find.decan.L0.desc, i32 %variant, i64 %cycles, i64 %trips)
@@ -254,4 +264,5 @@ exit:
 ;; No vzeroupper after the restores (the caller's YMM upper halves).
 ; CHECK-DAG: attributes #[[MEASURE]] = { cold noinline nounwind "target-features"="-vzeroupper" }
 ; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind uwtable "target-features"="-vzeroupper" }
+; CHECK-DAG: attributes #[[TWICE]] = { returns_twice }
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}

@@ -8,8 +8,8 @@
 ;; `decan run` rotates by default: REF..CTRL, and NO_CALL where the loop calls.
 ; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline -S %s \
 ; RUN:   | FileCheck --check-prefix=DEFAULT %s
-; DEFAULT: @plain.decan.L0.meta = {{.*}} i32 10, i32 63, {{.*}} c"plain:L0\00
-; DEFAULT: @driver.decan.L0.meta = {{.*}} i32 10, i32 127, {{.*}} c"driver:L0\00
+; DEFAULT: @plain.decan.L0.meta = {{.*}} i32 11, i32 63, {{.*}} c"plain:L0\00
+; DEFAULT: @driver.decan.L0.meta = {{.*}} i32 11, i32 127, {{.*}} c"driver:L0\00
 ;; -decan-functions restricts the selection; others are "not selected".
 ; RUN: opt -load-pass-plugin=%decan_plugin -passes=decan-outline -S %s \
 ; RUN:   -decan-functions=plain | FileCheck --check-prefix=ONLY %s
@@ -97,11 +97,11 @@ exit:
   ret void
 }
 
-; CHECK: @calls.decan.L0.meta = internal constant {{.*}} { [4 x i8] c"DCN1", i32 {{[0-9]+}}, i32 10, i32 0, {{.*}} c"calls:L0\00calls\00\00setjmp-like call in the loop\00\00{{[0-9]+}}\00{{(\\00)*}}" }, section ".decan.meta", align 8
-; CHECK: @irreducible.decan.L0.meta = internal constant {{.*}} i32 10, i32 0, {{.*}} c"irreducible:L0\00irreducible\00\00irreducible control flow\00\00{{[0-9]+}}\00{{(\\00)*}}" }, section ".decan.meta", align 8
-; CHECK: @dynalloca.decan.L0.meta = {{.*}} i32 10, i32 0, {{.*}} c"dynalloca:L0\00dynalloca\00\00alloca in the loop\00\00{{[0-9]+}}\00{{(\\00)*}}" }
-; CHECK: @plain.decan.L0.meta = {{.*}} i32 10, i32 524223, {{.*}} c"plain:L0\00plain\00\00\00\00{{[0-9]+}}\00{{(\\00)*}}" }
-; CHECK: @driver.decan.L0.meta = {{.*}} i32 10, i32 524287, {{.*}} c"driver:L0\00driver\00\00\00\00{{[0-9]+}}\00{{(\\00)*}}" }
+; CHECK: @calls.decan.L0.meta = internal constant {{.*}} { [4 x i8] c"DCN1", i32 {{[0-9]+}}, i32 11, i32 0, {{.*}} c"calls:L0\00calls\00\00setjmp-like call in the loop\00\00{{[0-9]+}}\00{{(\\00)*}}" }, section ".decan.meta", align 8
+; CHECK: @irreducible.decan.L0.meta = internal constant {{.*}} i32 11, i32 0, {{.*}} c"irreducible:L0\00irreducible\00\00irreducible control flow\00\00{{[0-9]+}}\00{{(\\00)*}}" }, section ".decan.meta", align 8
+; CHECK: @dynalloca.decan.L0.meta = {{.*}} i32 11, i32 0, {{.*}} c"dynalloca:L0\00dynalloca\00\00alloca in the loop\00\00{{[0-9]+}}\00{{(\\00)*}}" }
+; CHECK: @plain.decan.L0.meta = {{.*}} i32 11, i32 524223, {{.*}} c"plain:L0\00plain\00\00\00\00{{[0-9]+}}\00{{(\\00)*}}" }
+; CHECK: @driver.decan.L0.meta = {{.*}} i32 11, i32 524287, {{.*}} c"driver:L0\00driver\00\00\00\00{{[0-9]+}}\00{{(\\00)*}}" }
 ; CHECK-NOT: @{{calls|irreducible|dynalloca}}.decan.L0.{{desc|scratch|variants}}
 ; CHECK: @llvm.used = {{.*}}[ptr @calls.decan.L0.meta, ptr @irreducible.decan.L0.meta, ptr @dynalloca.decan.L0.meta, ptr @plain.decan.L0.meta, ptr @plain.decan.L0.scratch, ptr @driver.decan.L0.meta, ptr @driver.decan.L0.scratch, ptr @decan.descs]
 ; CHECK: @plain.decan.L0.desc = internal alias

@@ -9,14 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dispatcher.h"
-#include "CodeBuffer.h"
 
 #include "decan/Rewriter/LoopCopy.h"
 #include "decan/abi.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/MC/MCInstrAnalysis.h"
-#include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Threading.h"
@@ -498,7 +495,7 @@ MeasuredFrameCFI decan::rewriter::measuredFrameCFI() {
 void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
                                          CodeBuffer &CB, Asm &A, bool Late) {
   unsigned RestoreOrig = CB.newLabel(), Rerun = CB.newLabel(),
-           StartTimed = CB.newLabel();
+           StartTimed = CB.newLabel(), Faulted = CB.newLabel();
   // --- Entry (rax = the loop's record, the program's rax in the frame):
   // save the whole state, ask the runtime which copy to run.
   CB.align(64);
@@ -518,6 +515,7 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
   fromRecord(A, A.RDI, A.RCX, RecDesc);
+  A.leaRip(A.RSI, CodeTarget::label(Faulted)); // the fault entry (abi.h)
   callRuntime(A, offsetof(decan_rewritten_header, begin_call));
   CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
   A.store(A.RSP, OffVariant, A.RAX);
@@ -647,6 +645,10 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   fromRecord(A, A.RCX, A.RDX, RecVariants + 4 * DECAN_REF);
   A.store(A.RSP, OffJumpTarget, A.RCX);
   CB.jmp(CodeTarget::label(StartTimed));
+
+  CB.bind(Faulted); // --- a faulted copy resumes here (abi.h): as capped
+  A.storeImm(A.RSP, OffExitIndex, CappedExit, /*Is32=*/true);
+  CB.jmp(CodeTarget::label(SharedCommon));
 
   // --- Not measured: back to the entry state, then the original loop.
   CB.align(16);

@@ -140,6 +140,38 @@ static void emitPerVariant(JsonOut &J, const char *Key, TextFn Text) {
   J.endObject();
 }
 
+/// Iteration caps (abi.h, capped_mask): the copies that carry one, the
+/// calls each ran out of iterations in, and the variants taken out of the
+/// rotation: copies that faulted (Guard.h) and those that ran far past
+/// REF's work.
+static void emitDroppedCopies(JsonOut &J, const LoopState &L) {
+  emitPerVariant(J, "capped", [&](int V) -> const char * {
+    return L.CappedMask & (1u << V) ? "iteration cap" : nullptr;
+  });
+  J.key("scratch_busy_calls");
+  J.u64(L.ScratchBusyCalls.load(std::memory_order_relaxed));
+  J.key("capped_calls");
+  J.beginObject();
+  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
+    if (uint64_t N = L.CappedCalls[V].load(std::memory_order_relaxed)) {
+      J.key(kVariantNames[V]);
+      J.u64(N);
+    }
+  J.endObject();
+  static_assert(kCapFactor == 16, "the text below names the factor");
+  uint32_t Faulted = L.FaultedMask.load(std::memory_order_acquire);
+  emitPerVariant(J, "faulted", [&](int V) -> const char * {
+    return Faulted & (1u << V) ? L.FaultText[V] : nullptr;
+  });
+  uint32_t Disabled = L.DisabledMask.load(std::memory_order_relaxed) & ~Faulted;
+  emitPerVariant(J, "runaway", [&](int V) -> const char * {
+    return Disabled & (1u << V) ? "did not end within 16x REF's work on the "
+                                  "same input: its exit depends on what it "
+                                  "removes"
+                                : nullptr;
+  });
+}
+
 static void emitLoop(JsonOut &J, const LoopState &L) {
   J.beginObject();
   J.key("id");
@@ -199,30 +231,7 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
   emitPerVariant(J, "unavailable_why", [&](int V) -> const char * {
     return L.Unavailable[V] ? L.UnavailableWhy[V] : nullptr;
   });
-  // Iteration caps (abi.h, capped_mask): the copies that carry one, the
-  // calls each ran out of iterations in, and those taken out of the
-  // rotation for running far past REF's work.
-  emitPerVariant(J, "capped", [&](int V) -> const char * {
-    return L.CappedMask & (1u << V) ? "iteration cap" : nullptr;
-  });
-  J.key("scratch_busy_calls");
-  J.u64(L.ScratchBusyCalls.load(std::memory_order_relaxed));
-  J.key("capped_calls");
-  J.beginObject();
-  for (int V = 0; V < DECAN_NUM_VARIANTS; ++V)
-    if (uint64_t N = L.CappedCalls[V].load(std::memory_order_relaxed)) {
-      J.key(kVariantNames[V]);
-      J.u64(N);
-    }
-  J.endObject();
-  static_assert(kCapFactor == 16, "the text below names the factor");
-  uint32_t Disabled = L.DisabledMask.load(std::memory_order_relaxed);
-  emitPerVariant(J, "runaway", [&](int V) -> const char * {
-    return Disabled & (1u << V) ? "did not end within 16x REF's work on the "
-                                  "same input: its exit depends on what it "
-                                  "removes"
-                                : nullptr;
-  });
+  emitDroppedCopies(J, L);
   J.key("chased_loads");
   J.u64(L.ChasedLoads);
   if (L.DL1MemoryCallBytes) {

@@ -13,6 +13,7 @@
 
 #include "Late.h"
 #include "Runtime.h"
+#include "Guard.h"
 #include "State.h"
 
 #include <string.h>
@@ -47,7 +48,8 @@ bool relocateRewritten(decan_rewritten_header *H, const char *Path) {
     if (!D.file)
       D.file = "";
   }
-  H->begin_call = __decan_begin_call;
+  // Its dispatcher passes its frame and fault entry (Guard.h).
+  H->begin_call = decan_rewritten_begin_call;
   H->end_call = __decan_end_call;
   H->relocated = 1;
   noteLateModule(H, Descs, Path);

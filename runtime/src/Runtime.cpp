@@ -21,6 +21,7 @@
 #include "Runtime.h"
 #include "Config.h"
 #include "FpEnvGuard.h"
+#include "Guard.h"
 #include "Late.h"
 #include "MachineFacts.h"
 #include "Objects.h"
@@ -260,6 +261,7 @@ static void dropInFlight(ThreadState *T) {
   if (T->InFlightVariant != DECAN_REF && T->InFlightRerunOf < 0 &&
       Cfg.Fp == FpEnv::Ftz)
     setMxcsr((T->SavedMxcsr & ~kMxcsrFlags) | (getMxcsr() & kMxcsrFlags));
+  disarmGuard();
   if (Left && !Left->Abandoned.exchange(true))
     addWarning("%s: a measured call was left by an exception or a "
                "longjmp: such calls are neither timed nor counted in its "
@@ -492,6 +494,24 @@ static void endRerun(LoopState *L, ThreadState *T, ThreadLoop *TL,
   addDecanCost(T, TL, Cycles);
 }
 
+/// Variant \p V's copy faulted (Guard.h) and its call was abandoned: no
+/// sample, the variant leaves the rotation (said once), the program's FP
+/// environment and errno come back, and the original runs on the same
+/// input whatever the mode.
+static int endFaulted(LoopState *L, ThreadState *T, int V,
+                      const GuardFault &F) {
+  if (noteFault(*L, V, F))
+    addWarning("%s: %s faulted (%s): that call was abandoned and the "
+               "original loop ran in its place; %s is not measured",
+               L->Id, kVariantNames[V], L->FaultText[V], kVariantNames[V]);
+  if (Cfg.Fp == FpEnv::Ftz)
+    setMxcsr(T->SavedMxcsr);
+  errno = T->SavedErrno;
+  T->InFlightVariant = DECAN_REF;
+  T->InFlightRerunOf = V;
+  return 1;
+}
+
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
                                uint64_t Cycles, uint64_t Trips) {
   auto *L = static_cast<LoopState *>(Desc->runtime_state);
@@ -519,6 +539,11 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   if (Rerun) {
     endRerun(L, T, TL, Cycles, Trips);
     return 0;
+  }
+  if (V != DECAN_REF) {
+    GuardFault F = takeFault();
+    if (__builtin_expect(F.Sig != 0, 0))
+      return endFaulted(L, T, V, F);
   }
   if (__builtin_expect(Capped, 0)) {
     // Judged once the original has run on the same input (endRerun).

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Signals.h"
+#include "Guard.h"
 #include "Late.h"
 #include "MachineFacts.h"
 #include "ReportWriter.h"
@@ -79,8 +80,14 @@ static bool inFlightAt(const ThreadState *T, uintptr_t Sp) {
   return T->InFlightLoop >= 0 && (!Sp || Sp <= T->InFlightFrame + 64);
 }
 
-static void onSignal(int Sig, siginfo_t *, void *Context) {
+static void onSignal(int Sig, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
+  // A fault inside a variant copy is decan's: the call is abandoned and
+  // the program goes on (Guard.h).
+  if (recoverFault(Sig, Info, Context)) {
+    errno = SavedErrno;
+    return;
+  }
   int CrashLoop = -1, CrashVariant = -1;
   ThreadState *T = TlsThread;
   auto *UC = static_cast<ucontext_t *>(Context);

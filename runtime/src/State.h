@@ -108,6 +108,11 @@ struct LoopState {
   std::atomic<uint32_t> CapShift{0};
   std::atomic<uint64_t> CappedCalls[DECAN_NUM_VARIANTS] = {};
   std::atomic<uint32_t> DisabledMask{0};
+  /// Variants whose copy faulted (Guard.h): out of the rotation (in
+  /// DisabledMask too), the first fault of each in words; FaultClaimed
+  /// picks the call that writes them.
+  std::atomic<uint32_t> FaultedMask{0}, FaultClaimed{0};
+  char FaultText[DECAN_NUM_VARIANTS][64] = {};
   /// A thread runs one of its copies (rotate mode): the copies address one
   /// scratch area (DL1's, LS's and NO_DIV's cells), and two threads in it at
   /// once would bounce its lines between their cores (Sat(DL1) of 4-6 on

@@ -10,6 +10,7 @@
 
 #include "Runtime.h"
 #include "Counters.h"
+#include "Guard.h"
 #include "MiniJson.h"
 #include "decan/abi.h"
 #include "decan/runtime.h"
@@ -971,7 +972,8 @@ TEST(Runtime, RelocatesRewrittenSegments) {
   EXPECT_EQ(scanSegments(0, P, 3), 1u);
   EXPECT_EQ(RO.H.relocated, 0u);
   EXPECT_EQ(RW.H.relocated, 1u);
-  EXPECT_EQ(RW.H.begin_call, &__decan_begin_call);
+  // The rewritten dispatchers' entry, which arms the fault guard (Guard.h).
+  EXPECT_EQ(RW.H.begin_call, &decan_rewritten_begin_call);
   EXPECT_EQ(RW.H.end_call, &__decan_end_call);
   EXPECT_STREQ(RW.D[0].id, "rw:L0");
   EXPECT_STREQ(RW.D[0].function, "rw");

@@ -86,6 +86,7 @@ void fillIdentity(LoopReport &L, Filler &F) {
   L.Unavailable["DL1"] = F.text();
   L.UnavailableWhy["DL1"] = F.text();
   L.CappedCalls["LS"] = F.count();
+  L.Faulted["FP"] = F.text();
   L.Bound["S2L"] = F.text();
   L.CallsDeleted = {F.text()};
   L.ChasedLoads = static_cast<unsigned>(F.count());
@@ -315,6 +316,8 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].unavailable_why.<V>",
     ".loops[].capped_calls",
     ".loops[].capped_calls.<V>",
+    ".loops[].faulted",
+    ".loops[].faulted.<V>",
     ".loops[].bound",
     ".loops[].bound.<V>",
     ".loops[].calls_deleted",
@@ -557,7 +560,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7488u);
+  EXPECT_EQ(sizeof(LoopReport), 7536u);
   // Report::Objects is not written on purpose (see Report.h).
   EXPECT_EQ(sizeof(Report), 272u);
 }

@@ -86,6 +86,8 @@ static std::string missingBarReason(const LoopReport &L, Variant V) {
     auto Why = L.UnavailableWhy.find(N);
     if (It->second == "runaway")
       return "not measured: runaway copy";
+    if (It->second == "faulted")
+      return "not measured: its copy faulted";
     return "not built: " +
            (Why != L.UnavailableWhy.end() ? Why->second : It->second);
   }

@@ -394,6 +394,14 @@ Error RawMerger::addLoop(const json::Object &LO, const ProcessInfo &PI,
     Info.Unavailable[V] = "runaway";
     Info.UnavailableWhy[V] = Why;
   }
+  // A variant that faulted in any process is out of every analysis too.
+  std::map<std::string, std::string> Faulted;
+  readStringMap(&LO, "faulted", Faulted);
+  for (const auto &[V, Why] : Faulted) {
+    Info.Unavailable[V] = "faulted";
+    Info.UnavailableWhy[V] = Why;
+    Info.Faulted.emplace(V, Why);
+  }
   readCountMap(&LO, "capped_calls", Info.CappedCalls);
   Info.ChasedLoads = std::max(Info.ChasedLoads,
                               static_cast<unsigned>(num(&LO, "chased_loads")));
@@ -579,7 +587,8 @@ Report RawMerger::finish() const {
     for (Variant V : AllVariants) {
       auto Why = L.Unavailable.find(std::string(variantName(V)));
       if (!LP.Variants[V] ||
-          (Why != L.Unavailable.end() && Why->second == "runaway"))
+          (Why != L.Unavailable.end() &&
+           (Why->second == "runaway" || Why->second == "faulted")))
         continue;
       VariantStats S = stats(*LP.Variants[V]);
       AllCalls += S.Calls + S.Excluded;

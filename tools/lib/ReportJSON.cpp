@@ -271,6 +271,7 @@ static json::Object loopIdentityJSON(const LoopReport &X) {
                       {"unavailable", mapJSON(X.Unavailable)},
                       {"unavailable_why", mapJSON(X.UnavailableWhy)},
                       {"capped_calls", mapJSON(X.CappedCalls)},
+                      {"faulted", mapJSON(X.Faulted)},
                       {"bound", mapJSON(X.Bound)},
                       {"calls_deleted", X.CallsDeleted},
                       {"chased_loads", X.ChasedLoads},
@@ -295,6 +296,7 @@ static bool loopIdentityFromJSON(json::ObjectMapper &O, LoopReport &X) {
          O.mapOptional("unavailable", X.Unavailable) &&
          O.mapOptional("unavailable_why", X.UnavailableWhy) &&
          O.mapOptional("capped_calls", X.CappedCalls) &&
+         O.mapOptional("faulted", X.Faulted) &&
          O.mapOptional("bound", X.Bound) &&
          O.mapOptional("calls_deleted", X.CallsDeleted) &&
          O.mapOptional("chased_loads", X.ChasedLoads) &&

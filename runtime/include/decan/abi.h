@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define DECAN_ABI_VERSION 10
+#define DECAN_ABI_VERSION 11
 
 /// Variant indices; the order is part of the ABI (bit i of masks = variant i).
 /// One line each in decan/variants.def, which says what each variant is;
@@ -305,7 +305,11 @@ struct decan_rewritten_header {
   uint32_t abi_version;  ///< DECAN_ABI_VERSION
   uint32_t count;        ///< number of descriptors
   uint64_t descs_offset; ///< from this header to decan_loop_desc[count]
-  int (*begin_call)(struct decan_loop_desc *); ///< runtime
+  /// runtime. The dispatcher calls it with its frame (the stack pointer
+  /// its copies run at) in r12 and its fault entry in rsi: a fault inside a
+  /// copy other than REF resumes there, at the frame, and the call ends as
+  /// a capped one, the original rerun (ABI 11).
+  int (*begin_call)(struct decan_loop_desc *);
   int (*end_call)(struct decan_loop_desc *, int, uint64_t,
                   uint64_t); ///< runtime
   uint64_t relocated;        ///< nonzero once the runtime fixed the offsets
@@ -372,6 +376,15 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 /// with `variant | DECAN_RERUN`), zero when the timed copy's results stand.
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
+
+/// Called by the plugin's measure function right before it calls a copy
+/// other than REF (`copy`, its entry), as a setjmp: returns 0 and arms this
+/// thread's guard. A SIGSEGV, SIGBUS or SIGFPE inside the copy (or what it
+/// calls) returns here again with 1 instead of killing the program: the
+/// measure function then calls __decan_end_call as after the copy, which
+/// drops the call and the variant and returns nonzero (the original runs).
+/// end_call disarms the guard. Declared returns_twice (ABI 11).
+int __decan_guard_enter(void *copy) __attribute__((returns_twice));
 
 /// Entry to and exit from a region descriptor (DECAN_DESC_REGION), called
 /// by the plugin's region stubs only while `active` is set (DECAN_REGIONS).

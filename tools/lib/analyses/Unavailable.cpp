@@ -3,7 +3,7 @@
 // Part of decan. What the report says of the variants it has no samples of: not
 // built (when the reason tells something of the loop: its work all feeds its
 // control; not for a loop without division, store...), not measured (and why),
-// runaway copies, calls past the iteration cap.
+// runaway copies, copies that faulted, calls past the iteration cap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +53,12 @@ void unavailable(AnalysisContext &C) {
         // Not in this build: `decan run` says it once for every loop
         // (RunHints.h), with the options that build it.
         continue;
+      } else if (KV.second == "faulted") {
+        L.Warnings.push_back(
+            formatv("{0} faulted ({1}): dropped; that call was abandoned "
+                    "and the original loop ran in its place",
+                    KV.first, L.UnavailableWhy[KV.first])
+                .str());
       } else if (KV.second == "runaway") {
         auto C = L.CappedCalls.find(KV.first);
         L.Warnings.push_back(

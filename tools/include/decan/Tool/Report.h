@@ -169,6 +169,11 @@ struct LoopReport {
   std::map<std::string, std::string> UnavailableWhy;
   /// Calls per variant whose copy ran out of iterations (no sample).
   std::map<std::string, uint64_t> CappedCalls;
+  /// Variants whose copy faulted (SIGSEGV, SIGBUS, SIGFPE) in some
+  /// process: that call was abandoned, the original ran, the variant left
+  /// the rotation ("faulted" in Unavailable); the first fault in words
+  /// ("SIGSEGV at +0x2a (address 0x7f..)", offset from the copy's entry).
+  std::map<std::string, std::string> Faulted;
   /// Variants whose saturation is a bound (they drop a dependence through
   /// memory that REF has), with why.
   std::map<std::string, std::string> Bound;
