@@ -108,9 +108,10 @@ static Function *preserveAllHelper(Module &M, const Function &MeasureFn) {
 ///   void f.decan.L0.measure.body(ptr frame)   ; live-ins from the frame
 ///     v = __decan_begin_call(desc)
 ///     if (v u< N) {
-///       if (v == REF || !__decan_guard_enter(variants[v]))  // a fault in
-///         variants[v](live-ins, &frame.outs..., &frame.exit,  // it: guard_enter
-///                     &frame.cycles, &frame.trips)            // returns 1
+///       // A fault in a copy other than REF: guard_enter returns 1.
+///       if (v == REF || !__decan_guard_enter(variants[v]))
+///         variants[v](live-ins, &frame.outs..., &frame.exit, &frame.cycles,
+///                     &frame.trips)
 ///       if (!__decan_end_call(desc, v, cycles, trips))
 ///         return                   // REF (or replace mode): results stand
 ///     }

@@ -60,8 +60,8 @@ struct GuardRecord {
   /// dispatcher (Rsp is its frame, Rip its fault entry, which reloads the
   /// rest from the frame).
   uint64_t Armed;
-  uint64_t Rsp;   ///< the caller's stack pointer after the return
-  uint64_t Rip;   ///< the return address
+  uint64_t Rsp; ///< the caller's stack pointer after the return
+  uint64_t Rip; ///< the return address
   uint64_t Rbx, Rbp, R12, R13, R14, R15;
   uint64_t Copy; ///< the copy's entry (for the fault's offset)
   /// Set by the handler: the signal, where it hit, the address it named

@@ -11,9 +11,9 @@
 /// fills in the entry points and registers the descriptors.
 //===----------------------------------------------------------------------===//
 
+#include "Guard.h"
 #include "Late.h"
 #include "Runtime.h"
-#include "Guard.h"
 #include "State.h"
 
 #include <string.h>
