@@ -228,6 +228,35 @@ TEST(Shares, UnprobedLoopsTakeTheRunsWaitOut) {
   }
 }
 
+TEST(Shares, AStridedLoopsTimeHoldsNoWaitToTakeOut) {
+  // Short calls timed 1 in 1000: a preempted timed call stands for its
+  // untimed neighbours at their undisturbed time, so the loop's time is
+  // (almost all) CPU time however long the run waited for a CPU (xz under
+  // a burner: 86% of the run waiting gave its loops a seventh of their
+  // share). Timed one by one, the wait is in its time and comes out.
+  for (bool Strided : {true, false}) {
+    Report R;
+    R.Loops.push_back(makeLoop("short:L0", 800, 0, 0));
+    R.Loops[0].RunCalls = 1000000;
+    R.Loops[0].TimedCalls = Strided ? 1000 : 1000000;
+    R.Loops[0].ProbedCalls = 0; // too short to probe its CPU time
+    ProcessInfo P;
+    P.WallCycles = 7000;
+    P.CpuCycles = 1000;
+    P.WaitCycles = 6000;
+    R.Processes.push_back(P);
+    R.ProcessCycles = 1000;
+    analyse(R);
+    double Running = 1000.0 / 7000;
+    double Expected = Strided
+                          ? 800 * Running / (Running + 0.001 * (1 - Running))
+                          : 800 * Running;
+    EXPECT_NEAR(*R.Loops[0].ProgramShare, Expected / 1000, 1e-9);
+    if (Strided)
+      EXPECT_GT(*R.Loops[0].ProgramShare, 0.79);
+  }
+}
+
 TEST(Shares, SharesPastTheWholeAreScaledAndSaid) {
   // Two CPU-bound loops whose times add up to 150% of the program's: the
   // shares are scaled to add up to 100%, and a warning says so.

@@ -241,12 +241,23 @@ struct LoopReport {
     return std::clamp((BlockedCycles - BlockedCpuCycles) / ProbedCycles, 0.0,
                       1.0);
   }
-  /// The CPU time the loop took: TimeCycles less its time off the CPU,
-  /// \p Running of it where that was not probed (the run's share of time
-  /// on a CPU).
+  /// The CPU time the loop took: TimeCycles less its time off the CPU.
+  /// Where that was not probed, \p Running (the run's share of time on a
+  /// CPU) estimates it, but only for the calls timed one by one: at an
+  /// accounting stride a preempted call stands for its untimed neighbours
+  /// at its undisturbed neighbour's time, so the calls it stands for carry
+  /// no wait (docs/runtime.md, "Accounting stride"). With a fraction f of
+  /// the calls timed, TimeCycles = CPU x (1 + f x (1/Running - 1)).
   double cpuTimeCycles(double Running = 1) const {
     std::optional<double> Off = offCpuShare();
-    return Off ? TimeCycles * (1 - *Off) : TimeCycles * Running;
+    if (Off)
+      return TimeCycles * (1 - *Off);
+    // A report without the timed calls' count: every call timed.
+    double Timed = RunCalls && TimedCalls
+                       ? std::min(1.0, double(TimedCalls) / double(RunCalls))
+                       : 1.0;
+    double Over = Running + Timed * (1 - Running);
+    return Over > 0 ? TimeCycles * Running / Over : TimeCycles;
   }
   unsigned Threads = 0; ///< threads (all processes) that ran the loop
   /// GROUPING: the loop's memory groups (the first DECAN_MAX_GROUPS are
