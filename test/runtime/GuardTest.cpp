@@ -9,9 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Guard.h"
-#include "MiniJson.h"
-#include "Runtime.h"
 #include "State.h"
+#include "TestEnvironment.h"
 #include "decan/abi.h"
 
 #include <gtest/gtest.h>
@@ -30,30 +29,13 @@ using namespace decan::rt;
 
 namespace {
 
-std::map<std::string, std::string> GuardEnv;
-const char *guardGetEnv(const char *N) {
-  auto It = GuardEnv.find(N);
-  return It == GuardEnv.end() ? nullptr : It->second.c_str();
-}
-
 /// A child's runtime: every call measured, REF and one variant.
 void configureChild(const std::string &Dir, const char *Variants) {
-  GuardEnv = {{"DECAN_LOOPS", "all"},
-              {"DECAN_OUTPUT", Dir},
-              {"DECAN_VARIANTS", Variants},
-              {"DECAN_WARMUP", "0"},
-              {"DECAN_REPS", "0"}};
-  reinitializeForTesting(guardGetEnv);
-}
-
-bool readJson(const std::string &Path, minijson::Value &V) {
-  std::ifstream In(Path);
-  if (!In)
-    return false;
-  std::stringstream SS;
-  SS << In.rdbuf();
-  std::string Err;
-  return minijson::parse(SS.str(), V, Err);
+  decan::test::reinitializeRuntime({{"DECAN_LOOPS", "all"},
+                                    {"DECAN_OUTPUT", Dir},
+                                    {"DECAN_VARIANTS", Variants},
+                                    {"DECAN_WARMUP", "0"},
+                                    {"DECAN_REPS", "0"}});
 }
 
 decan_loop_desc guardDesc(const char *Id) {
@@ -167,7 +149,8 @@ TEST(Guard, FaultsInVariantCopiesAreRecoveredAndReported) {
   ASSERT_TRUE(WIFEXITED(St)) << "the program must not die of it: " << St;
   EXPECT_EQ(WEXITSTATUS(St), 0) << "LS ran once in each loop";
   minijson::Value R;
-  ASSERT_TRUE(readJson(Dir + "/decan." + std::to_string(Child) + ".json", R));
+  ASSERT_TRUE(decan::test::readReport(
+      Dir + "/decan." + std::to_string(Child) + ".json", R));
   EXPECT_EQ(R["status"].Str, "complete");
   bool SaidIt = false;
   for (const auto &L : R["loops"].Arr) {
@@ -219,7 +202,8 @@ TEST(Guard, FaultsOutsideTheCopyStayTheProgramsOwn) {
     ASSERT_TRUE(WIFSIGNALED(St)) << "case " << Case << ": status " << St;
     EXPECT_EQ(WTERMSIG(St), SIGSEGV);
     minijson::Value R;
-    ASSERT_TRUE(readJson(Dir + "/decan." + std::to_string(Child) + ".json", R));
+    ASSERT_TRUE(decan::test::readReport(
+        Dir + "/decan." + std::to_string(Child) + ".json", R));
     EXPECT_EQ(R["status"].Str, "crashed");
     std::filesystem::remove_all(Dir);
   }

@@ -11,7 +11,7 @@
 #include "Runtime.h"
 #include "Counters.h"
 #include "Guard.h"
-#include "MiniJson.h"
+#include "TestEnvironment.h"
 #include "decan/abi.h"
 #include "decan/runtime.h"
 
@@ -39,11 +39,7 @@ using namespace decan::rt;
 
 namespace {
 
-std::map<std::string, std::string> Env;
-const char *fakeGetEnv(const char *N) {
-  auto It = Env.find(N);
-  return It == Env.end() ? nullptr : It->second.c_str();
-}
+using decan::test::readReport;
 
 std::vector<std::string> &createdDirs() {
   static std::vector<std::string> Dirs;
@@ -63,9 +59,9 @@ std::string freshDir() {
 std::string configure(std::map<std::string, std::string> E) {
   if (E.count("DECAN_LOOPS") && !E.count("DECAN_OUTPUT"))
     E["DECAN_OUTPUT"] = freshDir();
-  Env = E;
-  reinitializeForTesting(fakeGetEnv);
-  return E.count("DECAN_OUTPUT") ? E["DECAN_OUTPUT"] : "";
+  std::string Dir = E.count("DECAN_OUTPUT") ? E["DECAN_OUTPUT"] : "";
+  decan::test::reinitializeRuntime(std::move(E));
+  return Dir;
 }
 
 /// At exit the runtime must not write into the tests' temporary folders.
@@ -127,18 +123,6 @@ CallResult stubCall(decan_loop_desc &D, uint64_t Cycles, uint64_t Trips = 10,
   if (R.Original) // the original runs, timed, as the stubs do
     EXPECT_EQ(__decan_end_call(&D, R.Variant | DECAN_RERUN, Cycles, Trips), 0);
   return R;
-}
-
-bool readReport(const std::string &Path, minijson::Value &V) {
-  std::ifstream In(Path);
-  if (!In)
-    return false;
-  std::stringstream SS;
-  SS << In.rdbuf();
-  std::string Err;
-  bool Ok = minijson::parse(SS.str(), V, Err);
-  EXPECT_TRUE(Ok) << Path << ": " << Err;
-  return Ok;
 }
 
 const minijson::Value *findLoop(const minijson::Value &R, const char *Id) {
