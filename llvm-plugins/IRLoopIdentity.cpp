@@ -13,8 +13,10 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 #include <algorithm>
 
@@ -46,6 +48,20 @@ DebugLoc loopStartLoc(const Loop &L) {
         DL && DL.getLine())
       return DL;
   return L.getStartLoc();
+}
+
+SmallVector<const DILocation *, 16> moduleLoopStarts(Module &M) {
+  SmallVector<const DILocation *, 16> Starts;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (DebugLoc D = loopStartLoc(*L); D && D->getLine())
+        Starts.push_back(D.get());
+  }
+  return Starts;
 }
 
 std::string loopSourceIdentity(const Loop *L, const DebugLoc &Loc) {

@@ -14,12 +14,15 @@
 #ifndef DECAN_LLVM_PLUGINS_IRLOOPIDENTITY_H
 #define DECAN_LLVM_PLUGINS_IRLOOPIDENTITY_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DebugLoc.h"
 
 #include <string>
 
 namespace llvm {
+class DILocation;
 class Loop;
+class Module;
 class ScalarEvolution;
 class Value;
 } // namespace llvm
@@ -33,6 +36,11 @@ namespace decan {
 /// the latch gives it the same position as its remainder: one source loop,
 /// one identity, whatever the vectoriser made of it.
 llvm::DebugLoc loopStartLoc(const llvm::Loop &L);
+
+/// loopStartLoc of every loop (any depth) of \p M's function definitions
+/// that has one: the positions a `-decan-tune=FILE:LINE:COL` may name.
+llvm::SmallVector<const llvm::DILocation *, 16>
+moduleLoopStarts(llvm::Module &M);
 
 /// "ORIGIN|FILE:LINE:COL|NEST|INLINED" for the loop starting at \p Loc
 /// (\p L: its LoopInfo loop, or null for an irreducible cycle); "" without

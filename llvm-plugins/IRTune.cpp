@@ -181,19 +181,10 @@ PreservedAnalyses decan::TunePositionsCheckPass::run(Module &M,
   });
   if (Wanted.empty())
     return PreservedAnalyses::all();
+  SmallVector<const DILocation *, 16> Locs = moduleLoopStarts(M);
   std::set<std::tuple<std::string, unsigned, unsigned>> Starts;
-  SmallVector<const DILocation *, 16> Locs;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
-    for (Loop *L : LI.getLoopsInPreorder())
-      if (DebugLoc D = loopStartLoc(*L); D && D->getLine()) {
-        Locs.push_back(D.get());
-        Starts.insert({D->getFilename().str(), D->getLine(), D->getColumn()});
-      }
-  }
+  for (const DILocation *D : Locs)
+    Starts.insert({D->getFilename().str(), D->getLine(), D->getColumn()});
   for (auto [Option, Pos] : Wanted) {
     if (any_of(Locs,
                [&](const DILocation *D) { return positionMatches(Pos, *D); }))

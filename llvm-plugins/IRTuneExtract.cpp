@@ -302,16 +302,7 @@ unsigned widestFPRecurrence(Function &F) {
 /// start of the pipeline) but no loop left before the vectoriser: the loop
 /// was fully unrolled, deleted or made a library call. Said, not silent.
 void warnGone(Module &M) {
-  SmallVector<const DILocation *, 16> Starts;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
-    for (Loop *L : LI.getLoopsInPreorder())
-      if (DebugLoc D = loopStartLoc(*L))
-        Starts.push_back(D.get());
-  }
+  SmallVector<const DILocation *, 16> Starts = moduleLoopStarts(M);
   for (const std::string &P : tunePositions()) {
     StringRef File = StringRef(P).rsplit(':').first.rsplit(':').first;
     if (File.empty() || !fileMatches(File, M.getSourceFileName()) ||
