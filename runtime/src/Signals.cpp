@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <new>
@@ -37,6 +38,31 @@ namespace decan::rt {
 // that went away (`prog | head`) ends the run, as SIGHUP and SIGQUIT do.
 static const int kSignals[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
                                SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
+
+static bool isDecanSignal(int Sig) {
+  return std::find(std::begin(kSignals), std::end(kSignals), Sig) !=
+         std::end(kSignals);
+}
+
+/// Signals an instruction raises: ignoring one cannot skip it (the kernel
+/// kills the process), so decan's handler stays for these even then.
+static bool isFault(int Sig) {
+  return Sig == SIGSEGV || Sig == SIGBUS || Sig == SIGFPE || Sig == SIGILL;
+}
+
+using SigactionFn = int (*)(int, const struct sigaction *, struct sigaction *);
+static SigactionFn RealSigaction = nullptr;
+
+/// The C library's sigaction. The shared runtime interposes the program's
+/// (SignalHook.cpp), so decan's own calls go past it. Resolved before the
+/// first handler is installed: dlsym is no call for a signal handler.
+static int realSigaction(int Sig, const struct sigaction *A,
+                         struct sigaction *Old) {
+  if (!RealSigaction)
+    RealSigaction =
+        reinterpret_cast<SigactionFn>(dlsym(RTLD_NEXT, "sigaction"));
+  return RealSigaction ? RealSigaction(Sig, A, Old) : sigaction(Sig, A, Old);
+}
 
 /// Signals that end a run without a fault: the report says "interrupted".
 static bool isInterruption(int Sig) {
@@ -80,6 +106,33 @@ static bool inFlightAt(const ThreadState *T, uintptr_t Sp) {
   return T->InFlightLoop >= 0 && (!Sp || Sp <= T->InFlightFrame + 64);
 }
 
+/// Runs the program's handler \p P as the kernel would have: its mask, and
+/// the signal itself unless SA_NODEFER, blocked meanwhile; the action reset
+/// to the default first with SA_RESETHAND.
+static void runProgramHandler(int Sig, siginfo_t *Info, void *Context,
+                              const struct sigaction &P) {
+  sigset_t Mask, Saved;
+  pthread_sigmask(SIG_SETMASK, nullptr, &Saved);
+  Mask = Saved;
+  for (int S = 1; S < 65; ++S)
+    if (sigismember(&P.sa_mask, S) == 1)
+      sigaddset(&Mask, S);
+  if (P.sa_flags & SA_NODEFER)
+    sigdelset(&Mask, Sig);
+  else
+    sigaddset(&Mask, Sig);
+  pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
+  if (P.sa_flags & SA_RESETHAND) {
+    Proc.ProgramActions[Sig].sa_handler = SIG_DFL;
+    Proc.ProgramActions[Sig].sa_flags = 0;
+  }
+  if (P.sa_flags & SA_SIGINFO)
+    P.sa_sigaction(Sig, Info, Context);
+  else
+    P.sa_handler(Sig);
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+}
+
 static void onSignal(int Sig, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
   // A fault inside a variant copy is decan's: the call is abandoned and
@@ -88,6 +141,14 @@ static void onSignal(int Sig, siginfo_t *Info, void *Context) {
     errno = SavedErrno;
     return;
   }
+  const struct sigaction Program = Proc.ProgramActions[Sig];
+  bool Raised = Info && Info->si_code > 0; // by the kernel, not sent
+  if (Program.sa_handler == SIG_IGN && !(isFault(Sig) && Raised)) {
+    errno = SavedErrno; // the program ignores it (a sent fault signal)
+    return;
+  }
+  bool ProgramHandles =
+      Program.sa_handler != SIG_IGN && Program.sa_handler != SIG_DFL;
   int CrashLoop = -1, CrashVariant = -1;
   ThreadState *T = TlsThread;
   auto *UC = static_cast<ucontext_t *>(Context);
@@ -118,14 +179,58 @@ static void onSignal(int Sig, siginfo_t *Info, void *Context) {
       }
     }
   bool Interrupt = isInterruption(Sig);
+  if (ProgramHandles) {
+    // The program's handler decides: it may go on, so this report is no
+    // final one (exit writes that), but once per signal it is written
+    // first, so that what was measured survives a handler that _exits.
+    if (!Proc.FinalDone.load() && !Proc.ReportedBeforeHandler[Sig]) {
+      Proc.ReportedBeforeHandler[Sig] = true;
+      writeReport(Interrupt ? "interrupted" : "crashed", Sig, CrashLoop,
+                  CrashVariant);
+    }
+    errno = SavedErrno;
+    runProgramHandler(Sig, Info, Context, Program);
+    return;
+  }
   if (!Proc.FinalDone.load())
     writeReport(Interrupt ? "interrupted" : "crashed", Sig, CrashLoop,
                 CrashVariant);
-  // Hand the signal to whoever had it before us (the default action: die
-  // with this signal, so the parent sees the real cause).
-  sigaction(Sig, &Proc.OldActions[Sig], nullptr);
+  // The default action: die of this signal, so the parent sees the real
+  // cause.
+  struct sigaction Default;
+  memset(&Default, 0, sizeof(Default));
+  Default.sa_handler = SIG_DFL;
+  sigemptyset(&Default.sa_mask);
+  realSigaction(Sig, &Default, nullptr);
   errno = SavedErrno;
   raise(Sig);
+}
+
+/// decan's action for \p Sig: the program's SA_RESTART stands, so a system
+/// call its signal interrupts restarts as it would without decan.
+static struct sigaction decanAction(int Sig) {
+  struct sigaction A;
+  memset(&A, 0, sizeof(A));
+  A.sa_sigaction = onSignal;
+  A.sa_flags = SA_SIGINFO | SA_ONSTACK |
+               (Proc.ProgramActions[Sig].sa_flags & SA_RESTART);
+  sigemptyset(&A.sa_mask);
+  return A;
+}
+
+int programSigaction(int Sig, const struct sigaction *Act,
+                     struct sigaction *Old) {
+  if (!Proc.HooksInstalled || !isDecanSignal(Sig))
+    return realSigaction(Sig, Act, Old);
+  if (Old)
+    *Old = Proc.ProgramActions[Sig];
+  if (!Act)
+    return 0;
+  Proc.ProgramActions[Sig] = *Act;
+  if (Act->sa_handler == SIG_IGN && !isFault(Sig))
+    return realSigaction(Sig, Act, nullptr); // ignored: nothing to hand on
+  struct sigaction A = decanAction(Sig);
+  return realSigaction(Sig, &A, nullptr);
 }
 
 static void atExit() {
@@ -207,17 +312,13 @@ void installHooks() {
   Proc.ParentPid = (int)getppid();
   for (int Sig : kSignals) {
     struct sigaction Old;
-    if (sigaction(Sig, nullptr, &Old) != 0)
+    if (realSigaction(Sig, nullptr, &Old) != 0)
       continue;
-    if (Old.sa_handler == SIG_IGN)
+    Proc.ProgramActions[Sig] = Old;
+    if (Old.sa_handler == SIG_IGN && !isFault(Sig))
       continue; // the program asked not to hear about it
-    Proc.OldActions[Sig] = Old;
-    struct sigaction A;
-    memset(&A, 0, sizeof(A));
-    A.sa_sigaction = onSignal;
-    A.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&A.sa_mask);
-    sigaction(Sig, &A, nullptr);
+    struct sigaction A = decanAction(Sig);
+    realSigaction(Sig, &A, nullptr);
   }
   atexit(atExit);
   pthread_atfork(beforeFork, afterForkInParent, afterForkInChild);

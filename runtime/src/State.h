@@ -320,7 +320,12 @@ struct ProcessState {
   /// The parent when measuring began (at start-up, or the fork): a parent
   /// that exits first does not change it.
   int ParentPid = 0;
-  struct sigaction OldActions[65] = {};
+  /// Per signal decan handles (Signals.cpp): the action the program set,
+  /// or found at start-up. decan's handler stays installed and hands the
+  /// signal on to it; the program sees it as its own (SignalHook.cpp).
+  struct sigaction ProgramActions[65] = {};
+  /// The report was written once before a program's handler ran.
+  bool ReportedBeforeHandler[65] = {};
   char PathBuf[2200] = {}, TmpBuf[2300] = {};
 };
 
