@@ -207,8 +207,9 @@ private:
 };
 } // namespace
 
+/// \p CFIBase: where \p Src's CFI table starts in \p Dst's.
 static void cloneInstructions(const MachineFunction &Src, MachineFunction &Dst,
-                              const BlockMap &Blocks) {
+                              const BlockMap &Blocks, unsigned CFIBase) {
   const TargetRegisterInfo &TRI = *Dst.getSubtarget().getRegisterInfo();
   const TargetInstrInfo &TII = *Dst.getSubtarget().getInstrInfo();
   MachineRegisterInfo &MRI = Dst.getRegInfo();
@@ -234,6 +235,8 @@ static void cloneInstructions(const MachineFunction &Src, MachineFunction &Dst,
         MO.clearParent();
         if (MO.isMBB()) {
           MO.setMBB(Blocks.lookup(MO.getMBB()));
+        } else if (MO.isCFIIndex()) {
+          MO = MachineOperand::CreateCFIIndex(MO.getCFIIndex() + CFIBase);
         } else if (MO.isRegMask()) {
           MRI.addPhysRegsUsedFromRegMask(MO.getRegMask());
           if (!SharedMasks.count(MO.getRegMask())) {
@@ -259,8 +262,10 @@ static void cloneInstructions(const MachineFunction &Src, MachineFunction &Dst,
   }
 }
 
-static void cloneTables(const MachineFunction &Src, MachineFunction &Dst,
-                        const BlockMap &Blocks) {
+/// Returns where \p Src's CFI table starts in \p Dst's: a reset function
+/// keeps the table of its prologue.
+static unsigned cloneTables(const MachineFunction &Src, MachineFunction &Dst,
+                            const BlockMap &Blocks) {
   for (const MachineConstantPoolEntry &E :
        Src.getConstantPool()->getConstants()) {
     unsigned Index = Dst.getConstantPool()->getConstantPoolIndex(E.Val.ConstVal,
@@ -278,8 +283,10 @@ static void cloneTables(const MachineFunction &Src, MachineFunction &Dst,
       Out->createJumpTableIndex(Targets);
     }
   }
+  unsigned CFIBase = Dst.getFrameInstructions().size();
   for (const MCCFIInstruction &CFI : Src.getFrameInstructions())
     (void)Dst.addFrameInst(CFI);
+  return CFIBase;
 }
 
 void decan::cloneMachineFunction(const MachineFunction &Src,
@@ -309,8 +316,8 @@ void decan::cloneMachineFunction(const MachineFunction &Src,
   MachineRegisterInfo &MRI = Dst.getRegInfo();
   for (const auto &[Phys, Virt] : Src.getRegInfo().liveins())
     MRI.addLiveIn(Phys, Virt);
-  cloneTables(Src, Dst, Blocks);
-  cloneInstructions(Src, Dst, Blocks);
+  unsigned CFIBase = cloneTables(Src, Dst, Blocks);
+  cloneInstructions(Src, Dst, Blocks, CFIBase);
   Dst.setAlignment(Src.getAlignment());
   Dst.setExposesReturnsTwice(Src.exposesReturnsTwice());
   Dst.setHasInlineAsm(Src.hasInlineAsm());
