@@ -99,8 +99,10 @@ static void cloneFrame(const MachineFrameInfo &Src, MachineFrameInfo &Dst,
                           Src.isImmutableObjectIndex(I),
                           Src.isAliasedObjectIndex(I));
   for (int I = -NumFixed, E = Src.getNumObjects() - NumFixed; I != E; ++I) {
-    if (Src.isDeadObjectIndex(I))
+    if (Src.isDeadObjectIndex(I)) {
       Dst.RemoveStackObject(I);
+      continue;
+    }
     Dst.setObjectSSPLayout(I, Src.getObjectSSPLayout(I));
     Dst.setIsCalleeSavedObjectIndex(I, Src.isCalleeSavedObjectIndex(I));
   }
@@ -314,8 +316,16 @@ void decan::cloneMachineFunction(const MachineFunction &Src,
   }
   cloneFrame(Src.getFrameInfo(), Dst.getFrameInfo(), Blocks);
   MachineRegisterInfo &MRI = Dst.getRegInfo();
-  for (const auto &[Phys, Virt] : Src.getRegInfo().liveins())
+  const MachineRegisterInfo &SrcMRI = Src.getRegInfo();
+  for (const auto &[Phys, Virt] : SrcMRI.liveins())
     MRI.addLiveIn(Phys, Virt);
+  // A calling convention may have taken registers out of the saved set.
+  if (SrcMRI.isUpdatedCSRsInitialized()) {
+    SmallVector<MCPhysReg, 32> Saved;
+    for (const MCPhysReg *R = SrcMRI.getCalleeSavedRegs(); R && *R; ++R)
+      Saved.push_back(*R);
+    MRI.setCalleeSavedRegs(Saved);
+  }
   unsigned CFIBase = cloneTables(Src, Dst, Blocks);
   cloneInstructions(Src, Dst, Blocks, CFIBase);
   Dst.setAlignment(Src.getAlignment());

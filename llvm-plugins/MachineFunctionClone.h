@@ -19,8 +19,8 @@ class MachineFunction;
 namespace decan {
 
 /// Whether cloneMachineFunction copies \p MF faithfully: no exception
-/// handling, no address-taken block, no instruction symbol, no target
-/// constant pool entry, no target pseudo source value.
+/// handling, no stack protector, no address-taken block, no instruction
+/// symbol, no target constant pool entry, no target pseudo source value.
 bool canCloneMachineFunction(const llvm::MachineFunction &MF);
 
 /// Copies \p Src (canCloneMachineFunction) into \p Dst, just created or
