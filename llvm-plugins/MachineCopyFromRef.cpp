@@ -95,8 +95,9 @@ public:
     std::string Name = sameIRGroup(F);
     if (Name.empty())
       return false;
-    auto It = SameIRGroups::of(*F.getParent()).ByName.find(Name);
-    if (It == SameIRGroups::of(*F.getParent()).ByName.end() || !It->second.Kept)
+    SameIRGroups &Groups = SameIRGroups::of(*F.getParent());
+    auto It = Groups.ByName.find(Name);
+    if (It == Groups.ByName.end() || !It->second.Kept)
       return false;
     // Nothing for instruction selection and register allocation to do.
     for (BasicBlock &BB : F)
