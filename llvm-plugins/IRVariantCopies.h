@@ -5,8 +5,8 @@
 // make usable. Two kinds are unusable whatever the machine code: NO_DIV of a
 // loop without a division or square root (empty), and every variant of a
 // loop whose exit test may read what the loop stores (refused: a variant
-// writes no program memory). They get no copy -- each would cost
-// instruction selection and register allocation of the loop again -- and
+// writes no program memory). They get no copy -- each would cost code and
+// compile time -- and
 // their entry in the variant table is REF's, never chosen (variant_mask
 // still names them: asked, and the rules said no). The REF copy names them
 // in an attribute; the machine pass records what the rules say of each from

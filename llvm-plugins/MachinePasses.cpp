@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MachineCopyFromRef.h"
 #include "MachineVariants.h"
 #include "Passes.h"
 
@@ -17,9 +18,16 @@
 #include "llvm/PassRegistry.h"
 
 void decan::addMachinePasses(llvm::TargetPassConfig &TPC) {
+  // Copies that are REF's IR get REF's machine code (MachineCopyFromRef.h):
+  // their IR is emptied before instruction selection, right after the
+  // first codegen IR pass that X86 adds at every optimization level.
+  TPC.insertPass(&llvm::AtomicExpandID, &decan::VariantBodyFromRefID);
+  TPC.insertPass(&llvm::FuncletLayoutID, &decan::MachineCopyFromRefID);
   TPC.insertPass(&llvm::FuncletLayoutID, &decan::MachineVariantsID);
 }
 
 void decan::initializeMachinePasses(llvm::PassRegistry &Registry) {
+  llvm::initializeVariantBodyFromRefPass(Registry);
+  llvm::initializeMachineCopyFromRefPass(Registry);
   llvm::initializeMachineVariantsPass(Registry);
 }
