@@ -42,9 +42,7 @@ void divisions(AnalysisContext &C) {
               .str());
       return;
     }
-    // A short call's saturation reads high (its term): its gain is a
-    // lower bound.
-    StringRef AtLeast = St.ShortCall >= T.NoiseFloor ? "at least " : "";
+    StringRef AtLeast = atLeast(St, T);
     std::string S =
         formatv("expensive instructions: divisions/square roots cost {0}{1} "
                 "of the loop (Sat(NO_DIV)={2:F2}{3}); use reciprocals, "
