@@ -53,6 +53,15 @@ CASES = {
     "s_slice64": ("dl1_slice", "DL1", ["LEN=64", "CALLS=1000000"], []),
     "s_poly64": ("poly_ls", "LS", ["LEN=64", "CALLS=1000000"], []),
     "s_red64": ("red_split", "NO_RED", ["LEN=64", "CALLS=2000000"], ["--extended"]),
+    # Filling the 50-150 / 150-300 / 300-500 cycle bands for DL1, NO_DIV, LS.
+    "s_l2_128": ("dl1_l2", "DL1", ["LEN=128", "CALLS=2000000"], []),
+    "s_slice128": ("dl1_slice", "DL1", ["LEN=128", "CALLS=1000000"], []),
+    "s_div96": ("div_hoist", "NO_DIV", ["LEN=96", "CALLS=1000000"], []),
+    "s_poly16": ("poly_ls", "LS", ["LEN=16", "CALLS=4000000"], []),
+    "s_poly32": ("poly_ls", "LS", ["LEN=32", "CALLS=2000000"], []),
+    # About one probe cost a call (below the floor).
+    "s_l2_16": ("dl1_l2", "DL1", ["LEN=16", "CALLS=8000000"], []),
+    "s_div8": ("div_hoist", "NO_DIV", ["LEN=8", "CALLS=8000000"], []),
 }
 
 

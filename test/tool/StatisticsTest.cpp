@@ -300,17 +300,76 @@ TEST(Verdict, NoisySamplesAtTheBoundaryAreInconclusive) {
   EXPECT_NE(R.Loops[0].Inconclusive.find("--max-runs"), std::string::npos);
 }
 
+/// \p L with variant \p V added: the same pairs as REF's, its side at
+/// \p Sat of REF's.
+void addVariant(LoopReport &L, Variant V, double Sat) {
+  VariantStats S = *L.Variants[Variant::REF];
+  for (Pair &P : S.Pairs)
+    P.Var = P.Ref * Sat;
+  S.Cycles.Median = S.Cycles.Min = S.Cycles.Median * Sat;
+  L.Variants[V] = S;
+}
+
+/// Calls of \p Probes probe costs (49 cycles) a call, on REF's samples and
+/// over the whole run.
+LoopReport shortLoop(double SatLS, double SatFP, double Probes) {
+  LoopReport L = pairedLoop(SatLS, SatFP, 0.02, 60);
+  L.RunCycles = Probes * 49 * L.RunCalls;
+  L.Variants[Variant::REF]->Cycles.Median = Probes * 49;
+  return L;
+}
+
 TEST(Verdict, CallsBelowThePrecisionFloorGetNoVerdict) {
+  // One probe cost a call: the probes are most of it.
   Report R;
-  R.ProbeCycles = 52;
-  LoopReport L = pairedLoop(0.95, 0.3, 0.02, 60);
-  L.RunCycles = 150.0 * L.RunCalls; // 150 cycles per call < 3 x 52
+  R.ProbeCycles = 49;
+  LoopReport L = shortLoop(0.95, 0.3, 1);
+  addVariant(L, Variant::NO_DIV, 0.64);
   R.Loops.push_back(L);
   analyse(R);
   EXPECT_EQ(nameOf(R.Loops[0].Verdict), "inconclusive");
-  EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor"), std::string::npos);
-  for (const std::string &D : R.Loops[0].Diagnosis)
+  EXPECT_NE(R.Loops[0].Inconclusive.find(
+                "precision floor (1.5 x the probe's 49 cycles)"),
+            std::string::npos)
+      << R.Loops[0].Inconclusive;
+  for (const std::string &D : R.Loops[0].Diagnosis) {
     EXPECT_EQ(D.find("memory-bound"), std::string::npos) << D;
+    EXPECT_EQ(D.find("divisions/square roots cost"), std::string::npos) << D;
+  }
+}
+
+TEST(Verdict, CallsBelowTheOldFloorKeepTheClaimsOnTheUpperEnd) {
+  // bench/truth's s_div16 on the plugin: 98-cycle calls (2 probe costs,
+  // below the old floor of 3), Sat(NO_DIV) 0.64 where removing the
+  // division from the source gives 0.40, LS 0.33 and FP 1.0 (fp-bound in
+  // truth). The term reaches 1: NO_DIV's interval holds 0.40 and its
+  // upper end settles that the divisions cost at least 36%; the streams'
+  // ranges overlap, so no class.
+  Report R;
+  R.ProbeCycles = 49;
+  LoopReport L = shortLoop(0.33, 1.0, 2);
+  addVariant(L, Variant::NO_DIV, 0.64);
+  R.Loops.push_back(L);
+  analyse(R);
+  const LoopReport &A = R.Loops[0];
+  ASSERT_TRUE(A.SatInterval[Variant::NO_DIV]);
+  EXPECT_LE(A.SatInterval[Variant::NO_DIV]->Lo, 0.40);
+  EXPECT_GE(A.SatInterval[Variant::NO_DIV]->Hi, 0.64);
+  EXPECT_LT(A.SatInterval[Variant::NO_DIV]->Hi, 0.7);
+  EXPECT_EQ(A.Inconclusive.find("precision floor"), std::string::npos)
+      << A.Inconclusive;
+  EXPECT_NE(nameOf(A.Verdict), "fp-bound") << "LS may be as high as FP";
+  EXPECT_TRUE(llvm::any_of(A.Diagnosis, [](const std::string &D) {
+    return StringRef(D).contains(
+        "divisions/square roots cost at least 36% of the loop");
+  }));
+  // The old floor refused it.
+  Thresholds Old;
+  Old.MinCallProbes = 3;
+  analyse(R, Old);
+  EXPECT_NE(R.Loops[0].Inconclusive.find("precision floor (3.0 x"),
+            std::string::npos)
+      << R.Loops[0].Inconclusive;
 }
 
 TEST(Verdict, ShortCallsKeepTheClaimsThatHoldDownToTheirTerm) {

@@ -28,6 +28,10 @@ std::string plural(uint64_t N, StringRef Noun) {
   return formatv("{0} {1}{2}", N, Noun, N == 1 ? "" : "s").str();
 }
 
+StringRef atLeast(const LoopState &S, const Thresholds &T) {
+  return S.ShortCall >= T.NoiseFloor ? "at least " : "";
+}
+
 std::string interval(const Interval &I) {
   return formatv("{0:F2} [{1:F2}, {2:F2}]", I.Value, I.Lo, I.Hi).str();
 }

@@ -69,6 +69,10 @@ std::string againstText(Variant Ref);
 
 /// "42%".
 std::string pct(double X);
+/// "at least " where the loop's saturations may read high by a short
+/// call's term (LoopState::ShortCall of NoiseFloor or more): a cost read
+/// from one is a lower bound.
+llvm::StringRef atLeast(const LoopState &S, const Thresholds &T);
 /// "1 call", "3 calls".
 std::string plural(uint64_t N, llvm::StringRef Noun);
 /// "0.42 [0.40, 0.44]".

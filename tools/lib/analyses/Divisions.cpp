@@ -42,16 +42,18 @@ void divisions(AnalysisContext &C) {
               .str());
       return;
     }
+    StringRef AtLeast = atLeast(St, T);
     std::string S =
-        formatv("expensive instructions: divisions/square roots cost {0} "
-                "of the loop (Sat(NO_DIV)={1:F2}{2}); use reciprocals, "
+        formatv("expensive instructions: divisions/square roots cost {0}{1} "
+                "of the loop (Sat(NO_DIV)={2:F2}{3}); use reciprocals, "
                 "hoist or vectorise them",
-                pct(*L.DivGain), Sat, confidenceText(Cl, Paired))
+                AtLeast, pct(*L.DivGain), Sat, confidenceText(Cl, Paired))
             .str();
     if (L.ProgramShare)
-      S += formatv("; without them the program would run {0:F2}x faster "
-                   "(Amdahl, program share {1})",
-                   1 / (1 - *L.ProgramShare * *L.DivGain), pct(*L.ProgramShare))
+      S += formatv("; without them the program would run {0}{1:F2}x faster "
+                   "(Amdahl, program share {2})",
+                   AtLeast, 1 / (1 - *L.ProgramShare * *L.DivGain),
+                   pct(*L.ProgramShare))
                .str();
     L.Diagnosis.push_back(S);
   });

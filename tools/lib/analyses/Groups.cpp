@@ -40,9 +40,10 @@ static void groupAnalysis(LoopReport &L, const LoopState &St,
     bool Paired = !Reps.empty();
     bool Settled = settled(C, Paired, T);
     std::string S =
-        formatv("array `{0}` ({1} access{2}) costs {3} of this loop "
-                "(removed: Sat(NO_G{4})={5:F2}",
+        formatv("array `{0}` ({1} access{2}) costs {3}{4} of this loop "
+                "(removed: Sat(NO_G{5})={6:F2}",
                 G.Name, G.Accesses, G.Accesses == 1 ? "" : "es",
+                Settled && C.Label == "costly" ? atLeast(St, T) : "",
                 pct(std::max(0.0, 1 - *G.SatRemoved)), K, *G.SatRemoved)
             .str();
     if (G.SatDL1)

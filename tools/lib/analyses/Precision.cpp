@@ -1,10 +1,12 @@
 //===- analyses/Precision.cpp - Calls too short or too few to diagnose ----===//
 //
 // Part of decan. A loop gets no verdict from its samples when its calls
-// are below the precision floor (two probe costs: above it, short calls
-// get the short-call term of Saturations.cpp), or when LS or FP has
-// too few usable pairs where the loop has both streams to compare: its
-// verdict is "inconclusive", with what would settle it.
+// are below the precision floor (MinCallProbes probe costs: above it,
+// short calls get the short-call term of Saturations.cpp, which reaches 1
+// below ShortCallProbes probe costs, so that only the claims resting on a
+// saturation's upper end hold), or when LS or FP has too few usable pairs
+// where the loop has both streams to compare: its verdict is
+// "inconclusive", with what would settle it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +40,7 @@ void precision(AnalysisContext &C) {
       L.Verdict = VerdictClass::Inconclusive;
       L.Inconclusive =
           formatv("calls average {0:F0} cycles, below the precision floor "
-                  "({1:F0} x the probe's {2:F0} cycles): nothing is "
+                  "({1:F1} x the probe's {2:F0} cycles): nothing is "
                   "diagnosed from them; time a larger input",
                   S.MeanCall, T.MinCallProbes, R.ProbeCycles)
               .str();

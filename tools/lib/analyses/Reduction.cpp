@@ -35,12 +35,12 @@ void reduction(AnalysisContext &C) {
                           describeSplit(Cl))
                       .str()
             : Cl.Label == "costly"
-                ? formatv("the reduction chain costs {0} of this loop "
-                          "(Sat(NO_RED)={1:F2}{2}{3}): its latency bounds "
+                ? formatv("the reduction chain costs {0}{1} of this loop "
+                          "(Sat(NO_RED)={2:F2}{3}{4}): its latency bounds "
                           "the loop; use several partial accumulators "
                           "(unroll, or allow reassociation)",
-                          pct(std::max(0.0, 1 - *S)), *S, againstText(StoreRef),
-                          confidenceText(Cl, Paired))
+                          atLeast(St, T), pct(std::max(0.0, 1 - *S)), *S,
+                          againstText(StoreRef), confidenceText(Cl, Paired))
                       .str()
                 : formatv("the reduction chain costs little "
                           "(Sat(NO_RED)={0:F2}{1}{2})",

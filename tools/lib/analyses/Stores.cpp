@@ -33,7 +33,8 @@ void stores(AnalysisContext &C) {
                     .str()
           : Cl.Label == "costly"
               ? formatv(
-                    "stores cost {0} of this loop (Sat(NO_STORE)={1:F2}{2})",
+                    "stores cost {0}{1} of this loop (Sat(NO_STORE)={2:F2}{3})",
+                    atLeast(St, T),
                     pct(std::max(0.0, 1 - *St.Sat[Variant::NO_STORE])),
                     *St.Sat[Variant::NO_STORE], confidenceText(Cl, Paired))
                     .str()
@@ -54,10 +55,11 @@ void stores(AnalysisContext &C) {
                         describeSplit(Cl))
                     .str()
           : Cl.Label == "costly"
-              ? formatv("store writes cost {0} of this loop: coherence and "
+              ? formatv("store writes cost {0}{1} of this loop: coherence and "
                         "write-allocate traffic (stores as loads: "
-                        "Sat(S2L)={1:F2}{2}); in a parallel loop, look for "
+                        "Sat(S2L)={2:F2}{3}); in a parallel loop, look for "
                         "threads writing one cache line (false sharing)",
+                        atLeast(St, T),
                         pct(std::max(0.0, 1 - *St.Sat[Variant::S2L])),
                         *St.Sat[Variant::S2L], confidenceText(Cl, Paired))
                     .str()

@@ -87,9 +87,13 @@ struct Thresholds {
   /// around it).
   double PrecisionFactor = 10;
   /// Calls shorter than this many probe costs are below the precision
-  /// floor: their loop gets no verdict (the short-call term below would
-  /// reach 1).
-  double MinCallProbes = 3;
+  /// floor: their loop gets no verdict. Above it the short-call term below
+  /// (up to 1) keeps every interval honest: on bench/truth, calls of 1.5-3
+  /// probe costs read high by at most 1.7 probe costs, and never lower
+  /// than their pairs' interval, so an interval reaching down to 0 still
+  /// holds the truth and the claims that rest on its upper end stand;
+  /// under 1.5 the probes are most of the call.
+  double MinCallProbes = 1.5;
   /// A call timed alone between the probes runs slower than in the
   /// program, where the out-of-order core overlaps it with its neighbours,
   /// so a variant's saturation reads high by up to about this many probe
