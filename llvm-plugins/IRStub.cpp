@@ -233,27 +233,47 @@ static Function *preserveAllHelper(Module &M, const Function &MeasureFn) {
   return H;
 }
 
-/// A loop's one call site of its copies, for the module's measured call:
+/// The one call site of the copies of every loop whose copies take the
+/// same arguments (one such function per frame type, copy type and set of
+/// function attributes in the module), for the module's measured call:
 ///
-///   void f.decan.L0.call(ptr copy, ptr frame)
+///   void decan.call(ptr copy, ptr frame)
 ///     copy(frame.live-ins..., &frame.outs..., &frame.exit, &frame.cycles,
 ///          &frame.trips)
 ///
 /// The live-ins are loaded into the argument registers here, the only
-/// place they are needed.
-static Function *buildLoopCall(Function &F, OutlinePlan &P,
-                               ArrayRef<Function *> Variants,
-                               StructType *FrameTy) {
+/// place they are needed. Its metadata `decan.frame` says which frame it
+/// was built for: the frame type (a poison value of it), how many of the
+/// frame's fields are live-ins, whether the copies take the exit index.
+static Function *callFunction(Function &F, OutlinePlan &P,
+                              ArrayRef<Function *> Variants,
+                              StructType *FrameTy) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
+  FunctionType *CopyTy = Variants[0]->getFunctionType();
+  AttrBuilder AB(Ctx, outlinedAttrs(F).getFnAttrs());
+  // Cold, and no alignment padding between such small functions.
+  AB.addAttribute(Attribute::Cold).addAttribute(Attribute::OptimizeForSize);
+  AttributeSet Attrs = AttributeSet::get(Ctx, AB);
+  // The frame type, how many of its fields are live-ins, whether the copy
+  // takes the exit index: the copy type follows.
+  Type *I32 = Type::getInt32Ty(Ctx);
+  MDNode *Key = MDNode::get(
+      Ctx, {ConstantAsMetadata::get(PoisonValue::get(FrameTy)),
+            ConstantAsMetadata::get(ConstantInt::get(I32, P.LiveIns.size())),
+            ConstantAsMetadata::get(ConstantInt::get(I32, P.multiExit()))});
+  for (Function &G : M)
+    if (G.getName().starts_with("decan.call") &&
+        G.getMetadata("decan.frame") == Key &&
+        G.getAttributes().getFnAttrs() == Attrs)
+      return &G;
   Function *CF = Function::Create(
       FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
-      GlobalValue::InternalLinkage, P.Rec.symbol("call"), M);
-  CF->setAttributes(outlinedAttrs(F));
-  CF->addFnAttr(Attribute::Cold);
+      GlobalValue::InternalLinkage, "decan.call", M);
+  CF->setAttributes(AttributeList::get(Ctx, Attrs, AttributeSet(), {}));
   CF->setDSOLocal(true);
-  CF->setComdat(F.getComdat());
+  CF->setMetadata("decan.frame", Key);
   Argument *Copy = CF->getArg(0), *Frame = CF->getArg(1);
   Copy->setName("copy");
   Frame->setName("frame");
@@ -264,18 +284,17 @@ static Function *buildLoopCall(Function &F, OutlinePlan &P,
     Args.push_back(
         B.CreateLoad(V->getType(),
                      B.CreateStructGEP(FrameTy, Frame, FrameLiveIns + I,
-                                       V->getName() + ".in"),
-                     V->getName()));
+                                       "in" + Twine(I) + ".slot"),
+                     "in" + Twine(I)));
   unsigned OutBase = FrameLiveIns + P.LiveIns.size();
-  for (auto [J, PN] : enumerate(P.LiveOuts))
+  for (unsigned J = 0; J < P.LiveOuts.size(); ++J)
     Args.push_back(B.CreateStructGEP(FrameTy, Frame, OutBase + J,
-                                     PN->getName() + ".slot"));
+                                     "out" + Twine(J) + ".slot"));
   if (P.multiExit())
     Args.push_back(B.CreateStructGEP(FrameTy, Frame, FrameExit, "exit.slot"));
   Args.push_back(B.CreateStructGEP(FrameTy, Frame, FrameCycles, "cycles.slot"));
   Args.push_back(B.CreateStructGEP(FrameTy, Frame, FrameTrips, "trips.slot"));
-  B.CreateCall(Variants[0]->getFunctionType(), Copy, Args)
-      ->setTailCallKind(CallInst::TCK_Tail);
+  B.CreateCall(CopyTy, Copy, Args)->setTailCallKind(CallInst::TCK_Tail);
   B.CreateRetVoid();
   return CF;
 }
@@ -316,7 +335,7 @@ static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
   LLVMContext &Ctx = M.getContext();
   StructType *FrameTy = measureFrameType(P, Ctx);
   GlobalVariable *Rec = buildMeasureRecord(
-      F, P, Desc, buildLoopCall(F, P, Variants, FrameTy), Variants);
+      F, P, Desc, callFunction(F, P, Variants, FrameTy), Variants);
 
   SmallVector<Type *, 8> RetElts{Type::getInt32Ty(Ctx)};
   for (PHINode *PN : P.LiveOuts)
@@ -329,7 +348,9 @@ static Function *buildMeasure(Function &F, OutlinePlan &P, Constant *Desc,
                                   GlobalValue::InternalLinkage,
                                   P.Rec.symbol("measure"), M);
   MF->setAttributes(outlinedAttrs(F));
+  // Cold, and no alignment padding between these small functions.
   MF->addFnAttr(Attribute::Cold);
+  MF->addFnAttr(Attribute::OptimizeForSize);
   MF->setCallingConv(CallingConv::PreserveAll);
   keepUpperHalves(*MF);
   MF->setDSOLocal(true);

@@ -60,7 +60,7 @@ exit:
 ;; to the runtime. The original loop is entered through a new preheader.
 ; CHECK: @find.decan.L0.meta = internal constant { [4 x i8], i32, i32, i32, i32, i32, i32, i32, [126 x i32], [24 x i8] } { [4 x i8] c"DCN1", i32 560, i32 11, i32 524223, i32 0, i32 0, i32 18, i32 0, [126 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 3, i32 1, i32 2, i32 3, i32 1, i32 1, i32 3, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [24 x i8] c"find:L0\00find\00\00\00\001\00\00\00\00\00\00\00" }, section ".decan.meta", align 8
 ; CHECK: @find.decan.L0.scratch = internal global [8192 x i8] zeroinitializer, align 64
-; CHECK: @find.decan.L0.variants = internal constant { ptr, ptr, [19 x ptr] } { ptr @find.decan.L0.desc, ptr @find.decan.L0.call, [19 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.REF, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF, ptr @find.decan.L0.S2L, ptr @find.decan.L0.NO_STORE, ptr @find.decan.L0.NO_RED, ptr @find.decan.L0.PREFETCH, ptr @find.decan.L0.DL1_G0, ptr @find.decan.L0.DL1_G1, ptr @find.decan.L0.DL1_G2, ptr @find.decan.L0.DL1_G3, ptr @find.decan.L0.NO_G0, ptr @find.decan.L0.NO_G1, ptr @find.decan.L0.NO_G2, ptr @find.decan.L0.NO_G3] }
+; CHECK: @find.decan.L0.variants = internal constant { ptr, ptr, [19 x ptr] } { ptr @find.decan.L0.desc, ptr @[[CALL:decan.call[.0-9]*]], [19 x ptr] [ptr @find.decan.L0.REF, ptr @find.decan.L0.LS, ptr @find.decan.L0.FP, ptr @find.decan.L0.REF, ptr @find.decan.L0.DL1, ptr @find.decan.L0.CTRL, ptr @find.decan.L0.REF, ptr @find.decan.L0.S2L, ptr @find.decan.L0.NO_STORE, ptr @find.decan.L0.NO_RED, ptr @find.decan.L0.PREFETCH, ptr @find.decan.L0.DL1_G0, ptr @find.decan.L0.DL1_G1, ptr @find.decan.L0.DL1_G2, ptr @find.decan.L0.DL1_G3, ptr @find.decan.L0.NO_G0, ptr @find.decan.L0.NO_G1, ptr @find.decan.L0.NO_G2, ptr @find.decan.L0.NO_G3] }
 ;; Descriptors: abi 1, inactive, all variants but NO_CALL, strings and minfo in the
 ;; meta record, the scratch area.
 ; CHECK: @decan.descs = internal global [2 x %decan.loop_desc] [%decan.loop_desc { i32 11, i32 0, i32 0, i32 524223, i32 0, i32 1, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 0), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 8), ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 9, i32 13), ptr @find.decan.L0.scratch, i32 8192, i32 0, ptr getelementptr inbounds ({{.*}} ptr @find.decan.L0.meta, i32 0, i32 8), ptr null, i32 0, i32 0, ptr null, i64 0 }, %decan.loop_desc {{.*}} }], section "decan_loops", align 8
@@ -167,22 +167,23 @@ exit:
 ; CHECK-NOT: define internal void @find.decan.L0.NO_DIV(
 ; CHECK: define internal void @find.decan.L0.DL1(
 ; CHECK: define internal void @find.decan.L0.CTRL(
-;; The loop's one call site of its copies (an ordinary function reading the
-;; live-ins from the frame its measure function filled): the copy it is
-;; given, with the addresses of the frame's live-outs, exit index, cycles
-;; and trips.
-; CHECK-LABEL: define internal void @find.decan.L0.call(ptr %copy, ptr %frame)
-; CHECK-SAME:  #[[COLD:[0-9]+]]
+;; The call site of the loop's copies (an ordinary function of the module,
+;; shared by the loops whose copies take the same arguments: its metadata
+;; names the frame, shared-call.ll; it reads the live-ins from the frame
+;; the measure function filled): the copy it is given, with the addresses
+;; of the frame's live-outs, exit index, cycles and trips.
+; CHECK:       define internal void @[[CALL]](ptr %copy, ptr %frame)
+; CHECK-SAME:  #[[COLD:[0-9]+]] !decan.frame
 ;; The live-ins are loaded where the call passes them.
-; CHECK:         %k.in = getelementptr inbounds nuw [[FRAME:\{ i64, i64, i32, ptr, i32, i64, i64 \}]], ptr %frame, i32 0, i32 3
-; CHECK-NEXT:    %k = load ptr, ptr %k.in
-; CHECK:         %key = load i32, ptr %key.in
-; CHECK:         %wide = load i64, ptr %wide.in
-; CHECK-NEXT:    %i.lcssa.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 6
+; CHECK:         %in0.slot = getelementptr inbounds nuw [[FRAME:\{ i64, i64, i32, ptr, i32, i64, i64 \}]], ptr %frame, i32 0, i32 3
+; CHECK-NEXT:    %in0 = load ptr, ptr %in0.slot
+; CHECK:         %in1 = load i32, ptr %in1.slot
+; CHECK:         %in2 = load i64, ptr %in2.slot
+; CHECK-NEXT:    %out0.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 6
 ; CHECK-NEXT:    %exit.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 2
 ; CHECK-NEXT:    %cycles.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 0
 ; CHECK-NEXT:    %trips.slot = getelementptr inbounds nuw [[FRAME]], ptr %frame, i32 0, i32 1
-; CHECK-NEXT:    tail call void %copy(ptr %k, i32 %key, i64 %wide, ptr %i.lcssa.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK-NEXT:    tail call void %copy(ptr %in0, i32 %in1, i64 %in2, ptr %out0.slot, ptr %exit.slot, ptr %cycles.slot, ptr %trips.slot)
 ; CHECK-NEXT:    ret void
 ;; What the stub calls: preserve_allcc, it fills the frame, calls the
 ;; module's measured call with the loop's measure record through the
@@ -269,10 +270,11 @@ exit:
 ; CHECK-NEXT:    %decan.trips = add i64 [[Q]], %decan.iv.adjust
 ; CHECK:         store double %s.next.lcssa, ptr %s.next.lcssa.out
 ;; One helper and one measured call per module (per target): sum's measure
-;; function shares them; its own call function is all it adds.
+;; function shares them; its copies take other arguments than find's
+;; (a call function of its own).
 ; CHECK-NOT:   define {{.*}}@decan.{{preserve_all|measure_call}}
-; CHECK:       define internal void @sum.decan.L0.call(ptr %copy, ptr %frame)
-; CHECK:         tail call void %copy(ptr %a, i64 %n, ptr %s.next.lcssa.slot, ptr %cycles.slot, ptr %trips.slot)
+; CHECK:       define internal void @decan.call{{[.0-9]+}}(ptr %copy, ptr %frame)
+; CHECK:         tail call void %copy(ptr %in0, i64 %in1, ptr %out0.slot, ptr %cycles.slot, ptr %trips.slot)
 ; CHECK:       define internal preserve_allcc { i32, double } @sum.decan.L0.measure(
 ; CHECK:         call preserve_allcc void @decan.preserve_all(ptr @sum.decan.L0.variants, ptr %frame)
 ; CHECK-NOT:   define {{.*}}@decan.{{preserve_all|measure_call}}
@@ -285,9 +287,10 @@ exit:
 
 ; CHECK-DAG: attributes #[[ATTR]] = { noinline nounwind "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-not-built"="8" "decan-variant"="REF" }
 ; CHECK-DAG: attributes #[[ATTR_LS]] = { noinline nounwind "decan-capped" "decan-exit-alias"="no" "decan-loop"="find:L0" "decan-variant"="LS" }
-; CHECK-DAG: attributes #[[COLD]] = { cold noinline nounwind }
-;; No vzeroupper after the restores (the caller's YMM upper halves).
-; CHECK-DAG: attributes #[[MEASURE]] = { cold noinline nounwind "target-features"="-vzeroupper" }
-; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind uwtable "target-features"="-vzeroupper" }
+; CHECK-DAG: attributes #[[COLD]] = { cold noinline nounwind optsize }
+;; No vzeroupper after the restores (the caller's YMM upper halves); no
+;; alignment padding between the small cold functions (optsize).
+; CHECK-DAG: attributes #[[MEASURE]] = { cold noinline nounwind optsize "target-features"="-vzeroupper" }
+; CHECK-DAG: attributes #[[HELPER]] = { cold noinline nounwind optsize uwtable "target-features"="-vzeroupper" }
 ; CHECK-DAG: attributes #[[TWICE]] = { returns_twice }
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
