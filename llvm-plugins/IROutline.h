@@ -21,10 +21,11 @@
 //   frame) called through the module's register-saving helper
 //   decan.preserve_all; returns {exit index, live-outs} from the frame.
 //   decan.measure_call (one per module): __decan_begin_call, the chosen
-//   copy from the loop's record {desc, call, copies} through the loop's
-//   f.decan.L0.call(copy, frame) (its one call site of its copies: the
-//   live-ins from the frame), __decan_end_call, and the REF copy again when
-//   the variant's effects must not stand.
+//   copy from the loop's record {desc, call, copies} through the record's
+//   decan.call(copy, frame) (the one call site of the copies, shared by the
+//   loops whose copies take the same arguments: the live-ins from the
+//   frame), __decan_end_call, and the REF copy again when the variant's
+//   effects must not stand.
 //
 //   define internal void @f.decan.L0.REF(ins..., ptr %x.out, ptr %cycles,
 //                                        ptr %trips) "decan-variant"="REF"

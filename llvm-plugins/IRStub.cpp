@@ -6,8 +6,8 @@
 // calls the module's measured call through the module's one
 // register-saving helper; that one runs a variant of the loop between
 // __decan_begin_call and __decan_end_call through the loop's measure record
-// and its call function, the loop's one call site of its copies (the
-// picture is in IROutline.h).
+// and the module's call function for the loop's frame, the one call site
+// of the copies (the picture is in IROutline.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +55,8 @@ static StructType *measureFrameType(OutlinePlan &P, LLVMContext &Ctx) {
 }
 
 /// A loop's measure record, `f.decan.L0.variants`: what the module's
-/// measured call needs of one loop, so that the loop's own code is only
-/// what its copies' signature asks.
+/// measured call needs of one loop, so that the loop's own code is only its
+/// measure function.
 ///
 ///   { ptr desc, ptr call, [N x ptr] copies }   ; copies[v]: variant v's copy
 enum : unsigned { RecDesc, RecCall, RecCopies };
@@ -95,8 +95,9 @@ static void keepUpperHalves(Function &Fn) {
 ///
 /// The real loop after a variant (or on a call the runtime does not
 /// measure) is the REF copy, the same IR as the inline loop, so that the
-/// caller's values need not survive the cold call. Each loop has only its
-/// call function (`f.decan.L0.call`, the one call site of its copies).
+/// caller's values need not survive the cold call. Of the call, a loop has
+/// only its record; the call site of its copies is the module's call
+/// function for its frame (callFunction).
 static Function *buildMeasuredCall(Module &M, AttributeSet Attrs) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
