@@ -17,11 +17,15 @@
 //                                                   [%x.out, %decan.measure]
 //
 //   f.decan.L0.measure (cold, preserve_allcc): the live-ins into a frame,
-//   its body called through the module's register-saving helper
+//   the module's measured call decan.measure_call(@f.decan.L0.variants,
+//   frame) called through the module's register-saving helper
 //   decan.preserve_all; returns {exit index, live-outs} from the frame.
-//   f.decan.L0.measure.body(frame): __decan_begin_call, the chosen copy
-//   through @f.decan.L0.variants, __decan_end_call, and the REF copy again
-//   when the variant's effects must not stand.
+//   decan.measure_call (one per module): __decan_begin_call, the chosen
+//   copy from the loop's record {desc, call, copies} through the record's
+//   decan.call(copy, frame) (the one call site of the copies, shared by the
+//   loops whose copies take the same arguments: the live-ins from the
+//   frame), __decan_end_call, and the REF copy again when the variant's
+//   effects must not stand.
 //
 //   define internal void @f.decan.L0.REF(ins..., ptr %x.out, ptr %cycles,
 //                                        ptr %trips) "decan-variant"="REF"
