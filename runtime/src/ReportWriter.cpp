@@ -280,10 +280,9 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(T->Index);
     J.key("tid");
     J.i64(T->Tid);
-    // The tail of a strided loop counts at the mean of its timed calls.
     const LoopTotals &Tot = TL->Tot;
-    // The tail counts as the last undisturbed timed call, the neighbour
-    // its calls would have been weighted by.
+    // The tail of a strided loop counts as the last clean timed call, the
+    // neighbour its calls would have been weighted by.
     uint64_t Tail = Tot.Calls ? tailCalls(L, TL) : 0;
     J.key("calls_seen");
     J.u64(TL->Rot.Calls + Tail);
@@ -305,6 +304,8 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(Tot.TimedCalls);
     J.key("timed_cycles");
     J.u64(Tot.TimedCycles);
+    J.key("single_cycles");
+    J.u64(Tot.SingleCycles);
     J.key("max_stride");
     J.u64(Tot.MaxStride);
     J.key("disturbed");

@@ -401,7 +401,11 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
         (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
       TL->StrideCap = strideCap(TL);
     uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);
-    if (Next > 1 || TL->Stride > 1) {
+    // Once counting down, the countdown is set at every decided call, a
+    // stride of 1 included: the report reads the calls counted down since
+    // as the stride less what is left (ReportWriter, tailCalls), and a
+    // countdown the stub left at 0 would read as one such call.
+    if (Next > 1 || Desc->active == 2) {
       Desc->countdown = (int32_t)Next;
       if (Desc->active == 1) {
         L->Strided.store(true, std::memory_order_relaxed);
@@ -483,7 +487,10 @@ static void endRerun(LoopState *L, ThreadState *T, ThreadLoop *TL,
   if (__builtin_expect(T->InFlightCapped, 0))
     judgeCapped(L, T, T->InFlightRerunOf, Cycles, Trips);
   noteRefTrips(L, Trips);
-  TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight);
+  // Not checked for a switch: a slow one is no neighbour for later calls.
+  TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight,
+              isOutlier(TL->Tot, Cycles, Trips) ? Standing::Once
+                                                : Standing::Clean);
   if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
     TL->Pending[kFieldRerunTrips] = Trips;
     TL->Pending[kFieldFlags] &= ~(uint64_t)DECAN_SAMPLE_NO_RERUN;
@@ -510,6 +517,28 @@ static int endFaulted(LoopState *L, ThreadState *T, int V,
   T->InFlightVariant = DECAN_REF;
   T->InFlightRerunOf = V;
   return 1;
+}
+
+/// How the program's loop's timed call counts (Standing). A weighted call
+/// switched out since the last timed call (\p Switched; inside it for a
+/// slot's) and 4x slower than the loop's mean was preempted inside it:
+/// its wait is no loop time, so it counts as its neighbour does. A switch
+/// or an isolated spike (an interrupt, cold caches after a switch) counts
+/// its own time once, the calls it stands for as the neighbour; two
+/// undisturbed spikes in a row are a new phase and count as measured. A call
+/// standing for itself alone counts as timed (the tool takes the run's wait
+/// out of those), but is the neighbour of later calls only when
+/// undisturbed (\p Disturbed: a slot call switched out or faulted).
+static inline Standing standing(ThreadLoop *TL, uint64_t Cycles, uint64_t Trips,
+                                bool Switched, bool Disturbed) {
+  bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
+  if (TL->Weight == 1)
+    return Disturbed || Outlier ? Standing::Once : Standing::Clean;
+  bool Spike = Outlier && !TL->PrevOutlier;
+  TL->PrevOutlier = Outlier && !Switched;
+  if (Switched && Outlier)
+    return Standing::Neighbour;
+  return Switched || Spike ? Standing::Once : Standing::Clean;
 }
 
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
@@ -617,17 +646,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   if (V == DECAN_REF)
     noteRefTrips(L, Trips);
   if (V == DECAN_REF || !RunOriginal) {
-    // The program's loop. A weighted call that was switched out, or an
-    // isolated spike (an interrupt), counts its own time once; the calls it
-    // stands for count as the last undisturbed timed call.
-    bool Spike = false;
-    if (TL->Weight > 1) {
-      bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
-      Spike = Outlier && !TL->PrevOutlier; // twice in a row: a new phase
-      TL->PrevOutlier = Outlier;
-    }
     TL->Tot.add(Call, Cycles, Trips, TL->Weight,
-                TL->Weight > 1 && (Switched || Spike));
+                standing(TL, Cycles, Trips, Switched, Disturbed));
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;

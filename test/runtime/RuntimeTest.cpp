@@ -678,6 +678,31 @@ TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
       << "the spike counts once, not once per call it stood for";
 }
 
+TEST(Runtime, AStrideBackToOneLeavesNoTailCall) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("tail:L0");
+  __decan_register_loops(&D, 1);
+  // Short calls until a stride has come and a sample (a slot's middle
+  // call, at a stride of 1) is the last call before the report.
+  uint64_t Calls = 0;
+  bool SampledAtStride = false;
+  while (!SampledAtStride && Calls < 1000000) {
+    ++Calls;
+    SampledAtStride = stubCall(D, 3, 4).Variant == DECAN_LS && D.active == 2 &&
+                      Calls > 100000;
+  }
+  ASSERT_TRUE(SampledAtStride);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &T0 = (*findLoop(R, "tail:L0"))["threads"][0];
+  EXPECT_EQ(T0["whole_run"]["tail_calls"].Num, 0);
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, Calls);
+  EXPECT_EQ(T0["calls_seen"].Num, Calls);
+}
+
 TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
   configure({{"DECAN_LOOPS", "all"},
              {"DECAN_VARIANTS", "REF"},
