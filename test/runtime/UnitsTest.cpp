@@ -311,7 +311,8 @@ std::vector<Decided> runStrided(const LoopPlan &P, const ScheduleParams &SP,
       --Countdown;
       continue;
     }
-    Decision D = decide(P, S, SP, 1, [Cap] { return Cap; }, Stride - 1);
+    Decision D = decide(
+        P, S, SP, 1, [Cap] { return Cap; }, Stride - 1);
     EXPECT_EQ(S.Calls, C) << "decided calls keep the true call number";
     Out.push_back({C, Stride, {D.Variant, D.What}});
     Stride = strideAfter(S, D.What, S.Calls, Max);
