@@ -12,6 +12,7 @@
 #include "Counters.h"
 #include "Guard.h"
 #include "MiniJson.h"
+#include "State.h"
 #include "decan/abi.h"
 #include "decan/runtime.h"
 
@@ -653,6 +654,11 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
       stubCall(D, 3, 4);
   }).join();
   EXPECT_EQ(D.active, 1u);
+  // This thread's calls stand for themselves again: no stride is left to
+  // read context switches for after each call.
+  stubCall(D, 3, 4);
+  auto *L = static_cast<LoopState *>(D.runtime_state);
+  EXPECT_EQ(peekThreadLoop(TlsThread, L->Index)->Stride, 1u);
 }
 
 TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
