@@ -108,11 +108,16 @@ static void emitVariant(JsonOut &J, const VariantData &VD) {
 }
 
 /// Calls that counted down after the thread's last timed call of a strided
-/// loop (abi.h): the stub left them in the descriptor only. Read only while
+/// loop (abi.h): the stub left them in the descriptor only (one thread), or
+/// the runtime in the thread's own countdown (several). Read only while
 /// the descriptor's page is mapped (its module may be unloaded by now).
 static uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
-  if (!L.Strided.load(std::memory_order_relaxed) ||
-      L.Threads.load(std::memory_order_relaxed) != 1 || !L.Desc)
+  if (L.Threads.load(std::memory_order_relaxed) != 1) {
+    // Each thread counts its own down (Runtime.cpp, begin_call).
+    int64_t Left = (int64_t)TL->Countdown, Stride = (int64_t)TL->Stride;
+    return Left ? (uint64_t)(Stride - std::clamp<int64_t>(Left, 1, Stride)) : 0;
+  }
+  if (!L.Strided.load(std::memory_order_relaxed) || !L.Desc)
     return 0;
   long Page = sysconf(_SC_PAGESIZE);
   uintptr_t At = reinterpret_cast<uintptr_t>(&L.Desc->countdown);

@@ -375,7 +375,15 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   // At a stride k (Desc->active == 2), this call stands for the k-1 calls
   // before it that only counted down.
   bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
-  uint64_t Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
+  // Several threads: each counts its own stride down here (the
+  // descriptor's countdown is one per loop), so its calls between decided
+  // ones cost the stub's call and this return only.
+  if (!OneThread && TL->Countdown > 1) {
+    --TL->Countdown;
+    return -1;
+  }
+  uint64_t Weight = OneThread ? (Desc->active == 2 ? TL->Stride : 1)
+                              : (TL->Countdown ? TL->Stride : 1);
   TL->Weight = Weight;
   Decision D = decide(
       L->Plan, TL->Rot, Sched, L->Index + 1, [TL] { return slotGapCap(TL); },
@@ -395,17 +403,20 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     else if (L->CappedMask & Bit)
       Desc->iteration_cap = iterationCap(L);
   }
-  if (Sched.RunMode == Mode::Rotate && OneThread) {
+  if (Sched.RunMode == Mode::Rotate) {
     uint64_t Timed = TL->Tot.TimedCalls;
     if (Timed >= kStrideMinCalls &&
         (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
       TL->StrideCap = strideCap(TL);
     uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);
-    // Once counting down, the countdown is set at every decided call, a
-    // stride of 1 included: the report reads the calls counted down since
-    // as the stride less what is left (ReportWriter, tailCalls), and a
-    // countdown the stub left at 0 would read as one such call.
-    if (Next > 1 || Desc->active == 2) {
+    // Once counting down, the countdown (the descriptor's on one thread,
+    // the thread's own on several) is set at every decided call, a stride
+    // of 1 included: the report reads the calls counted down since as the
+    // stride less what is left (ReportWriter, tailCalls), and a countdown
+    // the stub left at 0 would read as one such call.
+    if (!OneThread)
+      TL->Countdown = Next;
+    else if (Next > 1 || Desc->active == 2) {
       Desc->countdown = (int32_t)Next;
       if (Desc->active == 1) {
         L->Strided.store(true, std::memory_order_relaxed);
@@ -413,11 +424,6 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
       }
     }
     TL->Stride = Next;
-  } else {
-    // Several threads: no stride, so no context-switch read after each call
-    // for the next weighted one (a system call per call: zstd -T2 spent
-    // 3 s in the kernel for 1.6 s of its own).
-    TL->Stride = 1;
   }
   T->InFlightLoop = (int32_t)L->Index;
   T->InFlightFrame = Frame;

@@ -12,7 +12,6 @@
 #include "Counters.h"
 #include "Guard.h"
 #include "MiniJson.h"
-#include "State.h"
 #include "decan/abi.h"
 #include "decan/runtime.h"
 
@@ -648,17 +647,24 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
   EXPECT_GT(T0["variants"]["LS"]["calls"].Num, 2) << "samples still come";
 
   // A second thread: once one of its calls reaches the runtime (within a
-  // stride), every call of every thread does again.
+  // stride), every call of every thread does again, and each thread counts
+  // its own stride down there: few are timed, every one is counted.
+  uint64_t Seen = 0, Timed2 = 0;
   std::thread([&] {
-    for (uint64_t I = 0; I < 70000; ++I)
-      stubCall(D, 3, 4);
+    for (uint64_t I = 0; I < 70000; ++I) {
+      Timed2 += stubCall(D, 3, 4).Variant >= 0;
+      Seen += D.active == 1; // from the call that reached the runtime on
+    }
   }).join();
   EXPECT_EQ(D.active, 1u);
-  // This thread's calls stand for themselves again: no stride is left to
-  // read context switches for after each call.
-  stubCall(D, 3, 4);
-  auto *L = static_cast<LoopState *>(D.runtime_state);
-  EXPECT_EQ(peekThreadLoop(TlsThread, L->Index)->Stride, 1u);
+  EXPECT_GT(Seen, 1000u);
+  EXPECT_LT(Timed2, Seen / 20);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R2;
+  ASSERT_TRUE(readReport(reportPath(), R2));
+  const auto &T1 = (*findLoop(R2, "stride:L0"))["threads"][1];
+  EXPECT_EQ(T1["whole_run"]["calls"].Num, Seen) << "its tail included";
+  EXPECT_GT(T1["whole_run"]["max_stride"].Num, 20);
 }
 
 TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
