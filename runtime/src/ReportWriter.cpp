@@ -177,6 +177,70 @@ static void emitDroppedCopies(JsonOut &J, const LoopState &L) {
   });
 }
 
+/// One thread's `whole_run` of a loop: its totals, with the \p Tail calls
+/// counted down since its last timed call as copies of the last clean one.
+static void emitWholeRun(JsonOut &J, const LoopTotals &Tot, uint64_t Tail) {
+  J.key("whole_run");
+  J.beginObject();
+  J.key("calls");
+  J.u64(Tot.Calls + Tail);
+  J.key("iterations");
+  J.u64(Tot.Iterations + Tail * Tot.LastTrips);
+  J.key("trips_known");
+  J.u64(Tot.TripsKnown + (Tot.LastTrips ? Tail : 0));
+  J.key("cycles");
+  J.u64(Tot.Cycles + Tail * Tot.LastCycles);
+  J.key("tail_calls");
+  J.u64(Tail);
+  J.key("timed_calls");
+  J.u64(Tot.TimedCalls);
+  J.key("timed_cycles");
+  J.u64(Tot.TimedCycles);
+  J.key("single_cycles");
+  J.u64(Tot.SingleCycles);
+  J.key("max_stride");
+  J.u64(Tot.MaxStride);
+  J.key("disturbed");
+  J.u64(Tot.Disturbed);
+  J.key("untimed_calls");
+  J.u64(Tot.Untimed);
+  J.key("variant_calls");
+  J.u64(Tot.VariantCalls);
+  J.key("variant_cycles");
+  J.u64(Tot.VariantCycles);
+  J.key("inside_cycles");
+  J.u64(Tot.InsideCycles);
+  J.key("probed_calls");
+  J.u64(Tot.ProbedCalls);
+  J.key("probed_cycles");
+  J.u64(Tot.ProbedCycles);
+  J.key("probed_cpu_ns");
+  J.u64(Tot.ProbedCpuNs);
+  J.key("probed_voluntary_switches");
+  J.u64(Tot.ProbedVoluntary);
+  J.key("blocked_calls");
+  J.u64(Tot.BlockedCalls);
+  J.key("blocked_cycles");
+  J.u64(Tot.BlockedCycles);
+  J.key("blocked_cpu_ns");
+  J.u64(Tot.BlockedCpuNs);
+  J.key("calls_per_part");
+  J.u64(Tot.Width);
+  J.key("parts");
+  J.beginArray();
+  for (const LoopTotals::Bucket &B : Tot.B) {
+    if (!B.Calls)
+      break;
+    J.beginArray();
+    J.u64(B.Calls);
+    J.u64(B.Iterations);
+    J.u64(B.Cycles);
+    J.endArray();
+  }
+  J.endArray();
+  J.endObject();
+}
+
 static void emitLoop(JsonOut &J, const LoopState &L) {
   J.beginObject();
   J.key("id");
@@ -293,65 +357,7 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(TL->Rot.Calls + Tail);
     J.key("slots");
     J.u64(TL->Rot.Slots);
-    J.key("whole_run");
-    J.beginObject();
-    J.key("calls");
-    J.u64(Tot.Calls + Tail);
-    J.key("iterations");
-    J.u64(Tot.Iterations + Tail * Tot.LastTrips);
-    J.key("trips_known");
-    J.u64(Tot.TripsKnown + (Tot.LastTrips ? Tail : 0));
-    J.key("cycles");
-    J.u64(Tot.Cycles + Tail * Tot.LastCycles);
-    J.key("tail_calls");
-    J.u64(Tail);
-    J.key("timed_calls");
-    J.u64(Tot.TimedCalls);
-    J.key("timed_cycles");
-    J.u64(Tot.TimedCycles);
-    J.key("single_cycles");
-    J.u64(Tot.SingleCycles);
-    J.key("max_stride");
-    J.u64(Tot.MaxStride);
-    J.key("disturbed");
-    J.u64(Tot.Disturbed);
-    J.key("untimed_calls");
-    J.u64(Tot.Untimed);
-    J.key("variant_calls");
-    J.u64(Tot.VariantCalls);
-    J.key("variant_cycles");
-    J.u64(Tot.VariantCycles);
-    J.key("inside_cycles");
-    J.u64(Tot.InsideCycles);
-    J.key("probed_calls");
-    J.u64(Tot.ProbedCalls);
-    J.key("probed_cycles");
-    J.u64(Tot.ProbedCycles);
-    J.key("probed_cpu_ns");
-    J.u64(Tot.ProbedCpuNs);
-    J.key("probed_voluntary_switches");
-    J.u64(Tot.ProbedVoluntary);
-    J.key("blocked_calls");
-    J.u64(Tot.BlockedCalls);
-    J.key("blocked_cycles");
-    J.u64(Tot.BlockedCycles);
-    J.key("blocked_cpu_ns");
-    J.u64(Tot.BlockedCpuNs);
-    J.key("calls_per_part");
-    J.u64(Tot.Width);
-    J.key("parts");
-    J.beginArray();
-    for (const LoopTotals::Bucket &B : Tot.B) {
-      if (!B.Calls)
-        break;
-      J.beginArray();
-      J.u64(B.Calls);
-      J.u64(B.Iterations);
-      J.u64(B.Cycles);
-      J.endArray();
-    }
-    J.endArray();
-    J.endObject();
+    emitWholeRun(J, Tot, Tail);
     J.key("variants");
     J.beginObject();
     for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {

@@ -372,18 +372,17 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
-  // At a stride k (Desc->active == 2), this call stands for the k-1 calls
-  // before it that only counted down.
   bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
-  // Several threads: each counts its own stride down here (the
-  // descriptor's countdown is one per loop), so its calls between decided
-  // ones cost the stub's call and this return only.
+  // Several threads: each counts its own stride down here (the descriptor's
+  // countdown is one per loop); an untimed call costs this return only.
   if (!OneThread && TL->Countdown > 1) {
     --TL->Countdown;
     return -1;
   }
-  uint64_t Weight = OneThread ? (Desc->active == 2 ? TL->Stride : 1)
-                              : (TL->Countdown ? TL->Stride : 1);
+  // At a stride k, a call stands for the k-1 before it that counted down
+  // (a thread's first on several threads: those that counted its stride
+  // down in the descriptor until another thread's call came here).
+  uint64_t Weight = !OneThread || Desc->active == 2 ? TL->Stride : 1;
   TL->Weight = Weight;
   Decision D = decide(
       L->Plan, TL->Rot, Sched, L->Index + 1, [TL] { return slotGapCap(TL); },
@@ -409,11 +408,10 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
         (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
       TL->StrideCap = strideCap(TL);
     uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);
-    // Once counting down, the countdown (the descriptor's on one thread,
-    // the thread's own on several) is set at every decided call, a stride
-    // of 1 included: the report reads the calls counted down since as the
-    // stride less what is left (ReportWriter, tailCalls), and a countdown
-    // the stub left at 0 would read as one such call.
+    // Once counting down, the countdown (the descriptor's, or the thread's
+    // on several) is set at every decided call, a stride of 1 included: the
+    // report reads the calls since as the stride less what is left
+    // (tailCalls); one the stub left at 0 would read as a call more.
     if (!OneThread)
       TL->Countdown = Next;
     else if (Next > 1 || Desc->active == 2) {
@@ -531,15 +529,13 @@ static int endFaulted(LoopState *L, ThreadState *T, int V,
 }
 
 /// How the program's loop's timed call counts (Standing). A weighted call
-/// switched out since the last timed call (\p Switched; inside it for a
-/// slot's) and 4x slower than the loop's mean was preempted inside it:
-/// its wait is no loop time, so it counts as its neighbour does. A switch
-/// or an isolated spike (an interrupt, cold caches after a switch) counts
-/// its own time once, the calls it stands for as the neighbour; two
-/// undisturbed spikes in a row are a new phase and count as measured. A call
-/// standing for itself alone counts as timed (the tool takes the run's wait
-/// out of those), but is the neighbour of later calls only when
-/// undisturbed (\p Disturbed: a slot call switched out or faulted).
+/// switched out (\p Switched: since the last timed call; a slot's, inside
+/// it) and 4x the loop's mean was preempted inside it: it counts as its
+/// neighbour. A switch or an isolated spike (an interrupt, caches a switch
+/// left cold) counts once, the calls it stands for as the neighbour; two
+/// undisturbed spikes in a row are a new phase. A call standing for itself
+/// counts as timed (the tool takes the run's wait out of those), and is a
+/// neighbour only when undisturbed (\p Disturbed: switched out, faulted).
 static inline Standing standing(ThreadLoop *TL, uint64_t Cycles, uint64_t Trips,
                                 bool Switched, bool Disturbed) {
   bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
