@@ -47,6 +47,16 @@ enum RecordField : unsigned {
 static_assert(kFieldEvents == DECAN_RECORD_FIXED_FIELDS,
               "RecordField follows decan_record_field_names (abi_names.h)");
 
+/// How a timed call's time counts for the calls it stands for (its weight,
+/// at an accounting stride; docs/runtime.md).
+enum class Standing : uint8_t {
+  Clean,    ///< its time is theirs, and the neighbour of the calls after it
+  Once,     ///< disturbed (a switch, a spike): its own time counts once, the
+            ///< others as the last clean call; it is no neighbour
+  Neighbour ///< switched out inside it: its time holds a wait; it counts as
+            ///< the last clean call, as the others do
+};
+
 /// Whole-run totals of one loop on one thread: every call while the loop is
 /// active, whatever it ran. Bucket I holds calls [I*Width+1, (I+1)*Width];
 /// when calls outgrow the buckets, neighbours merge and Width doubles, so
@@ -62,12 +72,16 @@ struct LoopTotals {
   uint64_t TimedCalls = 0;  ///< calls actually timed (unweighted)
   uint64_t TimedCycles = 0; ///< their cycles (unweighted)
   uint64_t MaxStride = 1;   ///< the largest weight used
-  /// Weighted calls with a context switch: the calls they stood for were
-  /// counted at the mean cycles per call instead of theirs.
+  /// Weighted calls disturbed (Standing): the calls they stood for were
+  /// counted at the last clean call's cycles instead of theirs.
   uint64_t Disturbed = 0;
-  /// The last undisturbed timed call: what the calls after it count as
-  /// until the next one (the report's tail).
+  /// The last clean timed call: what the calls after it count as until the
+  /// next one (the report's tail).
   uint64_t LastCycles = 0, LastTrips = 0;
+  /// Cycles of the calls that stood for themselves alone (weight 1), as
+  /// timed: the only ones whose wall time may hold a wait for a CPU (the
+  /// tool takes the run's wait out of these only).
+  uint64_t SingleCycles = 0;
   uint64_t Untimed = 0;       ///< calls that ran the original untimed (nested)
   uint64_t VariantCalls = 0;  ///< sampled calls of variants other than REF
   uint64_t VariantCycles = 0; ///< their cycles: decan's own cost
@@ -103,26 +117,29 @@ struct LoopTotals {
   }
 
   /// Adds one timed call of the loop (its REF run), call number \p Call,
-  /// standing for \p Weight calls (itself and the untimed ones before it).
-  /// \p Disturbed: its time is not theirs (a context switch), so the others
-  /// count as the last undisturbed timed call.
+  /// standing for \p Weight calls (itself and the untimed ones before it),
+  /// counted as \p How says.
   void add(uint64_t Call, uint64_t Cyc, uint64_t Trips, uint64_t Weight = 1,
-           bool Disturbed = false) {
+           Standing How = Standing::Clean) {
     ++TimedCalls;
     TimedCycles += Cyc;
     if (Weight > MaxStride)
       MaxStride = Weight;
-    if (Disturbed && Calls) {
-      // The others count as the last undisturbed timed call, their nearest
+    if (How != Standing::Clean && Calls) {
+      // The others count as the last clean timed call, their nearest
       // neighbour (a mean would carry earlier spikes).
-      ++this->Disturbed;
-      Cyc += (Weight - 1) *
-             (TimedCalls > 1 && LastCycles ? LastCycles : Cycles / Calls);
+      uint64_t Near = LastCycles ? LastCycles : Cycles / Calls;
+      if (Weight > 1)
+        ++this->Disturbed;
+      Cyc = How == Standing::Neighbour ? Weight * Near
+                                       : Cyc + (Weight - 1) * Near;
     } else {
       LastCycles = Cyc;
       LastTrips = Trips;
       Cyc *= Weight;
     }
+    if (Weight == 1 && How != Standing::Neighbour)
+      SingleCycles += Cyc;
     Trips *= Weight;
     Calls += Weight;
     Cycles += Cyc;

@@ -108,11 +108,16 @@ static void emitVariant(JsonOut &J, const VariantData &VD) {
 }
 
 /// Calls that counted down after the thread's last timed call of a strided
-/// loop (abi.h): the stub left them in the descriptor only. Read only while
+/// loop (abi.h): the stub left them in the descriptor only (one thread), or
+/// the runtime in the thread's own countdown (several). Read only while
 /// the descriptor's page is mapped (its module may be unloaded by now).
 static uint64_t tailCalls(const LoopState &L, const ThreadLoop *TL) {
-  if (!L.Strided.load(std::memory_order_relaxed) ||
-      L.Threads.load(std::memory_order_relaxed) != 1 || !L.Desc)
+  if (L.Threads.load(std::memory_order_relaxed) != 1) {
+    // Each thread counts its own down (Runtime.cpp, begin_call).
+    int64_t Left = (int64_t)TL->Countdown, Stride = (int64_t)TL->Stride;
+    return Left ? (uint64_t)(Stride - std::clamp<int64_t>(Left, 1, Stride)) : 0;
+  }
+  if (!L.Strided.load(std::memory_order_relaxed) || !L.Desc)
     return 0;
   long Page = sysconf(_SC_PAGESIZE);
   uintptr_t At = reinterpret_cast<uintptr_t>(&L.Desc->countdown);
@@ -170,6 +175,70 @@ static void emitDroppedCopies(JsonOut &J, const LoopState &L) {
                                   "removes"
                                 : nullptr;
   });
+}
+
+/// One thread's `whole_run` of a loop: its totals, with the \p Tail calls
+/// counted down since its last timed call as copies of the last clean one.
+static void emitWholeRun(JsonOut &J, const LoopTotals &Tot, uint64_t Tail) {
+  J.key("whole_run");
+  J.beginObject();
+  J.key("calls");
+  J.u64(Tot.Calls + Tail);
+  J.key("iterations");
+  J.u64(Tot.Iterations + Tail * Tot.LastTrips);
+  J.key("trips_known");
+  J.u64(Tot.TripsKnown + (Tot.LastTrips ? Tail : 0));
+  J.key("cycles");
+  J.u64(Tot.Cycles + Tail * Tot.LastCycles);
+  J.key("tail_calls");
+  J.u64(Tail);
+  J.key("timed_calls");
+  J.u64(Tot.TimedCalls);
+  J.key("timed_cycles");
+  J.u64(Tot.TimedCycles);
+  J.key("single_cycles");
+  J.u64(Tot.SingleCycles);
+  J.key("max_stride");
+  J.u64(Tot.MaxStride);
+  J.key("disturbed");
+  J.u64(Tot.Disturbed);
+  J.key("untimed_calls");
+  J.u64(Tot.Untimed);
+  J.key("variant_calls");
+  J.u64(Tot.VariantCalls);
+  J.key("variant_cycles");
+  J.u64(Tot.VariantCycles);
+  J.key("inside_cycles");
+  J.u64(Tot.InsideCycles);
+  J.key("probed_calls");
+  J.u64(Tot.ProbedCalls);
+  J.key("probed_cycles");
+  J.u64(Tot.ProbedCycles);
+  J.key("probed_cpu_ns");
+  J.u64(Tot.ProbedCpuNs);
+  J.key("probed_voluntary_switches");
+  J.u64(Tot.ProbedVoluntary);
+  J.key("blocked_calls");
+  J.u64(Tot.BlockedCalls);
+  J.key("blocked_cycles");
+  J.u64(Tot.BlockedCycles);
+  J.key("blocked_cpu_ns");
+  J.u64(Tot.BlockedCpuNs);
+  J.key("calls_per_part");
+  J.u64(Tot.Width);
+  J.key("parts");
+  J.beginArray();
+  for (const LoopTotals::Bucket &B : Tot.B) {
+    if (!B.Calls)
+      break;
+    J.beginArray();
+    J.u64(B.Calls);
+    J.u64(B.Iterations);
+    J.u64(B.Cycles);
+    J.endArray();
+  }
+  J.endArray();
+  J.endObject();
 }
 
 static void emitLoop(JsonOut &J, const LoopState &L) {
@@ -280,72 +349,15 @@ static void emitLoop(JsonOut &J, const LoopState &L) {
     J.u64(T->Index);
     J.key("tid");
     J.i64(T->Tid);
-    // The tail of a strided loop counts at the mean of its timed calls.
     const LoopTotals &Tot = TL->Tot;
-    // The tail counts as the last undisturbed timed call, the neighbour
-    // its calls would have been weighted by.
+    // The tail of a strided loop counts as the last clean timed call, the
+    // neighbour its calls would have been weighted by.
     uint64_t Tail = Tot.Calls ? tailCalls(L, TL) : 0;
     J.key("calls_seen");
     J.u64(TL->Rot.Calls + Tail);
     J.key("slots");
     J.u64(TL->Rot.Slots);
-    J.key("whole_run");
-    J.beginObject();
-    J.key("calls");
-    J.u64(Tot.Calls + Tail);
-    J.key("iterations");
-    J.u64(Tot.Iterations + Tail * Tot.LastTrips);
-    J.key("trips_known");
-    J.u64(Tot.TripsKnown + (Tot.LastTrips ? Tail : 0));
-    J.key("cycles");
-    J.u64(Tot.Cycles + Tail * Tot.LastCycles);
-    J.key("tail_calls");
-    J.u64(Tail);
-    J.key("timed_calls");
-    J.u64(Tot.TimedCalls);
-    J.key("timed_cycles");
-    J.u64(Tot.TimedCycles);
-    J.key("max_stride");
-    J.u64(Tot.MaxStride);
-    J.key("disturbed");
-    J.u64(Tot.Disturbed);
-    J.key("untimed_calls");
-    J.u64(Tot.Untimed);
-    J.key("variant_calls");
-    J.u64(Tot.VariantCalls);
-    J.key("variant_cycles");
-    J.u64(Tot.VariantCycles);
-    J.key("inside_cycles");
-    J.u64(Tot.InsideCycles);
-    J.key("probed_calls");
-    J.u64(Tot.ProbedCalls);
-    J.key("probed_cycles");
-    J.u64(Tot.ProbedCycles);
-    J.key("probed_cpu_ns");
-    J.u64(Tot.ProbedCpuNs);
-    J.key("probed_voluntary_switches");
-    J.u64(Tot.ProbedVoluntary);
-    J.key("blocked_calls");
-    J.u64(Tot.BlockedCalls);
-    J.key("blocked_cycles");
-    J.u64(Tot.BlockedCycles);
-    J.key("blocked_cpu_ns");
-    J.u64(Tot.BlockedCpuNs);
-    J.key("calls_per_part");
-    J.u64(Tot.Width);
-    J.key("parts");
-    J.beginArray();
-    for (const LoopTotals::Bucket &B : Tot.B) {
-      if (!B.Calls)
-        break;
-      J.beginArray();
-      J.u64(B.Calls);
-      J.u64(B.Iterations);
-      J.u64(B.Cycles);
-      J.endArray();
-    }
-    J.endArray();
-    J.endObject();
+    emitWholeRun(J, Tot, Tail);
     J.key("variants");
     J.beginObject();
     for (int V = 0; V < DECAN_NUM_VARIANTS; ++V) {

@@ -372,10 +372,17 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   ThreadLoop *TL = threadLoop(T, L);
   if (__builtin_expect(!TL, 0))
     return -1;
-  // At a stride k (Desc->active == 2), this call stands for the k-1 calls
-  // before it that only counted down.
   bool OneThread = L->Threads.load(std::memory_order_relaxed) == 1;
-  uint64_t Weight = OneThread && Desc->active == 2 ? TL->Stride : 1;
+  // Several threads: each counts its own stride down here (the descriptor's
+  // countdown is one per loop); an untimed call costs this return only.
+  if (!OneThread && TL->Countdown > 1) {
+    --TL->Countdown;
+    return -1;
+  }
+  // At a stride k, a call stands for the k-1 before it that counted down
+  // (a thread's first on several threads: those that counted its stride
+  // down in the descriptor until another thread's call came here).
+  uint64_t Weight = !OneThread || Desc->active == 2 ? TL->Stride : 1;
   TL->Weight = Weight;
   Decision D = decide(
       L->Plan, TL->Rot, Sched, L->Index + 1, [TL] { return slotGapCap(TL); },
@@ -395,13 +402,19 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
     else if (L->CappedMask & Bit)
       Desc->iteration_cap = iterationCap(L);
   }
-  if (Sched.RunMode == Mode::Rotate && OneThread) {
+  if (Sched.RunMode == Mode::Rotate) {
     uint64_t Timed = TL->Tot.TimedCalls;
     if (Timed >= kStrideMinCalls &&
         (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
       TL->StrideCap = strideCap(TL);
     uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);
-    if (Next > 1 || TL->Stride > 1) {
+    // Once counting down, the countdown (the descriptor's, or the thread's
+    // on several) is set at every decided call, a stride of 1 included: the
+    // report reads the calls since as the stride less what is left
+    // (tailCalls); one the stub left at 0 would read as a call more.
+    if (!OneThread)
+      TL->Countdown = Next;
+    else if (Next > 1 || Desc->active == 2) {
       Desc->countdown = (int32_t)Next;
       if (Desc->active == 1) {
         L->Strided.store(true, std::memory_order_relaxed);
@@ -483,7 +496,10 @@ static void endRerun(LoopState *L, ThreadState *T, ThreadLoop *TL,
   if (__builtin_expect(T->InFlightCapped, 0))
     judgeCapped(L, T, T->InFlightRerunOf, Cycles, Trips);
   noteRefTrips(L, Trips);
-  TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight);
+  // Not checked for a switch: a slow one is no neighbour for later calls.
+  TL->Tot.add(TL->Rot.Calls, Cycles, Trips, TL->Weight,
+              isOutlier(TL->Tot, Cycles, Trips) ? Standing::Once
+                                                : Standing::Clean);
   if (TL->Pending && TL->PendingCall == TL->Rot.Calls) {
     TL->Pending[kFieldRerunTrips] = Trips;
     TL->Pending[kFieldFlags] &= ~(uint64_t)DECAN_SAMPLE_NO_RERUN;
@@ -510,6 +526,26 @@ static int endFaulted(LoopState *L, ThreadState *T, int V,
   T->InFlightVariant = DECAN_REF;
   T->InFlightRerunOf = V;
   return 1;
+}
+
+/// How the program's loop's timed call counts (Standing). A weighted call
+/// switched out (\p Switched: since the last timed call; a slot's, inside
+/// it) and 4x the loop's mean was preempted inside it: it counts as its
+/// neighbour. A switch or an isolated spike (an interrupt, caches a switch
+/// left cold) counts once, the calls it stands for as the neighbour; two
+/// undisturbed spikes in a row are a new phase. A call standing for itself
+/// counts as timed (the tool takes the run's wait out of those), and is a
+/// neighbour only when undisturbed (\p Disturbed: switched out, faulted).
+static inline Standing standing(ThreadLoop *TL, uint64_t Cycles, uint64_t Trips,
+                                bool Switched, bool Disturbed) {
+  bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
+  if (TL->Weight == 1)
+    return Disturbed || Outlier ? Standing::Once : Standing::Clean;
+  bool Spike = Outlier && !TL->PrevOutlier;
+  TL->PrevOutlier = Outlier && !Switched;
+  if (Switched && Outlier)
+    return Standing::Neighbour;
+  return Switched || Spike ? Standing::Once : Standing::Clean;
 }
 
 DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
@@ -617,17 +653,8 @@ DECAN_API int __decan_end_call(decan_loop_desc *Desc, int Variant,
   if (V == DECAN_REF)
     noteRefTrips(L, Trips);
   if (V == DECAN_REF || !RunOriginal) {
-    // The program's loop. A weighted call that was switched out, or an
-    // isolated spike (an interrupt), counts its own time once; the calls it
-    // stands for count as the last undisturbed timed call.
-    bool Spike = false;
-    if (TL->Weight > 1) {
-      bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
-      Spike = Outlier && !TL->PrevOutlier; // twice in a row: a new phase
-      TL->PrevOutlier = Outlier;
-    }
     TL->Tot.add(Call, Cycles, Trips, TL->Weight,
-                TL->Weight > 1 && (Switched || Spike));
+                standing(TL, Cycles, Trips, Switched, Disturbed));
   } else {
     ++TL->Tot.VariantCalls;
     TL->Tot.VariantCycles += Cycles;

@@ -141,6 +141,9 @@ struct ThreadLoop {
   /// The accounting stride last set (the next decided call's weight), the
   /// weight of the call in flight, and the largest stride worth its cost.
   uint64_t Stride = 1, Weight = 1, StrideCap = 1;
+  /// A loop that several threads run: this thread's countdown to its next
+  /// decided call (the descriptor's, abi.h, is one per loop); 0 until set.
+  uint64_t Countdown = 0;
   /// Context switches of the thread after the last timed call, when the
   /// next one stands for a stride.
   uint64_t StrideCtx = 0;

@@ -631,12 +631,24 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
   EXPECT_GT(T0["variants"]["LS"]["calls"].Num, 2) << "samples still come";
 
   // A second thread: once one of its calls reaches the runtime (within a
-  // stride), every call of every thread does again.
+  // stride), every call of every thread does again, and each thread counts
+  // its own stride down there: few are timed, every one is counted.
+  uint64_t Seen = 0, Timed2 = 0;
   std::thread([&] {
-    for (uint64_t I = 0; I < 70000; ++I)
-      stubCall(D, 3, 4);
+    for (uint64_t I = 0; I < 70000; ++I) {
+      Timed2 += stubCall(D, 3, 4).Variant >= 0;
+      Seen += D.active == 1; // from the call that reached the runtime on
+    }
   }).join();
   EXPECT_EQ(D.active, 1u);
+  EXPECT_GT(Seen, 1000u);
+  EXPECT_LT(Timed2, Seen / 20);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R2;
+  ASSERT_TRUE(readReport(reportPath(), R2));
+  const auto &T1 = (*findLoop(R2, "stride:L0"))["threads"][1];
+  EXPECT_EQ(T1["whole_run"]["calls"].Num, Seen) << "its tail included";
+  EXPECT_GT(T1["whole_run"]["max_stride"].Num, 20);
 }
 
 TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
@@ -660,6 +672,31 @@ TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
   EXPECT_GT(Tot["max_stride"].Num, 20);
   EXPECT_LE(Tot["cycles"].Num, 3.0 * kCalls + kSpike)
       << "the spike counts once, not once per call it stood for";
+}
+
+TEST(Runtime, AStrideBackToOneLeavesNoTailCall) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("tail:L0");
+  __decan_register_loops(&D, 1);
+  // Short calls until a stride has come and a sample (a slot's middle
+  // call, at a stride of 1) is the last call before the report.
+  uint64_t Calls = 0;
+  bool SampledAtStride = false;
+  while (!SampledAtStride && Calls < 1000000) {
+    ++Calls;
+    SampledAtStride = stubCall(D, 3, 4).Variant == DECAN_LS && D.active == 2 &&
+                      Calls > 100000;
+  }
+  ASSERT_TRUE(SampledAtStride);
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  const auto &T0 = (*findLoop(R, "tail:L0"))["threads"][0];
+  EXPECT_EQ(T0["whole_run"]["tail_calls"].Num, 0);
+  EXPECT_EQ(T0["whole_run"]["calls"].Num, Calls);
+  EXPECT_EQ(T0["calls_seen"].Num, Calls);
 }
 
 TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {

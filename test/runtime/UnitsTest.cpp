@@ -121,12 +121,32 @@ TEST(LoopTotals, ASwitchedWeightedCallDoesNotMultiplyItsDisturbance) {
   // Preempted: 1,000,000 cycles of which the loop had 100. The 49 calls it
   // stands for count as the last undisturbed timed call (100), not at its
   // time, nor at a mean that carries the earlier spike.
-  T.add(60, 1000000, 4, 50, /*Disturbed=*/true);
+  T.add(60, 1000000, 4, 50, Standing::Once);
   EXPECT_EQ(T.Calls, 60u);
   EXPECT_EQ(T.Cycles, 9u * 100 + 5000 + 1000000 + 49u * 100);
   EXPECT_EQ(T.Disturbed, 1u);
   EXPECT_EQ(T.Iterations, 240u);
   EXPECT_EQ(T.LastCycles, 100u) << "the disturbed call is nobody's neighbour";
+  EXPECT_EQ(T.SingleCycles, 9u * 100 + 5000) << "the calls timed alone";
+  // Switched out inside it: its own wait is no loop time either.
+  T.add(110, 1000000, 4, 50, Standing::Neighbour);
+  EXPECT_EQ(T.Cycles, 9u * 100 + 5000 + 1000000 + 49u * 100 + 50u * 100);
+  EXPECT_EQ(T.TimedCycles, 9u * 100 + 5000 + 2000000u) << "as timed";
+}
+
+TEST(LoopTotals, ACallTimedAloneAndDisturbedIsNoNeighbourForAStride) {
+  LoopTotals T;
+  for (uint64_t Call = 1; Call <= 20; ++Call)
+    T.add(Call, 100, 4);
+  // A slot's REF call, switched out: a millisecond of waiting, counted once
+  // as timed (it stands for itself alone).
+  T.add(21, 2000000, 4, 1, Standing::Once);
+  EXPECT_EQ(T.LastCycles, 100u);
+  // The next call stands for 3000 and was disturbed: the 2999 count as the
+  // last clean call, not as the waiting one (3000 x 2,000,000 cycles).
+  T.add(3021, 100, 4, 3000, Standing::Once);
+  EXPECT_EQ(T.Cycles, 20u * 100 + 2000000 + 3000u * 100);
+  EXPECT_EQ(T.SingleCycles, 20u * 100 + 2000000);
 }
 
 //===-- sampling schedule -------------------------------------------------===//
@@ -291,7 +311,8 @@ std::vector<Decided> runStrided(const LoopPlan &P, const ScheduleParams &SP,
       --Countdown;
       continue;
     }
-    Decision D = decide(P, S, SP, 1, [Cap] { return Cap; }, Stride - 1);
+    Decision D = decide(
+        P, S, SP, 1, [Cap] { return Cap; }, Stride - 1);
     EXPECT_EQ(S.Calls, C) << "decided calls keep the true call number";
     Out.push_back({C, Stride, {D.Variant, D.What}});
     Stride = strideAfter(S, D.What, S.Calls, Max);

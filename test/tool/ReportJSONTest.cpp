@@ -122,6 +122,7 @@ void fillWholeRun(LoopReport &L, Filler &F) {
   L.TimedCalls = F.count();
   L.MaxStride = F.count();
   L.TimedCycles = F.real();
+  L.SingleCycles = F.real();
   L.ProbedCalls = F.count();
   L.ProbedVoluntary = F.count();
   L.ProbedCycles = F.real();
@@ -348,6 +349,7 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].whole_run.variant_cycles",
     ".loops[].whole_run.inside_cycles",
     ".loops[].whole_run.timed_calls",
+    ".loops[].whole_run.single_cycles",
     ".loops[].whole_run.timed_cycles",
     ".loops[].whole_run.probed_calls",
     ".loops[].whole_run.probed_cycles",
@@ -560,7 +562,7 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7536u);
+  EXPECT_EQ(sizeof(LoopReport), 7552u);
   // Report::Objects is not written on purpose (see Report.h).
   EXPECT_EQ(sizeof(Report), 272u);
 }

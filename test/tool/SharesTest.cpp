@@ -257,6 +257,29 @@ TEST(Shares, AStridedLoopsTimeHoldsNoWaitToTakeOut) {
   }
 }
 
+TEST(Shares, OnlyTheCallsTimedAloneHoldTheRunsWait) {
+  // The runtime says which part of the loop's time its calls timed alone
+  // (weight 1: a slot's calls, the first ones) took: 400 of 1000 timed
+  // cycles. Only that part holds the run's wait (six sevenths of it); the
+  // stride's calls count at undisturbed neighbours' time.
+  Report R;
+  R.Loops.push_back(makeLoop("short:L0", 800, 0, 0));
+  R.Loops[0].RunCalls = 1000000;
+  R.Loops[0].TimedCalls = 1000;
+  R.Loops[0].RunCycles = 1000;
+  R.Loops[0].SingleCycles = 400;
+  R.Loops[0].ProbedCalls = 0;
+  ProcessInfo P;
+  P.WallCycles = 7000;
+  P.CpuCycles = 1000;
+  P.WaitCycles = 6000;
+  R.Processes.push_back(P);
+  R.ProcessCycles = 1000;
+  analyse(R);
+  double Waiting = 6000.0 / 7000;
+  EXPECT_NEAR(*R.Loops[0].ProgramShare, 800 * (1 - 0.4 * Waiting) / 1000, 1e-9);
+}
+
 TEST(Shares, SharesPastTheWholeAreScaledAndSaid) {
   // Two CPU-bound loops whose times add up to 150% of the program's: the
   // shares are scaled to add up to 100%, and a warning says so.

@@ -137,6 +137,10 @@ void RawMerger::addWholeRun(const json::Object &TO, const ProcessInfo &PI,
   LP.TimedCalls +=
       static_cast<uint64_t>(num(T, "timed_calls", num(T, "calls")));
   LP.TimedCycles += num(T, "timed_cycles", num(T, "cycles"));
+  if (LP.SingleCycles && T->get("single_cycles"))
+    *LP.SingleCycles += num(T, "single_cycles");
+  else
+    LP.SingleCycles.reset(); // an older runtime's thread
   LP.MaxStride =
       std::max(LP.MaxStride, static_cast<uint64_t>(num(T, "max_stride", 1)));
   LP.ProbedCalls += count(T, "probed_calls");
@@ -605,6 +609,7 @@ Report RawMerger::finish() const {
     L.InsideCycles = LP.InsideCycles;
     L.TimedCalls = LP.TimedCalls;
     L.TimedCycles = LP.TimedCycles;
+    L.SingleCycles = LP.SingleCycles;
     L.MaxStride = LP.MaxStride;
     if (TscHz > 0) {
       L.ProbedCalls = LP.ProbedCalls;

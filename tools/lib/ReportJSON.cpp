@@ -322,6 +322,7 @@ static json::Object wholeRunJSON(const LoopReport &X) {
                       {"inside_cycles", X.InsideCycles},
                       {"timed_calls", X.TimedCalls},
                       {"timed_cycles", X.TimedCycles},
+                      {"single_cycles", X.SingleCycles},
                       {"probed_calls", X.ProbedCalls},
                       {"probed_cycles", X.ProbedCycles},
                       {"probed_cpu_cycles", X.ProbedCpuCycles},
@@ -349,6 +350,7 @@ static bool wholeRunFromJSON(json::ObjectMapper &O, LoopReport &X) {
          O.mapOptional("inside_cycles", X.InsideCycles) &&
          O.mapOptional("timed_calls", X.TimedCalls) &&
          O.mapOptional("timed_cycles", X.TimedCycles) &&
+         O.mapOptional("single_cycles", X.SingleCycles) &&
          O.mapOptional("probed_calls", X.ProbedCalls) &&
          O.mapOptional("probed_cycles", X.ProbedCycles) &&
          O.mapOptional("probed_cpu_cycles", X.ProbedCpuCycles) &&

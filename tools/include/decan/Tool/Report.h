@@ -211,6 +211,11 @@ struct LoopReport {
   /// timed call stands for MaxStride calls at most; docs/runtime.md).
   uint64_t TimedCalls = 0, MaxStride = 1;
   double TimedCycles = 0;
+  /// Of RunCycles, the calls that stood for themselves alone (weight 1), as
+  /// timed: the only ones whose wall time may still hold a wait for a CPU
+  /// (the runtime counts a weighted call switched out inside it at its
+  /// neighbour's time); unset from an older runtime.
+  std::optional<double> SingleCycles;
   /// Timed REF calls of the sampling slots whose thread's CPU time was read
   /// around them (docs/runtime.md, "probed_*"): their cycles, that CPU time
   /// (in cycles) and their voluntary context switches. The gap between the
@@ -243,15 +248,21 @@ struct LoopReport {
   }
   /// The CPU time the loop took: TimeCycles less its time off the CPU.
   /// Where that was not probed, \p Running (the run's share of time on a
-  /// CPU) estimates it, but only for the calls timed one by one: at an
-  /// accounting stride a preempted call stands for its untimed neighbours
-  /// at its undisturbed neighbour's time, so the calls it stands for carry
-  /// no wait (docs/runtime.md, "Accounting stride"). With a fraction f of
-  /// the calls timed, TimeCycles = CPU x (1 + f x (1/Running - 1)).
+  /// CPU) estimates it, for the calls timed one by one only: the runtime
+  /// counts the calls of a stride at an undisturbed neighbour's time, and a
+  /// weighted call switched out inside it too (docs/runtime.md, "Accounting
+  /// stride"), so they hold no wait. An older runtime's report gives only
+  /// the fraction f of the calls timed; it kept a weighted call's own wait:
+  /// TimeCycles = CPU x (1 + f x (1/Running - 1)).
   double cpuTimeCycles(double Running = 1) const {
     std::optional<double> Off = offCpuShare();
     if (Off)
       return TimeCycles * (1 - *Off);
+    if (SingleCycles) {
+      double Alone =
+          RunCycles > 0 ? std::clamp(*SingleCycles / RunCycles, 0.0, 1.0) : 1.0;
+      return TimeCycles * (1 - Alone * (1 - Running));
+    }
     // A report without the timed calls' count: every call timed.
     double Timed = RunCalls && TimedCalls
                        ? std::min(1.0, double(TimedCalls) / double(RunCalls))
@@ -453,6 +464,7 @@ private:
     double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
     uint64_t TimedCalls = 0, MaxStride = 1;
     double TimedCycles = 0;
+    std::optional<double> SingleCycles = 0; ///< unset once a thread lacks it
     uint64_t ProbedCalls = 0, ProbedVoluntary = 0, BlockedCalls = 0;
     double ProbedCycles = 0, ProbedCpuNs = 0, BlockedCycles = 0,
            BlockedCpuNs = 0;
