@@ -321,6 +321,10 @@ OptionTable rewriteOptionTable(RewriteArgs &A) {
          "with --loops=IDS [-o FILE]: the variants of these loops for BASE, "
          "a --late-base copy of BINARY (default FILE: BASE.pack)",
          A.LatePack);
+  T.flag("regions",
+         "also time outer loops as regions (REF only, as 'decan flags "
+         "--regions' does), for 'decan run --regions'",
+         A.Regions);
   T.flag("disasm", "print the emitted copies of every rewritten loop",
          A.Disasm);
   T.number("threads", "N",
