@@ -70,7 +70,7 @@ Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
     return Loops.takeError();
   F.Loops = std::move(*Loops);
   if (RW.Regions)
-    F.Regions = findRegions(*Bin, *X86);
+    F.Regions = findRegions(*Bin, *X86, F.Loops);
   auto R = rewriteBinary(*Bin, *X86, F.Loops, Output, RW, F.Regions);
   if (!R)
     return R.takeError();
@@ -373,7 +373,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     Last.Key = Key;
   }
   if (RW.Regions && !Last.HasRegions) {
-    Last.Regions = findRegions(*Last.Bin, *Last.X86);
+    Last.Regions = findRegions(*Last.Bin, *Last.X86, Last.Loops);
     Last.HasRegions = true;
   }
   auto R =

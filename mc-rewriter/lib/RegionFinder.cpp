@@ -12,6 +12,7 @@
 #include "FunctionCFG.h"
 #include "FunctionCode.h"
 #include "LoopChecks.h"
+#include "PatchPlanning.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,8 +25,8 @@ using namespace llvm;
 using namespace decan::rewriter;
 
 namespace {
-/// Bytes a patch takes: jmp rel32.
-constexpr unsigned PatchBytes = 5;
+/// Bytes a patch takes: jmp rel32, or jmp rel8 to a trampoline.
+constexpr unsigned PatchBytes = 5, ShortPatchBytes = 2;
 
 std::string where(const FunctionRange &F, uint64_t Addr) {
   return F.Name + "+0x" + utohexstr(Addr - F.Start, true);
@@ -74,6 +75,9 @@ public:
         CFG(Code, Bin, X86, Stats) {}
 
   void run(std::vector<RegionCandidate> &Out);
+  const std::vector<std::pair<uint64_t, uint64_t>> &padding() const {
+    return CFG.Padding;
+  }
 
 private:
   std::string check(const CFGLoop &L, const CFGLoopInfo &LI,
@@ -172,7 +176,8 @@ std::string FunctionRegions::check(const CFGLoop &L, const CFGLoopInfo &LI,
   // A block both left at its start and entered at its end: room for both.
   std::vector<std::pair<uint64_t, uint64_t>> Ranges;
   for (const RegionSite &S : R.Sites)
-    Ranges.push_back({S.Patch, S.Patch + PatchBytes});
+    Ranges.push_back(
+        {S.Patch, S.Patch + (S.Trampoline ? ShortPatchBytes : PatchBytes)});
   llvm::sort(Ranges);
   for (size_t K = 1; K < Ranges.size(); ++K)
     if (Ranges[K].first < Ranges[K - 1].second)
@@ -190,9 +195,11 @@ std::string FunctionRegions::enterSite(const CFGBlock &P,
   uint64_t Bytes = 0;
   while (First > P.First && Bytes < PatchBytes)
     Bytes += Code.Instrs[--First].Size;
-  if (Bytes < PatchBytes)
+  if (Bytes < ShortPatchBytes)
     return "its entry block at " + where(F, P.Start) + " has " +
-           std::to_string(Bytes) + " bytes, fewer than a 5-byte jump takes";
+           std::to_string(Bytes) + " byte, fewer than a 2-byte jump takes";
+  if (Bytes < PatchBytes)
+    S.Trampoline = ~uint64_t(0); // placed by findRegions
   for (unsigned K = First; K < P.First + P.Count; ++K) {
     if (std::string Why = whyNotMovable(Code, X86, K); !Why.empty())
       return "its entry block ends with " + Why + " at " +
@@ -217,9 +224,11 @@ std::string FunctionRegions::leaveSite(const CFGBlock &E, RegionSite &S) {
     S.Moved.push_back(Code.Instrs[K]);
     Bytes += Code.Instrs[K].Size;
   }
-  if (Bytes < PatchBytes)
+  if (Bytes < ShortPatchBytes)
     return "its exit block at " + where(F, E.Start) + " has " +
-           std::to_string(Bytes) + " bytes, fewer than a 5-byte jump takes";
+           std::to_string(Bytes) + " byte, fewer than a 2-byte jump takes";
+  if (Bytes < PatchBytes)
+    S.Trampoline = ~uint64_t(0); // placed by findRegions
   S.Patch = E.Start;
   // Past the moved instructions: the rest of the block, or, when they end
   // it, where it falls through to.
@@ -236,15 +245,47 @@ bool FunctionRegions::flagsLiveAt(const CFGBlock &B) {
   return flagsLiveIn(CFG, X86, AllBlocks, B);
 }
 
-std::vector<RegionCandidate>
-decan::rewriter::findRegions(const BinaryImage &Bin,
-                             const decan::X86Target &X86, bool WithLines) {
+/// Trampolines for the short sites, from the padding the loops left (the
+/// nearest slot first); a region with a short site and none in reach is
+/// skipped.
+static void placeRegionTrampolines(std::map<uint64_t, uint64_t> &Free,
+                                   const FunctionRange *F, RegionCandidate &R) {
+  for (RegionSite &S : R.Sites)
+    if (S.Trampoline == ~uint64_t(0)) {
+      S.Trampoline = takeTrampolineSlot(Free, S.Patch);
+      if (!S.Trampoline) {
+        R.SkipReason = "its " + std::string(S.Enter ? "entry" : "exit") +
+                       " at " + where(*F, S.Patch) +
+                       " has room for a 2-byte jump only, and no padding "
+                       "within 127 bytes holds a 5-byte trampoline";
+        R.Sites.clear();
+        return;
+      }
+    }
+}
+
+std::vector<RegionCandidate> decan::rewriter::findRegions(
+    const BinaryImage &Bin, const decan::X86Target &X86,
+    const std::vector<LoopCandidate> &Loops, bool WithLines) {
   std::vector<RegionCandidate> Out;
+  std::vector<const FunctionRange *> OutFunction;
+  std::map<uint64_t, uint64_t> Free; // padding, start -> end
   FinderStats Stats;
   for (const FunctionRange &F : Bin.functions()) {
     FunctionRegions FR(Bin, X86, F, Stats);
     FR.run(Out);
+    OutFunction.resize(Out.size(), &F);
+    for (auto [S, E] : FR.padding())
+      if (E - S >= 5)
+        Free[S] = E;
   }
+  addPaddingBetweenFunctions(Bin, X86, Free);
+  for (const LoopCandidate &L : Loops)
+    if (L.Trampoline && L.Trampoline != ~uint64_t(0))
+      takeRange(Free, L.Trampoline, L.Trampoline + 5);
+  for (size_t K = 0; K < Out.size(); ++K)
+    if (Out[K].SkipReason.empty())
+      placeRegionTrampolines(Free, OutFunction[K], Out[K]);
   // The header's line, else the first line an instruction of the loop's
   // first blocks has (compilers give rotated headers line 0).
   if (WithLines)

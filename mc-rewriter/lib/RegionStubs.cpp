@@ -268,9 +268,12 @@ std::vector<PlannedRegion> decan::rewriter::planRegions(
     for (const RegionSite &S : R.Sites) {
       if (!O.Reason.empty())
         break;
-      if (!Bin.fileOffset(S.Patch))
+      uint64_t End = S.Patch + (S.Trampoline ? 2 : 5);
+      if (!Bin.fileOffset(S.Patch) ||
+          (S.Trampoline && !Bin.fileOffset(S.Trampoline)))
         O.Reason = "a patch not mapped from the file";
-      else if (Overlaps(S.Patch, S.Patch + 5))
+      else if (Overlaps(S.Patch, End) ||
+               (S.Trampoline && Overlaps(S.Trampoline, S.Trampoline + 5)))
         O.Reason = "a patch at " + O.Where +
                    " overlaps another loop's or region's (0x" +
                    utohexstr(S.Patch, true) + ")";
@@ -278,8 +281,11 @@ std::vector<PlannedRegion> decan::rewriter::planRegions(
     O.Rewritten = O.Reason.empty();
     O.Sites = R.Sites.size();
     if (O.Rewritten) {
-      for (const RegionSite &S : R.Sites)
-        Taken[S.Patch] = S.Patch + 5;
+      for (const RegionSite &S : R.Sites) {
+        Taken[S.Patch] = S.Patch + (S.Trampoline ? 2 : 5);
+        if (S.Trampoline)
+          Taken[S.Trampoline] = S.Trampoline + 5;
+      }
       PlannedRegion P;
       P.R = &R;
       P.DescIndex = Plan.size() + Planned.size();

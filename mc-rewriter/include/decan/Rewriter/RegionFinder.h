@@ -5,10 +5,11 @@
 // plugin's `--regions`) without moving them: the original code keeps
 // running, so its innermost loops keep their own patches. A region is
 // entered on each edge into its header from outside the loop and left at
-// each exit block: each such place is one 5-byte `jmp` over whole
-// instructions of one basic block outside every loop (the entry block's
-// last instructions, the exit block's first), which the region's stub
-// runs after (enter) or before (leave) its test of the descriptor.
+// each exit block: each such place is one `jmp` over whole instructions of
+// one basic block outside every loop (the entry block's last instructions,
+// the exit block's first; 5 bytes, or 2 to a trampoline in padding), which
+// the region's stub runs after (enter) or before (leave) its test of the
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,7 @@
 
 namespace decan::rewriter {
 
-/// One patched place of a region: a 5-byte `jmp` at Patch over the whole
+/// One patched place of a region: a `jmp` at Patch over the whole
 /// instructions Moved, which the stub runs instead.
 struct RegionSite {
   /// Enter: the last instructions of a block with an edge into the
@@ -33,6 +34,10 @@ struct RegionSite {
   /// region, then runs them).
   bool Enter = false;
   uint64_t Patch = 0;
+  /// A site of 2 to 4 bytes: `jmp rel8` at Patch to a 5-byte `jmp` to the
+  /// stub here, in padding no code reaches within 127 bytes (as a short
+  /// loop header's trampoline); 0 for a 5-byte patch.
+  uint64_t Trampoline = 0;
   std::vector<Instr> Moved;
   /// Where control goes after the last moved instruction when it falls
   /// through (0: it does not, e.g. a jmp or ret).
@@ -64,10 +69,11 @@ struct RegionCandidate {
 };
 
 /// Finds the outer loops of every function of \p Bin (serially: regions
-/// are asked for, and cost a second decode of each function).
-std::vector<RegionCandidate> findRegions(const BinaryImage &Bin,
-                                         const decan::X86Target &X86,
-                                         bool WithLines = true);
+/// are asked for, and cost a second decode of each function). Short sites
+/// take trampolines from the padding \p Loops' trampolines left.
+std::vector<RegionCandidate>
+findRegions(const BinaryImage &Bin, const decan::X86Target &X86,
+            const std::vector<LoopCandidate> &Loops, bool WithLines = true);
 
 } // namespace decan::rewriter
 
