@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstddef>
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -294,4 +295,34 @@ std::vector<PlannedRegion> decan::rewriter::planRegions(
     Out.push_back(std::move(O));
   }
   return Planned;
+}
+
+Error decan::rewriter::regionPatches(const BinaryImage &Bin,
+                                     const CodeBuffer &CB,
+                                     const std::vector<PlannedRegion> &Regions,
+                                     std::vector<ElfWriter::Patch> &Patches) {
+  auto Fail = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  for (const PlannedRegion &P : Regions)
+    for (size_t K = 0; K < P.R->Sites.size(); ++K) {
+      const RegionSite &S = P.R->Sites[K];
+      // A short site jumps (rel8) to its trampoline, which jumps to the stub.
+      uint64_t At = S.Trampoline ? S.Trampoline : S.Patch;
+      int64_t Rel = int64_t(CB.labelAddr(P.SiteLabels[K])) - int64_t(At + 5);
+      if (Rel != int64_t(int32_t(Rel)))
+        return Fail("new code too far from " + P.R->id());
+      std::string Jmp(5, char(0xe9));
+      uint32_t U = uint32_t(int32_t(Rel));
+      memcpy(&Jmp[1], &U, 4);
+      Patches.push_back({*Bin.fileOffset(At), Jmp});
+      if (S.Trampoline) {
+        int64_t Short = int64_t(At) - int64_t(S.Patch + 2);
+        if (Short != int64_t(int8_t(Short)))
+          return Fail("trampoline out of reach for " + P.R->id());
+        Patches.push_back({*Bin.fileOffset(S.Patch),
+                           std::string{char(0xeb), char(int8_t(Short))}});
+      }
+    }
+  return Error::success();
 }

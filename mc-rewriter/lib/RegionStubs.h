@@ -15,6 +15,7 @@
 #define DECAN_REWRITER_LIB_REGIONSTUBS_H
 
 #include "Dispatcher.h"
+#include "ElfWriter.h"
 
 #include "decan/Rewriter/RegionFinder.h"
 #include "decan/Rewriter/Rewriter.h"
@@ -46,6 +47,12 @@ planRegions(const BinaryImage &Bin, const std::vector<RegionCandidate> &Cands,
 /// RW segment is laid out: descriptors are at \p DescsOff in it).
 void emitRegionStubs(Asm &A, std::vector<PlannedRegion> &Regions,
                      uint64_t DescsOff);
+
+/// The jumps to the stubs (once the code is laid out): 5 bytes at each
+/// site, or 2 to its trampoline and 5 there.
+llvm::Error regionPatches(const BinaryImage &Bin, const CodeBuffer &CB,
+                          const std::vector<PlannedRegion> &Regions,
+                          std::vector<ElfWriter::Patch> &Patches);
 
 } // namespace decan::rewriter
 

@@ -554,27 +554,7 @@ Error RewriteInstance::patchJumps() {
                          std::string{char(0xeb), char(int8_t(Short))}});
     }
   }
-  for (const PlannedRegion &P : RegionPlan)
-    for (size_t K = 0; K < P.R->Sites.size(); ++K) {
-      const RegionSite &S = P.R->Sites[K];
-      // A short site jumps (rel8) to its trampoline, which jumps to the stub.
-      uint64_t At = S.Trampoline ? S.Trampoline : S.Patch;
-      int64_t Rel = int64_t(CB.labelAddr(P.SiteLabels[K])) - int64_t(At + 5);
-      if (Rel != int64_t(int32_t(Rel)))
-        return fail("new code too far from " + P.R->id());
-      std::string Jmp(5, char(0xe9));
-      uint32_t U = uint32_t(int32_t(Rel));
-      memcpy(&Jmp[1], &U, 4);
-      Patches.push_back({*Bin.fileOffset(At), Jmp});
-      if (S.Trampoline) {
-        int64_t Short = int64_t(At) - int64_t(S.Patch + 2);
-        if (Short != int64_t(int8_t(Short)))
-          return fail("trampoline out of reach for " + P.R->id());
-        Patches.push_back({*Bin.fileOffset(S.Patch),
-                           std::string{char(0xeb), char(int8_t(Short))}});
-      }
-    }
-  return Error::success();
+  return regionPatches(Bin, CB, RegionPlan, Patches);
 }
 
 /// .eh_frame for the new code at \p At (loaded: the C++ unwinder,
