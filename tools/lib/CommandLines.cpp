@@ -106,7 +106,8 @@ OptionTable runOptionTable(RunArgs &A) {
          O.Events);
   T.flag("regions",
          "also time the regions of a build made with 'decan flags "
-         "--regions' (outer loops, functions with loops; REF only): where "
+         "--regions' (outer loops, functions with loops; REF only), and "
+         "the outer loops of prebuilt programs and --lib libraries: where "
          "the time the innermost loops miss goes",
          O.Regions);
   T.custom("hot", "PERCENT",
