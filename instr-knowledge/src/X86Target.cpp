@@ -147,6 +147,8 @@ Error X86Target::init(StringRef CPU, StringRef Features) {
   DECAN_DISPATCH_OPCODE(MOV64ri32)
   DECAN_DISPATCH_OPCODE(OR64rr)
   DECAN_DISPATCH_OPCODE(DEC64r)
+  DECAN_DISPATCH_OPCODE(INC32m)
+  DECAN_DISPATCH_OPCODE(RET64)
 #undef DECAN_DISPATCH_OPCODE
   if (Missing)
     return fail(Twine("LLVM's X86 tables lack ") + Missing);
@@ -404,6 +406,10 @@ MCInst X86Target::createCmpMemImm32(unsigned Base, int64_t Disp,
 
 MCInst X86Target::createDecMem32(unsigned Base, int64_t Disp) const {
   return memForm(Ops.DEC32m, {}, Base, Disp);
+}
+
+MCInst X86Target::createIncMem32(unsigned Base, int64_t Disp) const {
+  return memForm(Ops.INC32m, {}, Base, Disp);
 }
 
 MCInst X86Target::createCmpImm32(unsigned Reg32, int64_t Imm) const {

@@ -69,7 +69,9 @@ Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
   if (!Loops)
     return Loops.takeError();
   F.Loops = std::move(*Loops);
-  auto R = rewriteBinary(*Bin, *X86, F.Loops, Output, RW);
+  if (RW.Regions)
+    F.Regions = findRegions(*Bin, *X86, F.Loops);
+  auto R = rewriteBinary(*Bin, *X86, F.Loops, Output, RW, F.Regions);
   if (!R)
     return R.takeError();
   F.Result = std::move(*R);
@@ -280,7 +282,8 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
          : RW.Profile ? "profile"
                       : "mask" + std::to_string(RW.VariantMask)) +
         (RW.OnlyListed ? ";listed" : ";") +
-        (RW.ListUnselected ? ";" : ";quiet") + ";" + join(Only, ",");
+        (RW.ListUnselected ? ";" : ";quiet") + (RW.Regions ? ";regions" : "") +
+        ";" + join(Only, ",");
     ContentKey = utohexstr(
         xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
     SmallString<256> P(Dir);
@@ -346,6 +349,8 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     std::unique_ptr<decan::X86Knowledge> X86;
     std::unique_ptr<BinaryImage> Bin;
     std::vector<LoopCandidate> Loops;
+    std::vector<RegionCandidate> Regions;
+    bool HasRegions = false;
   };
   static Opened Last;
   std::string Key = ContentKey.empty() ? "" : Path.str() + ";" + ContentKey;
@@ -367,7 +372,13 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     Last.Loops = std::move(*Loops);
     Last.Key = Key;
   }
-  auto R = rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW);
+  if (RW.Regions && !Last.HasRegions) {
+    Last.Regions = findRegions(*Last.Bin, *Last.X86, Last.Loops);
+    Last.HasRegions = true;
+  }
+  auto R =
+      rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW,
+                    RW.Regions ? Last.Regions : std::vector<RegionCandidate>());
   if (!R)
     return R.takeError();
   writeCopyMap(*R, Out);

@@ -102,6 +102,49 @@ void decan::rewriter::addPaddingBetweenFunctions(
   }
 }
 
+uint64_t decan::rewriter::takeTrampolineSlot(std::map<uint64_t, uint64_t> &Free,
+                                             uint64_t At) {
+  // jmp rel8 at At reaches [At + 2 - 128, At + 2 + 127].
+  uint64_t Lo = At >= 126 ? At - 126 : 0, Hi = At + 129;
+  uint64_t Best = 0, BestDist = ~uint64_t(0);
+  auto It = Free.upper_bound(Lo);
+  if (It != Free.begin())
+    --It;
+  for (; It != Free.end() && It->first <= Hi; ++It) {
+    if (It->second - It->first < 5)
+      continue;
+    // Slots of this range within reach: [A, B]; the nearest to At.
+    uint64_t A = std::max(It->first, Lo), B = std::min(It->second - 5, Hi);
+    if (A > B)
+      continue;
+    uint64_t T = std::clamp(At, A, B);
+    uint64_t Dist = T > At ? T - At : At - T;
+    if (Dist < BestDist) {
+      Best = T;
+      BestDist = Dist;
+    }
+  }
+  if (Best)
+    takeRange(Free, Best, Best + 5);
+  return Best;
+}
+
+void decan::rewriter::takeRange(std::map<uint64_t, uint64_t> &Free,
+                                uint64_t Begin, uint64_t End) {
+  auto R = Free.upper_bound(Begin);
+  if (R == Free.begin())
+    return;
+  --R;
+  uint64_t Start = R->first, Stop = R->second;
+  if (Stop < End)
+    return;
+  Free.erase(R);
+  if (Begin > Start)
+    Free[Start] = Begin;
+  if (Stop > End)
+    Free[End] = Stop;
+}
+
 /// 5 free padding bytes within reach of `jmp rel8` at the header, the
 /// nearest first.
 void decan::rewriter::placeTrampolines(std::map<uint64_t, uint64_t> &Free,
@@ -110,40 +153,12 @@ void decan::rewriter::placeTrampolines(std::map<uint64_t, uint64_t> &Free,
   for (LoopCandidate &L : Loops) {
     if (L.Trampoline != ~uint64_t(0))
       continue;
-    L.Trampoline = 0;
-    // jmp rel8 at Header reaches [Header + 2 - 128, Header + 2 + 127].
-    uint64_t Lo = L.Header >= 126 ? L.Header - 126 : 0, Hi = L.Header + 129;
-    uint64_t Best = 0, BestDist = ~uint64_t(0);
-    auto It = Free.upper_bound(Lo);
-    if (It != Free.begin())
-      --It;
-    for (; It != Free.end() && It->first <= Hi; ++It) {
-      if (It->second - It->first < 5)
-        continue;
-      // Slots of this range within reach: [A, B]; the nearest to the header.
-      uint64_t A = std::max(It->first, Lo), B = std::min(It->second - 5, Hi);
-      if (A > B)
-        continue;
-      uint64_t T = std::clamp(L.Header, A, B);
-      uint64_t Dist = T > L.Header ? T - L.Header : L.Header - T;
-      if (Dist < BestDist) {
-        Best = T;
-        BestDist = Dist;
-      }
-    }
-    if (!Best) {
+    L.Trampoline = takeTrampolineSlot(Free, L.Header);
+    if (!L.Trampoline) {
       L.SkipReason = "the header has room for a 2-byte jump only, and no "
                      "padding within 127 bytes holds a 5-byte trampoline";
       continue;
     }
-    auto R = std::prev(Free.upper_bound(Best));
-    uint64_t Start = R->first, End = R->second;
-    Free.erase(R);
-    if (Best > Start)
-      Free[Start] = Best;
-    if (End > Best + 5)
-      Free[Best + 5] = End;
-    L.Trampoline = Best;
     ++Stats.Trampolines;
   }
 }

@@ -38,6 +38,14 @@ void addPaddingBetweenFunctions(const BinaryImage &Bin,
                                 const decan::X86Target &X86,
                                 std::map<uint64_t, uint64_t> &Free);
 
+/// Takes 5 bytes of \p Free within reach of a `jmp rel8` at \p At, the
+/// nearest; 0 when none.
+uint64_t takeTrampolineSlot(std::map<uint64_t, uint64_t> &Free, uint64_t At);
+
+/// Takes [\p Begin, \p End) out of \p Free (when one free range holds it).
+void takeRange(std::map<uint64_t, uint64_t> &Free, uint64_t Begin,
+               uint64_t End);
+
 /// Places a trampoline in \p Free for each loop that still needs one
 /// (LoopCandidate::Trampoline is ~0), and takes its bytes; a loop without
 /// one within reach is skipped.

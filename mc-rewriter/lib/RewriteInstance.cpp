@@ -12,7 +12,9 @@
 //   layoutFile    where the new segments go (ElfWriter), code addresses,
 //                 then the code's bytes
 //   fillData      the RW segment's contents
-//   patchJumps    a jmp from each loop header to its stub
+//   planRegions   which outer loops are timed as regions (--regions)
+//   patchJumps    a jmp from each loop header to its stub, and at each
+//                 region's entries and exits
 //   write         the copy (ElfWriter)
 //   result        addresses for listings and tests
 //
@@ -22,6 +24,7 @@
 #include "Dispatcher.h"
 #include "ElfWriter.h"
 #include "Frames.h"
+#include "RegionStubs.h"
 
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
@@ -102,14 +105,16 @@ class RewriteInstance {
 public:
   RewriteInstance(const BinaryImage &Bin, const decan::X86Knowledge &X86,
                   const std::vector<LoopCandidate> &Loops, StringRef OutPath,
-                  const RewriteOptions &Opts)
-      : Bin(Bin), X86(X86), Loops(Loops), OutPath(OutPath), Opts(Opts),
-        CB(X86, NumSharedLabels), A(X86, CB) {}
+                  const RewriteOptions &Opts,
+                  const std::vector<RegionCandidate> &RegionCands)
+      : Bin(Bin), X86(X86), Loops(Loops), RegionCands(RegionCands),
+        OutPath(OutPath), Opts(Opts), CB(X86, NumSharedLabels), A(X86, CB) {}
 
   Expected<RewriteResult> run();
 
 private:
   void planLoops();
+  void planRegions();
   void layoutData();
   void emitCode();
   Error layoutFile();
@@ -126,11 +131,15 @@ private:
   const BinaryImage &Bin;
   const decan::X86Knowledge &X86;
   const std::vector<LoopCandidate> &Loops;
+  const std::vector<RegionCandidate> &RegionCands;
   StringRef OutPath;
   const RewriteOptions &Opts;
 
   std::vector<LoopOutcome> Outcomes;
   std::vector<PlannedLoop> Plan;
+  /// Regions timed, their descriptors after the loops'.
+  std::vector<PlannedRegion> RegionPlan;
+  std::vector<RegionOutcome> RegionOutcomes;
   /// Plan[K]'s code, emitted on its own (in parallel) until appended.
   std::vector<std::unique_ptr<CodeBuffer>> Fragments;
   std::vector<std::unique_ptr<decan::X86Knowledge>> WorkerKnowledge;
@@ -168,6 +177,7 @@ Expected<RewriteResult> RewriteInstance::run() {
     return E.takeError();
   Elf.emplace(std::move(*E));
   planLoops();
+  planRegions();
   layoutData();
   emitCode();
   if (Error Err = layoutFile())
@@ -310,9 +320,29 @@ void RewriteInstance::planLoops() {
   }
 }
 
+void RewriteInstance::planRegions() {
+  StringSet<> Selected;
+  for (const std::string &Id : Opts.OnlyLoops)
+    Selected.insert(Id);
+  bool Select = Opts.OnlyListed || !Opts.OnlyLoops.empty();
+  RegionPlan = decan::rewriter::planRegions(
+      Bin, RegionCands, Plan,
+      [&](const RegionCandidate &R) {
+        return !Select || Selected.contains(R.id());
+      },
+      RegionOutcomes);
+}
+
 void RewriteInstance::layoutData() {
-  DL.DescsOff = alignTo(sizeof(decan_rewritten_header), 64);
-  DL.MInfoOff = alignTo(DL.DescsOff + Plan.size() * sizeof(decan_loop_desc), 8);
+  // The header's region entry points only when there are regions: a copy
+  // without keeps its descriptors where they always were.
+  DL.DescsOff = alignTo(RegionPlan.empty()
+                            ? offsetof(decan_rewritten_header, region_enter)
+                            : sizeof(decan_rewritten_header),
+                        64);
+  DL.MInfoOff = alignTo(DL.DescsOff + (Plan.size() + RegionPlan.size()) *
+                                          sizeof(decan_loop_desc),
+                        8);
   // A base copy has neither machine info nor scratch areas: the late pack
   // brings both for the loops it measures.
   uint64_t AfterMInfo =
@@ -322,6 +352,11 @@ void RewriteInstance::layoutData() {
     P.IdOff = DL.str(P.L->id());
     P.FuncOff = DL.str(P.L->Function);
     P.FileOff = DL.str(P.L->File);
+  }
+  for (PlannedRegion &P : RegionPlan) {
+    P.IdOff = DL.str(P.R->id());
+    P.FuncOff = DL.str(P.R->Function);
+    P.FileOff = DL.str(P.R->File);
   }
   planSearchPaths();
   DL.StringsOff = AfterMInfo;
@@ -363,6 +398,7 @@ void RewriteInstance::emitCode() {
       }
   }
   WorkerKnowledge.clear();
+  emitRegionStubs(A, RegionPlan, DL.DescsOff);
 }
 
 Error RewriteInstance::layoutFile() {
@@ -411,13 +447,13 @@ void RewriteInstance::fillData() {
   decan_rewritten_header H{};
   memcpy(H.magic, "DECANRW1", 8);
   H.abi_version = DECAN_ABI_VERSION;
-  H.count = Plan.size();
+  H.count = Plan.size() + RegionPlan.size();
   H.descs_offset = DL.DescsOff;
   if (LateSize) {
     H.late_offset = LateVaddr - DataVaddr;
     H.late_size = LateSize;
   }
-  put(Data, 0, H);
+  memcpy(&Data[0], &H, std::min<uint64_t>(sizeof(H), DL.DescsOff));
   for (PlannedLoop &P : Plan) {
     decan_loop_desc D{};
     D.abi_version = DECAN_ABI_VERSION;
@@ -440,6 +476,17 @@ void RewriteInstance::fillData() {
       put(Data, DL.MInfoOff + P.DescIndex * sizeof(decan_machine_info),
           P.V.MInfo);
     }
+    put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);
+  }
+  for (const PlannedRegion &P : RegionPlan) {
+    decan_loop_desc D{};
+    D.abi_version = DECAN_ABI_VERSION;
+    D.variant_mask = 1u << DECAN_REF;
+    D.line = P.R->Line;
+    D.flags = DECAN_DESC_REGION;
+    D.id = reinterpret_cast<const char *>(DL.StringsOff + P.IdOff);
+    D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
+    D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
     put(Data, DL.DescsOff + P.DescIndex * sizeof(decan_loop_desc), D);
   }
   memcpy(&Data[DL.StringsOff], DL.Strings.data(), DL.Strings.size());
@@ -507,7 +554,7 @@ Error RewriteInstance::patchJumps() {
                          std::string{char(0xeb), char(int8_t(Short))}});
     }
   }
-  return Error::success();
+  return regionPatches(Bin, CB, RegionPlan, Patches);
 }
 
 /// .eh_frame for the new code at \p At (loaded: the C++ unwinder,
@@ -626,6 +673,7 @@ RewriteResult RewriteInstance::result() {
         O.Copies[V] = {CB.labelAddr(P.CopyBegin[V]),
                        CB.labelAddr(P.CopyEnd[V])};
   }
+  Result.Regions = std::move(RegionOutcomes);
   Result.CodeAddr = TextStart;
   Result.CodeSize = CodeSize;
   Result.DataAddr = DataVaddr;
@@ -637,10 +685,9 @@ RewriteResult RewriteInstance::result() {
 
 } // namespace
 
-Expected<RewriteResult>
-decan::rewriter::rewriteBinary(const BinaryImage &Bin,
-                               const decan::X86Knowledge &X86,
-                               const std::vector<LoopCandidate> &Loops,
-                               StringRef OutPath, const RewriteOptions &Opts) {
-  return RewriteInstance(Bin, X86, Loops, OutPath, Opts).run();
+Expected<RewriteResult> decan::rewriter::rewriteBinary(
+    const BinaryImage &Bin, const decan::X86Knowledge &X86,
+    const std::vector<LoopCandidate> &Loops, StringRef OutPath,
+    const RewriteOptions &Opts, const std::vector<RegionCandidate> &Regions) {
+  return RewriteInstance(Bin, X86, Loops, OutPath, Opts, Regions).run();
 }

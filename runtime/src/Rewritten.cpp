@@ -16,6 +16,7 @@
 #include "Runtime.h"
 #include "State.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <type_traits>
 
@@ -51,6 +52,11 @@ bool relocateRewritten(decan_rewritten_header *H, const char *Path) {
   // Its dispatcher passes its frame and fault entry (Guard.h).
   H->begin_call = decan_rewritten_begin_call;
   H->end_call = __decan_end_call;
+  // A copy with regions has a header long enough for their entry points.
+  if (H->descs_offset >= sizeof(decan_rewritten_header)) {
+    H->region_enter = __decan_region_enter;
+    H->region_leave = __decan_region_leave;
+  }
   H->relocated = 1;
   noteLateModule(H, Descs, Path);
   registerLoops(Descs, H->count);
@@ -64,7 +70,7 @@ unsigned scanSegments(uintptr_t Base, const ElfW(Phdr) * Phdrs, unsigned N,
   for (unsigned I = 0; I < N; ++I) {
     const ElfW(Phdr) &P = Phdrs[I];
     if (P.p_type != PT_LOAD || !(P.p_flags & PF_W) || !(P.p_flags & PF_R) ||
-        P.p_memsz < sizeof(decan_rewritten_header))
+        P.p_memsz < offsetof(decan_rewritten_header, region_enter))
       continue;
     auto *H = reinterpret_cast<decan_rewritten_header *>(Base + P.p_vaddr);
     if (memcmp(H->magic, "DECANRW1", 8) == 0 && relocateRewritten(H, Path))

@@ -11,6 +11,7 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/RegionFinder.h"
 #include "decan/Rewriter/Unwind.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -38,6 +39,84 @@ extern "C" __attribute__((noinline, used)) long decanTestCalls(long N) {
     S += std::rand() & 3;
   return S;
 }
+
+// Loop nests of known bytes for the region finder: two counted loops, the
+// inner one run %rsi times per outer iteration, the outer %rdi times.
+//  - decanRegionTaken: a 5-byte entry block, a 5-byte exit block (a 4-byte
+//    nopl, ret);
+//  - decanRegionCallExit: its exit block starts with a call;
+//  - decanRegionTailCall: a conditional tail call inside the outer loop;
+//  - decanRegionAtEntry: the outer loop's header is the function's entry.
+__asm__(R"(
+  .text
+  .globl decanRegionTaken
+  .type decanRegionTaken,@function
+decanRegionTaken:
+  xor %eax, %eax
+  mov %rdi, %rcx
+1:
+  mov %rsi, %rdx
+2:
+  add $1, %rax
+  sub $1, %rdx
+  jne 2b
+  sub $1, %rcx
+  jne 1b
+  nopl 0(%rax,%rax,1)
+  ret
+  .size decanRegionTaken, .-decanRegionTaken
+
+  .globl decanRegionCallExit
+  .type decanRegionCallExit,@function
+decanRegionCallExit:
+  xor %eax, %eax
+  mov %rdi, %rcx
+1:
+  mov %rsi, %rdx
+2:
+  add $1, %rax
+  sub $1, %rdx
+  jne 2b
+  sub $1, %rcx
+  jne 1b
+  call decanRegionTaken
+  ret
+  .size decanRegionCallExit, .-decanRegionCallExit
+
+  .globl decanRegionTailCall
+  .type decanRegionTailCall,@function
+decanRegionTailCall:
+  xor %eax, %eax
+  mov %rdi, %rcx
+1:
+  mov %rsi, %rdx
+  test %rsi, %rsi
+  je decanRegionTaken
+2:
+  add $1, %rax
+  sub $1, %rdx
+  jne 2b
+  sub $1, %rcx
+  jne 1b
+  nopl 0(%rax,%rax,1)
+  ret
+  .size decanRegionTailCall, .-decanRegionTailCall
+
+  .globl decanRegionAtEntry
+  .type decanRegionAtEntry,@function
+decanRegionAtEntry:
+1:
+  mov %rsi, %rdx
+2:
+  add $1, %rax
+  sub $1, %rdx
+  jne 2b
+  sub $1, %rdi
+  jne 1b
+  nopl 0(%rax,%rax,1)
+  ret
+  .size decanRegionAtEntry, .-decanRegionAtEntry
+)");
 
 namespace {
 
@@ -204,4 +283,63 @@ TEST(Unwind, RuleAtAnAddressFollowsTheFdesRows) {
   EXPECT_NE(Why.find("DWARF expressions"), std::string::npos);
   EXPECT_FALSE(Rule(0x3000));
   EXPECT_NE(Why.find("no unwind information"), std::string::npos);
+}
+
+TEST(RegionFinder, TakesOuterLoopsAndSaysWhyNot) {
+  auto X = x86();
+  auto Bin = BinaryImage::open(selfPath());
+  ASSERT_TRUE(bool(Bin)) << toString(Bin.takeError());
+  auto Loops = findLoops(**Bin, *X);
+  ASSERT_TRUE(bool(Loops)) << toString(Loops.takeError());
+  std::vector<RegionCandidate> Regions = findRegions(**Bin, *X, *Loops);
+  auto Find = [&](StringRef Fn) -> const RegionCandidate * {
+    for (const RegionCandidate &R : Regions)
+      if (R.Function == Fn)
+        return &R;
+    return nullptr;
+  };
+  // An innermost loop alone is no region.
+  EXPECT_EQ(Find("decanTestSum"), nullptr);
+
+  const RegionCandidate *Taken = Find("decanRegionTaken");
+  ASSERT_NE(Taken, nullptr);
+  EXPECT_EQ(Taken->id(), "region:decanRegionTaken:L0");
+  EXPECT_EQ(Taken->SkipReason, "");
+  EXPECT_EQ(Taken->NumInnerLoops, 1u);
+  EXPECT_EQ(Taken->Header, Taken->FunctionStart + 5);
+  ASSERT_EQ(Taken->Sites.size(), 2u);
+  // Entered from the entry block's two instructions (xor, mov: 5 bytes),
+  // which the stub runs before it goes to the header.
+  const RegionSite &In = Taken->Sites[0], &Out = Taken->Sites[1];
+  EXPECT_TRUE(In.Enter);
+  EXPECT_EQ(In.Patch, Taken->FunctionStart);
+  EXPECT_EQ(In.Moved.size(), 2u);
+  EXPECT_EQ(In.FallThrough, Taken->Header);
+  EXPECT_EQ(In.Trampoline, 0u);
+  // Left at the exit block, which moves whole: the stub returns itself.
+  EXPECT_FALSE(Out.Enter);
+  ASSERT_EQ(Out.Moved.size(), 2u);
+  EXPECT_EQ(Out.Moved[0].Size + Out.Moved[1].Size, 5u);
+  EXPECT_EQ(Out.FallThrough, 0u);
+
+  const RegionCandidate *CallExit = Find("decanRegionCallExit");
+  ASSERT_NE(CallExit, nullptr);
+  EXPECT_NE(CallExit->SkipReason.find("exit block at decanRegionCallExit+0x"),
+            std::string::npos)
+      << CallExit->SkipReason;
+  EXPECT_NE(CallExit->SkipReason.find("starts with a call"), std::string::npos)
+      << CallExit->SkipReason;
+  EXPECT_TRUE(CallExit->Sites.empty());
+
+  const RegionCandidate *Tail = Find("decanRegionTailCall");
+  ASSERT_NE(Tail, nullptr);
+  EXPECT_NE(Tail->SkipReason.find("jumps out of the function"),
+            std::string::npos)
+      << Tail->SkipReason;
+
+  const RegionCandidate *AtEntry = Find("decanRegionAtEntry");
+  ASSERT_NE(AtEntry, nullptr);
+  EXPECT_NE(AtEntry->SkipReason.find("header is the function's entry"),
+            std::string::npos)
+      << AtEntry->SkipReason;
 }

@@ -170,6 +170,14 @@ static Error rewrite(StringRef Input, StringRef Output,
     OS << ")\n";
     for (size_t K = 0; K < F->Loops.size(); ++K)
       printLoop(OS, F->Loops[K], &R.Loops[K]);
+    for (const rw::RegionOutcome &O : R.Regions) {
+      OS << "  " << O.Id << "  " << O.Where << "  "
+         << (O.File.empty() ? "?" : O.File) << ":" << O.Line << "  ";
+      if (O.Rewritten)
+        OS << "region, " << O.Sites << " patched entries and exits\n";
+      else
+        OS << "skipped: " << O.Reason << "\n";
+    }
   }
   if (Disasm)
     return disassembleCopies(Output, F->Loops, R, OS);
@@ -254,6 +262,7 @@ int runRewriteCommand(int argc, char **argv) {
                        "or --profile");
   RW.Profile = A.Profile;
   RW.LateBase = A.LateBase;
+  RW.Regions = A.Regions;
   RW.OnlyLoops = splitIds(A.Loops);
   RW.NamesLoop = namesLoopOfAnyObject;
   if (P.has("profile") && (P.has("extended") || P.has("groups")))

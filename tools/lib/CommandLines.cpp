@@ -106,7 +106,8 @@ OptionTable runOptionTable(RunArgs &A) {
          O.Events);
   T.flag("regions",
          "also time the regions of a build made with 'decan flags "
-         "--regions' (outer loops, functions with loops; REF only): where "
+         "--regions' (outer loops, functions with loops; REF only), and "
+         "the outer loops of prebuilt programs and --lib libraries: where "
          "the time the innermost loops miss goes",
          O.Regions);
   T.custom("hot", "PERCENT",
@@ -321,6 +322,10 @@ OptionTable rewriteOptionTable(RewriteArgs &A) {
          "with --loops=IDS [-o FILE]: the variants of these loops for BASE, "
          "a --late-base copy of BINARY (default FILE: BASE.pack)",
          A.LatePack);
+  T.flag("regions",
+         "also time outer loops as regions (REF only, as 'decan flags "
+         "--regions' does), for 'decan run --regions'",
+         A.Regions);
   T.flag("disasm", "print the emitted copies of every rewritten loop",
          A.Disasm);
   T.number("threads", "N",

@@ -103,6 +103,7 @@ void RunSession::planRewrite() {
   for (Variant V : O.Variants)
     Rotated |= 1u << static_cast<unsigned>(V);
   Stage.VariantMask = Rotated;
+  Stage.Regions = O.Regions; // outer loops timed REF only (RegionFinder.h)
   if (O.Loops != "all") {
     Stage.OnlyLoops = O.loopIds();
     // Short C++ names too (LoopNames.h); a library's "object!" prefix is
@@ -415,6 +416,7 @@ Error RunSession::profile() {
     return Error::success();
   rewriter::RewriteOptions Final;
   Final.VariantMask = Rotated;
+  Final.Regions = O.Regions;
   Final.OnlyLoops = *Keep;
   Final.OnlyListed = true;
   Final.ListUnselected = false;

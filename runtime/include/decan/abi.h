@@ -318,6 +318,12 @@ struct decan_rewritten_header {
   /// as an offset from this header and a size (0 when the copy has none).
   uint64_t late_offset;
   uint64_t late_size;
+  /// Regions of a rewritten copy (`decan rewrite --regions`: outer loops,
+  /// DECAN_DESC_REGION descriptors) call __decan_region_enter/leave through
+  /// these, filled by the runtime. Present only when `descs_offset` leaves
+  /// room for them (a copy without regions keeps its descriptors at 64).
+  void (*region_enter)(struct decan_loop_desc *);
+  void (*region_leave)(struct decan_loop_desc *);
 };
 
 /// A late pack (docs/rewriter.md, "Late variants"): the measured copies of

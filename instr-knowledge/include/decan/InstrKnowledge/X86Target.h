@@ -113,7 +113,7 @@ public:
         XSAVE64, XRSTOR64, CALL64m, JMP64m, LFENCE, RDTSC, RDTSCP, CMP32mi,
         DEC32m, CMP32ri, TEST32rr, MOVSX64rr32, MOVSX64rm32, ADD64rr, SUB64rm,
         STMXCSR, LDMXCSR, MOV64rr, TEST64rr, CQO, IDIV64r, NEG64r, MOV64ri32,
-        OR64rr, DEC64r;
+        OR64rr, DEC64r, INC32m, RET64;
   };
   const DispatchOpcodes &ops() const { return Ops; }
 
@@ -158,6 +158,7 @@ public:
   llvm::MCInst createCmpImm32(unsigned Reg32, int64_t Imm) const;
   /// decl (Base + Disp).
   llvm::MCInst createDecMem32(unsigned Base, int64_t Disp) const;
+  llvm::MCInst createIncMem32(unsigned Base, int64_t Disp) const;
   llvm::MCInst createTestSelf32(unsigned Reg32) const;
   /// movslq (Base + Index*Scale + Disp), Dst.
   llvm::MCInst createSignExtendLoad32(unsigned Dst, unsigned Base, int64_t Disp,

@@ -29,6 +29,7 @@ std::string rewrittenPath(llvm::StringRef Input, llvm::StringRef OutDir);
 /// The innermost loops of a file and what the rewriter did with each.
 struct RewrittenFile {
   std::vector<LoopCandidate> Loops;
+  std::vector<RegionCandidate> Regions; ///< RewriteOptions::Regions only
   RewriteResult Result; ///< Result.Loops[i] is Loops[i]'s outcome
 };
 

@@ -34,6 +34,7 @@
 #include "decan/InstrKnowledge/Knowledge.h"
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/RegionFinder.h"
 #include "decan/abi.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -79,6 +80,9 @@ struct RewriteOptions {
   uint64_t LateReserve = 64ull << 20;
   /// Threads that build variants and emit loops (0: one per core).
   unsigned Threads = 0;
+  /// Also time outer loops as regions (RegionFinder.h; `decan run
+  /// --regions`): REF only, the original code keeps running.
+  bool Regions = false;
 };
 
 /// What happened to one loop.
@@ -97,8 +101,18 @@ struct LoopOutcome {
   std::array<std::pair<uint64_t, uint64_t>, DECAN_NUM_VARIANTS> Copies{};
 };
 
+/// What happened to one region (an outer loop).
+struct RegionOutcome {
+  std::string Id, Where, File;
+  unsigned Line = 0;
+  bool Rewritten = false;
+  std::string Reason; ///< why not timed
+  unsigned Sites = 0; ///< patched entries and exits
+};
+
 struct RewriteResult {
   std::vector<LoopOutcome> Loops;
+  std::vector<RegionOutcome> Regions;
   uint64_t CodeAddr = 0, CodeSize = 0, DataAddr = 0, DataSize = 0;
   /// LateBase: the reserved range.
   uint64_t LateAddr = 0, LateSize = 0;
@@ -109,7 +123,8 @@ struct RewriteResult {
 llvm::Expected<RewriteResult>
 rewriteBinary(const BinaryImage &Bin, const decan::X86Knowledge &X86,
               const std::vector<LoopCandidate> &Loops, llvm::StringRef OutPath,
-              const RewriteOptions &Opts = {});
+              const RewriteOptions &Opts = {},
+              const std::vector<RegionCandidate> &Regions = {});
 
 /// "symbol+0xoff" of a loop header.
 std::string loopWhere(const LoopCandidate &L);

@@ -85,7 +85,8 @@ struct RewriteArgs {
   std::optional<std::vector<Variant>> Variants;
   unsigned Threads = 0; ///< 0: one per core
   bool List = false, Disasm = false, Quiet = false, All = false,
-       Profile = false, Extended = false, Groups = false, LateBase = false;
+       Profile = false, Extended = false, Groups = false, LateBase = false,
+       Regions = false;
 };
 OptionTable rewriteOptionTable(RewriteArgs &A);
 
