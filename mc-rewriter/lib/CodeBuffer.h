@@ -86,6 +86,12 @@ public:
   void jcc(unsigned CC, CodeTarget T) { branch(X86.JCC_4, CC, T); }
   /// jmp/jcc rel32 (\p Opc is JMP_4 or JCC_4) to \p T.
   void branch(unsigned Opc, int CC, CodeTarget T);
+  /// A copied JMP or JCC (either form) re-emitted as rel32 to \p T.
+  void copiedBranch(const llvm::MCInst &MI, CodeTarget T) {
+    bool Cond = MI.getOpcode() == X86.JCC_1 || MI.getOpcode() == X86.JCC_4;
+    branch(Cond ? X86.JCC_4 : X86.JMP_4,
+           Cond ? int(MI.getOperand(1).getImm()) : -1, T);
+  }
   /// jrcxz rel8 back to \p L, a label bound earlier in this buffer within
   /// 128 bytes (the only flags-free conditional branch: an iteration cap's
   /// count-down where EFLAGS are live, Dispatcher.cpp).

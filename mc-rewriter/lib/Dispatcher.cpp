@@ -205,11 +205,7 @@ CodeTarget LoopEmitter::emitRecordHead(unsigned Record, CodeTarget ResumeAt) {
 void LoopEmitter::emitInst(const CopyInst &CI, bool Measured,
                            llvm::function_ref<CodeTarget(uint64_t)> To) {
   if (CI.IsBranch) {
-    bool Cond =
-        CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
-    CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
-              Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
-              To(CI.BranchTarget));
+    CB.copiedBranch(CI.MI, To(CI.BranchTarget));
     return;
   }
   if (CI.IsCall) {

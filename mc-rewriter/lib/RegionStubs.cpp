@@ -189,11 +189,7 @@ void RegionEmitter::moved(const RegionSite &S, uint64_t Header,
   LoopCopy Copy = refCopy(X86, One);
   for (const CopyInst &CI : Copy.Blocks[0].Instrs) {
     if (CI.IsBranch) {
-      bool Cond =
-          CI.MI.getOpcode() == X86.JCC_1 || CI.MI.getOpcode() == X86.JCC_4;
-      CB.branch(Cond ? X86.JCC_4 : X86.JMP_4,
-                Cond ? int(CI.MI.getOperand(1).getImm()) : -1,
-                To(CI.BranchTarget));
+      CB.copiedBranch(CI.MI, To(CI.BranchTarget));
     } else if (CI.HasRip) {
       CB.instRip(CI.MI, CodeTarget::abs(CI.RipTarget));
     } else {
