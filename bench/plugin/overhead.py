@@ -50,8 +50,9 @@ def text_size(obj):
 
 
 def symbol_sizes(obj):
-    """(bytes in the variants' copies, bytes in the cold .measure functions,
-    instrumented loops)."""
+    """(bytes in the variants' copies, bytes in the cold measure code: each
+    loop's .measure function and the module's decan.measure_call,
+    decan.call.* and decan.preserve_all, instrumented loops)."""
     out = run([LLVM_BIN + "/llvm-nm", "--print-size", obj]).stdout
     copies, measure, loops = 0, 0, 0
     for line in out.splitlines():
@@ -61,7 +62,8 @@ def symbol_sizes(obj):
         if re.search(r"\.decan\.L\d+\.(%s)$" % "|".join(VARIANTS), parts[3]):
             copies += int(parts[1], 16)
             loops += parts[3].endswith(".REF")
-        elif re.search(r"\.decan\.L\d+\.measure$", parts[3]):
+        elif re.search(r"\.decan\.L\d+\.measure$|^decan\.(measure_call|call|"
+                       r"preserve_all)\b", parts[3]):
             measure += int(parts[1], 16)
     return copies, measure, loops
 

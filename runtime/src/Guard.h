@@ -12,7 +12,8 @@
 /// program's: the call is abandoned and the program goes on as if the copy
 /// had returned.
 ///
-/// The plugin's measure function calls `__decan_guard_enter(copy)`
+/// The plugin's measured call (`decan.measure_call`, one per module) calls
+/// `__decan_guard_enter(copy)`
 /// (abi.h), a setjmp of its own, right before it calls a copy other than
 /// REF: it keeps the caller's callee-saved registers, stack pointer and
 /// return address in this thread's GuardRecord and returns 0. A SIGSEGV,
@@ -56,7 +57,7 @@ extern "C" int decan_rewritten_begin_call(decan_loop_desc *Desc);
 /// assembly of `__decan_guard_enter` (Guard.cpp) at fixed offsets.
 struct GuardRecord {
   /// A copy runs under the guard: 1 from __decan_guard_enter (the
-  /// registers below resume the measure function), 2 from a rewritten
+  /// registers below resume the measured call), 2 from a rewritten
   /// dispatcher (Rsp is its frame, Rip its fault entry, which reloads the
   /// rest from the frame).
   uint64_t Armed;

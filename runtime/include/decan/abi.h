@@ -383,11 +383,12 @@ int __decan_begin_call(struct decan_loop_desc *desc);
 int __decan_end_call(struct decan_loop_desc *desc, int variant, uint64_t cycles,
                      uint64_t trip_count);
 
-/// Called by the plugin's measure function right before it calls a copy
-/// other than REF (`copy`, its entry), as a setjmp: returns 0 and arms this
-/// thread's guard. A SIGSEGV, SIGBUS or SIGFPE inside the copy (or what it
-/// calls) returns here again with 1 instead of killing the program: the
-/// measure function then calls __decan_end_call as after the copy, which
+/// Called by the plugin's measured call (`decan.measure_call`, one per
+/// module) right before it calls a copy other than REF (`copy`, its entry),
+/// as a setjmp: returns 0 and arms this thread's guard. A SIGSEGV, SIGBUS
+/// or SIGFPE inside the copy (or what it calls) returns here again with 1
+/// instead of killing the program: the measured call then calls
+/// __decan_end_call as after the copy, which
 /// drops the call and the variant and returns nonzero (the original runs).
 /// end_call disarms the guard. Declared returns_twice (ABI 11).
 int __decan_guard_enter(void *copy) __attribute__((returns_twice));
