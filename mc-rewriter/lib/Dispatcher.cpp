@@ -332,16 +332,13 @@ void LoopEmitter::emitEntry(unsigned OrigLabel, unsigned Measured,
   };
   if (L.FlagsLiveIn) {
     unsigned Inline = CB.newLabel(), MFlags = CB.newLabel();
-    A.lea(A.RSP, A.RSP, -128);
-    A.simple(A.PUSHF);
+    A.pushFlagsBelowRedZone();
     Test(CodeTarget::label(Inline), CodeTarget::label(MFlags));
     CB.bind(MFlags);
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
+    A.popFlagsBelowRedZone();
     CB.jmp(CodeTarget::label(Measured));
     CB.bind(Inline);
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
+    A.popFlagsBelowRedZone();
     CB.jmp(CodeTarget::label(OrigLabel));
   } else {
     Test(CodeTarget::label(OrigLabel), CodeTarget::label(Measured));

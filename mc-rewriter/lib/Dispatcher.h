@@ -84,6 +84,16 @@ public:
   void orrr(unsigned Dst, unsigned Src) { CB.inst(X86.createOr(Dst, Src)); }
   void addImm(unsigned Reg, int64_t V) { CB.inst(X86.createAddImm(Reg, V)); }
   void simple(unsigned Opc) { CB.inst(decan::X86Target::createInst(Opc)); }
+  /// pushf/popf below the red zone: a leaf function's data may live in the
+  /// 128 bytes under the program's stack pointer.
+  void pushFlagsBelowRedZone() {
+    lea(RSP, RSP, -128);
+    simple(PUSHF);
+  }
+  void popFlagsBelowRedZone() {
+    simple(POPF);
+    lea(RSP, RSP, 128);
+  }
   void pushMem(unsigned Base, int64_t Disp) {
     CB.inst(X86.createPushMem(Base, Disp));
   }

@@ -121,10 +121,8 @@ void RegionEmitter::enterTest(const PlannedRegion &P, bool FlagsLive) {
   CodeTarget Active = field(P, offsetof(decan_loop_desc, active));
   CodeTarget Countdown = field(P, offsetof(decan_loop_desc, countdown));
   unsigned Done = CB.newLabel(), NotNest = CB.newLabel(), Call = CB.newLabel();
-  if (FlagsLive) {
-    A.lea(A.RSP, A.RSP, -128);
-    A.simple(A.PUSHF);
-  }
+  if (FlagsLive)
+    A.pushFlagsBelowRedZone();
   A.cmpRipImm(Active, 0);
   CB.jcc(CC_E, CodeTarget::label(Done));
   A.cmpRipImm(Active, RegionOpen);
@@ -139,10 +137,8 @@ void RegionEmitter::enterTest(const PlannedRegion &P, bool FlagsLive) {
   CB.bind(Call);
   callShared(P, SharedEnter);
   CB.bind(Done);
-  if (FlagsLive) {
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
-  }
+  if (FlagsLive)
+    A.popFlagsBelowRedZone();
 }
 
 /// switch (active) { case 1: region_leave(desc); break;
@@ -151,10 +147,8 @@ void RegionEmitter::leaveTest(const PlannedRegion &P, bool FlagsLive) {
   CodeTarget Active = field(P, offsetof(decan_loop_desc, active));
   CodeTarget Countdown = field(P, offsetof(decan_loop_desc, countdown));
   unsigned Done = CB.newLabel(), NotOpen = CB.newLabel(), Call = CB.newLabel();
-  if (FlagsLive) {
-    A.lea(A.RSP, A.RSP, -128);
-    A.simple(A.PUSHF);
-  }
+  if (FlagsLive)
+    A.pushFlagsBelowRedZone();
   A.cmpRipImm(Active, RegionOpen);
   CB.jcc(CC_NE, CodeTarget::label(NotOpen));
   A.decRip(Countdown);
@@ -166,10 +160,8 @@ void RegionEmitter::leaveTest(const PlannedRegion &P, bool FlagsLive) {
   CB.bind(Call);
   callShared(P, SharedLeave);
   CB.bind(Done);
-  if (FlagsLive) {
-    A.simple(A.POPF);
-    A.lea(A.RSP, A.RSP, 128);
-  }
+  if (FlagsLive)
+    A.popFlagsBelowRedZone();
 }
 
 /// The instructions \p S's jump covers, position-dependent parts made
