@@ -23,6 +23,7 @@
 #include "MachineVariants.h"
 #include "IRIterationCap.h"
 #include "IRLoopTable.h"
+#include "MachineLoopTop.h"
 #include "MachineMeta.h"
 #include "MachineUnusedCopy.h"
 
@@ -435,25 +436,6 @@ static void nameGroups(const MachineLoopBody &ML, LoopSubsets &S) {
       }
     }
   }
-}
-
-/// Code placement: every copy of a loop (REF and each variant) starts its
-/// loop at the start of a 64-byte line, so Sat compares the same fetch
-/// windows and not where the linker put each copy (a 33-byte loop at offset
-/// 48 crosses one more window than at 16 and takes ~1.6x the cycles). The
-/// loop's first block in layout gets the alignment, past placement's
-/// -align-loops choice; the function gets it too, so the offset survives
-/// linking. The padding before the loop runs once per call, outside the
-/// timed iterations: back edges land after it.
-static void alignLoopTop(MachineFunction &MF, const MachineLoop &L) {
-  const Align LoopAlign(64);
-  MF.ensureAlignment(LoopAlign);
-  for (MachineBasicBlock &MBB : MF)
-    if (L.contains(&MBB)) {
-      MBB.setAlignment(LoopAlign);
-      MBB.setMaxBytesForAlignment(0);
-      return;
-    }
 }
 
 /// The status in words, as remarks write it (decan/abi_names.h).

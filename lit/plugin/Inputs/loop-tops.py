@@ -11,7 +11,11 @@ only a jump to its loop's REF copy is one the runtime never runs (its
 variant's rules failed: llvm-plugins/MachineUnusedCopy.h): counted apart,
 as "jumps to REF". Prints one line per loop: its measured copies and
 the set of their tops modulo 64 (and, from --disasm, the original's offset
-and the relocated original's), then a summary line."""
+and the relocated original's), then a summary line; from objdump also the
+padding (llvm-plugins/MachineLoopTop.h): the most NOP bytes any copy has
+right before its top and after its last instruction, and how many copies
+run the padding before their top (the block before it does not jump over
+it)."""
 import re
 import sys
 
@@ -19,11 +23,12 @@ objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.L\d+)\.([A-Z0-9_]+)>:')
 objdump_other = re.compile(r'^([0-9a-f]+) <(.+)>:')
 objdump_jump_ref = re.compile(r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.L\d+)\.REF>')
 objdump_branch = re.compile(r'^\s*([0-9a-f]+):.*\sj[a-z]+\s+(?:0x)?([0-9a-f]+)\b')
+objdump_insn = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)')
 disasm_copy = re.compile(r'^(\S+:L\d+)\.([A-Za-z0-9_]+) @0x([0-9a-f]+):')
 disasm_orig = re.compile(r'^(\S+:L\d+): original header 0x([0-9a-f]+), offset')
 disasm_branch = re.compile(r'^\s+j[a-z]+\s+0x([0-9a-f]+)')
 
-copies = []  # [loop, variant, start, [branch targets]]
+copies = []  # [loop, variant, start, [branch targets], [(address, mnemonic)]]
 trampolines = set()  # --disasm copies that start with a jmp
 first_line = False
 original = {}
@@ -31,11 +36,11 @@ jumps = {}  # loop -> copies that only jump to its REF
 for line in sys.stdin:
     m = objdump_fn.match(line)
     if m:
-        copies.append([m.group(2), m.group(3), int(m.group(1), 16), []])
+        copies.append([m.group(2), m.group(3), int(m.group(1), 16), [], []])
         continue
     m = disasm_copy.match(line)
     if m:
-        copies.append([m.group(1), m.group(2), int(m.group(3), 16), []])
+        copies.append([m.group(1), m.group(2), int(m.group(3), 16), [], []])
         first_line = True
         continue
     m = disasm_orig.match(line)
@@ -44,7 +49,7 @@ for line in sys.stdin:
         continue
     m = objdump_other.match(line)
     if m:  # another function: where the copy before it ends
-        copies.append([None, None, int(m.group(1), 16), []])
+        copies.append([None, None, int(m.group(1), 16), [], []])
         continue
     if first_line and line.strip().startswith("jmp"):
         trampolines.add((copies[-1][0], copies[-1][1]))
@@ -54,13 +59,35 @@ for line in sys.stdin:
         jumps[m.group(1)] = jumps.get(m.group(1), 0) + 1
         copies.pop()
         continue
+    m = objdump_insn.match(line)
+    if m and copies:
+        copies[-1][4].append((int(m.group(1), 16), m.group(2)))
     m = objdump_branch.match(line) or disasm_branch.match(line)
     if m and copies:
         copies[-1][3].append(int(m.group(m.lastindex), 16))
 
+
+
+def padding(insns, top, end):
+    """NOP bytes right before \p top, whether they run, and the NOP bytes
+    after the copy's last other instruction up to \p end."""
+    before = [(a, mn) for a, mn in insns if a < top]
+    i = len(before)
+    while i and before[i - 1][1].startswith("nop"):
+        i -= 1
+    pad = top - before[i][0] if i < len(before) else 0
+    runs = pad > 0 and i > 0 and before[i - 1][1] != "jmp"
+    after = [a for a, mn in insns if not mn.startswith(("nop", "int3"))]
+    last = max(after)
+    tail = end - next((a for a, _ in insns if a > last), end)
+    return pad, runs, tail
+
+
 starts = sorted(c[2] for c in copies)
 loops, relocated = {}, {}
-for loop, variant, start, targets in copies:
+most_before = most_after = None
+padding_runs = 0
+for loop, variant, start, targets, insns in copies:
     if loop is None:
         continue
     end = next((s for s in starts if s > start), start + 4096)
@@ -75,6 +102,11 @@ for loop, variant, start, targets in copies:
         relocated[loop] = min(inside) % 64
         continue
     loops.setdefault(loop, []).append((variant, min(inside) % 64))
+    if insns and not (loop, variant) in trampolines:
+        pad, runs, tail = padding(insns, min(inside), end)
+        most_before = max(most_before or 0, pad)
+        most_after = max(most_after or 0, tail)
+        padding_runs += runs
 spread = unaligned = moved = 0
 for loop, tops in loops.items():
     offsets = sorted({t for _, t in tops})
@@ -92,3 +124,6 @@ for loop, tops in loops.items():
 print(f"{len(loops)} loops: {spread} with copies at two offsets or more, "
       f"{unaligned} with a copy off a line's start, {moved} with the "
       f"relocated original off the original's offset")
+if most_before is not None:
+    print(f"padding: at most {most_before} bytes before a loop top, "
+          f"{most_after} after a copy, run in {padding_runs} copies")

@@ -2,8 +2,9 @@
 """same-code.py A B < objdump: whether functions A and B of an
 `llvm-objdump -d --no-show-raw-insn` listing hold the same instructions
 (their addresses, branch targets and RIP-relative displacements aside:
-the same code at another place). Prints "A and B: same code (N
-instructions)" or the first instruction that differs."""
+the same code at another place; and the padding after an unconditional
+jump, which never runs: llvm-plugins/MachineLoopTop.h). Prints "A and B:
+same code (N instructions)" or the first instruction that differs."""
 import re
 import sys
 
@@ -21,7 +22,10 @@ for line in sys.stdin:
         text = re.sub(r'-?0x[0-9a-f]+\(%rip\)', 'X(%rip)', text)
         text = re.sub(r'^((?:j[a-z]+|call[a-z]*)\s+)(?:0x)?[0-9a-f]+', r'\1X',
                       text)
-        cur.append(re.sub(r'\s+', ' ', text).strip())
+        text = re.sub(r'\s+', ' ', text).strip()
+        if text.startswith("nop") and cur and cur[-1].startswith("jmp "):
+            continue  # padding jumped over (the jump stays last)
+        cur.append(text)
 a, b = sys.argv[1], sys.argv[2]
 A, B = bodies.get(a, []), bodies.get(b, [])
 if A and A == B:
