@@ -8,13 +8,53 @@
 
 #include "IROutline.h"
 #include "IRRegions.h"
+#include "IRSelection.h"
 #include "IRTripCounts.h"
 #include "IRTune.h"
 #include "Passes.h"
 
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
+
+static cl::opt<bool> LtoLink(
+    "decan-lto-link",
+    cl::desc("the link loads decan.so (decan flags --lto): pre-link LTO "
+             "modules are instrumented there, without a warning here"),
+    cl::init(false));
+
+namespace {
+/// A pre-link LTO module is instrumented only if the linker loads the
+/// plugin too (clang does not pass -fpass-plugin on to it): say so once
+/// per module that has loops, unless the flags say the link loads it.
+struct LtoPrelinkNoticePass : PassInfoMixin<LtoPrelinkNoticePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (LtoLink || decan::isDecanDisabled())
+      return PreservedAnalyses::all();
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    unsigned Loops = 0;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !F.hasOptNone())
+        for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder())
+          Loops += L->isInnermost();
+    if (Loops)
+      M.getContext().diagnose(DiagnosticInfoGeneric(
+          "decan: -flto: " + Twine(Loops) +
+              (Loops == 1 ? " loop is" : " loops are") +
+              " instrumented at link time only if the linker loads the "
+              "plugin: link with $(decan flags --lto --libs) (lld), or "
+              "build without -flto",
+          DS_Warning));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
 
 void decan::registerIRPasses(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
@@ -22,8 +62,19 @@ void decan::registerIRPasses(PassBuilder &PB) {
         // Pre-link LTO modules are optimized again at link time, where the
         // plugin is not loaded by default: instrument only final code.
         if (Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
-            Phase == ThinOrFullLTOPhase::FullLTOPreLink)
+            Phase == ThinOrFullLTOPhase::FullLTOPreLink) {
+          MPM.addPass(LtoPrelinkNoticePass());
           return;
+        }
+        if (decan::tuneGiven())
+          MPM.addPass(decan::TuneVerifyPass());
+        MPM.addPass(decan::OutlinePass());
+        MPM.addPass(decan::RegionPass());
+      });
+  // Full LTO's link-time pipeline has no OptimizerLast step: the loops
+  // are instrumented at its end instead (ThinLTO's backends have one).
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
         if (decan::tuneGiven())
           MPM.addPass(decan::TuneVerifyPass());
         MPM.addPass(decan::OutlinePass());

@@ -311,6 +311,7 @@ static void findGroups(const X86Knowledge &K, const LoopBody &L,
       Name += ")";
       S.GroupNames.push_back(Name);
       S.GroupAccesses.push_back(0);
+      S.GroupBase.push_back(BaseReg == K.RIP ? 0 : BaseReg);
     }
     S.Group[I] = It->second;
     ++S.GroupAccesses[It->second];

@@ -8,7 +8,11 @@
 #include "decan/Rewriter/Unwind.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/DebugInfo/DWARF/DWARFLocationExpression.h"
+#include "llvm/Support/LEB128.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -355,6 +359,67 @@ BinaryImage::lineFor(uint64_t Addr) const {
   SmallString<256> Path(Info->FileName);
   sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return std::make_pair(std::string(Path), Info->Line);
+}
+
+/// The DWARF register \p Expr names when it is exactly "in register N"
+/// (DW_OP_reg0..31 or DW_OP_regx); nothing for memory, pieces or values.
+static std::optional<unsigned> exactRegister(ArrayRef<uint8_t> Expr) {
+  if (Expr.size() == 1 && Expr[0] >= dwarf::DW_OP_reg0 &&
+      Expr[0] <= dwarf::DW_OP_reg31)
+    return Expr[0] - dwarf::DW_OP_reg0;
+  if (Expr.size() >= 2 && Expr[0] == dwarf::DW_OP_regx) {
+    unsigned Len = 0;
+    const char *Error = nullptr;
+    uint64_t Reg =
+        decodeULEB128(Expr.data() + 1, &Len, Expr.data() + Expr.size(), &Error);
+    if (!Error && 1 + Len == Expr.size())
+      return unsigned(Reg);
+  }
+  return std::nullopt;
+}
+
+/// Adds to \p Out the variables of \p Scope in a register at \p Addr, then
+/// those of the nested scopes (blocks, inlined calls) that hold \p Addr,
+/// which replace an outer name for the same register.
+static void collectRegisterVariables(const DWARFDie &Scope, uint64_t Addr,
+                                     std::map<unsigned, std::string> &Out,
+                                     unsigned Depth) {
+  if (Depth > 64)
+    return; // a malformed tree
+  for (const DWARFDie &C : Scope.children()) {
+    dwarf::Tag T = C.getTag();
+    if (T == dwarf::DW_TAG_lexical_block ||
+        T == dwarf::DW_TAG_inlined_subroutine) {
+      if (C.addressRangeContainsAddress(Addr))
+        collectRegisterVariables(C, Addr, Out, Depth + 1);
+      continue;
+    }
+    if (T != dwarf::DW_TAG_formal_parameter && T != dwarf::DW_TAG_variable)
+      continue;
+    const char *Name = C.getName(DINameKind::ShortName);
+    if (!Name || !*Name)
+      continue;
+    auto Locs = C.getLocations(dwarf::DW_AT_location);
+    if (!Locs) {
+      consumeError(Locs.takeError());
+      continue;
+    }
+    for (const DWARFLocationExpression &L : *Locs)
+      if (!L.Range || (L.Range->LowPC <= Addr && Addr < L.Range->HighPC))
+        if (auto Reg = exactRegister(L.Expr))
+          Out[*Reg] = Name;
+  }
+}
+
+std::map<unsigned, std::string>
+BinaryImage::registerVariables(uint64_t Addr) const {
+  std::map<unsigned, std::string> Out;
+  if (!Dwarf)
+    return Out;
+  DWARFContext::DIEsForAddress D = Dwarf->getDIEsForAddress(Addr);
+  if (D.FunctionDIE)
+    collectRegisterVariables(D.FunctionDIE, Addr, Out, 0);
+  return Out;
 }
 
 std::optional<std::string>

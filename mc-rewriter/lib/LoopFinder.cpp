@@ -252,6 +252,16 @@ static void findLine(const BinaryImage &Bin, LoopCandidate &L) {
       }
 }
 
+/// The source variables in registers at the loop's header, by MC register
+/// (memory groups are named by their base, as the plugin names them).
+static void findRegisterNames(const BinaryImage &Bin,
+                              const decan::X86Target &X86, LoopCandidate &L) {
+  for (auto &[DwarfReg, Name] : Bin.registerVariables(L.Header))
+    if (std::optional<MCRegister> R =
+            X86.regInfo().getLLVMRegNum(DwarfReg, /*isEH=*/false))
+      L.RegisterNames[R->id()] = Name;
+}
+
 /// The PLT entries of \p Bin (LLVM's reader), or none when a relocation
 /// section is malformed (a zero or uneven entry size would make the reader
 /// divide by zero) or the dynamic symbol table is missing.
@@ -359,8 +369,10 @@ decan::rewriter::findLoops(const BinaryImage &Bin, const decan::X86Target &X86,
   }
   PerFunction.clear();
   if (WithLines)
-    for (LoopCandidate &L : Loops)
+    for (LoopCandidate &L : Loops) {
       findLine(Bin, L);
+      findRegisterNames(Bin, X86, L);
+    }
   addPaddingBetweenFunctions(Bin, X86, Free);
   placeTrampolines(Free, Loops, Stats);
   skipLoopsExceptionsCannotLeave(Bin, X86, Loops);

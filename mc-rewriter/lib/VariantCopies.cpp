@@ -19,6 +19,7 @@
 #include "llvm/MC/MCInstrAnalysis.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -286,6 +287,21 @@ Error decan::rewriter::appendNops(const decan::X86Knowledge &X86,
   return Error::success();
 }
 
+/// With -g, a memory group whose base register holds a source variable at
+/// the loop's header is named after it (`x`), as the plugin names groups;
+/// a second group on the same variable keeps its address form beside it.
+static void nameGroups(const LoopCandidate &L, decan::LoopSubsets &S) {
+  std::set<std::string> Used;
+  for (unsigned G = 0; G < S.NumGroups; ++G) {
+    auto It = L.RegisterNames.find(S.GroupBase[G]);
+    if (It == L.RegisterNames.end())
+      continue;
+    S.GroupNames[G] = Used.insert(It->second).second
+                          ? It->second
+                          : It->second + " " + S.GroupNames[G];
+  }
+}
+
 Expected<LoopVariants>
 decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
                                const LoopCandidate &L, unsigned Mask) {
@@ -312,6 +328,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   // never changed).
   Ref.FreeRegs = K.unusedRegs(Ref, /*CalleeSaved=*/true);
   decan::LoopSubsets S = decan::computeSubsets(K, Ref);
+  nameGroups(L, S);
   V.MInfo.n_instrs = S.NumInstrs;
   V.MInfo.n_load = S.NumLoad;
   V.MInfo.n_store = S.NumStore;

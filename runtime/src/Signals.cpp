@@ -109,6 +109,46 @@ static bool inFlightAt(const ThreadState *T, uintptr_t Sp) {
 /// Runs the program's handler \p P as the kernel would have: its mask, and
 /// the signal itself unless SA_NODEFER, blocked meanwhile; the action reset
 /// to the default first with SA_RESETHAND.
+/// The program's action for \p Sig, read whole even while another thread
+/// changes it: a writer makes the sequence count odd while it writes.
+static struct sigaction programAction(int Sig) {
+  std::atomic<uint32_t> &Seq = Proc.ProgramActionSeq[Sig];
+  struct sigaction A;
+  for (;;) {
+    uint32_t Before = Seq.load(std::memory_order_acquire);
+    if (Before & 1) {
+      __builtin_ia32_pause();
+      continue;
+    }
+    memcpy(&A, &Proc.ProgramActions[Sig], sizeof(A));
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (Seq.load(std::memory_order_relaxed) == Before)
+      return A;
+  }
+}
+
+/// Runs \p Change on the program's action for \p Sig as one step: other
+/// writers wait, readers retry, and no signal reaches this thread meanwhile
+/// (its handler could read or write the same action). \p Change also sets
+/// the kernel's action, so the recorded and the installed one agree.
+template <typename ChangeFn>
+static int changeProgramAction(int Sig, ChangeFn Change) {
+  sigset_t All, Saved;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Saved);
+  while (Proc.ProgramActionLock.test_and_set(std::memory_order_acquire))
+    __builtin_ia32_pause();
+  std::atomic<uint32_t> &Seq = Proc.ProgramActionSeq[Sig];
+  uint32_t S = Seq.load(std::memory_order_relaxed);
+  Seq.store(S + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  int R = Change(Proc.ProgramActions[Sig]);
+  Seq.store(S + 2, std::memory_order_release);
+  Proc.ProgramActionLock.clear(std::memory_order_release);
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+  return R;
+}
+
 static void runProgramHandler(int Sig, siginfo_t *Info, void *Context,
                               const struct sigaction &P) {
   sigset_t Mask, Saved;
@@ -122,10 +162,15 @@ static void runProgramHandler(int Sig, siginfo_t *Info, void *Context,
   else
     sigaddset(&Mask, Sig);
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
-  if (P.sa_flags & SA_RESETHAND) {
-    Proc.ProgramActions[Sig].sa_handler = SIG_DFL;
-    Proc.ProgramActions[Sig].sa_flags = 0;
-  }
+  if (P.sa_flags & SA_RESETHAND)
+    changeProgramAction(Sig, [&](struct sigaction &Program) {
+      // Unless another thread has set a new action since.
+      if (Program.sa_handler == P.sa_handler) {
+        Program.sa_handler = SIG_DFL;
+        Program.sa_flags = 0;
+      }
+      return 0;
+    });
   if (P.sa_flags & SA_SIGINFO)
     P.sa_sigaction(Sig, Info, Context);
   else
@@ -141,7 +186,7 @@ static void onSignal(int Sig, siginfo_t *Info, void *Context) {
     errno = SavedErrno;
     return;
   }
-  const struct sigaction Program = Proc.ProgramActions[Sig];
+  const struct sigaction Program = programAction(Sig);
   bool Raised = Info && Info->si_code > 0; // by the kernel, not sent
   if (Program.sa_handler == SIG_IGN && !(isFault(Sig) && Raised)) {
     errno = SavedErrno; // the program ignores it (a sent fault signal)
@@ -222,15 +267,30 @@ int programSigaction(int Sig, const struct sigaction *Act,
                      struct sigaction *Old) {
   if (!Proc.HooksInstalled || !isDecanSignal(Sig))
     return realSigaction(Sig, Act, Old);
-  if (Old)
-    *Old = Proc.ProgramActions[Sig];
-  if (!Act)
-    return 0;
-  Proc.ProgramActions[Sig] = *Act;
-  if (Act->sa_handler == SIG_IGN && !isFault(Sig))
-    return realSigaction(Sig, Act, nullptr); // ignored: nothing to hand on
-  struct sigaction A = decanAction(Sig);
-  return realSigaction(Sig, &A, nullptr);
+  struct sigaction New;
+  if (Act)
+    New = *Act; // Act may be Old
+  return changeProgramAction(Sig, [&](struct sigaction &Program) {
+    struct sigaction Before = Program;
+    if (!Act) {
+      if (Old)
+        *Old = Before;
+      return 0;
+    }
+    Program = New;
+    int R;
+    if (New.sa_handler == SIG_IGN && !isFault(Sig)) {
+      R = realSigaction(Sig, &New, nullptr); // ignored: nothing to hand on
+    } else {
+      struct sigaction A = decanAction(Sig);
+      R = realSigaction(Sig, &A, nullptr);
+    }
+    if (R != 0)
+      Program = Before; // refused (EINVAL): the program's action stands
+    else if (Old)
+      *Old = Before;
+    return R;
+  });
 }
 
 static void atExit() {
@@ -314,7 +374,10 @@ void installHooks() {
     struct sigaction Old;
     if (realSigaction(Sig, nullptr, &Old) != 0)
       continue;
-    Proc.ProgramActions[Sig] = Old;
+    changeProgramAction(Sig, [&](struct sigaction &Program) {
+      Program = Old;
+      return 0;
+    });
     if (Old.sa_handler == SIG_IGN && !isFault(Sig))
       continue; // the program asked not to hear about it
     struct sigaction A = decanAction(Sig);

@@ -326,7 +326,13 @@ struct ProcessState {
   /// Per signal decan handles (Signals.cpp): the action the program set,
   /// or found at start-up. decan's handler stays installed and hands the
   /// signal on to it; the program sees it as its own (SignalHook.cpp).
+  /// Written only through Signals.cpp's setProgramAction and read through
+  /// programAction: several threads may call sigaction at once while a
+  /// handler on a third reads the action (a sequence count per signal).
   struct sigaction ProgramActions[65] = {};
+  std::atomic<uint32_t> ProgramActionSeq[65] = {};
+  /// Serialises writers of ProgramActions and the kernel's action with it.
+  std::atomic_flag ProgramActionLock = ATOMIC_FLAG_INIT;
   /// The report was written once before a program's handler ran.
   bool ReportedBeforeHandler[65] = {};
   char PathBuf[2200] = {}, TmpBuf[2300] = {};

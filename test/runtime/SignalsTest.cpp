@@ -14,12 +14,15 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace decan::rt;
 
@@ -148,5 +151,81 @@ TEST(Signals, IgnoredStaysIgnoredAndAHandlerSetLaterRuns) {
   });
   ASSERT_TRUE(WIFEXITED(St)) << St;
   EXPECT_EQ(WEXITSTATUS(St), 0);
+  EXPECT_EQ(Status, "complete");
+}
+
+namespace {
+
+/// Three actions a program's threads switch between. Each blocks its own
+/// marker signal while its handler runs, so a handler that finds another
+/// marker blocked (or none) ran with a mix of two actions.
+constexpr int kThreads = 3;
+int marker(int K) { return SIGRTMIN + 1 + K; }
+std::atomic<int> Mixed{0}, Handled{0};
+
+template <int K> void onTermAs(int, siginfo_t *, void *) {
+  sigset_t Now;
+  pthread_sigmask(SIG_SETMASK, nullptr, &Now);
+  for (int J = 0; J < kThreads; ++J)
+    if ((sigismember(&Now, marker(J)) == 1) != (J == K))
+      Mixed.fetch_add(1);
+  Handled.fetch_add(1);
+}
+
+struct sigaction actionOf(int K) {
+  static void (*const Handlers[kThreads])(int, siginfo_t *, void *) = {
+      onTermAs<0>, onTermAs<1>, onTermAs<2>};
+  struct sigaction A =
+      action(Handlers[K], SA_SIGINFO | (K == 1 ? SA_RESTART : 0));
+  sigaddset(&A.sa_mask, marker(K));
+  return A;
+}
+
+/// Which of the three actions \p A is; -1 for a mix of two.
+int whichAction(const struct sigaction &A) {
+  for (int K = 0; K < kThreads; ++K) {
+    struct sigaction Want = actionOf(K);
+    bool Same = A.sa_sigaction == Want.sa_sigaction &&
+                (A.sa_flags & SA_RESTART) == (Want.sa_flags & SA_RESTART);
+    for (int J = 0; J < kThreads; ++J)
+      Same = Same && sigismember(&A.sa_mask, marker(J)) == (J == K);
+    if (Same)
+      return K;
+  }
+  return -1;
+}
+
+} // namespace
+
+/// Threads that set their actions at once while the signal arrives: every
+/// old action each reads is one a thread set, whole, and each delivery runs
+/// one action's handler with that action's mask.
+TEST(Signals, ThreadsSettingActionsAtOnceNeverMixThem) {
+  auto [St, Status] = inChild([]() -> int {
+    struct sigaction First = actionOf(0);
+    programSigaction(SIGTERM, &First, nullptr);
+    std::atomic<bool> Stop{false};
+    std::atomic<int> Torn{0};
+    std::vector<std::thread> Setters;
+    for (int K = 0; K < kThreads; ++K)
+      Setters.emplace_back([K, &Stop, &Torn] {
+        struct sigaction Mine = actionOf(K), Old;
+        while (!Stop.load()) {
+          if (programSigaction(SIGTERM, &Mine, &Old) != 0 ||
+              whichAction(Old) < 0)
+            Torn.fetch_add(1);
+        }
+      });
+    for (int I = 0; I < 20000; ++I)
+      raise(SIGTERM);
+    Stop = true;
+    for (std::thread &T : Setters)
+      T.join();
+    if (Handled.load() != 20000)
+      return 10;
+    return Torn.load() == 0 && Mixed.load() == 0 ? 0 : 11;
+  });
+  ASSERT_TRUE(WIFEXITED(St)) << St;
+  EXPECT_EQ(WEXITSTATUS(St), 0) << "11: a mixed action was read or ran";
   EXPECT_EQ(Status, "complete");
 }

@@ -123,6 +123,21 @@ static Expected<std::string> applyFlags(const std::string &File) {
   return " -mllvm -decan-trip-counts=" + join(Entries, ",");
 }
 
+/// --lto: clang runs a pre-link module's optimizer and codegen again at link
+/// time and does not pass -fpass-plugin on, so the link loads the plugin
+/// (lld's --load-pass-plugin; the gold plugin of GNU ld cannot) with the
+/// same -mllvm options as the compile (\p Compile holds them).
+static std::string ltoLinkFlags(const InstallLayout &L, StringRef Compile) {
+  std::string F = "-fuse-ld=lld -Wl,--load-pass-plugin=" + L.Plugin;
+  SmallVector<StringRef, 16> Words;
+  Compile.split(Words, ' ', -1, false);
+  for (size_t I = 0; I + 1 < Words.size(); ++I)
+    if (Words[I] == "-mllvm" && Words[I + 1] != "-decan-lto-link")
+      // -Xlinker keeps the commas of a loop list in one argument.
+      F += " -Xlinker -mllvm -Xlinker " + Words[I + 1].str();
+  return F;
+}
+
 /// --ship: the plugin loaded only to set --apply's hints; -decan-disable
 /// keeps it from instrumenting, so nothing of decan's is linked.
 static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
@@ -144,8 +159,12 @@ static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
   if (A.AllowFastMath)
     *Flags += " -mllvm -decan-tune-fast-math";
   bool Both = !A.CFlags && !A.Libs;
+  std::string Compile = shipCompileFlags(L) + " -mllvm -decan-disable" + *Flags;
   if (Both || A.CFlags)
-    outs() << shipCompileFlags(L) << " -mllvm -decan-disable" << *Flags;
+    outs() << Compile;
+  // The hints are set where the loops are optimized: at link time with LTO.
+  if (A.Lto && (Both || A.Libs))
+    outs() << (Both ? " " : "") << ltoLinkFlags(L, Compile);
   outs() << "\n";
   return 0;
 }
@@ -167,9 +186,12 @@ int runFlagsCommand(int argc, char **argv) {
   if (A.Ship)
     return printShipFlags(*L, A, P);
   bool Both = !A.CFlags && !A.Libs;
+  // With --lto the link takes the compile's plugin options too.
   std::string Out;
-  if (Both || A.CFlags) {
+  if (Both || A.CFlags || A.Lto) {
     Out = compileFlags(*L);
+    if (A.Lto)
+      Out += " -mllvm -decan-lto-link";
     Out += variantsFlag(A);
     if (A.Regions)
       Out += " -mllvm -decan-regions";
@@ -235,8 +257,11 @@ int runFlagsCommand(int argc, char **argv) {
         Out += " -mllvm -decan-tune-fast-math";
     }
   }
+  std::string Link;
   if (Both || A.Libs)
-    Out += (Out.empty() ? "" : " ") + linkFlags(*L);
-  outs() << Out << "\n";
+    Link = (A.Lto ? ltoLinkFlags(*L, Out) + " " : "") + linkFlags(*L);
+  if (!Both && !A.CFlags)
+    Out.clear();
+  outs() << Out << (Out.empty() || Link.empty() ? "" : " ") << Link << "\n";
   return 0;
 }

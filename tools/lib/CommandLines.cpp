@@ -237,6 +237,11 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
                 "both by default.");
   T.flag("cflags", "the compile flags", A.CFlags);
   T.flag("libs", "the link flags", A.Libs);
+  T.flag("lto",
+         "for -flto builds: the link flags load the plugin into lld's "
+         "link-time optimizer (-fuse-ld=lld) with the plugin's options, "
+         "where the loops are instrumented; the compile flags say so",
+         A.Lto);
   T.flag("regions",
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",

@@ -71,6 +71,7 @@ struct LoopSubsets {
   unsigned NumGroups = 0;
   std::vector<std::string> GroupNames; ///< "(%rsi,%rax,8)", "sym(,%rax,8)"
   std::vector<unsigned> GroupAccesses; ///< instructions per group
+  std::vector<unsigned> GroupBase;     ///< base register per group (0: none)
   /// Loads whose value feeds their own address in a later iteration
   /// (pointer chasing): each iteration waits for the previous one's load.
   unsigned NumChasedLoad = 0;

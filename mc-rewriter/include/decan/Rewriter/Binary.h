@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -86,6 +87,12 @@ public:
 
   /// file:line of \p Addr from DWARF line tables, if any.
   std::optional<std::pair<std::string, unsigned>> lineFor(uint64_t Addr) const;
+
+  /// The source variables DWARF places in a register at \p Addr (a
+  /// parameter or local whose location there is exactly that register),
+  /// by DWARF register number; the innermost scope's name wins. Empty
+  /// without full debug info (-g; line tables alone name no variable).
+  std::map<unsigned, std::string> registerVariables(uint64_t Addr) const;
 
 private:
   BinaryImage() = default;

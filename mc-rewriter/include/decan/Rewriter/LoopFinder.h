@@ -65,6 +65,9 @@ struct LoopCandidate {
   /// Names of the PLT entries the loop calls, by entry address: the
   /// variant rules keep a libm call where the plugin does.
   std::map<uint64_t, std::string> Callees;
+  /// Source variables in a register at the header (DWARF, -g), by MC
+  /// register: the variant rules name memory groups by their base.
+  std::map<unsigned, std::string> RegisterNames;
 
   std::string id() const { return Function + ":L" + std::to_string(Index); }
   uint64_t bytes() const;

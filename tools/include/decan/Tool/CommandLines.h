@@ -61,6 +61,8 @@ OptionTable listOptionTable(ListArgs &A);
 /// `decan flags`.
 struct FlagsArgs {
   bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
+  /// --lto: the link (lld) loads the plugin and takes its options.
+  bool Lto = false;
   /// --ship: the build a user ships (--apply's hints, nothing linked).
   bool Ship = false;
   /// The variants built besides REF: --variants as given (nullopt: what
