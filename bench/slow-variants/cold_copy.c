@@ -6,7 +6,13 @@
 //   cold:     copy B entered once in K calls, copy A the other calls
 //   syscalls: copy A, once in K calls after getrusage + clock_gettime
 //             (the slot's reads), against copy A's plain calls
-// Usage: cold_copy K cold|syscalls; prints median cycles per call.
+//   switch:   as cold, with 100 identical branches between the choice and
+//             the indirect call (the rewriter's dispatcher reaches its
+//             `jmp *` by the same path for a sample as for REF, so a
+//             path-history predictor cannot tell them apart); `same` is
+//             that path with copy A every call (the baseline)
+// Usage: cold_copy K cold|syscalls|switch|same; prints median and mean
+// cycles per call.
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +49,8 @@ int main(int Argc, char **Argv) {
     return 2;
   int K = atoi(Argv[1]);
   int Syscalls = !strcmp(Argv[2], "syscalls");
+  int Same = !strcmp(Argv[2], "same");
+  int Path = Same || !strcmp(Argv[2], "switch");
   int *P = malloc(4096 * sizeof(int));
   for (int I = 0; I < 4096; I++)
     P[I] = rand();
@@ -53,7 +61,10 @@ int main(int Argc, char **Argv) {
   long Sink = 0;
   for (long C = 0; NSample < Reps; C++) {
     int IsSample = C % K == K - 1;
-    long (*F)(const int *, long) = Copies[IsSample && !Syscalls];
+    long (*F)(const int *, long) = Copies[IsSample && !Syscalls && !Same];
+    if (Path)
+      for (volatile int J = 0; J < 100; J++)
+        ;
     Sink += filler(C);
     if (IsSample && Syscalls) {
       struct rusage Ru;
@@ -75,10 +86,15 @@ int main(int Argc, char **Argv) {
   }
   qsort(Plain, NPlain, 8, cmp);
   qsort(Sample, NSample, 8, cmp);
-  printf("%-8s 1 in %4d calls: plain calls %4lu cycles, samples %4lu "
-         "(%.2fx)%s\n",
-         Syscalls ? "syscalls" : "cold", K, Plain[NPlain / 2],
-         Sample[NSample / 2], Sample[NSample / 2] / (double)Plain[NPlain / 2],
-         Sink == 42 ? " " : "");
+  // Means too: a median sticks to the TSC's steps (24.5 cycles here).
+  double MeanP = 0, MeanS = 0;
+  for (int I = 0; I < NPlain; I++)
+    MeanP += Plain[I] / (double)NPlain;
+  for (int I = 0; I < NSample; I++)
+    MeanS += Sample[I] / (double)NSample;
+  printf("%-8s 1 in %4d calls: plain calls %4lu cycles (mean %.1f), samples "
+         "%4lu (mean %.1f, %+.1f)%s\n",
+         Argv[2], K, Plain[NPlain / 2], MeanP, Sample[NSample / 2], MeanS,
+         MeanS - MeanP, Sink == 42 ? " " : "");
   return 0;
 }

@@ -52,7 +52,7 @@ def main():
                         os.path.join(HERE, name + ".c"), "-o", exe[name]],
                        check=True)
     for k in (20, 200):
-        for mode in ("cold", "syscalls"):
+        for mode in ("cold", "syscalls", "same", "switch"):
             subprocess.run([exe["cold_copy"], str(k), mode], check=True)
     for entries in (8000, 100000, 900000, 4000000, 30000000):
         subprocess.run([exe["store_as_load"], str(entries)], check=True)

@@ -26,7 +26,7 @@ void ctrl(AnalysisContext &C) {
       // Past 1 the reading is the copy's, not a share: say how far down
       // it may lie.
       std::string Share =
-          Sat > 1 && St.ShortCall >= 0.005
+          Sat > 1 && St.ShortCall >= 0.005 && Low < 1
               ? formatv("{0}-100% of a call (Sat(CTRL)={1:F2}; a short call's "
                         "copy reads up to {2:F2} high)",
                         StringRef(pct(std::min(1.0, Low))).drop_back().str(),
