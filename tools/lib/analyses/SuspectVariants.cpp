@@ -5,11 +5,11 @@
 // (page faults in whichever copy ran first, placement, aliasing with its
 // scratch area, stores turned into loads that miss), and REF against its
 // REF neighbours far from 1 says the pairing itself was disturbed. No claim
-// rests on either. On a short call an excess within the short-call term
-// (Saturations.cpp) is the bias every short reading carries, which a
-// variant's copy pays and its REF neighbours do not (in the rewriter 15-40
-// cycles a call for every copy but REF's, CTRL included): such a reading is
-// named for it and used, its interval reaching down by the term. Claims
+// rests on either. On a short call the excess may be the short-call term's
+// (Saturations.cpp), which a variant's copy pays and its REF neighbours do
+// not (in the rewriter 15-40 cycles a call for every copy but REF's, CTRL
+// included; in a real program a cold copy's caches and predictors too):
+// the reason then says so instead of "slower than the loop". Claims
 // read LoopState's saturations: the suspect ones are taken out of it (the
 // table still shows them), and a loop whose streams verdict would rest on
 // them is inconclusive, saying why.
