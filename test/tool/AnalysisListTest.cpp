@@ -278,46 +278,26 @@ TEST(SuspectVariants, OtherVariantsStillSpeakWithoutTheSlowOne) {
   EXPECT_FALSE(anyContains(L.Diagnosis, "Sat(DL1)="));
 }
 
-/// A short call's copy reads high (bench/truth: by up to 3.5 probe costs a
-/// call, variants and REF alike): a removal variant above MaxVariantSat by
-/// no more than the short-call term carries the bias every short reading
-/// carries, and its interval reaches down by the term already. It is named
-/// for it and used: claims must hold down to there. Past the term it is
-/// slower than the loop and left out. (The rule before left it out: the
-/// loop was inconclusive however far its range stood from every threshold.)
-TEST(SuspectVariants, ShortCallsExcessWithinTheTermIsUsedDownToIt) {
+/// A short call's copy runs cold (an identical copy entered 1 in 20 calls
+/// reads 1.14-1.33x on 147-172-cycle calls): a removal variant above
+/// MaxVariantSat by no more than the short-call term is named for it, and
+/// still left out of every claim.
+TEST(SuspectVariants, ShortCallsNameTheirTermAndStillLeaveItOut) {
   size_t I = 0;
   Report R = slowed(Variant::LS, 1.3, I);
   ASSERT_TRUE(StringRef(R.Loops[I].Inconclusive).contains("LS slower"));
-  double Ls = *R.Loops[I].Saturation[Variant::LS];
   // Probes of a sixth of REF's call: the term is 0.5.
   R.ProbeCycles = R.Loops[I].Variants[Variant::REF]->Cycles.Median / 6;
   analyse(R);
-  {
-    const LoopReport &L = R.Loops[I];
-    EXPECT_DOUBLE_EQ(*L.Saturation[Variant::LS], Ls);
-    EXPECT_FALSE(StringRef(L.Inconclusive).contains("LS slower"))
-        << L.Inconclusive;
-    std::string Why = formatv("LS reads {0:F2}, within the short-call term "
-                              "(0.50, which a short call's copy pays and its "
-                              "REF neighbours do not): used down to {1:F2}",
-                              Ls, Ls - 0.5)
-                          .str();
-    EXPECT_TRUE(StringRef(L.Inconclusive).contains(Why) ||
-                anyContains(L.Diagnosis, Why))
-        << Why << "\n"
-        << L.Inconclusive;
-    // LS is read: the streams say what the whole range gives.
-    EXPECT_FALSE(StringRef(L.Inconclusive).contains("not used"))
-        << L.Inconclusive;
-  }
-  // A term just past the excess: the streams stand as without the term.
-  R.ProbeCycles =
-      (Ls - 1.1 + 0.01) * R.Loops[I].Variants[Variant::REF]->Cycles.Median / 3;
-  analyse(R);
-  EXPECT_NE(R.Loops[I].Verdict, VerdictClass::Inconclusive)
-      << R.Loops[I].Inconclusive;
-  EXPECT_TRUE(anyContains(R.Loops[I].Diagnosis, "used down to"));
+  const LoopReport &L = R.Loops[I];
+  EXPECT_GT(*L.Saturation[Variant::LS], 1.2);
+  EXPECT_EQ(L.Verdict, VerdictClass::Inconclusive);
+  EXPECT_EQ(L.VerdictConfidence, 0);
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("LS reads 1.2"))
+      << L.Inconclusive;
+  EXPECT_TRUE(StringRef(L.Inconclusive).contains("within the short-call term"))
+      << L.Inconclusive;
+  EXPECT_FALSE(StringRef(L.Inconclusive).contains("LS slower"));
   // Past the term it is slower than the loop again.
   for (Pair &P : R.Loops[I].Variants[Variant::LS]->Pairs)
     P.Var *= 2;

@@ -72,21 +72,15 @@ void suspectVariants(AnalysisContext &C) {
         continue;
       double Sat = *L.Saturation[V];
       Why += Why.empty() ? "" : "; ";
-      // Within the short-call term the excess is the bias every short
-      // reading carries (below 1.1 as well), and the interval already
-      // reaches down by it: the reading stays, and claims hold down there.
-      if (Within(Sat - T.MaxVariantSat)) {
-        Why += formatv("{0} reads {1:F2}, within the short-call term ({2:F2}, "
-                       "which a short call's copy pays and its REF "
-                       "neighbours do not): used down to {3:F2}",
-                       variantName(V), Sat, S.ShortCall,
-                       std::max(0.0, Sat - S.ShortCall))
-                   .str();
-        continue;
-      }
-      Why += formatv("{0} slower than the loop (Sat {1:F2}): not used",
-                     variantName(V), Sat)
-                 .str();
+      Why += Within(Sat - T.MaxVariantSat)
+                 ? formatv("{0} reads {1:F2}, within the short-call term "
+                           "({2:F2}, which a short call's cold copy and the "
+                           "slot's system calls can explain): not used",
+                           variantName(V), Sat, S.ShortCall)
+                       .str()
+                 : formatv("{0} slower than the loop (Sat {1:F2}): not used",
+                           variantName(V), Sat)
+                       .str();
       forget(S, V);
       Streams |= V == Variant::LS || V == Variant::FP;
     }
