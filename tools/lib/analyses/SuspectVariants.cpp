@@ -74,8 +74,8 @@ void suspectVariants(AnalysisContext &C) {
       Why += Why.empty() ? "" : "; ";
       Why += Within(Sat - T.MaxVariantSat)
                  ? formatv("{0} reads {1:F2}, within the short-call term "
-                           "({2:F2}, which a short call's cold copy and the "
-                           "slot's system calls can explain): not used",
+                           "({2:F2}, which a short call's copy pays and its "
+                           "REF neighbours do not): not used",
                            variantName(V), Sat, S.ShortCall)
                        .str()
                  : formatv("{0} slower than the loop (Sat {1:F2}): not used",
