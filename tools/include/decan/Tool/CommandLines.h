@@ -61,6 +61,8 @@ OptionTable listOptionTable(ListArgs &A);
 /// `decan flags`.
 struct FlagsArgs {
   bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
+  /// --nests: 2-level loop nests outlined with their variants (F:N<k>).
+  bool Nests = false;
   /// --ship: the build a user ships (--apply's hints, nothing linked).
   bool Ship = false;
   /// The variants built besides REF: --variants as given (nullopt: what
