@@ -13,6 +13,8 @@
 //     machine code could make usable (IRVariantCopies.h);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
+// With -decan-nests the 2-level nests (IRNests.h) go through steps 2-5 with
+// the innermost loops, their copies built before any stub.
 //
 //===----------------------------------------------------------------------===//
 
