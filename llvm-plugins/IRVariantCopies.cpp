@@ -144,7 +144,11 @@ decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
   // Alias analysis decides for the machine rules whether a store of the
   // loop may write what its exit reads (no variant could then end like
   // REF: they never write program memory).
-  for (Function *Fn : Fns)
-    Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
+  // Not for a nest: its loop tests read no memory in the IR (IRNests.h),
+  // so a load the machine code adds to one (a spilled bound) is judged by
+  // its operands alone.
+  if (!P.Rec.Nest)
+    for (Function *Fn : Fns)
+      Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
   return Fns;
 }
