@@ -86,20 +86,29 @@ struct LoopRecord {
   /// position among the function's outer loops) or, with WholeFunction,
   /// the function.
   bool Region = false, WholeFunction = false;
+  /// A loop nest (`-decan-nests`, IRNests.h): an outer loop whose inner
+  /// loops are innermost, outlined and varied as one loop; Index is its
+  /// position among the function's nests (id "function:N<index>").
+  bool Nest = false;
   /// Source identity across builds (decan_loop_desc::source), "" unknown.
   std::string Source;
   unsigned IterationStep = 0; ///< decan_loop_desc::iteration_step
 
-  /// "function:L<index>"; regions "region:function[:L<index>]".
+  /// "function:L<index>"; nests "function:N<index>"; regions
+  /// "region:function[:L<index>]".
   std::string id() const {
+    if (Nest)
+      return Function + ":N" + std::to_string(Index);
     if (!Region)
       return Function + ":L" + std::to_string(Index);
     return "region:" + Function +
            (WholeFunction ? "" : ":L" + std::to_string(Index));
   }
-  /// `<function>.decan.L<index>.<Suffix>` (regions: `.decan.R<index>.` or
-  /// `.decan.RF.`): every per-loop symbol.
+  /// `<function>.decan.L<index>.<Suffix>` (nests: `.decan.N<index>.`;
+  /// regions: `.decan.R<index>.` or `.decan.RF.`): every per-loop symbol.
   std::string symbol(llvm::StringRef Suffix) const {
+    if (Nest)
+      return loopSymbol(Function, "N" + std::to_string(Index), Suffix);
     return loopSymbol(Function, loopSymbolTag(Index, Region, WholeFunction),
                       Suffix);
   }

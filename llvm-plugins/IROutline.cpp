@@ -13,6 +13,8 @@
 //     machine code could make usable (IRVariantCopies.h);
 //  5. insert the dispatch stubs (this invalidates LoopInfo & co), built in
 //     IRStub.cpp.
+// With -decan-nests the 2-level nests (IRNests.h) go through steps 2-5 with
+// the innermost loops, their copies built before any stub.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "IRIterationCap.h"
 #include "IRLoopIdentity.h"
 #include "IRLoopTable.h"
+#include "IRNests.h"
 #include "IROutlinePlan.h"
 #include "IRSelection.h"
 #include "IRVariantCopies.h"
@@ -185,6 +188,8 @@ static Function *buildOutlined(Function &F, OutlinePlan &P) {
   NF->setAttributes(outlinedAttrs(F));
   NF->addFnAttr("decan-variant", "REF");
   NF->addFnAttr("decan-loop", P.Rec.id());
+  if (P.Rec.Nest)
+    NF->addFnAttr(NestAttr);
   NF->setDSOLocal(true);
   NF->setComdat(F.getComdat());
 
@@ -383,7 +388,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
 
 /// Step 3: record what outlining needs of a loop already put into simplified
 /// and LCSSA form. Returns a skip reason when the loop is not in that form.
-static std::optional<std::string> planLoop(Function &F, Loop *L,
+std::optional<std::string> decan::planLoop(Function &F, Loop *L,
                                            DominatorTree &DT, LoopInfo &LI,
                                            ScalarEvolution &SE,
                                            OutlinePlan &P) {
@@ -467,54 +472,6 @@ static std::optional<std::string> planLoop(Function &F, Loop *L,
   return std::nullopt;
 }
 
-/// What LoopAccessAnalysis sees of dependences \p L may carry through
-/// memory, for the machine pass ("decan-memdep"): "" none; "adjacent" only
-/// between accesses of one pointer one step apart (a[i] from a[i-1]), which
-/// the machine level sees itself and keeps or reports; "other" anything
-/// else -- a backward or unknown dependence at another distance, or a
-/// run-time check between two accesses of one object (a[i] and a[i - d]).
-/// Variants that drop stores then drop that chain and are reported as
-/// bounds. Distinct pointers LAA merely cannot tell apart do not count:
-/// every loop without `restrict` would be a bound.
-static StringRef carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
-                               Function &F, ScalarEvolution &SE) {
-  const LoopAccessInfo &LAI = FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
-  if (!LAI.getNumStores() || !LAI.getNumLoads())
-    return "";
-  if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
-    for (const RuntimePointerCheck &C : RC->getChecks()) {
-      auto Object = [&](const RuntimeCheckingPtrGroup *G) {
-        return getUnderlyingObject(
-            RC->Pointers[G->Members.front()].PointerValue);
-      };
-      if (Object(C.first) == Object(C.second))
-        return "other";
-    }
-  const MemoryDepChecker &DC = LAI.getDepChecker();
-  const auto *Deps = DC.getDependences();
-  if (!Deps)
-    return "other"; // too many to record: assume the worst
-  StringRef Res = "";
-  for (const MemoryDepChecker::Dependence &D : *Deps) {
-    if (!D.isBackward() && D.Type != MemoryDepChecker::Dependence::Unknown &&
-        D.Type != MemoryDepChecker::Dependence::IndirectUnsafe)
-      continue;
-    // One step apart: the difference of the two addresses is the stride.
-    Value *PA = getLoadStorePointerOperand(D.getSource(DC));
-    Value *PB = getLoadStorePointerOperand(D.getDestination(DC));
-    auto *AR = PA ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PA)) : nullptr;
-    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(
-                                SE.getMinusSCEV(SE.getSCEV(PA), SE.getSCEV(PB)))
-                          : nullptr;
-    auto *Step =
-        AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
-    if (!Diff || !Step || Diff->getAPInt().abs() != Step->getAPInt().abs())
-      return "other";
-    Res = "adjacent";
-  }
-  return Res;
-}
-
 static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
                             const LoopFilter &Filter, ProfileSummaryInfo *PSI,
                             LoopTableBuilder &Table) {
@@ -543,14 +500,27 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   for (Candidate &C : Cands)
     if (C.L)
       C.Rec.IterationStep = loopIterationStep(*C.L, SE);
+  SmallVector<NestCandidate, 4> Nests;
+  if (nestsRequested())
+    Nests = findNests(F, LI, SE, [&](const Loop &L) {
+      return any_of(Cands, [&](const Candidate &C) {
+        return C.L == &L && C.Rec.SkipReason.empty();
+      });
+    });
   // Shape every selected loop before recording any: LCSSA for one loop can
   // rewrite uses inside another (a value of loop A used in loop B).
   for (Candidate &C : Cands)
     if (C.Rec.SkipReason.empty())
       simplifyLoop(C.L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  for (NestCandidate &N : Nests)
+    if (N.Rec.SkipReason.empty())
+      simplifyLoop(N.L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
   for (Candidate &C : Cands)
     if (C.Rec.SkipReason.empty())
       formLCSSA(*C.L, DT, &LI, &SE);
+  for (NestCandidate &N : Nests)
+    if (N.Rec.SkipReason.empty())
+      formLCSSARecursively(*N.L, DT, &LI, &SE);
 
   SmallVector<OutlinePlan, 8> Plans;
   SmallVector<StringRef, 8> MemDep;
@@ -583,7 +553,11 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
     }
   }
 
-  // Build every copy before any stub changes the function's CFG.
+  for (NestCandidate &N : Nests)
+    planNest(F, FAM, Filter, N, Plans, MemDep, ExitMem, Table, ORE);
+
+  // Build every copy before any stub changes the function's CFG (a nest's
+  // copies hold its inner loops without their stubs).
   SmallVector<SmallVector<Function *, NumVariants>, 8> Copies;
   for (OutlinePlan &P : Plans) {
     Function *Ref = buildOutlined(F, P);

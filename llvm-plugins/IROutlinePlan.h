@@ -17,9 +17,14 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Attributes.h"
+#include <optional>
+#include <string>
 
 namespace llvm {
 class BasicBlock;
+class DominatorTree;
+class LoopInfo;
+class ScalarEvolution;
 class Constant;
 class Function;
 class Loop;
@@ -49,6 +54,13 @@ struct OutlinePlan {
   llvm::SmallPtrSet<llvm::BasicBlock *, 4> ExitsAfterIncrement;
   bool multiExit() const { return Exits.size() > 1; }
 };
+
+/// Step 3: records what outlining needs of \p L, already in simplified and
+/// LCSSA form, into \p P; a skip reason when it is not in that form
+/// (IROutline.cpp).
+std::optional<std::string> planLoop(llvm::Function &F, llvm::Loop *L,
+                                    llvm::DominatorTree &DT, llvm::LoopInfo &LI,
+                                    llvm::ScalarEvolution &SE, OutlinePlan &P);
 
 /// Function attributes the outlined copy inherits from \p F: target and
 /// code-generation settings, so its loop compiles like the original.

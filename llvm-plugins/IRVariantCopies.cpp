@@ -10,7 +10,11 @@
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -64,6 +68,54 @@ static uint32_t unusableVariants(const Loop &L, const ExitMemory &EM,
   return mayDivide(L) ? 0 : 1u << DECAN_NO_DIV;
 }
 
+/// What LoopAccessAnalysis sees of dependences \p L may carry through
+/// memory, for the machine pass ("decan-memdep"): "" none; "adjacent" only
+/// between accesses of one pointer one step apart (a[i] from a[i-1]), which
+/// the machine level sees itself and keeps or reports; "other" anything
+/// else -- a backward or unknown dependence at another distance, or a
+/// run-time check between two accesses of one object (a[i] and a[i - d]).
+/// Variants that drop stores then drop that chain and are reported as
+/// bounds. Distinct pointers LAA merely cannot tell apart do not count:
+/// every loop without `restrict` would be a bound.
+StringRef decan::carriedMemory(Loop &L, FunctionAnalysisManager &FAM,
+                               Function &F, ScalarEvolution &SE) {
+  const LoopAccessInfo &LAI = FAM.getResult<LoopAccessAnalysis>(F).getInfo(L);
+  if (!LAI.getNumStores() || !LAI.getNumLoads())
+    return "";
+  if (const RuntimePointerChecking *RC = LAI.getRuntimePointerChecking())
+    for (const RuntimePointerCheck &C : RC->getChecks()) {
+      auto Object = [&](const RuntimeCheckingPtrGroup *G) {
+        return getUnderlyingObject(
+            RC->Pointers[G->Members.front()].PointerValue);
+      };
+      if (Object(C.first) == Object(C.second))
+        return "other";
+    }
+  const MemoryDepChecker &DC = LAI.getDepChecker();
+  const auto *Deps = DC.getDependences();
+  if (!Deps)
+    return "other"; // too many to record: assume the worst
+  StringRef Res = "";
+  for (const MemoryDepChecker::Dependence &D : *Deps) {
+    if (!D.isBackward() && D.Type != MemoryDepChecker::Dependence::Unknown &&
+        D.Type != MemoryDepChecker::Dependence::IndirectUnsafe)
+      continue;
+    // One step apart: the difference of the two addresses is the stride.
+    Value *PA = getLoadStorePointerOperand(D.getSource(DC));
+    Value *PB = getLoadStorePointerOperand(D.getDestination(DC));
+    auto *AR = PA ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PA)) : nullptr;
+    auto *Diff = PA && PB ? dyn_cast<SCEVConstant>(
+                                SE.getMinusSCEV(SE.getSCEV(PA), SE.getSCEV(PB)))
+                          : nullptr;
+    auto *Step =
+        AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
+    if (!Diff || !Step || Diff->getAPInt().abs() != Step->getAPInt().abs())
+      return "other";
+    Res = "adjacent";
+  }
+  return Res;
+}
+
 SmallVector<Function *, DECAN_NUM_VARIANTS>
 decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
                           StringRef MemDep, const ExitMemory &EM) {
@@ -92,7 +144,11 @@ decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
   // Alias analysis decides for the machine rules whether a store of the
   // loop may write what its exit reads (no variant could then end like
   // REF: they never write program memory).
-  for (Function *Fn : Fns)
-    Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
+  // Not for a nest: its loop tests read no memory in the IR (IRNests.h),
+  // so a load the machine code adds to one (a spilled bound) is judged by
+  // its operands alone.
+  if (!P.Rec.Nest)
+    for (Function *Fn : Fns)
+      Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
   return Fns;
 }

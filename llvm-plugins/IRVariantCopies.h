@@ -22,11 +22,14 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
 
 #include <cstdint>
 
 namespace llvm {
 class Function;
+class Loop;
+class ScalarEvolution;
 } // namespace llvm
 
 namespace decan {
@@ -37,6 +40,12 @@ struct OutlinePlan;
 /// Attribute of a REF copy: the mask (decimal, a bit per enum
 /// decan_variant) of the variants asked but not built.
 inline constexpr const char *NotBuiltAttr = "decan-not-built";
+
+/// What LoopAccessAnalysis sees of dependences \p L may carry through
+/// memory, for the copies' "decan-memdep" attribute: "" none, "adjacent"
+/// (a[i] from a[i-1] only) or "other" (IRVariantCopies.cpp).
+llvm::StringRef carriedMemory(llvm::Loop &L, llvm::FunctionAnalysisManager &FAM,
+                              llvm::Function &F, llvm::ScalarEvolution &SE);
 
 /// The variant table of the loop of \p P in \p F (REF first): \p Ref or
 /// its clones. \p MemDep and \p EM: what the machine rules learn from the

@@ -23,8 +23,10 @@
 #include "MachineVariants.h"
 #include "IRIterationCap.h"
 #include "IRLoopTable.h"
+#include "IRNests.h"
 #include "MachineLoopTop.h"
 #include "MachineMeta.h"
+#include "MachineNests.h"
 #include "MachineUnusedCopy.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
@@ -277,6 +279,7 @@ static MachineLoopBody readLoop(const X86Knowledge &K, MachineLoop &L,
       else
         Blk.Exiting = true;
     }
+    Blk.Exiting |= !L.isInnermost() && leavesInnerLoop(L, *MBB);
     Out.Body.Blocks.push_back(Blk);
   }
   // Free registers: caller-saved, untouched by the loop, not live into the
@@ -541,7 +544,8 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   MachineDominatorTree MDT(MF);
   MachineLoopInfo MLI(MDT);
   unsigned NumLoops = 0;
-  MachineLoop *L = theLoop(MLI, NumLoops);
+  MachineLoop *L = F.hasFnAttribute(NestAttr) ? outermostLoop(MLI, NumLoops)
+                                              : theLoop(MLI, NumLoops);
   X86Knowledge *K = knowledge(MF);
   auto Missed = [&](VariantStatus St, const Twine &Why,
                     const MachineBasicBlock *MBB, DebugLoc Loc) {
@@ -562,7 +566,10 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
   }
   if (!L || NumLoops != 1) {
     Missed(VariantStatus::NoLoop,
-           NumLoops ? "more than one innermost loop" : "no machine loop",
+           NumLoops ? F.hasFnAttribute(NestAttr)
+                          ? "more than one outer loop"
+                          : "more than one innermost loop"
+                    : "no machine loop",
            &MF.front(), DebugLoc());
     dropUnusedCopy(MF, *V, Stem);
     return true;

@@ -20,7 +20,7 @@ inconclusive with its reason. Nothing is written into the repository:
 
   bench/coverage/real-programs.py --decan build/bin/decan --work /tmp/rp \
       [--runs 3] [--lua /path/to/lua] [--polybench /path/to/PolyBenchC-4.2.1]
-      [--burner] [--only xz,zstd]
+      [--burner] [--only xz,zstd] [--nests]
 """
 import argparse
 import collections
@@ -100,8 +100,9 @@ def run(cmd, **kw):
 def build_plugin_programs(args, decan, work):
     """Lua and PolyBench kernels with the plugin; returns (name, argv)."""
     progs = []
-    cflags = subprocess.check_output([decan, "flags", "--cflags"],
-                                     text=True).split()
+    cflags = subprocess.check_output(
+        [decan, "flags", "--cflags"] + (["--nests"] if args.nests else []),
+        text=True).split()
     libs = subprocess.check_output([decan, "flags", "--libs"],
                                    text=True).split()
     if args.lua:
@@ -184,6 +185,9 @@ def main():
     ap.add_argument("--polybench")
     ap.add_argument("--only", help="comma-separated program names")
     ap.add_argument("--hot", type=float, default=0.02)
+    ap.add_argument("--nests", action="store_true",
+                    help="build Lua and PolyBench with `decan flags --nests` "
+                         "(use another --work than the build without)")
     ap.add_argument("--burner", action="store_true",
                     help="a CPU burner on another core during the runs")
     args = ap.parse_args()

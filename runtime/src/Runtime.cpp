@@ -404,7 +404,9 @@ DECAN_API int __decan_begin_call(decan_loop_desc *Desc) {
   }
   if (Sched.RunMode == Mode::Rotate) {
     uint64_t Timed = TL->Tot.TimedCalls;
-    if (Timed >= kStrideMinCalls &&
+    // A nest times every call (abi.h DECAN_DESC_NEST): the calls of its
+    // inner loops it left to their stubs are then outside its own.
+    if (Timed >= kStrideMinCalls && !(Desc->flags & DECAN_DESC_NEST) &&
         (Timed == kStrideMinCalls || !(Timed & kStrideUpdateMask)))
       TL->StrideCap = strideCap(TL);
     uint64_t Next = strideAfter(TL->Rot, D.What, TL->Rot.Calls, TL->StrideCap);

@@ -710,6 +710,19 @@ TEST(Runtime, ZeroAccountBudgetTimesEveryCall) {
   EXPECT_EQ(D.active, 1u);
 }
 
+// A loop nest (`decan flags --nests`) gets no accounting stride, however
+// short its calls: a call its stub counted down would run its inner loops'
+// stubs, whose timed calls would then count inside the nest's estimate too.
+TEST(Runtime, ANestTimesEveryCall) {
+  configure({{"DECAN_LOOPS", "all"}, {"DECAN_VARIANTS", "REF"}});
+  decan_loop_desc D = makeDesc("nest:N0");
+  D.flags = DECAN_DESC_NEST;
+  __decan_register_loops(&D, 1);
+  for (int I = 0; I < 5000; ++I)
+    ASSERT_GE(stubCall(D, 3, 4).Variant, 0);
+  EXPECT_EQ(D.active, 1u);
+}
+
 decan_loop_desc *NestedInner = nullptr;
 void callNestedInner() { stubCall(*NestedInner, 500, 5); }
 

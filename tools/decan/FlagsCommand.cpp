@@ -143,7 +143,7 @@ static std::string ltoLinkFlags(const InstallLayout &L, StringRef Compile) {
 static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
                           const OptionTable &P) {
   for (const char *Opt :
-       {"hot", "tune", "regions", "variants", "extended", "groups"})
+       {"hot", "tune", "regions", "nests", "variants", "extended", "groups"})
     if (P.has(Opt))
       return reportError(formatv("--ship builds no instrumentation: it "
                                  "does not take --{0}",
@@ -195,6 +195,8 @@ int runFlagsCommand(int argc, char **argv) {
     Out += variantsFlag(A);
     if (A.Regions)
       Out += " -mllvm -decan-regions";
+    if (A.Nests)
+      Out += " -mllvm -decan-nests";
     std::pair<const char *, std::string *> Selections[] = {{"hot", &A.Hot},
                                                            {"tune", &A.Tune}};
     for (auto [Opt, Value] : Selections) {

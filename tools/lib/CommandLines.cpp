@@ -80,7 +80,9 @@ OptionTable runOptionTable(RunArgs &A) {
       "The program's standard input, output and error are its own; decan "
       "prints to standard error (or -o FILE) and exits with the program's "
       "status, like time(1).\n"
-      "The table's columns (stab, excl, pairs, sat...): decan help table.");
+      "The table's columns (stab, excl, pairs, sat...): decan help table.\n"
+      "Loop nests (F:N<k>: an outer loop and its short inner loops measured "
+      "as one loop, with variants) need a build with 'decan flags --nests'.");
   T.text("loops", "IDS|all", "loops to measure", O.Loops);
   T.custom("variants", "LIST",
            "variants to rotate, of " + allVariantNames() +
@@ -246,6 +248,12 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "also place regions around outer loops and functions with loops, "
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
+  T.flag("nests",
+         "also measure each 2-level loop nest whose inner loops are "
+         "instrumented as one loop, with its variants (id F:N<k>; its "
+         "inner loops' share outside it stays theirs): short inner loops "
+         "get a verdict at their enclosing level",
+         A.Nests);
   addBuildVariants(T, A.Variants, A.Extended, A.Groups);
   T.text(
       "hot", "REPORT.json[:PERCENT]",

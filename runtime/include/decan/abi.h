@@ -201,7 +201,12 @@ enum decan_desc_flags {
   /// The descriptor times a region, not an innermost loop: an outer loop or
   /// a function the plugin wrapped (`decan flags --regions`), REF only. Its
   /// stubs call __decan_region_enter/__decan_region_leave while `active`.
-  DECAN_DESC_REGION = 1
+  DECAN_DESC_REGION = 1,
+  /// The descriptor times a loop nest as one loop (`decan flags --nests`,
+  /// id "function:N<index>"): its copies hold its inner loops, which keep
+  /// their own descriptors; every call of the nest is timed (no accounting
+  /// stride), so the inner loops' own timed calls are those outside it.
+  DECAN_DESC_NEST = 2
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by

@@ -63,6 +63,8 @@ struct FlagsArgs {
   bool CFlags = false, Libs = false, Regions = false, AllowFastMath = false;
   /// --lto: the link (lld) loads the plugin and takes its options.
   bool Lto = false;
+  /// --nests: 2-level loop nests outlined with their variants (F:N<k>).
+  bool Nests = false;
   /// --ship: the build a user ships (--apply's hints, nothing linked).
   bool Ship = false;
   /// The variants built besides REF: --variants as given (nullopt: what

@@ -1,0 +1,167 @@
+//===- IRNests.cpp - decan: loop nests outlined as one loop ---------------===//
+//
+// Part of decan. See IRNests.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRNests.h"
+#include "IRIterationCap.h"
+#include "IRLoopIdentity.h"
+#include "IROutlinePlan.h"
+#include "IRSelection.h"
+#include "IRVariantCopies.h"
+#include "decan/abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+using namespace decan;
+
+#define DEBUG_TYPE "decan"
+
+static cl::opt<bool> DecanNests(
+    "decan-nests",
+    cl::desc("Also outline each 2-level loop nest whose inner loops are "
+             "instrumented as one loop with its variants (id F:N<k>; "
+             "`decan flags --nests`)"),
+    cl::init(false));
+
+bool decan::nestsRequested() { return DecanNests; }
+
+/// Whether a loop test of the nest (an exit of \p L or of an inner loop)
+/// depends, within the nest, on a load or a call: a variant, which never
+/// writes program memory, could change how often a loop runs.
+static bool testsReadMemory(const Loop &L) {
+  SmallVector<BasicBlock *, 8> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (const Loop *Inner : L.getSubLoops())
+    Inner->getExitingBlocks(Exiting);
+  SmallVector<Instruction *, 16> Work;
+  for (BasicBlock *BB : Exiting) {
+    Instruction *T = BB->getTerminator();
+    if (!isa<BranchInst>(T) && !isa<SwitchInst>(T))
+      return true;
+    for (Value *Op : T->operands())
+      if (auto *I = dyn_cast<Instruction>(Op))
+        Work.push_back(I);
+  }
+  SmallPtrSet<Instruction *, 32> Seen;
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    if (!L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (I->mayReadFromMemory())
+      return true;
+    for (Value *Op : I->operands())
+      if (auto *D = dyn_cast<Instruction>(Op))
+        Work.push_back(D);
+  }
+  return false;
+}
+
+/// Why the nest \p L is not outlined, or "" when it is.
+static std::string nestSkipReason(const Function &F, const Loop &L) {
+  if (F.hasOptNone())
+    return OptNoneSkipReason;
+  if (std::optional<std::string> Why = bodySkipReason(L))
+    return *Why;
+  if (loopCalls(L))
+    return "a call in the nest (nests are measured without calls)";
+  if (testsReadMemory(L))
+    return "a loop test of the nest reads memory (a variant could change "
+           "its trip counts)";
+  return "";
+}
+
+SmallVector<NestCandidate, 4>
+decan::findNests(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+                 function_ref<bool(const Loop &)> InnerSelected) {
+  SmallVector<NestCandidate, 4> Nests;
+  // LoopInfo's preorder follows the dominator tree; number in header order
+  // (docs/design.md) as the innermost loops are.
+  DenseMap<const BasicBlock *, unsigned> Pos;
+  for (BasicBlock &BB : F)
+    Pos[&BB] = Pos.size();
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (L->isInnermost() ||
+        !all_of(L->getSubLoops(), [](Loop *S) { return S->isInnermost(); }))
+      continue;
+    if (!all_of(L->getSubLoops(), [&](Loop *S) { return InnerSelected(*S); }))
+      continue;
+    NestCandidate N{L, loopStartLoc(*L), {}};
+    Nests.push_back(N);
+  }
+  llvm::sort(Nests, [&](const NestCandidate &A, const NestCandidate &B) {
+    return Pos[A.L->getHeader()] < Pos[B.L->getHeader()];
+  });
+  for (auto [Index, N] : enumerate(Nests)) {
+    LoopRecord &R = N.Rec;
+    R.Function = F.getName().str();
+    R.Index = Index;
+    R.Nest = true;
+    if (DILocation *DL = N.Loc.get()) {
+      R.File = sourcePath(DL->getDirectory(), DL->getFilename());
+      R.Line = DL->getLine();
+      R.Column = DL->getColumn();
+    }
+    R.Source = loopSourceIdentity(N.L, N.Loc);
+    R.IterationStep = loopIterationStep(*N.L, SE);
+    R.SkipReason = nestSkipReason(F, *N.L);
+  }
+  return Nests;
+}
+
+/// A nest's plan (its copies are built with the innermost loops'), or its
+/// record and a remark when it is not outlined.
+void decan::planNest(Function &F, FunctionAnalysisManager &FAM,
+                     const LoopFilter &Filter, NestCandidate &N,
+                     SmallVectorImpl<OutlinePlan> &Plans,
+                     SmallVectorImpl<StringRef> &MemDep,
+                     SmallVectorImpl<ExitMemory> &ExitMem,
+                     LoopTableBuilder &Table, OptimizationRemarkEmitter &ORE) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  OutlinePlan P;
+  if (N.Rec.SkipReason.empty())
+    if (std::optional<std::string> Why = planLoop(F, N.L, DT, LI, SE, P))
+      N.Rec.SkipReason = *Why;
+  if (!N.Rec.SkipReason.empty()) {
+    Table.addLoop(N.Rec, F.getComdat());
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSkipped", N.Loc,
+                                      N.L->getHeader())
+             << "nest " << ore::NV("Loop", N.Rec.id())
+             << " not instrumented: " << ore::NV("Reason", N.Rec.SkipReason);
+    });
+    return;
+  }
+  N.Rec.VariantMask = Filter.variantMask() & ~(1u << DECAN_NO_CALL);
+  P.Rec = N.Rec;
+  SmallVector<StringRef, 4> Inner;
+  for (Loop *S : N.L->getSubLoops())
+    Inner.push_back(carriedMemory(*S, FAM, F, SE));
+  MemDep.push_back(nestCarriedMemory(Inner));
+  ExitMem.push_back(ExitMemory()); // no loop test reads memory (IRNests.h)
+  Plans.push_back(std::move(P));
+}
+
+StringRef decan::nestCarriedMemory(ArrayRef<StringRef> Inner) {
+  StringRef Res = "";
+  for (StringRef S : Inner) {
+    if (S == "other")
+      return S;
+    if (!S.empty())
+      Res = S;
+  }
+  return Res;
+}
