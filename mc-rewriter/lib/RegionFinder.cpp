@@ -118,6 +118,11 @@ void FunctionRegions::run(std::vector<RegionCandidate> &Out) {
   for (CFGBlock &B : CFG)
     if (!B.isVirtualEntry())
       AllBlocks.push_back(&B);
+  bool Nests = false;
+  for (unsigned K = 0; K < Code.Instrs.size() && !Nests; ++K)
+    Nests = Code.Flows[K].Call && Code.Flows[K].HasTarget &&
+            Code.Flows[K].Target == F.Start;
+  size_t First = Out.size();
   Out.push_back(functionRegion(LI));
   std::vector<const CFGLoop *> Outer;
   for (const CFGLoop *L : LI.getTopLevelLoops())
@@ -146,6 +151,8 @@ void FunctionRegions::run(std::vector<RegionCandidate> &Out) {
       R.Sites.clear();
     Out.push_back(std::move(R));
   }
+  for (size_t K = First; K < Out.size(); ++K)
+    Out[K].Nests = Nests;
 }
 
 /// The function as a region, \p LI its loops.

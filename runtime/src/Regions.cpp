@@ -175,7 +175,7 @@ DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
   // an accounting stride as loops do, from the second timed activation on.
   TL->Tot.InsideCycles += Cycles + F.T0 - F.Enter + (rawTsc() - T1);
   if (L->Threads.load(std::memory_order_relaxed) != 1 ||
-      Sched.RunMode != Mode::Rotate) {
+      Sched.RunMode != Mode::Rotate || (Desc->flags & DECAN_DESC_NESTS)) {
     Desc->active = 1;
     return;
   }

@@ -201,7 +201,12 @@ enum decan_desc_flags {
   /// The descriptor times a region, not an innermost loop: an outer loop or
   /// a function the plugin wrapped (`decan flags --regions`), REF only. Its
   /// stubs call __decan_region_enter/__decan_region_leave while `active`.
-  DECAN_DESC_REGION = 1
+  DECAN_DESC_REGION = 1,
+  /// A region whose activations nest (a function that calls itself, or an
+  /// outer loop in one): no accounting stride, under which the stubs would
+  /// count the nested activations down as calls and the runtime would time
+  /// an inner one; its depth stays in the stubs (`active` 3) instead.
+  DECAN_DESC_NESTS = 2
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by

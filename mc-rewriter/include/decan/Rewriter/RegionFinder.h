@@ -65,6 +65,9 @@ struct RegionCandidate {
   unsigned Index = 0;         ///< among the function's outer loops, by header
   uint64_t Header = 0;        ///< the loop's header; a function's start
   unsigned NumInnerLoops = 0; ///< loops nested in it
+  /// The function calls itself (directly): activations nest, so the region
+  /// gets no accounting stride (abi.h, DECAN_DESC_NESTS).
+  bool Nests = false;
   std::string File;
   unsigned Line = 0;
   std::string SkipReason; ///< empty: can be timed
