@@ -196,8 +196,12 @@ void RegionEmitter::emitSite(const PlannedRegion &P, const RegionSite &S,
                              unsigned Label) {
   CB.align(16);
   CB.bind(Label);
-  if (!S.Enter) {
-    leaveTest(P, S.FlagsLive);
+  if (S.TestFirst) {
+    // A leave, or a function's entry: the test, then what the jump covers.
+    if (S.Enter)
+      enterTest(P, S.FlagsLive);
+    else
+      leaveTest(P, S.FlagsLive);
     moved(S, 0, 0);
     return;
   }
@@ -245,43 +249,52 @@ std::vector<PlannedRegion> decan::rewriter::planRegions(
     return It != Taken.begin() && std::prev(It)->second > B;
   };
   std::vector<PlannedRegion> Planned;
-  for (const RegionCandidate &R : Cands) {
-    RegionOutcome O;
-    O.Id = R.id();
-    O.Where = R.Function + "+0x" + utohexstr(R.Header - R.FunctionStart, true);
-    O.File = R.File;
-    O.Line = R.Line;
-    O.Reason = R.SkipReason;
-    if (O.Reason.empty() && !Selected(R))
-      O.Reason = "not selected";
-    for (const RegionSite &S : R.Sites) {
-      if (!O.Reason.empty())
-        break;
-      uint64_t End = S.Patch + (S.Trampoline ? 2 : 5);
-      if (!Bin.fileOffset(S.Patch) ||
-          (S.Trampoline && !Bin.fileOffset(S.Trampoline)))
-        O.Reason = "a patch not mapped from the file";
-      else if (Overlaps(S.Patch, End) ||
-               (S.Trampoline && Overlaps(S.Trampoline, S.Trampoline + 5)))
-        O.Reason = "a patch at " + O.Where +
-                   " overlaps another loop's or region's (0x" +
-                   utohexstr(S.Patch, true) + ")";
-    }
-    O.Rewritten = O.Reason.empty();
-    O.Sites = R.Sites.size();
-    if (O.Rewritten) {
+  // Outer loops first: where a function's entry block is also its outer
+  // loop's (the same bytes), the loop, which says more, keeps them.
+  std::vector<RegionOutcome> ByCand(Cands.size());
+  for (bool Functions : {false, true})
+    for (size_t K = 0; K < Cands.size(); ++K) {
+      const RegionCandidate &R = Cands[K];
+      if (R.WholeFunction != Functions)
+        continue;
+      RegionOutcome &O = ByCand[K];
+      O.Id = R.id();
+      O.Where =
+          R.Function + "+0x" + utohexstr(R.Header - R.FunctionStart, true);
+      O.File = R.File;
+      O.Line = R.Line;
+      O.Reason = R.SkipReason;
+      if (O.Reason.empty() && !Selected(R))
+        O.Reason = "not selected";
       for (const RegionSite &S : R.Sites) {
-        Taken[S.Patch] = S.Patch + (S.Trampoline ? 2 : 5);
-        if (S.Trampoline)
-          Taken[S.Trampoline] = S.Trampoline + 5;
+        if (!O.Reason.empty())
+          break;
+        uint64_t End = S.Patch + (S.Trampoline ? 2 : 5);
+        if (!Bin.fileOffset(S.Patch) ||
+            (S.Trampoline && !Bin.fileOffset(S.Trampoline)))
+          O.Reason = "a patch not mapped from the file";
+        else if (Overlaps(S.Patch, End) ||
+                 (S.Trampoline && Overlaps(S.Trampoline, S.Trampoline + 5)))
+          O.Reason = "a patch at " + O.Where +
+                     " overlaps another loop's or region's (0x" +
+                     utohexstr(S.Patch, true) + ")";
       }
-      PlannedRegion P;
-      P.R = &R;
-      P.DescIndex = Plan.size() + Planned.size();
-      Planned.push_back(std::move(P));
+      O.Rewritten = O.Reason.empty();
+      O.Sites = R.Sites.size();
+      if (O.Rewritten) {
+        for (const RegionSite &S : R.Sites) {
+          Taken[S.Patch] = S.Patch + (S.Trampoline ? 2 : 5);
+          if (S.Trampoline)
+            Taken[S.Trampoline] = S.Trampoline + 5;
+        }
+        PlannedRegion P;
+        P.R = &R;
+        P.DescIndex = Plan.size() + Planned.size();
+        Planned.push_back(std::move(P));
+      }
     }
+  for (RegionOutcome &O : ByCand)
     Out.push_back(std::move(O));
-  }
   return Planned;
 }
 

@@ -1,10 +1,12 @@
 //===- RegionStubs.h - The code behind a rewritten copy's regions -*- C++ -*-=//
 //
-// Part of decan. A region (RegionFinder.h: an outer loop timed REF only)
-// has one stub per patched site, in the new code: an enter site's stub
-// runs the instructions its jump covers and, on the paths to the loop
-// header, the enter test; a leave site's stub runs the leave test, then
-// the covered instructions. The tests are the plugin's region stubs
+// Part of decan. A region (RegionFinder.h: an outer loop or a function,
+// timed REF only) has one stub per patched site, in the new code: a loop's
+// enter site's stub runs the instructions its jump covers and, on the
+// paths to the loop header, the enter test; a function's enter site's stub
+// runs the enter test, then the covered instructions; a leave site's stub
+// runs the leave test, then the covered instructions (a return among
+// them returns to the function's caller). The tests are the plugin's region stubs
 // (llvm-plugins/IRRegions.cpp) on the descriptor's `active` and
 // `countdown`; a call to the runtime goes through one shared routine that
 // saves the whole state. Private to mc-rewriter/lib.

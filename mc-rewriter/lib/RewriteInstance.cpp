@@ -483,7 +483,7 @@ void RewriteInstance::fillData() {
     D.abi_version = DECAN_ABI_VERSION;
     D.variant_mask = 1u << DECAN_REF;
     D.line = P.R->Line;
-    D.flags = DECAN_DESC_REGION;
+    D.flags = DECAN_DESC_REGION | (P.R->Nests ? DECAN_DESC_RECURSIVE : 0);
     D.id = reinterpret_cast<const char *>(DL.StringsOff + P.IdOff);
     D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
     D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);

@@ -156,13 +156,26 @@ DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
   uint64_t Cycles = T1 - F.T0;
   Cycles = Cycles > Decan ? Cycles - Decan : 0;
   record(TL, DECAN_REF, Cycles, 0, F.Call, 0, true, F.Ev, F.Ev);
-  TL->Tot.add(F.Call, Cycles, 0, F.Weight);
+  // An activation that stands for others (a stride) counts as a loop's
+  // call does (Sampling.h, standing): switched out since the last timed
+  // one, its time counts once and the others' as its clean neighbour's, so
+  // a preempted thread's wait is never multiplied; only activations timed
+  // alone keep theirs (single_cycles: the tool takes the run's wait out).
+  uint64_t Ctx = 0;
+  bool Switched = false;
+  if (F.Weight > 1) {
+    Ctx = contextSwitches();
+    Switched = Ctx != TL->StrideCtx;
+  }
+  TL->Weight = F.Weight;
+  TL->Tot.add(F.Call, Cycles, 0, F.Weight,
+              standing(TL, Cycles, 0, Switched, false));
   // The stays around it (enter, leave: this one until now) are what a
   // timed activation costs; short, frequent regions (small functions) get
   // an accounting stride as loops do, from the second timed activation on.
   TL->Tot.InsideCycles += Cycles + F.T0 - F.Enter + (rawTsc() - T1);
   if (L->Threads.load(std::memory_order_relaxed) != 1 ||
-      Sched.RunMode != Mode::Rotate) {
+      Sched.RunMode != Mode::Rotate || (Desc->flags & DECAN_DESC_RECURSIVE)) {
     Desc->active = 1;
     return;
   }
@@ -173,6 +186,8 @@ DECAN_API void __decan_region_leave(decan_loop_desc *Desc) {
   uint64_t Next = TL->StrideCap;
   TL->Stride = Next;
   if (Next > 1) {
+    // The next timed activation will stand for others: switches from here.
+    TL->StrideCtx = F.Weight > 1 ? Ctx : contextSwitches();
     L->Strided.store(true, std::memory_order_relaxed);
     Desc->countdown = (int32_t)Next;
     Desc->active = 2;

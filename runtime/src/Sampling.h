@@ -60,6 +60,26 @@ static inline uint64_t strideCap(const ThreadLoop *TL) {
                           kMaxStride);
 }
 
+/// How the program's loop's timed call counts (Standing). A weighted call
+/// switched out (\p Switched: since the last timed call; a slot's, inside
+/// it) and 4x the loop's mean was preempted inside it: it counts as its
+/// neighbour. A switch or an isolated spike (an interrupt, caches a switch
+/// left cold) counts once, the calls it stands for as the neighbour; two
+/// undisturbed spikes in a row are a new phase. A call standing for itself
+/// counts as timed (the tool takes the run's wait out of those), and is a
+/// neighbour only when undisturbed (\p Disturbed: switched out, faulted).
+static inline Standing standing(ThreadLoop *TL, uint64_t Cycles, uint64_t Trips,
+                                bool Switched, bool Disturbed) {
+  bool Outlier = isOutlier(TL->Tot, Cycles, Trips);
+  if (TL->Weight == 1)
+    return Disturbed || Outlier ? Standing::Once : Standing::Clean;
+  bool Spike = Outlier && !TL->PrevOutlier;
+  TL->PrevOutlier = Outlier && !Switched;
+  if (Switched && Outlier)
+    return Standing::Neighbour;
+  return Switched || Spike ? Standing::Once : Standing::Clean;
+}
+
 /// Records one sample; returns its raw record (null when it went to the
 /// online statistics), whose pair fields the calls after it complete.
 static inline uint64_t *record(ThreadLoop *TL, int V, uint64_t Cycles,

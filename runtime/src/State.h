@@ -147,7 +147,7 @@ struct ThreadLoop {
   /// Context switches of the thread after the last timed call, when the
   /// next one stands for a stride.
   uint64_t StrideCtx = 0;
-  /// The last weighted call was an outlier (Runtime.cpp, isOutlier).
+  /// The last weighted call was an outlier (Sampling.h, standing).
   bool PrevOutlier = false;
   /// Open activations of this region on the thread (plugin-placed regions:
   /// only the outermost is timed).

@@ -47,6 +47,13 @@ extern "C" __attribute__((noinline, used)) long decanTestCalls(long N) {
 //  - decanRegionCallExit: its exit block starts with a call;
 //  - decanRegionTailCall: a conditional tail call inside the outer loop;
 //  - decanRegionAtEntry: the outer loop's header is the function's entry.
+// As function regions, the first is taken (entered at its 5-byte entry
+// block, left at its exit block), the others refused: the call before a
+// return, the conditional tail call, the entry that is a loop header.
+//  - decanFunctionTailJump: one loop, no outer loop; an endbr64 (left in
+//    place for indirect calls) before its entry, left at a direct tail
+//    jump and at a return;
+//  - decanFunctionNoLoop: no loop, no region.
 __asm__(R"(
   .text
   .globl decanRegionTaken
@@ -116,6 +123,34 @@ decanRegionAtEntry:
   nopl 0(%rax,%rax,1)
   ret
   .size decanRegionAtEntry, .-decanRegionAtEntry
+
+  .globl decanFunctionTailJump
+  .type decanFunctionTailJump,@function
+decanFunctionTailJump:
+  endbr64
+  push %rbx
+  mov %rdi, %rbx
+  xor %eax, %eax
+1:
+  add $1, %rax
+  sub $1, %rbx
+  jne 1b
+  test %rsi, %rsi
+  pop %rbx
+  je 2f
+  jmp decanTestSum
+2:
+  movl $0, %eax
+  ret
+  .size decanFunctionTailJump, .-decanFunctionTailJump
+
+  .globl decanFunctionNoLoop
+  .type decanFunctionNoLoop,@function
+decanFunctionNoLoop:
+  mov %rdi, %rax
+  add $1, %rax
+  ret
+  .size decanFunctionNoLoop, .-decanFunctionNoLoop
 )");
 
 namespace {
@@ -294,11 +329,11 @@ TEST(RegionFinder, TakesOuterLoopsAndSaysWhyNot) {
   std::vector<RegionCandidate> Regions = findRegions(**Bin, *X, *Loops);
   auto Find = [&](StringRef Fn) -> const RegionCandidate * {
     for (const RegionCandidate &R : Regions)
-      if (R.Function == Fn)
+      if (R.Function == Fn && !R.WholeFunction)
         return &R;
     return nullptr;
   };
-  // An innermost loop alone is no region.
+  // An innermost loop alone is no outer loop's region.
   EXPECT_EQ(Find("decanTestSum"), nullptr);
 
   const RegionCandidate *Taken = Find("decanRegionTaken");
@@ -342,4 +377,74 @@ TEST(RegionFinder, TakesOuterLoopsAndSaysWhyNot) {
   EXPECT_NE(AtEntry->SkipReason.find("header is the function's entry"),
             std::string::npos)
       << AtEntry->SkipReason;
+}
+
+TEST(RegionFinder, TakesFunctionsWithLoopsAndSaysWhyNot) {
+  auto X = x86();
+  auto Bin = BinaryImage::open(selfPath());
+  ASSERT_TRUE(bool(Bin)) << toString(Bin.takeError());
+  auto Loops = findLoops(**Bin, *X);
+  ASSERT_TRUE(bool(Loops)) << toString(Loops.takeError());
+  std::vector<RegionCandidate> Regions = findRegions(**Bin, *X, *Loops);
+  auto Find = [&](StringRef Fn) -> const RegionCandidate * {
+    for (const RegionCandidate &R : Regions)
+      if (R.Function == Fn && R.WholeFunction)
+        return &R;
+    return nullptr;
+  };
+  // A function with an innermost loop only is a region; one without loops
+  // is none.
+  const RegionCandidate *Sum = Find("decanTestSum");
+  ASSERT_NE(Sum, nullptr);
+  EXPECT_EQ(Sum->id(), "region:decanTestSum");
+  EXPECT_EQ(Find("decanFunctionNoLoop"), nullptr);
+  bool NoLoopSeen = false;
+  for (const FunctionRange &F : (*Bin)->functions())
+    NoLoopSeen |= F.Name == "decanFunctionNoLoop";
+  EXPECT_TRUE(NoLoopSeen) << "a function the finder saw";
+
+  const RegionCandidate *Taken = Find("decanRegionTaken");
+  ASSERT_NE(Taken, nullptr);
+  EXPECT_EQ(Taken->SkipReason, "");
+  EXPECT_EQ(Taken->Header, Taken->FunctionStart);
+  ASSERT_EQ(Taken->Sites.size(), 2u);
+  const RegionSite &In = Taken->Sites[0], &Out = Taken->Sites[1];
+  // The test first, then the entry block's xor and mov, then the header.
+  EXPECT_TRUE(In.Enter && In.TestFirst);
+  EXPECT_EQ(In.Patch, Taken->FunctionStart);
+  EXPECT_EQ(In.Moved.size(), 2u);
+  EXPECT_EQ(In.FallThrough, Taken->FunctionStart + 5);
+  // Left before the nopl and the ret, which return from the stub.
+  EXPECT_FALSE(Out.Enter);
+  EXPECT_TRUE(Out.TestFirst);
+  ASSERT_EQ(Out.Moved.size(), 2u);
+  EXPECT_EQ(Out.FallThrough, 0u);
+  EXPECT_FALSE(Out.FlagsLive) << "dead at a return";
+
+  const RegionCandidate *Tail = Find("decanFunctionTailJump");
+  ASSERT_NE(Tail, nullptr);
+  EXPECT_EQ(Tail->SkipReason, "");
+  ASSERT_EQ(Tail->Sites.size(), 3u);
+  EXPECT_EQ(Tail->Sites[0].Patch, Tail->FunctionStart + 4)
+      << "the endbr64 stays where indirect calls land";
+  EXPECT_EQ(Tail->Sites[0].Moved.size(), 3u); // push, mov, xor
+  const RegionSite &Jump = Tail->Sites[1], &Ret = Tail->Sites[2];
+  ASSERT_EQ(Jump.Moved.size(), 1u);
+  EXPECT_EQ(X->opcodeName(Jump.Moved[0].Inst.getOpcode()), "JMP_4");
+  EXPECT_FALSE(Jump.Enter);
+  ASSERT_EQ(Ret.Moved.size(), 2u); // movl $0, %eax; ret
+
+  auto Refused = [&](StringRef Fn, StringRef Why) {
+    const RegionCandidate *R = Find(Fn);
+    ASSERT_NE(R, nullptr) << Fn.str();
+    EXPECT_NE(R->SkipReason.find(Why.str()), std::string::npos)
+        << Fn.str() << ": " << R->SkipReason;
+    EXPECT_TRUE(R->Sites.empty());
+  };
+  Refused("decanRegionCallExit", "the block of its return at "
+                                 "decanRegionCallExit+0x1d ends with a call");
+  Refused("decanRegionTailCall",
+          "a conditional jump out of the function at decanRegionTailCall+0x");
+  Refused("decanRegionAtEntry", "its first block is also reached from "
+                                "decanRegionAtEntry+0x");
 }

@@ -280,6 +280,34 @@ TEST(Shares, OnlyTheCallsTimedAloneHoldTheRunsWait) {
   EXPECT_NEAR(*R.Loops[0].ProgramShare, 800 * (1 - 0.4 * Waiting) / 1000, 1e-9);
 }
 
+TEST(Shares, ARegionsShareIsOfCpuTimeAsALoops) {
+  // A region (an outer loop or a function, timed REF only) counts its time
+  // as a loop does: the part timed alone (400 of 1000: the rest stood for a
+  // stride at undisturbed neighbours' time) holds the run's wait, which is
+  // taken out; its time is no loop time in the coverage.
+  Report R;
+  R.Loops.push_back(makeLoop("region:walk", 800, 0, 0));
+  R.Loops.push_back(makeLoop("walk:L0", 300, 0, 0));
+  for (LoopReport &L : R.Loops) {
+    L.ProbedCalls = 0;
+    L.RunCycles = 1000;
+    L.SingleCycles = L.isRegion() ? 400 : 1000;
+  }
+  ProcessInfo P;
+  P.WallCycles = 2000;
+  P.CpuCycles = 1000;
+  P.WaitCycles = 1000;
+  R.Processes.push_back(P);
+  R.ProcessCycles = 1000;
+  analyse(R);
+  double Waiting = 0.5;
+  EXPECT_NEAR(*R.Loops[0].ProgramShare, 800 * (1 - 0.4 * Waiting) / 1000, 1e-9);
+  EXPECT_NEAR(*R.Loops[1].ProgramShare, 300 * (1 - Waiting) / 1000, 1e-9);
+  ASSERT_TRUE(R.Coverage);
+  EXPECT_NEAR(*R.Coverage, 300 * (1 - Waiting) / 1000, 1e-9)
+      << "a region encloses loops: its time is not added to theirs";
+}
+
 TEST(Shares, SharesPastTheWholeAreScaledAndSaid) {
   // Two CPU-bound loops whose times add up to 150% of the program's: the
   // shares are scaled to add up to 100%, and a warning says so.

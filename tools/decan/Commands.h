@@ -9,6 +9,9 @@
 #ifndef DECAN_TOOLS_COMMANDS_H
 #define DECAN_TOOLS_COMMANDS_H
 
+#include "decan/Rewriter/Rewriter.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,6 +25,12 @@ int runTuneCommand(int argc, char **argv);
 int runRewriteCommand(int argc, char **argv);
 /// `decan help [table|COMMAND]`.
 int runHelpCommand(int argc, char **argv);
+
+/// One line per region of a rewritten copy (an outer loop or a function):
+/// id, where, source, and its patched sites or why it is not timed
+/// (`decan rewrite --regions`, `decan list --regions`).
+void printRegionOutcomes(llvm::raw_ostream &OS,
+                         llvm::ArrayRef<decan::rewriter::RegionOutcome> Rs);
 
 /// `decan --help`: the commands and the global options.
 void printCommandList(llvm::raw_ostream &OS);

@@ -34,6 +34,7 @@ int runListCommand(int argc, char **argv) {
   if (!Prog)
     return reportError(Prog.takeError());
   auto Loops = readLoopTable(*Prog);
+  std::vector<decan::rewriter::RegionOutcome> Regions;
   if (!Loops)
     return reportError(Loops.takeError());
   if (!*Loops) {
@@ -43,7 +44,19 @@ int runListCommand(int argc, char **argv) {
     if (std::error_code EC = sys::fs::createUniqueDirectory("decan-list", Tmp))
       return reportError("cannot create a temporary directory: " +
                          EC.message());
-    auto Inst = decan::rewriter::ensureInstrumented(*Prog, Tmp);
+    Expected<std::string> Inst = std::string();
+    if (A.Regions) {
+      // Rewritten with regions, whose outcomes are not in the loop table.
+      decan::rewriter::RewriteOptions RW;
+      RW.Regions = true;
+      std::string Out = decan::rewriter::rewrittenPath(*Prog, Tmp);
+      auto F = decan::rewriter::rewriteFile(*Prog, Out, RW);
+      if (F)
+        Regions = std::move(F->Result.Regions);
+      Inst = F ? Expected<std::string>(Out) : F.takeError();
+    } else {
+      Inst = decan::rewriter::ensureInstrumented(*Prog, Tmp);
+    }
     if (!Inst) {
       sys::fs::remove_directories(Tmp);
       return reportError("'" + *Prog +
@@ -63,5 +76,9 @@ int runListCommand(int argc, char **argv) {
     printLoopList(outs(), **Loops);
   else
     printLoopSummary(outs(), **Loops);
+  if (!Regions.empty()) {
+    outs() << "\nRegions (REF only, timed by 'decan run --regions'):\n";
+    printRegionOutcomes(outs(), Regions);
+  }
   return 0;
 }

@@ -170,18 +170,22 @@ static Error rewrite(StringRef Input, StringRef Output,
     OS << ")\n";
     for (size_t K = 0; K < F->Loops.size(); ++K)
       printLoop(OS, F->Loops[K], &R.Loops[K]);
-    for (const rw::RegionOutcome &O : R.Regions) {
-      OS << "  " << O.Id << "  " << O.Where << "  "
-         << (O.File.empty() ? "?" : O.File) << ":" << O.Line << "  ";
-      if (O.Rewritten)
-        OS << "region, " << O.Sites << " patched entries and exits\n";
-      else
-        OS << "skipped: " << O.Reason << "\n";
-    }
+    printRegionOutcomes(OS, R.Regions);
   }
   if (Disasm)
     return disassembleCopies(Output, F->Loops, R, OS);
   return Error::success();
+}
+
+void printRegionOutcomes(raw_ostream &OS, ArrayRef<rw::RegionOutcome> Rs) {
+  for (const rw::RegionOutcome &O : Rs) {
+    OS << "  " << O.Id << "  " << O.Where << "  "
+       << (O.File.empty() ? "?" : O.File) << ":" << O.Line << "  ";
+    if (O.Rewritten)
+      OS << "region, " << O.Sites << " patched entries and exits\n";
+    else
+      OS << "skipped: " << O.Reason << "\n";
+  }
 }
 
 int runRewriteCommand(int argc, char **argv) {

@@ -230,6 +230,11 @@ OptionTable listOptionTable(ListArgs &A) {
          "per loop, every variant's status and reason, the calls, the "
          "instruction subsets and the full function name",
          A.Verbose);
+  T.flag("regions",
+         "a prebuilt program's regions too (outer loops and functions with "
+         "loops, as 'decan rewrite --regions' places them), each timed or "
+         "why not",
+         A.Regions);
   return T;
 }
 

@@ -206,7 +206,12 @@ enum decan_desc_flags {
   /// id "function:N<index>"): its copies hold its inner loops, which keep
   /// their own descriptors; every call of the nest is timed (no accounting
   /// stride), so the inner loops' own timed calls are those outside it.
-  DECAN_DESC_NEST = 2
+  DECAN_DESC_NEST = 2,
+  /// A region that may be entered again before it is left (a function that
+  /// calls itself, or an outer loop in one): no accounting stride, under which the stubs would
+  /// count the nested activations down as calls and the runtime would time
+  /// an inner one; its depth stays in the stubs (`active` 3) instead.
+  DECAN_DESC_RECURSIVE = 4
 };
 
 /// Per-loop runtime descriptor. Fields up to `runtime_state` are written by

@@ -9,7 +9,10 @@
 // one basic block outside every loop (the entry block's last instructions,
 // the exit block's first; 5 bytes, or 2 to a trampoline in padding), which
 // the region's stub runs after (enter) or before (leave) its test of the
-// descriptor.
+// descriptor. A function that holds loops is a region too (`region:f`,
+// as the plugin's), entered at its first instructions and left at each
+// return and tail jump: the return address is never touched, so unwinding
+// and shadow stacks see the program's own frames.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,15 +49,25 @@ struct RegionSite {
   /// header, for an enter; the exit block, for a leave): the stub saves
   /// them.
   bool FlagsLive = true;
+  /// The test runs before the moved instructions (a leave; a function's
+  /// enter, at its first instructions), not after them.
+  bool TestFirst = false;
 };
 
-/// An outer loop and whether (and where) it can be timed as a region.
+/// An outer loop, or a function with loops, and whether (and where) it can
+/// be timed as a region.
 struct RegionCandidate {
   std::string Function;
   uint64_t FunctionStart = 0;
-  unsigned Index = 0; ///< among the function's outer loops, by header
-  uint64_t Header = 0;
+  /// The whole function (entered at its first instructions, left at each
+  /// return and tail jump), not an outer loop.
+  bool WholeFunction = false;
+  unsigned Index = 0;         ///< among the function's outer loops, by header
+  uint64_t Header = 0;        ///< the loop's header; a function's start
   unsigned NumInnerLoops = 0; ///< loops nested in it
+  /// The function calls itself (directly): activations nest, so the region
+  /// gets no accounting stride (abi.h, DECAN_DESC_RECURSIVE).
+  bool Nests = false;
   std::string File;
   unsigned Line = 0;
   std::string SkipReason; ///< empty: can be timed
@@ -62,13 +75,15 @@ struct RegionCandidate {
   /// Addresses whose line is the region's (the first found), header first.
   std::vector<uint64_t> LineProbes;
 
-  /// "region:f:L0", as the plugin names an outer loop's region.
+  /// "region:f:L0" or "region:f", as the plugin names its regions.
   std::string id() const {
-    return "region:" + Function + ":L" + std::to_string(Index);
+    return WholeFunction ? "region:" + Function
+                         : "region:" + Function + ":L" + std::to_string(Index);
   }
 };
 
-/// Finds the outer loops of every function of \p Bin (serially: regions
+/// Finds the functions with loops and the outer loops of every function of
+/// \p Bin, each function before its loops (serially: regions
 /// are asked for, and cost a second decode of each function). Short sites
 /// take trampolines from the padding \p Loops' trampolines left.
 std::vector<RegionCandidate>

@@ -55,6 +55,7 @@ OptionTable compareOptionTable(CompareArgs &A);
 /// `decan list`.
 struct ListArgs {
   bool Verbose = false;
+  bool Regions = false; ///< a prebuilt program's regions too
 };
 OptionTable listOptionTable(ListArgs &A);
 
