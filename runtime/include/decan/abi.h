@@ -208,9 +208,10 @@ enum decan_desc_flags {
   /// stride), so the inner loops' own timed calls are those outside it.
   DECAN_DESC_NEST = 2,
   /// A region that may be entered again before it is left (a function that
-  /// calls itself, or an outer loop in one): no accounting stride, under which the stubs would
-  /// count the nested activations down as calls and the runtime would time
-  /// an inner one; its depth stays in the stubs (`active` 3) instead.
+  /// calls itself, or an outer loop in one): no accounting stride, under
+  /// which the stubs would count the nested activations down as calls and
+  /// the runtime would time an inner one; its depth stays in the stubs
+  /// (`active` 3) instead.
   DECAN_DESC_RECURSIVE = 4
 };
 
