@@ -160,9 +160,10 @@ Constant *LoopTableBuilder::addLoop(const LoopRecord &R, Comdat *C) {
                C32(R.Line), C32(R.IterationStep), StrPtr(IdOff), StrPtr(FnOff),
                StrPtr(FileOff), Scratch, C32(R.Region ? 0 : ScratchBytes),
                C32(0), Minfo, R.Source.empty() ? Null : StrPtr(SourceOff),
-               C32(R.Region ? DECAN_DESC_REGION
-                   : R.Nest ? DECAN_DESC_NEST
-                            : 0),
+               C32((R.Region ? DECAN_DESC_REGION
+                    : R.Nest ? DECAN_DESC_NEST
+                             : 0) |
+                   (R.Recursive ? DECAN_DESC_RECURSIVE : 0)),
                C32(0), Null, ConstantInt::get(Type::getInt64Ty(Ctx), 0)});
   // Placeholder until finalize() knows how many descriptors the array has.
   auto *Placeholder =

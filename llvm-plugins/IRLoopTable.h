@@ -86,6 +86,8 @@ struct LoopRecord {
   /// position among the function's outer loops) or, with WholeFunction,
   /// the function.
   bool Region = false, WholeFunction = false;
+  /// A region whose function calls itself (DECAN_DESC_RECURSIVE).
+  bool Recursive = false;
   /// A loop nest (`-decan-nests`, IRNests.h): an outer loop whose inner
   /// loops are innermost, outlined and varied as one loop; Index is its
   /// position among the function's nests (id "function:N<index>").

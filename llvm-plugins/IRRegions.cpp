@@ -63,6 +63,16 @@ static void setLocation(LoopRecord &R, DebugLoc DL) {
   R.Column = DL.getCol();
 }
 
+/// \p F calls itself directly: its regions' activations may nest.
+static bool callsItself(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (CB->getCalledFunction() == &F)
+          return true;
+  return false;
+}
+
 /// The regions of \p F: the function (when it has loops) and its outer
 /// loops that contain other loops, numbered in header order.
 static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
@@ -114,6 +124,11 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
         P.Leaves.push_back(&*E->getFirstInsertionPt());
     Plans.push_back(P);
   }
+  // Nested activations get no stride (abi.h DECAN_DESC_RECURSIVE): only
+  // the outermost one is timed, as the rewriter does.
+  if (callsItself(F))
+    for (RegionPlan &P : Plans)
+      P.Rec.Recursive = true;
   return Plans;
 }
 
