@@ -518,8 +518,8 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
   fromRecord(A, A.RDI, A.RCX, RecDesc);
-  A.leaRip(A.RSI, CodeTarget::label(Faulted)); // the fault entry (abi.h)
   CB.inst(X86.createXor32(A.EDX, A.EDX));      // the full begin_call this time
+  A.leaRip(A.RSI, CodeTarget::label(Faulted)); // the fault entry (abi.h)
   callRuntime(A, offsetof(decan_rewritten_header, begin_call));
   CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
   A.store(A.RSP, OffVariant, A.RAX);
