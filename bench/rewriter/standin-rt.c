@@ -18,7 +18,12 @@ static _Atomic unsigned long Calls[MAXD][DECAN_NUM_VARIANTS];
 static _Atomic unsigned long LastTrips[MAXD][DECAN_NUM_VARIANTS];
 static int NDescs;
 
-static int beginCall(struct decan_loop_desc *d) {
+static int beginCall(struct decan_loop_desc *d, void *fault, uint64_t quick) {
+  (void)fault;
+  // The dispatcher's first, quick call (abi.h, DECAN_QUICK_CALL): every
+  // call here is decided by the full one that follows.
+  if (quick == DECAN_QUICK_CALL)
+    return 1;
   // runtime_state: the loop's index (high half), its call counter (low).
   unsigned long k =
       atomic_fetch_add((_Atomic unsigned long *)&d->runtime_state, 1) &
@@ -57,7 +62,7 @@ static int scan(struct dl_phdr_info *info, size_t sz, void *data) {
     if (memcmp(h->magic, "DECANRW1", 8) || h->relocated)
       continue;
     struct decan_loop_desc *d = (void *)((char *)h + h->descs_offset);
-    h->begin_call = beginCall;
+    h->begin_call = (int (*)(struct decan_loop_desc *))beginCall;
     h->end_call = endCall;
     h->relocated = 1;
     for (unsigned k = 0; k < h->count && NDescs < MAXD; ++k) {

@@ -16,12 +16,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Threading.h"
 
-#include <atomic>
 #include <cassert>
 #include <cstddef>
-#include <thread>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -117,6 +114,43 @@ void fromRecord(Asm &A, unsigned Dst, unsigned Tmp, int64_t Field,
   A.load(Tmp, A.RSP, OffRecord);
   A.CB.inst(A.X86.createSignExtendLoad32(Dst, Tmp, Field, Index, 4));
   A.CB.inst(A.X86.createAdd(Dst, Tmp));
+}
+
+/// rcx <- trip count of the timed call: (induction register at exit - at
+/// entry) / step, from the two saved GPR sets (outside the timed region,
+/// nothing added to the loop); 0 when the loop has none or the quotient
+/// is negative; DECAN_TRIPS_CAPPED when the copy's iteration cap ran out.
+void emitTripCount(const decan::X86Knowledge &X86, CodeBuffer &CB, Asm &A) {
+  unsigned Zero = CB.newLabel(), Wide = CB.newLabel(), Done = CB.newLabel(),
+           Capped = CB.newLabel();
+  CB.inst(X86.createCmpMemImm32(A.RSP, OffExitIndex, CappedExit));
+  CB.jcc(CC_E, CodeTarget::label(Capped));
+  A.load(A.RSI, A.RSP, OffRecord);
+  CB.inst(X86.createSignExtendLoad32(A.RDX, A.RSI, RecIndReg, 0, 1));
+  CB.inst(X86.createTestSelf(A.RDX));
+  CB.jcc(CC_S, CodeTarget::label(Zero));
+  for (int K = 0; K < 3; ++K) // *8
+    CB.inst(X86.createAdd(A.RDX, A.RDX));
+  CB.inst(X86.createAdd(A.RDX, A.RSP));
+  A.load(A.RAX, A.RDX, OffGPRsExit);
+  CB.inst(X86.createSubMem(A.RAX, A.RDX, OffGPRsEntry));
+  CB.inst(X86.createCmpMemImm32(A.RSI, RecInd32, 0));
+  CB.jcc(CC_E, CodeTarget::label(Wide));
+  CB.inst(X86.createSignExtend32(A.RAX, A.EAX)); // the difference mod 2^32
+  CB.bind(Wide);
+  CB.inst(X86.createSignExtendLoad32(A.RCX, A.RSI, RecIndStep, 0, 1));
+  A.simple(A.CQO);
+  CB.inst(X86.createIDiv(A.RCX));
+  A.movrr(A.RCX, A.RAX);
+  CB.inst(X86.createTestSelf(A.RCX));
+  CB.jcc(CC_NS, CodeTarget::label(Done));
+  CB.bind(Zero);
+  CB.inst(X86.createXor32(A.ECX, A.ECX));
+  CB.jmp(CodeTarget::label(Done));
+  CB.bind(Capped);
+  static_assert(DECAN_TRIPS_CAPPED == UINT64_MAX, "mov $-1 below");
+  CB.inst(X86.createMoveImm(A.RCX, -1));
+  CB.bind(Done);
 }
 
 class LoopEmitter {
@@ -488,7 +522,8 @@ MeasuredFrameCFI decan::rewriter::measuredFrameCFI() {
 void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
                                          CodeBuffer &CB, Asm &A, bool Late) {
   unsigned RestoreOrig = CB.newLabel(), Rerun = CB.newLabel(),
-           StartTimed = CB.newLabel(), Faulted = CB.newLabel();
+           StartTimed = CB.newLabel(), Faulted = CB.newLabel(),
+           LeaveUntimed = CB.newLabel();
   // --- Entry (rax = the loop's record, the program's rax in the frame):
   // save the whole state, ask the runtime which copy to run.
   CB.align(64);
@@ -500,6 +535,13 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   fromRecord(A, A.RDX, A.RCX, RecHeader);
   A.addImm(A.RDX, 1);
   A.store(A.RSP, OffReturn, A.RDX);
+  // The quick question first (abi.h, DECAN_QUICK_CALL): a call the runtime
+  // will not time leaves without the extended state's save and restore.
+  fromRecord(A, A.RDI, A.RCX, RecDesc);
+  CB.inst(X86.createMoveImm32(A.EDX, DECAN_QUICK_CALL));
+  callRuntime(A, offsetof(decan_rewritten_header, begin_call));
+  A.testSelf(A.EAX);
+  CB.jcc(CC_S, CodeTarget::label(LeaveUntimed));
   A.lea(A.RBX, A.RSP, OffXSaveAreas + 63);
   A.andImm(A.RBX, -64);
   A.store(A.RSP, OffXSavePtr, A.RBX);
@@ -508,6 +550,7 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
       A.storeImm(A.RBX, Area + 512 + 8 * K, 0, false);
   A.xsaveLike(A.XSAVE, A.RBX);
   fromRecord(A, A.RDI, A.RCX, RecDesc);
+  CB.inst(X86.createXor32(A.EDX, A.EDX));      // the full begin_call this time
   A.leaRip(A.RSI, CodeTarget::label(Faulted)); // the fault entry (abi.h)
   callRuntime(A, offsetof(decan_rewritten_header, begin_call));
   CB.inst(X86.createSignExtend32(A.RAX, A.EAX));
@@ -557,42 +600,7 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.addImm(A.RBX, XSaveSize);
   A.xsaveLike(A.XSAVE, A.RBX);
-  // rcx <- trip count of the timed call: (induction register at exit - at
-  // entry) / step, from the two saved GPR sets (outside the timed region,
-  // nothing added to the loop); 0 when the loop has none or the quotient
-  // is negative; DECAN_TRIPS_CAPPED when the copy's iteration cap ran out.
-  {
-    unsigned Zero = CB.newLabel(), Wide = CB.newLabel(), Done = CB.newLabel(),
-             Capped = CB.newLabel();
-    CB.inst(X86.createCmpMemImm32(A.RSP, OffExitIndex, CappedExit));
-    CB.jcc(CC_E, CodeTarget::label(Capped));
-    A.load(A.RSI, A.RSP, OffRecord);
-    CB.inst(X86.createSignExtendLoad32(A.RDX, A.RSI, RecIndReg, 0, 1));
-    CB.inst(X86.createTestSelf(A.RDX));
-    CB.jcc(CC_S, CodeTarget::label(Zero));
-    for (int K = 0; K < 3; ++K) // *8
-      CB.inst(X86.createAdd(A.RDX, A.RDX));
-    CB.inst(X86.createAdd(A.RDX, A.RSP));
-    A.load(A.RAX, A.RDX, OffGPRsExit);
-    CB.inst(X86.createSubMem(A.RAX, A.RDX, OffGPRsEntry));
-    CB.inst(X86.createCmpMemImm32(A.RSI, RecInd32, 0));
-    CB.jcc(CC_E, CodeTarget::label(Wide));
-    CB.inst(X86.createSignExtend32(A.RAX, A.EAX)); // the difference mod 2^32
-    CB.bind(Wide);
-    CB.inst(X86.createSignExtendLoad32(A.RCX, A.RSI, RecIndStep, 0, 1));
-    A.simple(A.CQO);
-    CB.inst(X86.createIDiv(A.RCX));
-    A.movrr(A.RCX, A.RAX);
-    CB.inst(X86.createTestSelf(A.RCX));
-    CB.jcc(CC_NS, CodeTarget::label(Done));
-    CB.bind(Zero);
-    CB.inst(X86.createXor32(A.ECX, A.ECX));
-    CB.jmp(CodeTarget::label(Done));
-    CB.bind(Capped);
-    static_assert(DECAN_TRIPS_CAPPED == UINT64_MAX, "mov $-1 below");
-    CB.inst(X86.createMoveImm(A.RCX, -1));
-    CB.bind(Done);
-  }
+  emitTripCount(X86, CB, A);
   A.load(A.RDX, A.RSP, OffTscExit);
   CB.inst(X86.createSubMem(A.RDX, A.RSP, OffTscEntry));
   A.load(A.RSI, A.RSP, OffVariant);
@@ -648,6 +656,7 @@ void decan::rewriter::emitSharedDispatch(const decan::X86Knowledge &X86,
   CB.bind(RestoreOrig);
   A.load(A.RBX, A.RSP, OffXSavePtr);
   A.xsaveLike(A.XRSTOR, A.RBX);
+  CB.bind(LeaveUntimed); // the extended state untouched since the entry
   fromRecord(A, A.RDX, A.RCX, RecResume);
   A.store(A.RSP, OffJumpTarget, A.RDX);
   restoreGPRs(A, OffGPRsEntry);
@@ -660,34 +669,4 @@ void decan::rewriter::emitLoopDispatcher(const decan::X86Knowledge &X86,
                                          CodeBuffer &CB, Asm &A,
                                          PlannedLoop &P) {
   LoopEmitter(X86, CB, A, P).emit();
-}
-
-std::vector<std::unique_ptr<decan::X86Knowledge>>
-decan::rewriter::forEachInParallel(
-    const decan::X86Knowledge &X86, size_t N, unsigned Threads, size_t Grain,
-    function_ref<void(const decan::X86Knowledge &, size_t)> Fn) {
-  unsigned Count =
-      std::min<size_t>(hardware_concurrency(Threads).compute_thread_count(),
-                       std::max<size_t>(1, N / std::max<size_t>(1, Grain)));
-  std::vector<std::unique_ptr<decan::X86Knowledge>> Ks;
-  for (unsigned T = 1; T < Count; ++T) {
-    auto K = decan::X86Knowledge::createForHost();
-    if (!K) {
-      consumeError(K.takeError());
-      break;
-    }
-    Ks.push_back(std::move(*K));
-  }
-  std::atomic<size_t> Next{0};
-  auto Worker = [&](const decan::X86Knowledge &K) {
-    for (size_t J; (J = Next++) < N;)
-      Fn(K, J);
-  };
-  std::vector<std::thread> Pool;
-  for (auto &K : Ks)
-    Pool.emplace_back(Worker, std::cref(*K));
-  Worker(X86);
-  for (std::thread &T : Pool)
-    T.join();
-  return Ks;
 }

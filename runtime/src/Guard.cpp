@@ -54,9 +54,13 @@ __asm__(".text\n"
         ".cfi_endproc\n"
         ".size __decan_guard_enter, .-__decan_guard_enter\n");
 
+#define DECAN_GUARD_STR2(X) #X
+#define DECAN_GUARD_STR(X) DECAN_GUARD_STR2(X)
 // int decan_rewritten_begin_call(desc) (abi.h, decan_rewritten_header):
 // begin_call for a rewritten dispatcher, which passes its frame (where its
-// copies run) in r12 and its fault entry in rsi. A variant other than REF
+// copies run) in r12 and its fault entry in rsi; with DECAN_QUICK_CALL in
+// rdx, the quick answer that leaves the extended state alone
+// (Rewritten.cpp). A variant other than REF
 // arms the guard with both (Armed 2: the entry reloads every register
 // from the frame).
 __asm__(".text\n"
@@ -66,6 +70,8 @@ __asm__(".text\n"
         ".p2align 4\n"
         "decan_rewritten_begin_call:\n"
         ".cfi_startproc\n"
+        "  cmpq $" DECAN_GUARD_STR(DECAN_QUICK_CALL) ", %rdx\n"
+        "  je decan_rewritten_quick_call\n"
         "  pushq %rsi\n"
         ".cfi_adjust_cfa_offset 8\n"
         "  call __decan_begin_call@PLT\n"

@@ -52,6 +52,12 @@ struct LoopState;
 /// decan_rewritten_header): arms the guard with the dispatcher's frame and
 /// fault entry when it returns a variant other than REF.
 extern "C" int decan_rewritten_begin_call(decan_loop_desc *Desc);
+/// Its quick answer (DECAN_QUICK_CALL, Rewritten.cpp): -1 for a call that
+/// only counts a thread's stride down, else 1. General registers only: the
+/// dispatcher has not saved the extended state yet.
+extern "C"
+    __attribute__((visibility("hidden"), target("general-regs-only"))) int
+    decan_rewritten_quick_call(decan_loop_desc *Desc);
 
 /// One thread's guarded call. The first fields are written by the
 /// assembly of `__decan_guard_enter` (Guard.cpp) at fixed offsets.

@@ -7,7 +7,8 @@
 /// \file
 /// Start-up measurements (into Facts and Ctr, State.h): the CPU and host,
 /// the TSC rate, the probe's own cost, a sampling slot's fixed cost, the
-/// stub's countdown cost, and which requested counters open.
+/// stub's countdown cost, a rewritten dispatcher's cost, and which
+/// requested counters open.
 //===----------------------------------------------------------------------===//
 
 #ifndef DECAN_RUNTIME_MACHINEFACTS_H
@@ -37,6 +38,9 @@ void measureProbeCallCost();
 void measureSlotCost();
 /// What the stub's countdown adds to a call that skips the runtime.
 void measureCountdownCost();
+/// What a rewritten dispatcher adds outside the runtime's timing
+/// (DispatchCost.cpp).
+void measureDispatchCost();
 /// CPU time of all the process's threads (us), 0 when unknown.
 uint64_t processCpuUs();
 /// Main thread's time runnable but not running (us), 0 when unknown.

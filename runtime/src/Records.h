@@ -88,6 +88,11 @@ struct LoopTotals {
   /// TSC from begin_call's entry to the last end_call's return, summed over
   /// the calls: the loop runs and what the runtime added around them.
   uint64_t InsideCycles = 0;
+  /// Calls that entered a rewritten dispatcher (its first, quick call of
+  /// begin_call), and of those, the ones it answered there (a thread's
+  /// stride counting down): the dispatcher's own cost, outside
+  /// InsideCycles, is per entry (the tool charges it, docs/tool.md).
+  uint64_t DispatchCalls = 0, QuickCalls = 0;
   /// Timed REF calls outside the accounting (a slot's REF calls) with the
   /// thread's CPU time read around them: their cycles, CPU time and
   /// voluntary context switches; the same for those of them that blocked

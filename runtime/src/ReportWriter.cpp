@@ -210,6 +210,10 @@ static void emitWholeRun(JsonOut &J, const LoopTotals &Tot, uint64_t Tail) {
   J.u64(Tot.VariantCycles);
   J.key("inside_cycles");
   J.u64(Tot.InsideCycles);
+  J.key("dispatch_calls");
+  J.u64(Tot.DispatchCalls);
+  J.key("quick_calls");
+  J.u64(Tot.QuickCalls);
   J.key("probed_calls");
   J.u64(Tot.ProbedCalls);
   J.key("probed_cycles");
@@ -556,6 +560,10 @@ static void emitReport(JsonOut &J, const char *Status, int Sig, int CrashLoop,
   J.u64(Facts.SlotFixedCycles);
   J.key("countdown_centicycles");
   J.u64(Facts.CountdownCentiCycles);
+  J.key("dispatch_centicycles");
+  J.u64(Facts.DispatchCentiCycles);
+  J.key("dispatch_quick_centicycles");
+  J.u64(Facts.DispatchQuickCentiCycles);
   J.key("slot_budget");
   J.str("1/50 of a loop's time once past the first reps*N slots");
   J.endObject();

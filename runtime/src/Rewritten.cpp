@@ -16,9 +16,56 @@
 #include "Runtime.h"
 #include "State.h"
 
+#include <atomic>
 #include <stddef.h>
 #include <string.h>
 #include <type_traits>
+
+namespace decan::rt {
+
+/// A relaxed load that compiles to a plain move, for code that may not
+/// touch the vector registers (std::atomic's members are always_inline
+/// with the default target features, which general-regs-only code cannot
+/// inline).
+template <class T>
+__attribute__((always_inline, target("general-regs-only"))) inline T
+relaxedLoad(const std::atomic<T> &A) {
+  static_assert(sizeof(std::atomic<T>) == sizeof(T));
+  return __atomic_load_n(reinterpret_cast<const T *>(&A), __ATOMIC_RELAXED);
+}
+
+} // namespace decan::rt
+
+using namespace decan::rt;
+
+/// The rewritten dispatcher's first call (DECAN_QUICK_CALL), made before
+/// it saves the extended state, so it may touch general registers only
+/// (general-regs-only, no call): on a loop that several threads run, each
+/// counts its stride down in begin_call (ThreadLoop::Countdown), and those
+/// calls, most of a short loop's, skip the state's save and restore (on
+/// zstd -T2 they were half of the process's time). Everything else (a
+/// call to time, a nest, a thread's first call, a late loop) answers 1:
+/// the full begin_call decides, as before.
+extern "C"
+    __attribute__((visibility("hidden"), target("general-regs-only"))) int
+    decan_rewritten_quick_call(decan_loop_desc *Desc) {
+  auto *L = static_cast<LoopState *>(Desc->runtime_state);
+  ThreadState *T = TlsThread;
+  if (!L || L->LateWaiting || !T || T->Gen != Reg.Generation ||
+      T->InFlightLoop >= 0)
+    return 1;
+  ThreadLoopPage *P = relaxedLoad(T->LoopPages[L->Index >> kLoopPageBits]);
+  ThreadLoop *TL = P ? relaxedLoad(P->E[L->Index & (kLoopPage - 1)]) : nullptr;
+  if (!TL)
+    return 1;
+  ++TL->Tot.DispatchCalls;
+  // As begin_call's first test of a loop that several threads run.
+  if (relaxedLoad(L->Threads) == 1 || TL->Countdown <= 1)
+    return 1;
+  --TL->Countdown;
+  ++TL->Tot.QuickCalls;
+  return -1;
+}
 
 namespace decan::rt {
 

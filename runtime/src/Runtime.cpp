@@ -87,6 +87,7 @@ void initialize(GetEnvFn GetEnv) {
   measureProbe();
   measureSlotCost();
   measureCountdownCost();
+  measureDispatchCost();
   setupEvents();
   buildPaths();
   if (access(Cfg.OutputDir, W_OK | X_OK) != 0) {

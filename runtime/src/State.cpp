@@ -34,8 +34,8 @@ constinit CounterSetup Ctr;
 constinit MachineFacts Facts;
 constinit ProcessState Proc;
 
-thread_local ThreadState *TlsThread __attribute__((tls_model("initial-exec"))) =
-    nullptr;
+constinit thread_local ThreadState *TlsThread
+    __attribute__((tls_model("initial-exec"))) = nullptr;
 thread_local uint64_t TlsRefused __attribute__((tls_model("initial-exec"))) = 0;
 
 int32_t gettidNow() { return (int32_t)syscall(SYS_gettid); }

@@ -298,6 +298,10 @@ struct MachineFacts {
   /// Cost of the stub's countdown on a call that does not reach the
   /// runtime, in 1/100 cycle (measureCountdownCost).
   uint64_t CountdownCentiCycles = 0;
+  /// A rewritten dispatcher's cost outside the runtime's timing, in 1/100
+  /// cycle (measureDispatchCost): per full entry (a call the runtime
+  /// decides), and per quick one (a thread's stride counting down).
+  uint64_t DispatchCentiCycles = 0, DispatchQuickCentiCycles = 0;
 };
 
 /// The process-wide flags: initialization, warnings, the report writer's
@@ -345,7 +349,7 @@ extern constinit CounterSetup Ctr;
 extern constinit MachineFacts Facts;
 extern constinit ProcessState Proc;
 
-extern thread_local ThreadState *TlsThread
+extern constinit thread_local ThreadState *TlsThread
     __attribute__((tls_model("initial-exec")));
 /// The generation in which this thread was refused a ThreadState.
 extern thread_local uint64_t TlsRefused

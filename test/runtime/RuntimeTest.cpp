@@ -651,6 +651,89 @@ TEST(Runtime, ShortCallsGetAStrideAndEveryCallStillCounts) {
   EXPECT_GT(T1["whole_run"]["max_stride"].Num, 20);
 }
 
+/// A rewritten dispatcher's quick call (DECAN_QUICK_CALL, before the
+/// extended state is saved), from assembly: the vector registers hold a
+/// pattern across it, as the program's would.
+int quickCallKeepingVectors(decan_loop_desc *D, bool &VectorsKept) {
+  alignas(16) uint64_t In[32], Out[32];
+  for (unsigned K = 0; K < 32; ++K)
+    In[K] = 0x0123456789abcdefull * (K + 1);
+  int Ret;
+  __asm__ __volatile__(
+#define DECAN_XMM(N) "movdqu " #N "*16(%[in]), %%xmm" #N "\n"
+      DECAN_XMM(0) DECAN_XMM(1) DECAN_XMM(2) DECAN_XMM(3) DECAN_XMM(4)
+          DECAN_XMM(5) DECAN_XMM(6) DECAN_XMM(7) DECAN_XMM(8) DECAN_XMM(9)
+              DECAN_XMM(10) DECAN_XMM(11) DECAN_XMM(12) DECAN_XMM(13)
+                  DECAN_XMM(14) DECAN_XMM(15)
+#undef DECAN_XMM
+                      "movq %%rsp, %%rbx\n"
+                      "subq $128, %%rsp\n"
+                      "andq $-16, %%rsp\n"
+                      "movq %[d], %%rdi\n"
+                      "call decan_rewritten_quick_call\n"
+                      "movq %%rbx, %%rsp\n"
+                      "movl %%eax, %[r]\n"
+#define DECAN_XMM(N) "movdqu %%xmm" #N ", " #N "*16(%[out])\n"
+      DECAN_XMM(0) DECAN_XMM(1) DECAN_XMM(2) DECAN_XMM(3) DECAN_XMM(4)
+          DECAN_XMM(5) DECAN_XMM(6) DECAN_XMM(7) DECAN_XMM(8) DECAN_XMM(9)
+              DECAN_XMM(10) DECAN_XMM(11) DECAN_XMM(12) DECAN_XMM(13)
+                  DECAN_XMM(14) DECAN_XMM(15)
+#undef DECAN_XMM
+      : [r] "=m"(Ret)
+      : [in] "r"(In), [out] "r"(Out), [d] "r"(D)
+      : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
+        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory",
+        "cc");
+  VectorsKept = memcmp(In, Out, sizeof(In)) == 0;
+  return Ret;
+}
+
+TEST(Runtime, ADispatchersQuickCallCountsAThreadsStrideDown) {
+  configure({{"DECAN_LOOPS", "all"},
+             {"DECAN_VARIANTS", "REF,LS"},
+             {"DECAN_REPS", "2"}});
+  decan_loop_desc D = makeDesc("quick:L0");
+  __decan_register_loops(&D, 1);
+  for (uint64_t I = 0; I < 100000; ++I)
+    stubCall(D, 3, 4);
+  ASSERT_EQ(D.active, 2u);
+  // A second thread: each call that reaches the dispatcher asks the quick
+  // question first; only the calls the runtime decides go on to the full
+  // begin_call (stubCall), and every one is counted as before.
+  uint64_t Seen = 0, Quick = 0, Entered = 0;
+  bool Kept = true;
+  std::thread([&] {
+    for (uint64_t I = 0; I < 50000; ++I) {
+      if (D.active == 2 && --D.countdown > 0)
+        continue;
+      ++Seen;
+      ++Entered;
+      bool K = true;
+      if (quickCallKeepingVectors(&D, K) < 0)
+        ++Quick;
+      else
+        stubCall(D, 3, 4);
+      Kept &= K;
+    }
+  }).join();
+  EXPECT_TRUE(Kept) << "the quick call touches general registers only";
+  EXPECT_GT(Quick, Entered / 2) << "most calls counted down there";
+  ASSERT_TRUE(writeReportNow("flushed"));
+  minijson::Value R;
+  ASSERT_TRUE(readReport(reportPath(), R));
+  EXPECT_GT(R["probe"]["dispatch_centicycles"].Num,
+            R["probe"]["dispatch_quick_centicycles"].Num)
+      << "a full entry saves the extended state too";
+  EXPECT_GT(R["probe"]["dispatch_quick_centicycles"].Num, 0);
+  const auto &T1 = (*findLoop(R, "quick:L0"))["threads"][1]["whole_run"];
+  EXPECT_EQ(T1["quick_calls"].Num, Quick);
+  // (The thread's first call has no record yet: not counted.)
+  EXPECT_EQ(T1["dispatch_calls"].Num, Entered - 1);
+  EXPECT_EQ(T1["calls"].Num, Seen)
+      << "quick calls count as calls of the stride";
+}
+
 TEST(Runtime, AnIsolatedSpikeIsNotMultipliedByTheStride) {
   configure(
       {{"DECAN_LOOPS", "all"}, {"DECAN_VARIANTS", "REF"}, {"DECAN_REPS", "2"}});

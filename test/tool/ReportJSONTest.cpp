@@ -119,6 +119,8 @@ void fillWholeRun(LoopReport &L, Filler &F) {
   L.RunCycles = F.real();
   L.VariantCycles = F.real();
   L.InsideCycles = F.real();
+  L.DispatchCalls = F.count();
+  L.QuickCalls = F.count();
   L.TimedCalls = F.count();
   L.MaxStride = F.count();
   L.TimedCycles = F.real();
@@ -194,6 +196,8 @@ Report fullReport() {
   R.ProbeCallCycles = F.real();
   R.SlotFixedCycles = F.real();
   R.CountdownCycles = F.real();
+  R.DispatchCycles = F.real();
+  R.DispatchQuickCycles = F.real();
   R.ProcessCycles = F.real();
   R.OverheadCycles = F.real();
   R.Coverage = F.real();
@@ -274,6 +278,8 @@ const std::set<std::string> DocumentedKeys = {
     ".probe.call_cost_cycles",
     ".probe.slot_fixed_cycles",
     ".probe.countdown_cycles",
+    ".probe.dispatch_cycles",
+    ".probe.dispatch_quick_cycles",
     ".process_cycles",
     ".overhead_cycles",
     ".coverage",
@@ -348,6 +354,8 @@ const std::set<std::string> DocumentedKeys = {
     ".loops[].whole_run.variant_calls",
     ".loops[].whole_run.variant_cycles",
     ".loops[].whole_run.inside_cycles",
+    ".loops[].whole_run.dispatch_calls",
+    ".loops[].whole_run.quick_calls",
     ".loops[].whole_run.timed_calls",
     ".loops[].whole_run.single_cycles",
     ".loops[].whole_run.timed_cycles",
@@ -562,9 +570,9 @@ TEST(AnalysedJSON, AMemberAddedIsAMemberWritten) {
   EXPECT_EQ(sizeof(ProcessInfo), 336u);
   EXPECT_EQ(sizeof(Pair), 48u);
   EXPECT_EQ(sizeof(Interval), 32u);
-  EXPECT_EQ(sizeof(LoopReport), 7552u);
+  EXPECT_EQ(sizeof(LoopReport), 7568u);
   // Report::Objects is not written on purpose (see Report.h).
-  EXPECT_EQ(sizeof(Report), 272u);
+  EXPECT_EQ(sizeof(Report), 288u);
 }
 
 } // namespace

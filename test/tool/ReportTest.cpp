@@ -261,6 +261,49 @@ TEST(RawMerger, ReadsTheWholeRunAndPairsEachThread) {
   EXPECT_TRUE(R.Config.getBoolean("paired").value_or(false));
 }
 
+TEST(RawMerger, ChargesARewrittenDispatchersStateSaveToDecan) {
+  // The same run through a rewritten dispatcher: 6 entries, 4 of them
+  // answered quick (a thread's stride counting down: calls the runtime
+  // did not time), at 300 cycles per full entry and 40 per quick one.
+  std::string S = Raw3Report;
+  for (auto [From, To] :
+       {std::pair<std::string, std::string>{
+            R"("countdown_centicycles":250)",
+            R"("countdown_centicycles":250,"dispatch_centicycles":30000,)"
+            R"("dispatch_quick_centicycles":4000)"},
+        {R"("calls":8,"iterations")", R"("calls":12,"iterations")"},
+        {R"("inside_cycles":9000,)",
+         R"("inside_cycles":9000,"dispatch_calls":6,"quick_calls":4,)"}}) {
+    size_t At = S.find(From);
+    ASSERT_NE(At, std::string::npos) << From;
+    S.replace(At, From.size(), To);
+  }
+  auto V = json::parse(S), V0 = json::parse(Raw3Report);
+  ASSERT_TRUE(V && V0);
+  RawMerger M, M0;
+  ASSERT_FALSE(bool(M.add(*V, "r.json")));
+  ASSERT_FALSE(bool(M0.add(*V0, "r.json")));
+  Report R = M.finish(), R0 = M0.finish();
+  const LoopReport &L = R.Loops[0];
+  EXPECT_EQ(L.DispatchCalls, 6u);
+  EXPECT_EQ(L.QuickCalls, 4u);
+  EXPECT_EQ(R.DispatchCycles, 300);
+  EXPECT_EQ(R.DispatchQuickCycles, 40);
+  // The plain run: inside less the loop's own (9000 - (8000 - 8 x 20)),
+  // no call untimed. With the dispatcher: 4 calls untimed, each a quick
+  // entry (not the stub's countdown), and 2 full entries.
+  EXPECT_DOUBLE_EQ(R0.OverheadCycles, 9000 - (8000 - 8 * 20));
+  EXPECT_DOUBLE_EQ(R.OverheadCycles, R0.OverheadCycles + 4 * 40 + 2 * 300);
+  // The program's own time is the process's less all of it.
+  ASSERT_TRUE(decanAddedShare(R) && decanAddedShare(R0));
+  double Process = R.ProcessCycles;
+  EXPECT_DOUBLE_EQ(*decanAddedShare(R),
+                   R.OverheadCycles / (Process - R.OverheadCycles));
+  ASSERT_TRUE(L.ProgramShare);
+  EXPECT_DOUBLE_EQ(*L.ProgramShare, L.TimeCycles / (Process - R.OverheadCycles))
+      << "what decan adds is no part of the program's time";
+}
+
 TEST(RawMerger, ReadsTheRawFormatBeforeWithItsNames) {
   // decan-raw-2 named whole_run "totals", untimed_calls "untimed", the
   // parts "buckets" of "bucket_width" calls: the same run, the same report.

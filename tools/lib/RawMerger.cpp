@@ -133,6 +133,8 @@ void RawMerger::addWholeRun(const json::Object &TO, const ProcessInfo &PI,
   LP.VariantCalls += count(T, "variant_calls");
   LP.VariantCycles += num(T, "variant_cycles");
   LP.InsideCycles += num(T, "inside_cycles");
+  LP.DispatchCalls += count(T, "dispatch_calls");
+  LP.QuickCalls += count(T, "quick_calls");
   // Older reports time every call: timed = all.
   LP.TimedCalls +=
       static_cast<uint64_t>(num(T, "timed_calls", num(T, "calls")));
@@ -472,6 +474,9 @@ Error RawMerger::add(const json::Value &Raw, StringRef Source) {
       ProbeCall.push_back(*C / 100);
     SlotFixed = std::max(SlotFixed, num(P, "slot_fixed_cycles"));
     Countdown = std::max(Countdown, num(P, "countdown_centicycles") / 100);
+    Dispatch = std::max(Dispatch, num(P, "dispatch_centicycles") / 100);
+    DispatchQuick =
+        std::max(DispatchQuick, num(P, "dispatch_quick_centicycles") / 100);
   }
 
   ProcessInfo PI = addProcess(*O, Source);
@@ -607,6 +612,8 @@ Report RawMerger::finish() const {
     L.VariantCalls = LP.VariantCalls;
     L.VariantCycles = LP.VariantCycles;
     L.InsideCycles = LP.InsideCycles;
+    L.DispatchCalls = LP.DispatchCalls;
+    L.QuickCalls = LP.QuickCalls;
     L.TimedCalls = LP.TimedCalls;
     L.TimedCycles = LP.TimedCycles;
     L.SingleCycles = LP.SingleCycles;
@@ -646,14 +653,15 @@ Report RawMerger::finish() const {
   nameLoops(R.Loops);
   R.SlotFixedCycles = SlotFixed;
   R.CountdownCycles = Countdown;
+  R.DispatchCycles = Dispatch;
+  R.DispatchQuickCycles = DispatchQuick;
   R.OverheadCycles = 0;
   for (const LoopReport &L : R.Loops) {
     // Measured where the runtime timed itself (entry to exit of every
     // call, less the loop's own time); estimated otherwise. The stub's own
     // call into the runtime stays outside both (docs/tool.md).
     if (L.InsideCycles > 0)
-      R.OverheadCycles +=
-          L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles);
+      R.OverheadCycles += R.overheadOf(L);
     else
       R.OverheadCycles +=
           L.VariantCycles +

@@ -320,6 +320,8 @@ static json::Object wholeRunJSON(const LoopReport &X) {
                       {"variant_calls", X.VariantCalls},
                       {"variant_cycles", X.VariantCycles},
                       {"inside_cycles", X.InsideCycles},
+                      {"dispatch_calls", X.DispatchCalls},
+                      {"quick_calls", X.QuickCalls},
                       {"timed_calls", X.TimedCalls},
                       {"timed_cycles", X.TimedCycles},
                       {"single_cycles", X.SingleCycles},
@@ -348,6 +350,8 @@ static bool wholeRunFromJSON(json::ObjectMapper &O, LoopReport &X) {
          O.mapOptional("variant_calls", X.VariantCalls) &&
          O.mapOptional("variant_cycles", X.VariantCycles) &&
          O.mapOptional("inside_cycles", X.InsideCycles) &&
+         O.mapOptional("dispatch_calls", X.DispatchCalls) &&
+         O.mapOptional("quick_calls", X.QuickCalls) &&
          O.mapOptional("timed_calls", X.TimedCalls) &&
          O.mapOptional("timed_cycles", X.TimedCycles) &&
          O.mapOptional("single_cycles", X.SingleCycles) &&
@@ -514,7 +518,9 @@ json::Value toJSON(const Report &X) {
       {"probe", json::Object{{"empty_region_cycles", X.ProbeCycles},
                              {"call_cost_cycles", X.ProbeCallCycles},
                              {"slot_fixed_cycles", X.SlotFixedCycles},
-                             {"countdown_cycles", X.CountdownCycles}}},
+                             {"countdown_cycles", X.CountdownCycles},
+                             {"dispatch_cycles", X.DispatchCycles},
+                             {"dispatch_quick_cycles", X.DispatchQuickCycles}}},
       {"process_cycles", X.ProcessCycles},
       {"overhead_cycles", X.OverheadCycles},
       {"coverage", X.Coverage},
@@ -536,7 +542,10 @@ bool fromJSON(const json::Value &E, Report &X, json::Path P) {
             return Pr.mapOptional("empty_region_cycles", X.ProbeCycles) &&
                    Pr.mapOptional("call_cost_cycles", X.ProbeCallCycles) &&
                    Pr.mapOptional("slot_fixed_cycles", X.SlotFixedCycles) &&
-                   Pr.mapOptional("countdown_cycles", X.CountdownCycles);
+                   Pr.mapOptional("countdown_cycles", X.CountdownCycles) &&
+                   Pr.mapOptional("dispatch_cycles", X.DispatchCycles) &&
+                   Pr.mapOptional("dispatch_quick_cycles",
+                                  X.DispatchQuickCycles);
           }) &&
       O.mapOptional("process_cycles", X.ProcessCycles) &&
       O.mapOptional("overhead_cycles", X.OverheadCycles) &&

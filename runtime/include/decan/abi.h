@@ -72,6 +72,12 @@ enum decan_variant {
 /// count. A negative `v` stays negative and is ignored.
 #define DECAN_RERUN 0x100
 
+/// In rdx of a rewritten dispatcher's first call of begin_call
+/// (decan_rewritten_header): "answer without touching the extended
+/// state" (docs/rewriter.md). Any other rdx (an address, in dispatchers
+/// before it) asks for the full begin_call.
+#define DECAN_QUICK_CALL 0x4b435551
+
 /// Bits of a sample's "flags" in the runtime's reports (docs/runtime.md),
 /// read by the tool.
 enum decan_sample_flag {
@@ -319,7 +325,11 @@ struct decan_rewritten_header {
   /// runtime. The dispatcher calls it with its frame (the stack pointer
   /// its copies run at) in r12 and its fault entry in rsi: a fault inside a
   /// copy other than REF resumes there, at the frame, and the call ends as
-  /// a capped one, the original rerun (ABI 11).
+  /// a capped one, the original rerun (ABI 11). Called with
+  /// DECAN_QUICK_CALL in rdx, before the dispatcher saves the extended
+  /// state, it touches general registers only and answers -1 for a call
+  /// the runtime would not time (a thread's accounting stride counting
+  /// down), else 1: the dispatcher then saves the state and calls again.
   int (*begin_call)(struct decan_loop_desc *);
   int (*end_call)(struct decan_loop_desc *, int, uint64_t,
                   uint64_t); ///< runtime

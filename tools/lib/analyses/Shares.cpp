@@ -123,9 +123,7 @@ std::optional<double> computeShares(Report &R, bool *OverheadKept) {
       continue;
     L.ProgramShare = L.cpuTimeCycles(Running) / Program;
     L.ProgramShareLowerBound =
-        KeepOverhead ||
-        (L.InsideCycles > 0 &&
-         L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles);
+        KeepOverhead || (L.InsideCycles > 0 && R.overheadOf(L) > L.TimeCycles);
     // Regions enclose loops: their time is not added twice.
     if (!L.isRegion())
       Cov += *L.ProgramShare;
@@ -178,14 +176,13 @@ void shareCaveats(AnalysisContext &C) {
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
     // (A lower bound for the whole run is said once: shares().)
     if (L.ProgramShareLowerBound && L.RunCalls && L.InsideCycles > 0 &&
-        L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) > L.TimeCycles)
+        R.overheadOf(L) > L.TimeCycles)
       L.Warnings.push_back(
           formatv("decan's accounting costs {0:F0} cycles per call, more "
                   "than the loop's own {1:F0}: the part it cannot time "
                   "weighs on the program's time, and the program share ({2}) "
                   "is a lower bound",
-                  L.overheadCycles(R.ProbeCallCycles, R.CountdownCycles) /
-                      (double)L.RunCalls,
+                  R.overheadOf(L) / (double)L.RunCalls,
                   L.TimeCycles / (double)L.RunCalls,
                   L.ProgramShare ? pct(*L.ProgramShare) : "-")
               .str());

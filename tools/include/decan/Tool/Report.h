@@ -206,6 +206,11 @@ struct LoopReport {
   /// Runtime entry to exit over all calls (0: not measured): the loop runs
   /// and what decan added around them.
   double InsideCycles = 0;
+  /// Calls that entered a rewritten binary's dispatcher, and of those the
+  /// ones the runtime answered without the extended state's save (a
+  /// thread's stride counting down): the dispatcher's cost lies outside
+  /// InsideCycles (0 for plugin-built loops and older runtimes).
+  uint64_t DispatchCalls = 0, QuickCalls = 0;
   /// Calls actually timed and their cycles (probes included): fewer than
   /// RunCalls when short calls were timed at an accounting stride (each
   /// timed call stands for MaxStride calls at most; docs/runtime.md).
@@ -281,13 +286,22 @@ struct LoopReport {
   /// 5.9's STD), and the slowest thread / the mean; unset below 2 threads.
   std::optional<double> ThreadSpread, ThreadMaxOverMean;
   /// What decan added: inside the runtime around the timed calls, probes
-  /// (\p ProbeCycles each) included, and the stub's countdown
-  /// (\p CountdownCycles) on the calls of a stride that were not timed; 0
-  /// when not measured.
-  double overheadCycles(double ProbeCycles, double CountdownCycles) const {
+  /// (\p ProbeCycles each) included, the stub's countdown
+  /// (\p CountdownCycles) on the calls of a stride that were not timed,
+  /// and a rewritten dispatcher's state save and restore outside the
+  /// runtime's timing (\p Dispatch per entry the runtime decided, \p Quick
+  /// per quick one, which stands for an untimed call instead of the
+  /// stub's countdown); 0 when not measured.
+  double overheadCycles(double ProbeCycles, double CountdownCycles,
+                        double Dispatch = 0, double Quick = 0) const {
     double Own = std::max(0.0, TimedCycles - (double)TimedCalls * ProbeCycles);
     double Skipped = RunCalls > TimedCalls ? double(RunCalls - TimedCalls) : 0;
-    return std::max(0.0, InsideCycles - Own) + Skipped * CountdownCycles;
+    double Quicks = std::min(Skipped, double(QuickCalls));
+    double Full =
+        DispatchCalls > QuickCalls ? double(DispatchCalls - QuickCalls) : 0;
+    return std::max(0.0, InsideCycles - Own) +
+           (Skipped - Quicks) * CountdownCycles + Quicks * Quick +
+           Full * Dispatch;
   }
   /// TimeCycles / the program's own time (decan's cost removed).
   std::optional<double> ProgramShare;
@@ -377,6 +391,15 @@ struct Report {
   double SlotFixedCycles = 0; ///< fixed cost of a sampling slot
   /// The stub's countdown on a call that does not reach the runtime.
   double CountdownCycles = 0;
+  /// A rewritten dispatcher's cost outside the runtime's timing: per entry
+  /// the runtime decided, per quick one (0: none, or an older runtime).
+  double DispatchCycles = 0, DispatchQuickCycles = 0;
+  /// What decan added to loop \p L (LoopReport::overheadCycles at this
+  /// run's rates).
+  double overheadOf(const LoopReport &L) const {
+    return L.overheadCycles(ProbeCallCycles, CountdownCycles, DispatchCycles,
+                            DispatchQuickCycles);
+  }
   /// The processes' own time (their threads' CPU time; wall time where
   /// the runtime did not read it) and what decan added to it (variant
   /// calls, probes, slots).
@@ -462,6 +485,7 @@ private:
     uint64_t RunCalls = 0, RunIterations = 0, RunTripsKnown = 0;
     uint64_t Untimed = 0, VariantCalls = 0, Slots = 0;
     double RunCycles = 0, VariantCycles = 0, InsideCycles = 0;
+    uint64_t DispatchCalls = 0, QuickCalls = 0;
     uint64_t TimedCalls = 0, MaxStride = 1;
     double TimedCycles = 0;
     std::optional<double> SingleCycles = 0; ///< unset once a thread lacks it
@@ -480,7 +504,7 @@ private:
   llvm::json::Object Machine, Config;
   std::string Version;
   std::vector<double> Probe, ProbeCall;
-  double SlotFixed = 0, Countdown = 0;
+  double SlotFixed = 0, Countdown = 0, Dispatch = 0, DispatchQuick = 0;
   unsigned Count = 0, Run = 0;
   LoopPool &loop(llvm::StringRef Id, llvm::StringRef Object);
   ProcessInfo addProcess(const llvm::json::Object &Raw, llvm::StringRef Source);
