@@ -56,6 +56,15 @@ struct LtoPrelinkNoticePass : PassInfoMixin<LtoPrelinkNoticePass> {
 };
 } // namespace
 
+/// What instruments a module's final code: the tuning check, the copies,
+/// the regions.
+static void addInstrumentingPasses(ModulePassManager &MPM) {
+  if (decan::tuneGiven())
+    MPM.addPass(decan::TuneVerifyPass());
+  MPM.addPass(decan::OutlinePass());
+  MPM.addPass(decan::RegionPass());
+}
+
 void decan::registerIRPasses(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
@@ -66,19 +75,13 @@ void decan::registerIRPasses(PassBuilder &PB) {
           MPM.addPass(LtoPrelinkNoticePass());
           return;
         }
-        if (decan::tuneGiven())
-          MPM.addPass(decan::TuneVerifyPass());
-        MPM.addPass(decan::OutlinePass());
-        MPM.addPass(decan::RegionPass());
+        addInstrumentingPasses(MPM);
       });
   // Full LTO's link-time pipeline has no OptimizerLast step: the loops
   // are instrumented at its end instead (ThinLTO's backends have one).
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        if (decan::tuneGiven())
-          MPM.addPass(decan::TuneVerifyPass());
-        MPM.addPass(decan::OutlinePass());
-        MPM.addPass(decan::RegionPass());
+        addInstrumentingPasses(MPM);
       });
   // Measured trip counts (decan flags --apply) reach the loops before the
   // vectoriser and the unroller plan for them.
