@@ -6,8 +6,8 @@
 // paths to the loop header, the enter test; a function's enter site's stub
 // runs the enter test, then the covered instructions; a leave site's stub
 // runs the leave test, then the covered instructions (a return among
-// them returns to the function's caller). The tests are the plugin's region stubs
-// (llvm-plugins/IRRegions.cpp) on the descriptor's `active` and
+// them returns to the function's caller). The tests are the plugin's region
+// stubs (llvm-plugins/IRRegions.cpp) on the descriptor's `active` and
 // `countdown`; a call to the runtime goes through one shared routine that
 // saves the whole state. Private to mc-rewriter/lib.
 //

@@ -60,9 +60,10 @@ __asm__(".text\n"
 // begin_call for a rewritten dispatcher, which passes its frame (where its
 // copies run) in r12 and its fault entry in rsi; with DECAN_QUICK_CALL in
 // rdx, the quick answer that leaves the extended state alone
-// (Rewritten.cpp). A variant other than REF
-// arms the guard with both (Armed 2: the entry reloads every register
-// from the frame).
+// (Rewritten.cpp). A variant other than REF arms the guard with both
+// (Armed 2: the entry reloads every register from the frame).
+// (clang-format would break the instruction lines at the macro.)
+// clang-format off
 __asm__(".text\n"
         ".globl decan_rewritten_begin_call\n"
         ".hidden decan_rewritten_begin_call\n"
@@ -88,6 +89,7 @@ __asm__(".text\n"
         "  ret\n"
         ".cfi_endproc\n"
         ".size decan_rewritten_begin_call, .-decan_rewritten_begin_call\n");
+// clang-format on
 static_assert(DECAN_REF == 0, "the variants above 0 are armed");
 
 /// The x87 tag word of an FXSAVE image (every register empty: 0) and the
