@@ -38,4 +38,6 @@ NOINLINE double kernel(const double *a, double (*b)[LEN], double *c, long n,
 #endif
   return c[1];
 }
-static double one_call(long k, long n) { return kernel(A, B, C, n, D + k * 1e-9); }
+static double one_call(long k, long n) {
+  return kernel(A, B, C, n, D + k * 1e-9);
+}
