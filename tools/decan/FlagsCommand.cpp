@@ -138,6 +138,23 @@ static std::string ltoLinkFlags(const InstallLayout &L, StringRef Compile) {
   return F;
 }
 
+/// The plugin's options as cc1-only arguments: clang loads the plugin (and
+/// registers its options) in cc1 only, and its assembler (cc1as, which gets
+/// the same CFLAGS for `.S` files) would reject an `-mllvm -decan-...` that
+/// nobody registered.
+static std::string forCompilerOnly(StringRef Flags) {
+  SmallVector<StringRef, 16> Words;
+  Flags.split(Words, ' ', -1, false);
+  std::string Out;
+  for (size_t I = 0; I < Words.size(); ++I) {
+    bool PluginOption = Words[I] == "-mllvm" && I + 1 < Words.size() &&
+                        Words[I + 1].starts_with("-decan-");
+    Out += PluginOption ? " -Xclang -mllvm -Xclang " + Words[++I].str()
+                        : " " + Words[I].str();
+  }
+  return Out.empty() ? Out : Out.substr(1);
+}
+
 /// --ship: the plugin loaded only to set --apply's hints; -decan-disable
 /// keeps it from instrumenting, so nothing of decan's is linked.
 static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
@@ -161,7 +178,7 @@ static int printShipFlags(const InstallLayout &L, const FlagsArgs &A,
   bool Both = !A.CFlags && !A.Libs;
   std::string Compile = shipCompileFlags(L) + " -mllvm -decan-disable" + *Flags;
   if (Both || A.CFlags)
-    outs() << Compile;
+    outs() << forCompilerOnly(Compile);
   // The hints are set where the loops are optimized: at link time with LTO.
   if (A.Lto && (Both || A.Libs))
     outs() << (Both ? " " : "") << ltoLinkFlags(L, Compile);
@@ -264,6 +281,7 @@ int runFlagsCommand(int argc, char **argv) {
     Link = (A.Lto ? ltoLinkFlags(*L, Out) + " " : "") + linkFlags(*L);
   if (!Both && !A.CFlags)
     Out.clear();
+  Out = forCompilerOnly(Out);
   outs() << Out << (Out.empty() || Link.empty() ? "" : " ") << Link << "\n";
   return 0;
 }
