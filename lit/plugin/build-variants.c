@@ -29,10 +29,10 @@ int main(int argc, char **argv) {
 // RUN: not %decan flags --variants=LSX 2>&1 | FileCheck --check-prefix=FLAGS-BAD %s
 // FLAGS: -fpass-plugin=
 // FLAGS-NOT: decan-build-variants
-// FLAGS-EXT: -fpass-plugin={{.*}} -mllvm -decan-build-variants=default,extended{{$}}
-// FLAGS-BOTH: -mllvm -decan-build-variants=default,extended,groups{{$}}
-// FLAGS-ALL: -mllvm -decan-build-variants=all{{$}}
-// FLAGS-LIST: -mllvm -decan-build-variants=LS,S2L,groups{{$}}
+// FLAGS-EXT: -fpass-plugin={{.*}} -Xclang -mllvm -Xclang -decan-build-variants=default,extended{{$}}
+// FLAGS-BOTH: -Xclang -mllvm -Xclang -decan-build-variants=default,extended,groups{{$}}
+// FLAGS-ALL: -Xclang -mllvm -Xclang -decan-build-variants=all{{$}}
+// FLAGS-LIST: -Xclang -mllvm -Xclang -decan-build-variants=LS,S2L,groups{{$}}
 // FLAGS-BAD: unknown variant 'LSX'
 //
 // The copies in the object: default, extended, every one. No NO_DIV copy:
