@@ -21,6 +21,7 @@ inconclusive with its reason. Nothing is written into the repository:
   bench/coverage/real-programs.py --decan build/bin/decan --work /tmp/rp \
       [--runs 3] [--lua /path/to/lua] [--polybench /path/to/PolyBenchC-4.2.1]
       [--burner] [--only xz,zstd] [--nests]
+      [--zstd-src DIR|debian] [--sqlite-src DIR|debian]
 """
 import argparse
 import collections
@@ -142,10 +143,90 @@ def build_plugin_programs(args, decan, work):
                      "-o", exe] + cflags + libs + ["-lm"], check=True,
                     stderr=subprocess.DEVNULL)
             progs.append(("pb-" + k, [exe], []))
+    return progs + build_source_programs(args, cflags, libs, work)
+
+
+def debian_source(package, binary, work):
+    """Debian's upstream tarball of the source package that built `binary`
+    (the installed version, from deb.debian.org's pool), unpacked in work;
+    returns the tree's path."""
+    pkg, version = subprocess.check_output(
+        ["dpkg-query", "-W", "-f", "${source:Package} ${source:Upstream-Version}",
+         binary], text=True).split()
+    assert pkg == package, (pkg, package)
+    tree = os.path.join(work, "%s-%s" % (pkg, version))
+    if os.path.isdir(tree):
+        return tree
+    prefix = pkg[:4] if pkg.startswith("lib") else pkg[0]
+    name = "%s_%s.orig.tar.xz" % (pkg, version)
+    url = "http://deb.debian.org/debian/pool/main/%s/%s/%s" % (prefix, pkg,
+                                                              name)
+    tarball = os.path.join(work, name)
+    run(["curl", "-sSfL", "-o", tarball, url], check=True)
+    os.makedirs(tree)
+    run(["tar", "-xf", tarball, "-C", tree, "--strip-components=1"],
+        check=True)
+    return tree
+
+
+def build_source_programs(args, cflags, libs, work):
+    """zstd and sqlite3 from Debian's sources, built with the plugin: the
+    same programs and workloads as the prebuilt ones, measured through the
+    plugin's copies (and its nests) instead of the rewriter's."""
+    progs = []
+    data, sql = workload(work)
+    if args.zstd_src:
+        src = args.zstd_src
+        if src == "debian":
+            src = debian_source("libzstd", "zstd", work)
+        d = os.path.join(work, "zstd-src-build")
+        exe = os.path.join(d, "programs", "zstd")
+        if not os.path.exists(exe):
+            # A copy: the user's tree stays as it is.
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(src, d, symlinks=True)
+            run(["nice", "make", "-j2", "-C", os.path.join(d, "programs"),
+                 "zstd-release", "CC=clang-22",
+                 "CFLAGS=-O2 -g " + " ".join(cflags),
+                 "LDFLAGS=" + " ".join(libs)], check=True,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        progs.append(("zstd-src", [exe, "-10", "-c", data], []))
+    if args.sqlite_src:
+        src = args.sqlite_src
+        if src == "debian":
+            src = debian_source("sqlite3", "sqlite3", work)
+        d = os.path.join(work, "sqlite3-src-build")
+        os.makedirs(d, exist_ok=True)
+        amalgamation = os.path.join(src, "sqlite3.c")
+        if not os.path.exists(amalgamation):
+            # A source tree (Debian's): its amalgamation is generated
+            # (tclsh), in a copy of the tree.
+            tree = os.path.join(d, "tree")
+            if not os.path.exists(os.path.join(tree, "sqlite3.c")):
+                shutil.rmtree(tree, ignore_errors=True)
+                shutil.copytree(src, tree, symlinks=True)
+                run(["sh", "-c", "CC=clang-22 ./configure --disable-tcl && "
+                     "nice make sqlite3.c shell.c"], cwd=tree, check=True,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            src = tree
+        exe = os.path.join(d, "sqlite3")
+        if not os.path.exists(exe):
+            objs = []
+            for f in ("sqlite3.c", "shell.c"):
+                o = os.path.join(d, f[:-2] + ".o")
+                run(["nice", "clang-22", "-O2", "-g", "-DSQLITE_THREADSAFE=1",
+                     "-DHAVE_USLEEP", "-c", os.path.join(src, f), "-o", o] +
+                    cflags, check=True, stderr=subprocess.DEVNULL)
+                objs.append(o)
+            run(["clang-22", "-O2"] + objs + libs +
+                ["-lpthread", "-ldl", "-lm", "-o", exe], check=True)
+        progs.append(("sqlite3-src", [exe, ":memory:", sql], []))
     return progs
 
 
-def debian_programs(work):
+def workload(work):
+    """The compressors' input and sqlite3's script, the same for the
+    prebuilt programs and those built from source."""
     data = os.path.join(work, "data.bin")
     if not os.path.exists(data):
         src = "/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1"
@@ -159,6 +240,11 @@ def debian_programs(work):
            "select x+1 from c where x<300000) insert into t select x, "
            "(x*7919)%1000 from c; select b, count(*), sum(a) from t group by "
            "b order by 3 desc limit 5;")
+    return data, sql
+
+
+def debian_programs(work):
+    data, sql = workload(work)
     return [("xz", ["xz", "-6", "-c", data], ["--lib", "auto"]),
             ("zstd", ["zstd", "-10", "-c", data], ["--lib", "auto"]),
             ("gzip", ["gzip", "-6", "-c", data], ["--lib", "auto"]),
@@ -184,9 +270,18 @@ def main():
     ap.add_argument("--lua")
     ap.add_argument("--polybench")
     ap.add_argument("--only", help="comma-separated program names")
+    ap.add_argument("--zstd-src", metavar="DIR|debian",
+                    help="also zstd built with the plugin from a source tree "
+                         "(debian: the installed version's Debian source, "
+                         "downloaded into --work): program zstd-src")
+    ap.add_argument("--sqlite-src", metavar="DIR|debian",
+                    help="also sqlite3 built with the plugin from an "
+                         "amalgamation (sqlite3.c, shell.c) or a source tree "
+                         "(debian: as --zstd-src; needs tclsh): program "
+                         "sqlite3-src")
     ap.add_argument("--hot", type=float, default=0.02)
     ap.add_argument("--nests", action="store_true",
-                    help="build Lua and PolyBench with `decan flags --nests` "
+                    help="build Lua, PolyBench and the --*-src programs with `decan flags --nests` "
                          "(use another --work than the build without)")
     ap.add_argument("--burner", action="store_true",
                     help="a CPU burner on another core during the runs")
