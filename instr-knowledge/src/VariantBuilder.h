@@ -31,9 +31,10 @@ namespace decan {
 class VariantBuilder {
 public:
   VariantBuilder(const X86Knowledge &K, const LoopBody &Ref,
-                 const LoopSubsets &S, Variant V, const VariantOptions &Opts)
+                 const LoopSubsets &S, Variant V, const VariantOptions &Opts,
+                 bool DeadAcrossBackEdge = false)
       : K(K), Ref(Ref), S(S), V(V), Opts(Opts), RefFacts(bodyFacts(K, Ref)),
-        RD(RefFacts->RD) {}
+        RD(RefFacts->RD), DeadAcrossBackEdge(DeadAcrossBackEdge) {}
 
   VariantResult run();
 
@@ -55,6 +56,8 @@ private:
   /// \p Code: why, for reports (default: from the status).
   VariantResult fail(VariantStatus St, std::string Why,
                      decan_variant_why Code = DECAN_WHY_NONE);
+  /// GPRs dead right after instruction \p I (VariantRules.cpp).
+  std::vector<unsigned> gprsDeadAfter(unsigned I) const;
   /// Store \p I becomes a load (a scatter cannot: the variant fails).
   std::optional<VariantResult> storeAsLoad(unsigned I, unsigned B, bool &OK,
                                            std::string &Why);
@@ -135,6 +138,9 @@ private:
   const VariantOptions &Opts;
   std::shared_ptr<const BodyFacts> RefFacts; ///< shared by REF's variants
   const ReachingDefs &RD;
+  /// A store with no free register loads into a GPR dead across the back
+  /// edge before its data register (buildVariant's second try).
+  bool DeadAcrossBackEdge;
 
   // What the phases leave for the next ones.
   VariantResult Res;

@@ -100,6 +100,58 @@ bool VariantBuilder::flagsDeadAfter(unsigned I) const {
   return false;
 }
 
+/// The 64-bit GPRs other than RSP that the loop writes and that no path
+/// from after instruction \p I reads before writing them whole (32 or 64
+/// bits), around the back edge too, and no exit it reaches first leaves
+/// live.
+std::vector<unsigned> VariantBuilder::gprsDeadAfter(unsigned I) const {
+  static const char *const Names[] = {"RAX", "RBX", "RCX", "RDX", "RSI",
+                                      "RDI", "RBP", "R8",  "R9",  "R10",
+                                      "R11", "R12", "R13", "R14", "R15"};
+  unsigned Home = 0;
+  for (unsigned B = 0; B < Ref.Blocks.size(); ++B)
+    if (I >= Ref.Blocks[B].Begin && I < Ref.Blocks[B].End)
+      Home = B;
+  std::vector<unsigned> Out;
+  for (const char *Name : Names) {
+    unsigned R = K.reg(Name);
+    // Only a register the loop writes: the plugin's copy saves it already
+    // (a callee-saved one untouched by the loop it would not).
+    if (!RD.regWrittenInLoop(R))
+      continue;
+    // Walks from (block, first instruction); a block entered at its start
+    // once is enough.
+    std::vector<bool> Seen(Ref.Blocks.size(), false);
+    std::vector<std::pair<unsigned, unsigned>> Work = {{Home, I + 1}};
+    bool Live = false;
+    while (!Live && !Work.empty()) {
+      auto [B, From] = Work.back();
+      Work.pop_back();
+      const LoopBody::Block &Blk = Ref.Blocks[B];
+      bool Killed = false;
+      for (unsigned J = From; J < Blk.End && !Killed && !Live; ++J) {
+        for (const RegRead *RR : RD.readsOf(J))
+          Live |= K.regsOverlap(RR->Reg, R);
+        for (auto [W, U] : RD.writesOf(J))
+          Killed |= K.regsOverlap(W, R) && K.regBits(W) >= 32;
+      }
+      if (Killed || Live)
+        continue;
+      if (Blk.Exiting)
+        for (unsigned L : Ref.LiveOuts)
+          Live |= K.regsOverlap(L, R);
+      for (unsigned Succ : Blk.Succs)
+        if (!Seen[Succ]) {
+          Seen[Succ] = true;
+          Work.push_back({Succ, Ref.Blocks[Succ].Begin});
+        }
+    }
+    if (!Live)
+      Out.push_back(R);
+  }
+  return Out;
+}
+
 /// Pure load of the same address and width. Load-ops load into their
 /// destination; stores and read-modify-write ops into a free register.
 bool VariantBuilder::asLoad(unsigned I, std::vector<Instr> &Out,
@@ -215,11 +267,19 @@ bool VariantBuilder::asLoad(unsigned I, std::vector<Instr> &Out,
                 Cands.push_back(Sz);
         }
       }
-      for (unsigned J = M + 5; J < In.Ops.size(); ++J)
-        if (In.Ops[J].isReg() && In.Ops[J].Reg &&
-            (VecData ? K.isVector(In.Ops[J].Reg) : K.isGPR(In.Ops[J].Reg)))
-          if (unsigned Sz = sized(In.Ops[J].Reg, W))
+      // None dead in the rest of the block: on the second try (the data
+      // register added a dependence the verifier refused: zstd's match
+      // finders, every GPR busy), a GPR dead across the back edge.
+      if (Cands.empty() && !VecData && DeadAcrossBackEdge)
+        for (unsigned R : gprsDeadAfter(I))
+          if (unsigned Sz = sized(R, W))
             Cands.push_back(Sz);
+      if (Cands.empty())
+        for (unsigned J = M + 5; J < In.Ops.size(); ++J)
+          if (In.Ops[J].isReg() && In.Ops[J].Reg &&
+              (VecData ? K.isVector(In.Ops[J].Reg) : K.isGPR(In.Ops[J].Reg)))
+            if (unsigned Sz = sized(In.Ops[J].Reg, W))
+              Cands.push_back(Sz);
     }
   }
   if (Cands.empty()) {

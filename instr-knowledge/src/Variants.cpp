@@ -663,5 +663,13 @@ VariantResult decan::buildVariant(const X86Knowledge &K, const LoopBody &Ref,
   for (unsigned I = 0; I < R.Instrs.size(); ++I)
     R.Instrs[I].Id = I;
   VariantBuilder B(K, R, S, V, Opts);
-  return B.run();
+  VariantResult Res = B.run();
+  if (Res.Status != VariantStatus::Verifier)
+    return Res;
+  // A store turned into a load of its data register can add a dependence
+  // where no register is free; once more with registers dead across the
+  // back edge (the first choice stays where it passes: fewer changes).
+  VariantBuilder Again(K, R, S, V, Opts, /*DeadAcrossBackEdge=*/true);
+  VariantResult Second = Again.run();
+  return Second.Status == VariantStatus::OK ? Second : Res;
 }

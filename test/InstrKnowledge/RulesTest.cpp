@@ -956,3 +956,29 @@ TEST_F(RulesTest, AnExitOnAnArrayTheLoopStoresToKeepsOnlyREF) {
   L.Instrs[3] = ins(*K, "MOV32rm", {"EDI", "RIP", "#1", "-", "#64", "-"});
   EXPECT_NE(build(L, Variant::LS).Why, DECAN_WHY_EXIT_READS_STORED);
 }
+
+TEST_F(RulesTest, StoreOfALiveRegisterLoadsIntoOneDeadAcrossTheBackEdge) {
+  // zstd's row hash update: `movl %r15d, (%r13,%rdx,4)` stores the
+  // induction variable, every GPR is busy (no free register) and none is
+  // dead in the rest of the block. Loading into the data register would
+  // add a dependence (the verifier refused LS on 74 loops of zstd_lazy.c);
+  // EAX is written at the top of the next iteration before any read.
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "MOV32rm", {"EAX", "RDI", "#4", "RCX", "#0", "-"}),
+            ins(*K, "AND32ri", {"EAX", "EAX", "#31"}),
+            ins(*K, "MOV32mr", {"RSI", "#4", "RAX", "#0", "-", "ECX"})},
+           "#1");
+  L.FreeRegs.clear();
+  VariantResult R = build(L, Variant::LS);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  std::vector<Instr> I = of(R, 2);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_EQ(name(I[0]), "MOV32rm");
+  EXPECT_EQ(I[0].Ops[0].Reg, K->reg("EAX"));
+  // EAX live after the loop: no register is dead there; the data register
+  // itself adds the dependence, and the verifier refuses the variant.
+  L.LiveOuts = {K->reg("RAX")};
+  VariantResult Live = build(L, Variant::LS);
+  EXPECT_NE(Live.Status, VariantStatus::OK);
+}
