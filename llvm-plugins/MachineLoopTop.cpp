@@ -35,21 +35,34 @@ static bool jumpToTop(MachineBasicBlock &Pred, MachineBasicBlock &Top) {
   return true;
 }
 
-void decan::alignLoopTop(MachineFunction &MF, const MachineLoop &L) {
-  const Align LoopAlign(LoopTopAlign);
+/// Puts the first block of \p L in layout at a line's start. \returns
+/// whether the block before it jumps over the padding (false: the padding
+/// runs, or the top is the function's entry).
+static bool alignTop(MachineFunction &MF, const MachineLoop &L) {
+  const Align LoopAlign(decan::LoopTopAlign);
   for (MachineBasicBlock &MBB : MF) {
     if (!L.contains(&MBB))
       continue;
     MBB.setAlignment(LoopAlign);
     MBB.setMaxBytesForAlignment(0);
-    // The padding jumped over: the function may start anywhere. Otherwise
-    // it is aligned as the top, and the padding runs alike in every copy.
     MachineBasicBlock *Pred =
         &MBB == &MF.front() ? nullptr : &*std::prev(MBB.getIterator());
-    if (Pred && jumpToTop(*Pred, MBB))
-      MF.setAlignment(Align(1));
-    else
-      MF.ensureAlignment(LoopAlign);
-    return;
+    return Pred && jumpToTop(*Pred, MBB);
   }
+  return false;
+}
+
+void decan::alignLoopTop(MachineFunction &MF, const MachineLoop &L) {
+  // The padding jumped over: the function may start anywhere. Otherwise
+  // it is aligned as the top, and the padding runs alike in every copy.
+  if (alignTop(MF, L))
+    MF.setAlignment(Align(1));
+  else
+    MF.ensureAlignment(Align(LoopTopAlign));
+  // A nest's inner loops too: where layout put them differs between copies
+  // (a longer DL1 body moves them), and an inner loop off a line's start
+  // crosses windows its twin in REF does not (issue 26, item 2).
+  for (const MachineLoop *Inner : L.getLoopsInPreorder())
+    if (Inner != &L)
+      alignTop(MF, *Inner);
 }

@@ -22,7 +22,7 @@ reports go to --work too.
 
 usage: bench/repro/repro.py --build BUILD --polybench DIR --work DIR
        [--runs 3] [--kernels gemm,atax] [--conditions idle,busy]
-       [--label NAME] [--json OUT]
+       [--label NAME] [--json OUT] [--nests]
 Not a test: it prints what this machine gave in these runs.
 """
 import argparse
@@ -76,11 +76,12 @@ def export_sources(src, dest):
     return out
 
 
-def build(decan, src, kernel, outdir):
+def build(decan, src, kernel, outdir, nests=False):
     exe = os.path.join(outdir, kernel)
     if os.path.exists(exe):
         return exe
-    flags = subprocess.run([decan, "flags"], check=True, capture_output=True,
+    flags = subprocess.run([decan, "flags"] + ["--nests"] * nests, check=True,
+                           capture_output=True,
                            text=True).stdout.split()
     kdir = os.path.join(src, KERNELS[kernel])
     cfile = [f for f in os.listdir(kdir)
@@ -209,6 +210,8 @@ def main():
     p.add_argument("--hot", type=float, default=0.05)
     p.add_argument("--confidence", type=float, default=0.9)
     p.add_argument("--label", default="decan")
+    p.add_argument("--nests", action="store_true",
+                   help="build with `decan flags --nests` (nests as loops)")
     p.add_argument("--json")
     p.add_argument("--reuse", action="store_true",
                    help="summarize the reports an earlier run left in --work")
@@ -219,7 +222,7 @@ def main():
     bins = os.path.join(work, a.label)
     os.makedirs(bins, exist_ok=True)
     kernels = a.kernels.split(",")
-    exes = {k: build(decan, src, k, bins) for k in kernels}
+    exes = {k: build(decan, src, k, bins, a.nests) for k in kernels}
     results = {}
     for cond in a.conditions.split(","):
         burner = None

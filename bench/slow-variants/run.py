@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Why removal variants read slower than the loop (issue 26, item 2).
 
-Builds and runs the two harnesses of this directory in --work (clang-22):
+Builds and runs the three harnesses of this directory in --work (clang-22):
 
   cold_copy      a short call's sample against its REF neighbours: a copy
                  entered once in K calls (cold), or after the slot's
@@ -10,7 +10,9 @@ Builds and runs the two harnesses of this directory in --work (clang-22):
   store_as_load  bzip2's quadrant loop with its stores as LS makes them
                  (loads), as write prefetches, and kept without the
                  arithmetic (what LS should measure), at table sizes from
-                 L1 to memory.
+                 L1 to memory;
+  nest_placement fdtd-2d's nest main:N1, its REF and DL1 copies' bytes,
+                 the inner loop's top at offsets 0-48 of its line.
 
 Not a test: it prints what this machine gives (docs/validation.md,
 "Removal variants slower than the loop").
@@ -56,6 +58,12 @@ def main():
             subprocess.run([exe["cold_copy"], str(k), mode], check=True)
     for entries in (8000, 100000, 900000, 4000000, 30000000):
         subprocess.run([exe["store_as_load"], str(entries)], check=True)
+    nest = os.path.join(a.work, "nest_placement")
+    subprocess.run(["clang-22", "-O2", os.path.join(HERE, "nest_placement.c"),
+                    os.path.join(HERE, "nest_placement.S"), "-o", nest],
+                   check=True)
+    for _ in range(3):
+        subprocess.run([nest], check=True)
 
 
 if __name__ == "__main__":

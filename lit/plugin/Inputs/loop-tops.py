@@ -15,20 +15,23 @@ and the relocated original's), then a summary line; from objdump also the
 padding (llvm-plugins/MachineLoopTop.h): the most NOP bytes any copy has
 right before its top and after its last instruction, and how many copies
 run the padding before their top (the block before it does not jump over
-it)."""
+it). For nest copies (f.decan.N0.REF, ...) also the offsets of every
+loop's top in them, inner loops included (the targets of backward
+branches)."""
 import re
 import sys
 
-objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.L\d+)\.([A-Z0-9_]+)>:')
+objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.[LN]\d+)\.([A-Z0-9_]+)>:')
 objdump_other = re.compile(r'^([0-9a-f]+) <(.+)>:')
-objdump_jump_ref = re.compile(r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.L\d+)\.REF>')
+objdump_jump_ref = re.compile(r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.[LN]\d+)\.REF>')
 objdump_branch = re.compile(r'^\s*([0-9a-f]+):.*\sj[a-z]+\s+(?:0x)?([0-9a-f]+)\b')
 objdump_insn = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)')
 disasm_copy = re.compile(r'^(\S+:L\d+)\.([A-Za-z0-9_]+) @0x([0-9a-f]+):')
 disasm_orig = re.compile(r'^(\S+:L\d+): original header 0x([0-9a-f]+), offset')
 disasm_branch = re.compile(r'^\s+j[a-z]+\s+0x([0-9a-f]+)')
 
-copies = []  # [loop, variant, start, [branch targets], [(address, mnemonic)]]
+copies = []  # [loop, variant, start, [branch targets], [(address, mnemonic)],
+#             [backward branch targets]]
 trampolines = set()  # --disasm copies that start with a jmp
 first_line = False
 original = {}
@@ -36,11 +39,11 @@ jumps = {}  # loop -> copies that only jump to its REF
 for line in sys.stdin:
     m = objdump_fn.match(line)
     if m:
-        copies.append([m.group(2), m.group(3), int(m.group(1), 16), [], []])
+        copies.append([m.group(2), m.group(3), int(m.group(1), 16), [], [], []])
         continue
     m = disasm_copy.match(line)
     if m:
-        copies.append([m.group(1), m.group(2), int(m.group(3), 16), [], []])
+        copies.append([m.group(1), m.group(2), int(m.group(3), 16), [], [], []])
         first_line = True
         continue
     m = disasm_orig.match(line)
@@ -49,7 +52,7 @@ for line in sys.stdin:
         continue
     m = objdump_other.match(line)
     if m:  # another function: where the copy before it ends
-        copies.append([None, None, int(m.group(1), 16), [], []])
+        copies.append([None, None, int(m.group(1), 16), [], [], []])
         continue
     if first_line and line.strip().startswith("jmp"):
         trampolines.add((copies[-1][0], copies[-1][1]))
@@ -65,6 +68,8 @@ for line in sys.stdin:
     m = objdump_branch.match(line) or disasm_branch.match(line)
     if m and copies:
         copies[-1][3].append(int(m.group(m.lastindex), 16))
+        if m.re is objdump_branch and int(m.group(2), 16) <= int(m.group(1), 16):
+            copies[-1][5].append(int(m.group(2), 16))
 
 
 
@@ -87,10 +92,14 @@ starts = sorted(c[2] for c in copies)
 loops, relocated = {}, {}
 most_before = most_after = None
 padding_runs = 0
-for loop, variant, start, targets, insns in copies:
+nest_tops, nest_copies = set(), 0
+for loop, variant, start, targets, insns, back in copies:
     if loop is None:
         continue
     end = next((s for s in starts if s > start), start + 4096)
+    if ".decan.N" in loop:  # a nest: every loop's top is a back edge's target
+        nest_tops |= {t % 64 for t in back if start <= t < end}
+        nest_copies += 1
     inside = [t for t in targets if start <= t < end]
     if not inside:
         print(f"{loop}.{variant}: no loop found")
@@ -127,3 +136,6 @@ print(f"{len(loops)} loops: {spread} with copies at two offsets or more, "
 if most_before is not None:
     print(f"padding: at most {most_before} bytes before a loop top, "
           f"{most_after} after a copy, run in {padding_runs} copies")
+if nest_copies:
+    print(f"nests: {nest_copies} copies, their loops' tops (back-edge "
+          f"targets) modulo 64: {' '.join(map(str, sorted(nest_tops)))}")
