@@ -38,8 +38,10 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
   // The backward slice of every exit condition inside the loop.
   SmallVector<Instruction *, 16> Work;
   SmallPtrSet<Instruction *, 32> Slice;
+  // A nest's (IRNests.h) inner loops' exits too: each is a loop test.
   SmallVector<BasicBlock *, 4> Exiting;
-  L.getExitingBlocks(Exiting);
+  for (const Loop *Level : L.getLoopsInPreorder())
+    Level->getExitingBlocks(Exiting);
   ExitMemory R;
   for (BasicBlock *BB : Exiting) {
     Instruction *T = BB->getTerminator();

@@ -26,7 +26,7 @@ class StructType;
 
 namespace decan {
 
-/// What the exit tests of an innermost loop read.
+/// What the exit tests of a loop read.
 struct ExitMemory {
   /// A load or a call is in the backward slice of an exit condition: a
   /// variant's copy gets an iteration cap.
@@ -36,6 +36,8 @@ struct ExitMemory {
   bool MayReadStored = false;
 };
 
+/// What the exit tests of \p L read (of a nest: every loop's exit tests),
+/// and whether a store of \p L may write it.
 ExitMemory exitMemory(const llvm::Loop &L, llvm::AAResults &AA);
 
 /// Attribute on a copy that carries a cap (read by the machine pass, which

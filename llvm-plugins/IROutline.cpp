@@ -554,7 +554,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   }
 
   for (NestCandidate &N : Nests)
-    planNest(F, FAM, Filter, N, Plans, MemDep, ExitMem, Table, ORE);
+    planNest(F, FAM, Filter, Nests, N, Plans, MemDep, ExitMem, Table, ORE);
 
   // Build every copy before any stub changes the function's CFG (a nest's
   // copies hold its inner loops without their stubs).

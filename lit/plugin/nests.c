@@ -14,6 +14,15 @@
 // RUN: FileCheck --check-prefix=FP %s < %t.s
 // RUN: FileCheck --check-prefix=LS %s < %t.s
 // RUN: FileCheck --check-prefix=ORIG %s < %t.s
+//
+// Every loop test of a nest is judged for the machine rules as an
+// innermost loop's exit is: none reads memory here, so a load the machine
+// code adds to one (a spilled bound, a stack argument) is no program
+// store's.
+// RUN: %clang_decan -O2 -S -emit-llvm -mllvm -decan-nests %s -o - \
+// RUN:   | FileCheck --check-prefix=IR %s
+// IR: define internal void @gemm.decan.N0.FP({{.*}}) #[[ATTRS:[0-9]+]]
+// IR: attributes #[[ATTRS]] = {{{.*}}"decan-exit-alias"="no"
 
 #define N 64
 double A[N][N], B[N][N], C[N][N];
@@ -29,13 +38,17 @@ void gemm(int n) {
 // REMARK-DAG: remark: variant LS of gemm:N0:
 // REMARK-DAG: remark: variant CTRL of gemm:N0:
 
+// A nest that calls is measured as an innermost loop that calls: the call
+// kept in every variant, NO_CALL without it.
 double ext(double);
 void calls(int n) {
   for (int k = 0; k < n; k++)
     for (int j = 0; j < n; j++)
       C[k][j] = ext(A[k][j]);
 }
-// REMARK-DAG: remark: nest calls:N0 not instrumented: a call in the nest
+// REMARK-DAG: remark: loop calls:N0 outlined into 7 variants
+// REMARK-DAG: remark: variant NO_CALL of calls:N0:
+// REMARK-DAG: remark: variant LS of calls:N0: {{.*}}NO_CALL is its reference
 
 void ragged(int n) {
   for (int k = 0; k < n; k++)
