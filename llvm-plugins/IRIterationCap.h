@@ -55,9 +55,13 @@ inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
 /// before the clock starts; each back edge counts one down, and the last
 /// leaves through a block that stops the clock and reports
 /// DECAN_TRIPS_CAPPED. A cap of 0 never runs out. Without \p TripsCounted
-/// (no induction variable) the copy also carries TripsUnknownAttr.
+/// (no induction variable, or a nest: its trip count is its outer loop's)
+/// the copy also carries TripsUnknownAttr. With \p EveryLoop (a nest) each
+/// loop of the copy counts its own iterations down from the cap, starting
+/// over at each entry.
 void addIterationCap(llvm::Function &Copy, llvm::Constant *Desc,
-                     llvm::StructType *DescTy, bool TripsCounted);
+                     llvm::StructType *DescTy, bool TripsCounted,
+                     bool EveryLoop = false);
 
 /// Whether addIterationCap adds caps (-decan-iteration-caps, default on).
 bool iterationCapsEnabled();

@@ -126,7 +126,9 @@ static std::string nestSkipReason(const Function &F, const Loop &L) {
     return OptNoneSkipReason;
   if (std::optional<std::string> Why = bodySkipReason(L))
     return *Why;
-  if (testsReadMemory(L))
+  // With caps, a variant copy whose loop test reads memory ends: every
+  // loop of it counts its iterations down (IRIterationCap.h).
+  if (!iterationCapsEnabled() && testsReadMemory(L))
     return "a loop test of the nest reads memory (a variant could change "
            "its trip counts)";
   return "";

@@ -120,8 +120,9 @@ SmallVector<Function *, DECAN_NUM_VARIANTS>
 decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
                           StringRef MemDep, const ExitMemory &EM) {
   uint32_t Unbuilt =
-      P.Rec.VariantMask &
-      unusableVariants(*P.L, EM, iterationCapsEnabled() && P.IV != nullptr);
+      P.Rec.VariantMask & unusableVariants(*P.L, EM,
+                                           iterationCapsEnabled() &&
+                                               P.IV != nullptr && !P.Rec.Nest);
   SmallVector<Function *, DECAN_NUM_VARIANTS> Fns{&Ref};
   for (unsigned V = 1; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.Rec.VariantMask >> V & 1) || (Unbuilt >> V & 1)) {
