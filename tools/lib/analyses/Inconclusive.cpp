@@ -34,8 +34,10 @@ static void nestsHint(AnalysisContext &C) {
   std::string Ids;
   unsigned Named = 0;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    bool Short = S.TooShort ||
-                 StringRef(L.Inconclusive).contains("(the short-call term)");
+    // Below the precision floor, or short enough for the short-call term
+    // (Saturations.cpp) to widen its intervals.
+    bool Short = S.TooShort || S.ShortCall >= C.T.NoiseFloor ||
+                 StringRef(L.Inconclusive).contains("short-call term");
     if (L.Verdict != VerdictClass::Inconclusive || !Short || L.DispatchCalls ||
         L.ProgramShare.value_or(0) < 0.02)
       return;
