@@ -34,24 +34,27 @@ static void nestsHint(AnalysisContext &C) {
   std::string Ids;
   unsigned Named = 0;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    // Below the precision floor, or short enough for the short-call term
-    // (Saturations.cpp) to widen its intervals.
-    bool Short = S.TooShort || S.ShortCall >= C.T.NoiseFloor ||
-                 StringRef(L.Inconclusive).contains("short-call term");
+    // Below the precision floor, or inconclusive for the short-call term
+    // (Saturations.cpp): not where more samples would settle it.
+    bool Short =
+        S.TooShort || StringRef(L.Inconclusive).contains("short-call term");
     if (L.Verdict != VerdictClass::Inconclusive || !Short || L.DispatchCalls ||
         L.ProgramShare.value_or(0) < 0.02)
       return;
     if (Named++ < 3)
       Ids += (Ids.empty() ? "" : ", ") + L.name();
   });
-  if (Named)
-    C.R.Warnings.push_back(
-        formatv("{0} hot loop{1} inconclusive for short calls ({2}{3}): "
-                "rebuild with 'decan flags --nests' to time {4} with the loop "
-                "around {4}",
-                Named, Named == 1 ? " is" : "s are", Ids,
-                Named > 3 ? ", ..." : "", Named == 1 ? "it" : "them")
-            .str());
+  if (!Named)
+    return;
+  std::string W =
+      formatv("{0} hot loop{1} inconclusive for short calls ({2}{3}): "
+              "rebuild with 'decan flags --nests' to time {4} with the loop "
+              "around {4}",
+              Named, Named == 1 ? " is" : "s are", Ids,
+              Named > 3 ? ", ..." : "", Named == 1 ? "it" : "them")
+          .str();
+  if (!is_contained(C.R.Warnings, W))
+    C.R.Warnings.push_back(W);
 }
 
 void inconclusive(AnalysisContext &C) {
