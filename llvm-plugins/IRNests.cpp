@@ -31,9 +31,9 @@ using namespace decan;
 
 static cl::opt<bool> DecanNests(
     "decan-nests",
-    cl::desc("Also outline each 2-level loop nest whose inner loops are "
-             "instrumented as one loop with its variants (id F:N<k>; "
-             "`decan flags --nests`)"),
+    cl::desc("Also outline each loop nest whose inner loops are "
+             "instrumented (2 levels, or 3 around short 2-level nests) as "
+             "one loop with its variants (id F:N<k>; `decan flags --nests`)"),
     cl::init(false));
 
 static cl::opt<unsigned> NestDeepenBelow(

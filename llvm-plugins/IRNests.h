@@ -12,11 +12,12 @@
 // nest's (docs/variants.md, "Loop nests").
 //
 // A nest is built where every inner loop is instrumented (the innermost
-// selection: options, shape, body) and no loop test of the nest (an outer
-// or inner exit) reads memory or calls: its variants then need no
-// iteration cap. Calls elsewhere in the nest are kept in every variant and
-// removed by NO_CALL, as in an innermost loop. Otherwise it gets a record
-// with the reason, when its inner loops are instrumented. Where a 2-level
+// selection: options, shape, body). Where a loop test of the nest (an
+// outer or inner exit) reads memory or calls, its variant copies carry the
+// iteration cap on every loop (IRIterationCap.h; without caps the nest is
+// refused). Calls are kept in every variant and removed by NO_CALL, as in
+// an innermost loop. A nest not built gets a record with the reason, when
+// its inner loops are instrumented. Where a 2-level
 // nest's calls are short by constant trip counts, the loop around it is
 // timed instead when it is a 3-level nest of such nests and instrumented
 // innermost loops (-decan-nest-deepen-below).
