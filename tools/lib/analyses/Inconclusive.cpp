@@ -34,10 +34,11 @@ static void nestsHint(AnalysisContext &C) {
   std::string Ids;
   unsigned Named = 0;
   forEachLoop(C, [&](LoopReport &L, LoopState &S) {
-    // Below the precision floor, or inconclusive for the short-call term
-    // (Saturations.cpp): not where more samples would settle it.
-    bool Short =
-        S.TooShort || StringRef(L.Inconclusive).contains("short-call term");
+    // Below the precision floor, or inconclusive with a short-call term
+    // (Saturations.cpp) that spans the thresholds or at least the gap
+    // between LS and FP that makes a bound: longer calls would settle it.
+    bool Short = S.TooShort || S.ShortCall >= C.T.Gap ||
+                 StringRef(L.Inconclusive).contains("short-call term");
     if (L.Verdict != VerdictClass::Inconclusive || !Short || L.DispatchCalls ||
         L.ProgramShare.value_or(0) < 0.02)
       return;
