@@ -15,6 +15,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -38,8 +39,10 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
   // The backward slice of every exit condition inside the loop.
   SmallVector<Instruction *, 16> Work;
   SmallPtrSet<Instruction *, 32> Slice;
+  // A nest's (IRNests.h) inner loops' exits too: each is a loop test.
   SmallVector<BasicBlock *, 4> Exiting;
-  L.getExitingBlocks(Exiting);
+  for (const Loop *Level : L.getLoopsInPreorder())
+    Level->getExitingBlocks(Exiting);
   ExitMemory R;
   for (BasicBlock *BB : Exiting) {
     Instruction *T = BB->getTerminator();
@@ -90,15 +93,64 @@ decan::ExitMemory decan::exitMemory(const Loop &L, AAResults &AA) {
 
 bool decan::iterationCapsEnabled() { return IterationCaps; }
 
+/// Counts the iterations of the loop at \p Header down from \p Cap, which
+/// each entry from outside the loop starts over: each back edge (from
+/// \p Latches) gets a block that counts one down, the last leaving to
+/// \p Capped.
+static void countDown(Function &Copy, BasicBlock *Header,
+                      ArrayRef<BasicBlock *> Latches, Value *Cap,
+                      BasicBlock *Capped, IRBuilder<> &B) {
+  Type *I64 = Cap->getType();
+  PHINode *Left = PHINode::Create(I64, Latches.size() + 1, "decan.left");
+  for (BasicBlock *P : predecessors(Header))
+    if (!is_contained(Latches, P))
+      Left->addIncoming(Cap, P);
+  Left->insertBefore(Header->begin());
+  for (BasicBlock *Latch : Latches) {
+    BasicBlock *Count =
+        BasicBlock::Create(Copy.getContext(), "decan.count", &Copy, Header);
+    Latch->getTerminator()->replaceSuccessorWith(Header, Count);
+    for (PHINode &PN : Header->phis())
+      if (&PN != Left)
+        PN.replaceIncomingBlockWith(Latch, Count);
+    B.SetInsertPoint(Count);
+    Value *Next =
+        B.CreateSub(Left, ConstantInt::get(I64, 1), "decan.left.next");
+    B.CreateCondBr(B.CreateICmpEQ(Next, ConstantInt::get(I64, 0)), Capped,
+                   Header);
+    Left->addIncoming(Next, Count);
+  }
+}
+
 void decan::addIterationCap(Function &Copy, Constant *Desc, StructType *DescTy,
-                            bool TripsCounted) {
+                            bool TripsCounted, bool EveryLoop) {
   if (!IterationCaps)
     return;
   LLVMContext &Ctx = Copy.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   BasicBlock &Entry = Copy.getEntryBlock();
   auto *EntryBr = cast<BranchInst>(Entry.getTerminator());
-  BasicBlock *Header = EntryBr->getSuccessor(0);
+  // Each loop's header with its back edges' blocks: the outlined loop's
+  // (entered from the entry block), or every loop's of a nest.
+  SmallVector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 4>>, 4> Loops;
+  if (EveryLoop) {
+    DominatorTree DT(Copy);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      SmallVector<BasicBlock *, 4> Latches;
+      for (BasicBlock *P : predecessors(L->getHeader()))
+        if (L->contains(P) && !is_contained(Latches, P))
+          Latches.push_back(P);
+      Loops.push_back({L->getHeader(), Latches});
+    }
+  } else {
+    BasicBlock *Header = EntryBr->getSuccessor(0);
+    SmallVector<BasicBlock *, 4> Latches;
+    for (BasicBlock *P : predecessors(Header))
+      if (P != &Entry && !is_contained(Latches, P))
+        Latches.push_back(P);
+    Loops.push_back({Header, Latches});
+  }
   CallInst *T0 = nullptr;
   for (Instruction &I : Entry)
     if (auto *C = dyn_cast<CallInst>(&I); C && C->isInlineAsm()) {
@@ -123,27 +175,8 @@ void decan::addIterationCap(Function &Copy, Constant *Desc, StructType *DescTy,
   B.CreateStore(ConstantInt::get(I64, DECAN_TRIPS_CAPPED), Trips);
   B.CreateRetVoid();
 
-  // Each back edge gets a block that counts one iteration down.
-  SmallVector<BasicBlock *, 4> Latches;
-  for (BasicBlock *P : predecessors(Header))
-    if (P != &Entry && !is_contained(Latches, P))
-      Latches.push_back(P);
-  PHINode *Left = PHINode::Create(I64, Latches.size() + 1, "decan.left");
-  Left->insertBefore(Header->begin());
-  Left->addIncoming(Cap, &Entry);
-  for (BasicBlock *Latch : Latches) {
-    BasicBlock *Count = BasicBlock::Create(Ctx, "decan.count", &Copy, Header);
-    Latch->getTerminator()->replaceSuccessorWith(Header, Count);
-    for (PHINode &PN : Header->phis())
-      if (&PN != Left)
-        PN.replaceIncomingBlockWith(Latch, Count);
-    B.SetInsertPoint(Count);
-    Value *Next =
-        B.CreateSub(Left, ConstantInt::get(I64, 1), "decan.left.next");
-    B.CreateCondBr(B.CreateICmpEQ(Next, ConstantInt::get(I64, 0)), Capped,
-                   Header);
-    Left->addIncoming(Next, Count);
-  }
+  for (auto &[Header, Latches] : Loops)
+    countDown(Copy, Header, Latches, Cap, Capped, B);
   Copy.addFnAttr(CappedAttr);
   if (!TripsCounted)
     Copy.addFnAttr(TripsUnknownAttr);

@@ -26,7 +26,7 @@ class StructType;
 
 namespace decan {
 
-/// What the exit tests of an innermost loop read.
+/// What the exit tests of a loop read.
 struct ExitMemory {
   /// A load or a call is in the backward slice of an exit condition: a
   /// variant's copy gets an iteration cap.
@@ -36,6 +36,8 @@ struct ExitMemory {
   bool MayReadStored = false;
 };
 
+/// What the exit tests of \p L read (of a nest: every loop's exit tests),
+/// and whether a store of \p L may write it.
 ExitMemory exitMemory(const llvm::Loop &L, llvm::AAResults &AA);
 
 /// Attribute on a copy that carries a cap (read by the machine pass, which
@@ -53,9 +55,13 @@ inline constexpr const char *TripsUnknownAttr = "decan-trips-unknown";
 /// before the clock starts; each back edge counts one down, and the last
 /// leaves through a block that stops the clock and reports
 /// DECAN_TRIPS_CAPPED. A cap of 0 never runs out. Without \p TripsCounted
-/// (no induction variable) the copy also carries TripsUnknownAttr.
+/// (no induction variable, or a nest: its trip count is its outer loop's)
+/// the copy also carries TripsUnknownAttr. With \p EveryLoop (a nest) each
+/// loop of the copy counts its own iterations down from the cap, starting
+/// over at each entry.
 void addIterationCap(llvm::Function &Copy, llvm::Constant *Desc,
-                     llvm::StructType *DescTy, bool TripsCounted);
+                     llvm::StructType *DescTy, bool TripsCounted,
+                     bool EveryLoop = false);
 
 /// Whether addIterationCap adds caps (-decan-iteration-caps, default on).
 bool iterationCapsEnabled();

@@ -554,7 +554,7 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   }
 
   for (NestCandidate &N : Nests)
-    planNest(F, FAM, Filter, N, Plans, MemDep, ExitMem, Table, ORE);
+    planNest(F, FAM, Filter, Nests, N, Plans, MemDep, ExitMem, Table, ORE);
 
   // Build every copy before any stub changes the function's CFG (a nest's
   // copies hold its inner loops without their stubs).
@@ -581,11 +581,13 @@ static bool processFunction(Function &F, FunctionAnalysisManager &FAM,
   for (auto [P, Fns, EM] : zip(Plans, Copies, ExitMem)) {
     Constant *Desc = Table.addLoop(P.Rec, F.getComdat());
     // An exit that reads memory: what a variant deletes may be what it
-    // waits for, so every variant copy counts its iterations down.
+    // waits for, so every variant copy counts its iterations down (a
+    // nest's: every loop's, IRNests.h).
     if (EM.Reads)
       for (unsigned V = 1; V < NumVariants; ++V)
         if (Fns[V] != Fns[0])
-          addIterationCap(*Fns[V], Desc, Table.descType(), P.IV != nullptr);
+          addIterationCap(*Fns[V], Desc, Table.descType(),
+                          P.IV != nullptr && !P.Rec.Nest, P.Rec.Nest);
     insertStub(F, P, Desc, Table.descType(), Fns);
   }
   FAM.invalidate(F, PreservedAnalyses::none());

@@ -120,8 +120,9 @@ SmallVector<Function *, DECAN_NUM_VARIANTS>
 decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
                           StringRef MemDep, const ExitMemory &EM) {
   uint32_t Unbuilt =
-      P.Rec.VariantMask &
-      unusableVariants(*P.L, EM, iterationCapsEnabled() && P.IV != nullptr);
+      P.Rec.VariantMask & unusableVariants(*P.L, EM,
+                                           iterationCapsEnabled() &&
+                                               P.IV != nullptr && !P.Rec.Nest);
   SmallVector<Function *, DECAN_NUM_VARIANTS> Fns{&Ref};
   for (unsigned V = 1; V < DECAN_NUM_VARIANTS; ++V) {
     if (!(P.Rec.VariantMask >> V & 1) || (Unbuilt >> V & 1)) {
@@ -143,12 +144,13 @@ decan::buildVariantCopies(Function &F, const OutlinePlan &P, Function &Ref,
       Fn->addFnAttr("decan-memdep", MemDep);
   // Alias analysis decides for the machine rules whether a store of the
   // loop may write what its exit reads (no variant could then end like
-  // REF: they never write program memory).
-  // Not for a nest: its loop tests read no memory in the IR (IRNests.h),
-  // so a load the machine code adds to one (a spilled bound) is judged by
-  // its operands alone.
-  if (!P.Rec.Nest)
-    for (Function *Fn : Fns)
-      Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
+  // REF: they never write program memory). A nest's every loop test is
+  // judged (exitMemory): where none reads memory in the IR, a load the
+  // machine code adds to one reads a slot of the copy's own (a spilled
+  // bound, a stack argument) that no program store can reach, as for an
+  // innermost loop; a spill the nest stores and reloads is one base
+  // register, which the rules judge themselves.
+  for (Function *Fn : Fns)
+    Fn->addFnAttr("decan-exit-alias", EM.MayReadStored ? "may" : "no");
   return Fns;
 }

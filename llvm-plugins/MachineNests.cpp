@@ -18,8 +18,8 @@ MachineLoop *decan::outermostLoop(MachineLoopInfo &MLI, unsigned &Count) {
 
 bool decan::leavesInnerLoop(const MachineLoop &L,
                             const MachineBasicBlock &MBB) {
-  for (const MachineLoop *Inner : L.getSubLoops())
-    if (Inner->contains(&MBB))
+  for (const MachineLoop *Inner : L.getLoopsInPreorder())
+    if (Inner != &L && Inner->contains(&MBB))
       for (const MachineBasicBlock *S : MBB.successors())
         if (!Inner->contains(S))
           return true;

@@ -12,6 +12,7 @@ translation unit with
   default      $(decan flags --cflags): every loop, `decan run`'s variants
   extended     $(decan flags --cflags --extended)
   all          $(decan flags --cflags --variants=all): every variant
+  nests        $(decan flags --cflags --nests): every loop and loop nest
   hot-before   $(BEFORE/bin/decan flags --cflags --hot run.json) (--before)
   hot          $(decan flags --cflags --hot run.json)
 
@@ -43,8 +44,8 @@ CC, CXX = LLVM_BIN + "/clang-22", LLVM_BIN + "/clang++"
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PLAIN = ["-O2", "-gline-tables-only"]
-BUILDS = ["plain", "before", "default", "extended", "all", "hot-before",
-          "hot"]
+BUILDS = ["plain", "before", "default", "extended", "all", "nests",
+          "hot-before", "hot"]
 
 
 def run(cmd, **kw):
@@ -216,7 +217,8 @@ def measure(project, args, work):
     wanted = [b for b in args.builds.split(",") if b]
     flags = {"plain": [], "default": decan_flags(decan),
              "extended": decan_flags(decan, "--extended"),
-             "all": decan_flags(decan, "--variants=all")}
+             "all": decan_flags(decan, "--variants=all"),
+             "nests": decan_flags(decan, "--nests")}
     if before:
         flags["before"] = decan_flags(before)
     results = {}

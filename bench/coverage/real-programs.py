@@ -20,11 +20,16 @@ inconclusive with its reason. Nothing is written into the repository:
 
   bench/coverage/real-programs.py --decan build/bin/decan --work /tmp/rp \
       [--runs 3] [--lua /path/to/lua] [--polybench /path/to/PolyBenchC-4.2.1]
-      [--burner] [--only xz,zstd] [--nests]
-      [--zstd-src DIR|debian] [--sqlite-src DIR|debian]
+      [--polybench-kernels all|gemm,2mm] [--burner] [--only xz,zstd]
+      [--nests] [--zstd-src DIR|debian] [--sqlite-src DIR|debian]
+
+--only takes shell patterns ('pb-*': every PolyBench kernel). The last
+table sums the reasons over the programs run (mean CPU share per program),
+to find what keeps most of a suite's time without a verdict.
 """
 import argparse
 import collections
+import fnmatch
 import json
 import os
 import re
@@ -128,7 +133,13 @@ def build_plugin_programs(args, decan, work):
     if args.polybench:
         pb = args.polybench
         lst = open(os.path.join(pb, "utilities", "benchmark_list")).read()
-        for k in POLYBENCH_KERNELS:
+        kernels = POLYBENCH_KERNELS
+        if args.polybench_kernels == "all":
+            kernels = [os.path.basename(l.strip())[:-2] for l in lst.split()
+                       if l.strip().endswith(".c")]
+        elif args.polybench_kernels:
+            kernels = args.polybench_kernels.split(",")
+        for k in kernels:
             src = next((l.strip() for l in lst.split()
                         if l.strip().endswith("/" + k + ".c")), None)
             if not src:
@@ -269,7 +280,12 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--lua")
     ap.add_argument("--polybench")
-    ap.add_argument("--only", help="comma-separated program names")
+    ap.add_argument("--polybench-kernels",
+                    help="'all' (the 30 of utilities/benchmark_list) or "
+                         "comma-separated names (default: %s)" %
+                         ",".join(POLYBENCH_KERNELS))
+    ap.add_argument("--only", help="comma-separated program names or shell "
+                                   "patterns ('pb-*')")
     ap.add_argument("--zstd-src", metavar="DIR|debian",
                     help="also zstd built with the plugin from a source tree "
                          "(debian: the installed version's Debian source, "
@@ -291,12 +307,16 @@ def main():
     progs = debian_programs(args.work) + build_plugin_programs(args, decan,
                                                                args.work)
     if args.only:
-        keep = set(args.only.split(","))
-        progs = [p for p in progs if p[0] in keep]
+        keep = args.only.split(",")
+        progs = [p for p in progs
+                 if any(fnmatch.fnmatchcase(p[0], k) for k in keep)]
     burner = None
     if args.burner:
         burner = subprocess.Popen(["sh", "-c", "while :; do :; done"])
     rows, hot_lines = [], []
+    suite = {"confident": 0.0, "measured": 0.0, "programs": 0,
+             "ref_only": collections.Counter(),
+             "inconclusive": collections.Counter()}
     try:
         for name, argv, opts in progs:
             if not shutil.which(argv[0]) and not os.path.exists(argv[0]):
@@ -330,6 +350,13 @@ def main():
             for s in sums:
                 incon.update(s["inconclusive"])
             n = len(sums)
+            suite["programs"] += 1
+            suite["confident"] += sum(s["confident"] for s in sums) / n
+            suite["measured"] += sum(s["measured"] for s in sums) / n
+            for k, v in refonly.items():
+                suite["ref_only"]["REF-only: " + k] += v / n
+            for k, v in incon.items():
+                suite["inconclusive"]["inconclusive: " + k] += v / n
             fmt = lambda c: "; ".join("%s %s" % (pct(v / n), k)
                                       for k, v in c.most_common(3)) or "-"
             rows.append("| %s | %s | %s | %s | %s | %d | %d | %s |" % (
@@ -353,6 +380,14 @@ def main():
     print("\n".join(rows))
     print("\n\\* the loops' shares add up past 100%: some hold others' "
           "time (calls, waiting threads)")
+    if suite["programs"] > 1:
+        n = suite["programs"]
+        print("\nOver the %d programs (mean CPU share per program): measured "
+              "%s, confident %s; without a verdict, by reason:" % (
+                  n, pct(suite["measured"] / n), pct(suite["confident"] / n)))
+        both = suite["ref_only"] + suite["inconclusive"]
+        for k, v in both.most_common(12):
+            print("- %s %s" % (pct(v / n), k))
     print("\nHot loops (>= %s of the last run's CPU time) without a "
           "verdict:" % pct(args.hot))
     print("\n".join(hot_lines) or "(none)")

@@ -14,6 +14,18 @@
 // RUN: FileCheck --check-prefix=FP %s < %t.s
 // RUN: FileCheck --check-prefix=LS %s < %t.s
 // RUN: FileCheck --check-prefix=ORIG %s < %t.s
+//
+// Every loop test of a nest is judged for the machine rules as an
+// innermost loop's exit is: none reads memory here, so a load the machine
+// code adds to one (a spilled bound, a stack argument) is no program
+// store's.
+// RUN: %clang_decan -O2 -S -emit-llvm -mllvm -decan-nests %s -o - \
+// RUN:   | FileCheck --check-prefix=IR %s
+// IR: define internal void @gemm.decan.N0.FP({{.*}}) #[[ATTRS:[0-9]+]]
+//
+// RUN: %clang_decan -O2 -S -mllvm -decan-nests -mllvm -decan-iteration-caps=0 \
+// RUN:   -Rpass-missed=decan %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck --check-prefix=NOCAP %s
 
 #define N 64
 double A[N][N], B[N][N], C[N][N];
@@ -29,20 +41,38 @@ void gemm(int n) {
 // REMARK-DAG: remark: variant LS of gemm:N0:
 // REMARK-DAG: remark: variant CTRL of gemm:N0:
 
+// A nest that calls is measured as an innermost loop that calls: the call
+// kept in every variant, NO_CALL without it.
 double ext(double);
 void calls(int n) {
   for (int k = 0; k < n; k++)
     for (int j = 0; j < n; j++)
       C[k][j] = ext(A[k][j]);
 }
-// REMARK-DAG: remark: nest calls:N0 not instrumented: a call in the nest
+// REMARK-DAG: remark: loop calls:N0 outlined into 7 variants
+// REMARK-DAG: remark: variant NO_CALL of calls:N0:
+// REMARK-DAG: remark: variant LS of calls:N0: {{.*}}NO_CALL is its reference
 
+// A loop test that reads memory: every variant copy counts each loop's
+// iterations down from the descriptor's cap (field 17), starting over at
+// each entry, and its trip count (the outer loop's) is not the nest's
+// work: the copies carry decan-trips-unknown. Without caps, no nest.
 void ragged(int n) {
   for (int k = 0; k < n; k++)
     for (int j = 0; j < len[k]; j++)
       C[k][j] += A[k][j];
 }
-// REMARK-DAG: remark: nest ragged:N0 not instrumented: a loop test of the nest reads memory
+// REMARK-DAG: remark: loop ragged:N0 outlined into 6 variants
+// REMARK-DAG: remark: variant LS of ragged:N0:
+// NOCAP: remark: nest ragged:N0 not instrumented: a loop test of the nest reads memory
+// IR: define internal void @ragged.decan.N0.FP({{.*}}) #[[CAPPED:[0-9]+]]
+// IR: [[CAP:%[0-9]+]] = load volatile i64, ptr getelementptr inbounds nuw (%decan.loop_desc, ptr @ragged.decan.N0.desc, i32 0, i32 17)
+// IR: phi i64 [ [[CAP]], %{{[0-9]+}} ], [ %{{[0-9]+}}, %{{[0-9]+}} ]
+// IR: phi i64 [ [[CAP]], %{{[0-9]+}} ], [ %{{[0-9]+}}, %{{[0-9]+}} ]
+// IR: phi i64 [ [[CAP]], %{{[0-9]+}} ], [ %{{[0-9]+}}, %{{[0-9]+}} ]
+// IR: {{^}}define
+// IR-DAG: attributes #[[ATTRS]] = {{{.*}}"decan-exit-alias"="no"
+// IR-DAG: attributes #[[CAPPED]] = {{{.*}}"decan-capped"{{.*}}"decan-trips-unknown"
 
 // The FP copy: one start probe, the outer loop with its inner loops, whose
 // loads are gone (arithmetic kept), one end probe.

@@ -306,6 +306,10 @@ static uint64_t iterationCap(const LoopState *L) {
 static void judgeCapped(LoopState *L, ThreadState *T, int V, uint64_t Cycles,
                         uint64_t Trips) {
   T->InFlightCapped = false;
+  // A nest's trip count is its outer loop's, and each of its loops counts
+  // down from the cap (IRIterationCap.h): it is judged by time.
+  if (L->Desc && (L->Desc->flags & DECAN_DESC_NEST))
+    Trips = 0;
   bool Runaway = Trips ? T->CappedAt / kCapFactor >= Trips
                        : T->CappedCycles / kCapFactor >= Cycles;
   if (!Runaway) {

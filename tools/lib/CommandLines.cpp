@@ -254,8 +254,9 @@ OptionTable flagsOptionTable(FlagsArgs &A) {
          "timed by 'decan run --regions' (REF only)",
          A.Regions);
   T.flag("nests",
-         "also measure each 2-level loop nest whose inner loops are "
-         "instrumented as one loop, with its variants (id F:N<k>; its "
+         "also measure each loop nest whose inner loops are instrumented "
+         "(2 levels; 3 where those are short) as one loop, with its "
+         "variants (id F:N<k>; its "
          "inner loops' share outside it stays theirs): short inner loops "
          "get a verdict at their enclosing level",
          A.Nests);
