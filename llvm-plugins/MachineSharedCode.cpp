@@ -6,10 +6,12 @@
 
 #include "MachineSharedCode.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineConstantPool.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Comdat.h"
 #include "llvm/IR/Function.h"
@@ -22,12 +24,22 @@
 using namespace llvm;
 using namespace decan;
 
-/// The opcode of X86's direct 64-bit tail jump (the X86 enum is private to
-/// LLVM's target, its name is not).
-static std::optional<unsigned> tailJumpOpcode(const TargetInstrInfo &TII) {
+/// An X86 opcode by name (the X86 enum is private to LLVM's target, its
+/// names are not): the direct 64-bit tail jump, the shift and the or of
+/// the end probe.
+static std::optional<unsigned> opcodeNamed(const TargetInstrInfo &TII,
+                                           StringRef Name) {
   for (unsigned Op = 0, N = TII.getNumOpcodes(); Op < N; ++Op)
-    if (TII.getName(Op) == "TAILJMPd64")
+    if (TII.getName(Op) == Name)
       return Op;
+  return std::nullopt;
+}
+
+static std::optional<MCRegister> registerNamed(const TargetRegisterInfo &TRI,
+                                               StringRef Name) {
+  for (unsigned R = 1, N = TRI.getNumRegs(); R < N; ++R)
+    if (Name == TRI.getName(R))
+      return MCRegister(R);
   return std::nullopt;
 }
 
@@ -99,9 +111,67 @@ static bool isEndProbe(const MachineInstr &MI) {
   return Asm.isSymbol() && StringRef(Asm.getSymbolName()).starts_with("rdtscp");
 }
 
+/// The end probe's asm as the outliner writes it (probeAsm): the counter
+/// read, then its halves put together.
+static constexpr const char *EndProbeAsm =
+    "rdtscp\n\tlfence\n\tshlq $$32, %rdx\n\torq %rdx, %rax";
+
+/// Splits the end probe \p Probe after `rdtscp; lfence`: its `shlq $32,
+/// %rdx; orq %rdx, %rax` become machine instructions after it, the same
+/// bytes, outside the timed window and in the tail the copies share.
+static void splitEndProbe(MachineInstr &Probe) {
+  MachineOperand &Asm = Probe.getOperand(InlineAsm::MIOp_AsmString);
+  if (StringRef(Asm.getSymbolName()) != EndProbeAsm)
+    return;
+  const TargetSubtargetInfo &ST = Probe.getMF()->getSubtarget();
+  const TargetInstrInfo &TII = *ST.getInstrInfo();
+  const TargetRegisterInfo &TRI = *ST.getRegisterInfo();
+  static std::optional<unsigned> Shl = opcodeNamed(TII, "SHL64ri"),
+                                 Or = opcodeNamed(TII, "OR64rr");
+  std::optional<MCRegister> RAX = registerNamed(TRI, "RAX"),
+                            RDX = registerNamed(TRI, "RDX");
+  if (!Shl || !Or || !RAX || !RDX)
+    return;
+  // The asm's clobber of %dx is now the high half the shift reads: all of
+  // %rdx, which rdtscp writes.
+  for (MachineOperand &MO : Probe.operands())
+    if (MO.isReg() && MO.isDef() && MO.getReg().isPhysical() &&
+        TRI.isSubRegisterEq(*RDX, MO.getReg())) {
+      MO.setReg(*RDX);
+      MO.setIsDead(false);
+    }
+  Asm.ChangeToES("rdtscp\n\tlfence");
+  MachineBasicBlock &MBB = *Probe.getParent();
+  auto After = std::next(Probe.getIterator());
+  DebugLoc DL = Probe.getDebugLoc();
+  BuildMI(MBB, After, DL, TII.get(*Shl), *RDX).addReg(*RDX).addImm(32);
+  BuildMI(MBB, After, DL, TII.get(*Or), *RAX)
+      .addReg(*RAX)
+      .addReg(*RDX, RegState::Kill);
+  for (MachineInstr &MI : make_range(std::next(Probe.getIterator()), After))
+    for (MachineOperand &MO : MI.implicit_operands())
+      if (MO.isDef())
+        MO.setIsDead(); // EFLAGS, which the asm clobbered too
+}
+
+/// Whether a branch before or in \p MBB goes past it: a shorter \p MBB would
+/// change that branch's displacement, maybe its length, in a loop that
+/// branches to a later exit over it.
+static bool isJumpedOver(const MachineBasicBlock &MBB) {
+  SmallPtrSet<const MachineBasicBlock *, 16> Later;
+  for (const MachineBasicBlock &L :
+       make_range(std::next(MBB.getIterator()), MBB.getParent()->end()))
+    Later.insert(&L);
+  for (const MachineBasicBlock *L : Later)
+    for (const MachineBasicBlock *Pred : L->predecessors())
+      if (!Later.contains(Pred))
+        return true;
+  return false;
+}
+
 unsigned SharedCopyCode::shareExitTails(MachineFunction &MF, StringRef Stem) {
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  static std::optional<unsigned> TailJump = tailJumpOpcode(TII);
+  static std::optional<unsigned> TailJump = opcodeNamed(TII, "TAILJMPd64");
   if (!TailJump)
     return 0;
   auto &Earlier = Tails[Stem.str()];
@@ -109,7 +179,10 @@ unsigned SharedCopyCode::shareExitTails(MachineFunction &MF, StringRef Stem) {
   for (MachineBasicBlock &MBB : MF) {
     auto Probe = llvm::find_if(MBB, isEndProbe);
     // A tail that ends the function in its block, a return the last.
-    if (Probe == MBB.end() || !MBB.succ_empty())
+    if (Probe == MBB.end())
+      continue;
+    splitEndProbe(*Probe);
+    if (!MBB.succ_empty() || isJumpedOver(MBB))
       continue;
     auto First = std::next(Probe);
     while (First != MBB.end() && First->isDebugInstr())
