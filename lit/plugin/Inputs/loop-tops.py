@@ -12,7 +12,8 @@ variant's rules failed: llvm-plugins/MachineUnusedCopy.h): counted apart,
 as "jumps to REF"; one that is only a jump to another copy of its loop has
 the same code as that copy after its rules (MachineSharedCode.h): "jumps
 to a copy". A copy whose end jumps into another copy of its loop shares
-that copy's code after the end probe: "tails shared" counts those jumps.
+that copy's code after the end probe: "tails shared" counts those jumps,
+"own tail in N copies" the copies that jump into no other copy's tail.
 Prints one line per loop: its measured copies and
 the set of their tops modulo 64 (and, from --disasm, the original's offset
 and the relocated original's), then a summary line; from objdump also the
@@ -42,6 +43,7 @@ original = {}
 jumps = {}  # loop -> copies that only jump to its REF
 jumps_copy = {}  # loop -> copies that only jump to another of its copies
 tails = {}  # loop -> jumps into another copy's tail
+sharing = set()  # (loop, variant) of the copies with such a jump
 for line in sys.stdin:
     m = objdump_fn.match(line)
     if m:
@@ -73,6 +75,7 @@ for line in sys.stdin:
     if m and copies and copies[-1][0] == m.group(1) and \
             copies[-1][1] != m.group(2):
         tails[m.group(1)] = tails.get(m.group(1), 0) + 1
+        sharing.add((copies[-1][0], copies[-1][1]))
     m = objdump_insn.match(line)
     if m and copies:
         copies[-1][4].append((int(m.group(1), 16), m.group(2)))
@@ -132,7 +135,8 @@ for loop, tops in loops.items():
     if loop in jumps_copy:
         line += f"; {jumps_copy[loop]} jumps to a copy"
     if loop in tails:
-        line += f"; {tails[loop]} tails shared"
+        own = sum((loop, v) not in sharing for v, _ in tops)
+        line += f"; {tails[loop]} tails shared, own tail in {own} copies"
     if loop in original:
         line += f"; original {original[loop] % 64}"
     if loop in relocated:
