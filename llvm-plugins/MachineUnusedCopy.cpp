@@ -37,7 +37,7 @@ static std::optional<unsigned> tailJumpOpcode(const TargetInstrInfo &TII) {
   return std::nullopt;
 }
 
-static bool replaceWithJumpTo(MachineFunction &MF, const Function &Ref) {
+bool decan::jumpToCopy(MachineFunction &MF, const Function &Ref) {
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   static std::optional<unsigned> TailJump = tailJumpOpcode(TII);
   if (!TailJump)
@@ -72,7 +72,7 @@ void decan::dropUnusedCopy(MachineFunction &MF, Variant V, StringRef Stem) {
     return;
   if (const Function *Ref = MF.getFunction().getParent()->getFunction(
           (Stem + "." + variantName(Variant::REF)).str()))
-    replaceWithJumpTo(MF, *Ref);
+    jumpToCopy(MF, *Ref);
 }
 
 void decan::recordUnbuilt(MachineFunction &MF, StringRef Stem,

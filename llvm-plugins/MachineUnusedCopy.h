@@ -20,6 +20,7 @@
 #include "llvm/IR/DebugLoc.h"
 
 namespace llvm {
+class Function;
 class MachineBasicBlock;
 class MachineFunction;
 class MachineOptimizationRemarkEmitter;
@@ -34,6 +35,11 @@ struct LoopSubsets;
 /// insertion, with a single tail jump to the loop's REF copy. Nothing for
 /// REF itself, or where the target has no direct tail jump.
 void dropUnusedCopy(llvm::MachineFunction &MF, Variant V, llvm::StringRef Stem);
+
+/// Replaces the body of \p MF after prologue/epilogue insertion with a
+/// single tail jump to \p Copy, another copy of its loop (same signature).
+/// False where the target has no direct tail jump.
+bool jumpToCopy(llvm::MachineFunction &MF, const llvm::Function &Copy);
 
 /// \p MF is a REF copy: for each variant its outliner did not build,
 /// \p Analyse says what the rules make of REF's loop; the loop's meta record

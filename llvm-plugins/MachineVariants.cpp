@@ -27,6 +27,7 @@
 #include "MachineLoopTop.h"
 #include "MachineMeta.h"
 #include "MachineNests.h"
+#include "MachineSharedCode.h"
 #include "MachineUnusedCopy.h"
 
 #include "decan/InstrKnowledge/Knowledge.h"
@@ -108,6 +109,7 @@ public:
 private:
   X86Knowledge *knowledge(const MachineFunction &MF);
   std::map<std::string, std::unique_ptr<X86Knowledge>> Cache;
+  SharedCopyCode Shared;
 };
 
 /// The function's loop as the library sees it, with the MachineInstr of
@@ -662,5 +664,16 @@ bool MachineVariants::runOnMachineFunction(MachineFunction &MF) {
              "variant's work): NO_CALL is its reference";
     return Rem;
   });
+  // What this copy repeats of an earlier one it shares (MachineSharedCode.h).
+  if (const Function *Same = Shared.sameAsEarlierCopy(MF, Stem)) {
+    jumpToCopy(MF, *Same);
+    ORE.emit([&] {
+      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "CopyShared", Loc, H)
+             << "variant " << VName << " of " << LoopId << ": the same code as "
+             << Same->getName() << ", a jump to it";
+    });
+    return true;
+  }
+  Shared.shareExitTails(MF, Stem);
   return true;
 }

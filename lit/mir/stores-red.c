@@ -82,10 +82,12 @@ void dot(const double *a, const double *b, long n, vd *out) {
 // SCALE-NOT:   (%rdi
 // SCALE:       (%rsi,%r{{[a-z0-9]+}},8), %{{[xyz]}}mm
 // SCALE:       retq
+// NO_G1 removes the store, all NO_STORE removes: NO_STORE's code, so a
+// jump to it (llvm-plugins/MachineSharedCode.h).
 // SCALE-LABEL: scale.decan.L0.NO_G1:
-// SCALE:       Inner Loop Header
-// SCALE-NOT:   (%rsi
-// SCALE:       retq
+// SCALE-NEXT:  .cfi_startproc
+// SCALE-NEXT:  # %bb.0:
+// SCALE-NEXT:  jmp scale.decan.L0.NO_STORE # TAILCALL
 
 // The reduction: NO_RED keeps both loads and the multiply, not the add (an
 // FMA into the accumulator becomes its multiply, into a free register).

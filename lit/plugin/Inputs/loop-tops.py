@@ -9,7 +9,12 @@ f.decan.L0.LS, ...) or `decan rewrite --disasm` (copies "f:L0.REF @0x...:",
 copy that lands inside it (but a capped copy's trampoline). A copy that is
 only a jump to its loop's REF copy is one the runtime never runs (its
 variant's rules failed: llvm-plugins/MachineUnusedCopy.h): counted apart,
-as "jumps to REF". Prints one line per loop: its measured copies and
+as "jumps to REF"; one that is only a jump to another copy of its loop has
+the same code as that copy after its rules (MachineSharedCode.h): "jumps
+to a copy". A copy whose end jumps into another copy of its loop shares
+that copy's code after the end probe: "tails shared" counts those jumps,
+"own tail in N copies" the copies that jump into no other copy's tail.
+Prints one line per loop: its measured copies and
 the set of their tops modulo 64 (and, from --disasm, the original's offset
 and the relocated original's), then a summary line; from objdump also the
 padding (llvm-plugins/MachineLoopTop.h): the most NOP bytes any copy has
@@ -23,7 +28,10 @@ import sys
 
 objdump_fn = re.compile(r'^([0-9a-f]+) <(.+\.decan\.[LN]\d+)\.([A-Z0-9_]+)>:')
 objdump_other = re.compile(r'^([0-9a-f]+) <(.+)>:')
-objdump_jump_ref = re.compile(r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.[LN]\d+)\.REF>')
+objdump_jump_copy = re.compile(
+    r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.[LN]\d+)\.([A-Z0-9_]+)>')
+objdump_jump_tail = re.compile(
+    r'^\s*[0-9a-f]+:\s+jmp\s+\S+ <(.+\.decan\.[LN]\d+)\.([A-Z0-9_]+)\+0x')
 objdump_branch = re.compile(r'^\s*([0-9a-f]+):.*\sj[a-z]+\s+(?:0x)?([0-9a-f]+)\b')
 objdump_insn = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)')
 disasm_copy = re.compile(r'^(\S+:L\d+)\.([A-Za-z0-9_]+) @0x([0-9a-f]+):')
@@ -36,6 +44,9 @@ trampolines = set()  # --disasm copies that start with a jmp
 first_line = False
 original = {}
 jumps = {}  # loop -> copies that only jump to its REF
+jumps_copy = {}  # loop -> copies that only jump to another of its copies
+tails = {}  # loop -> jumps into another copy's tail
+sharing = set()  # (loop, variant) of the copies with such a jump
 for line in sys.stdin:
     m = objdump_fn.match(line)
     if m:
@@ -57,11 +68,17 @@ for line in sys.stdin:
     if first_line and line.strip().startswith("jmp"):
         trampolines.add((copies[-1][0], copies[-1][1]))
     first_line = False
-    m = objdump_jump_ref.match(line)
+    m = objdump_jump_copy.match(line)
     if m and copies and copies[-1][0] == m.group(1) and not copies[-1][3]:
-        jumps[m.group(1)] = jumps.get(m.group(1), 0) + 1
+        kind = jumps if m.group(2) == "REF" else jumps_copy
+        kind[m.group(1)] = kind.get(m.group(1), 0) + 1
         copies.pop()
         continue
+    m = objdump_jump_tail.match(line)
+    if m and copies and copies[-1][0] == m.group(1) and \
+            copies[-1][1] != m.group(2):
+        tails[m.group(1)] = tails.get(m.group(1), 0) + 1
+        sharing.add((copies[-1][0], copies[-1][1]))
     m = objdump_insn.match(line)
     if m and copies:
         copies[-1][4].append((int(m.group(1), 16), m.group(2)))
@@ -124,6 +141,11 @@ for loop, tops in loops.items():
     unaligned += offsets != [0]
     if loop in jumps:
         line += f"; {jumps[loop]} jumps to REF"
+    if loop in jumps_copy:
+        line += f"; {jumps_copy[loop]} jumps to a copy"
+    if loop in tails:
+        own = sum((loop, v) not in sharing for v, _ in tops)
+        line += f"; {tails[loop]} tails shared, own tail in {own} copies"
     if loop in original:
         line += f"; original {original[loop] % 64}"
     if loop in relocated:

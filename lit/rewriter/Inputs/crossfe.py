@@ -58,11 +58,17 @@ def unread_steps(body):
 
 def plugin_loops(text):
     """{function: [instr]}: the loop of each decan variant function (from
-    the target of its backward conditional branch to that branch)."""
-    out, fn, rows = {}, None, []
+    the target of its backward conditional branch to that branch); a copy
+    that is only a jump to another copy (the same code after its rules,
+    llvm-plugins/MachineSharedCode.h) gets that copy's loop."""
+    out, fn, rows, alias = {}, None, [], {}
 
     def close():
         if fn is None:
+            return
+        m = len(rows) == 1 and re.match(r"jmp\s+\S+ <([^+>]+)>", rows[0][1])
+        if m:
+            alias[fn] = m.group(1)
             return
         for k in range(len(rows) - 1, -1, -1):
             addr, ins = rows[k]
@@ -81,6 +87,9 @@ def plugin_loops(text):
         if m and fn:
             rows.append((int(m.group(1), 16), m.group(2)))
     close()
+    for fn, target in alias.items():
+        if target in out:
+            out[fn] = out[target]
     return out
 
 
