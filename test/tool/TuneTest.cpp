@@ -240,6 +240,38 @@ TEST(Tune, PredictsTheProgram) {
   EXPECT_FALSE(predictProgram(R, T).Known);
 }
 
+// A loop kept at the default still varies between identical runs: the
+// program's interval holds what its twin strayed (or its own quarters'
+// spread, the larger), not [1, 1].
+TEST(Tune, AKeptDefaultWidensTheProgramsIntervalByItsRunToRunSpread) {
+  Report R;
+  R.Loops.push_back(candidateLoop("default", {2, 2, 2, 2.1}, 1));
+  R.Loops.push_back(candidateLoop("default-twin", {2, 2 / 1.08, 2, 2.1}, 1));
+  // scalar: 1.01x, inside the twin's 8%: the default is kept.
+  R.Loops.push_back(candidateLoop("scalar", {1.98, 1.98, 1.98, 2.08}, 1));
+  // The tuned loop is half the program (default and twin at the default's
+  // speed: the scalar copy's time counts at the default's).
+  R.Loops[0].ProgramShare = 0.25;
+  auto T = tuneResults(R);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T[0].Choice, "default");
+  const TuneCandidate *Def = nullptr;
+  for (const TuneCandidate &C : T[0].Candidates)
+    if (C.Name == "default")
+      Def = &C;
+  ASSERT_TRUE(Def);
+  EXPECT_NEAR(runToRunSpread(T[0], *Def), 0.08, 1e-9);
+  ProgramPrediction P = predictProgram(R, T);
+  ASSERT_TRUE(P.Known);
+  EXPECT_NEAR(P.Speedup, 1, 1e-9);
+  EXPECT_LT(P.Lo, 0.97);
+  EXPECT_GT(P.Hi, 1.03);
+  // The default's quarters alone (a twin that never strayed): their spread.
+  TunedLoop Alone = T[0];
+  Alone.LayoutSpread = 0;
+  EXPECT_NEAR(runToRunSpread(Alone, *Def), 2.1 / 2 - 1, 1e-9);
+}
+
 // Several training inputs: per loop the candidate best in the worst case;
 // a note only where the inputs' own choices differ.
 TEST(Tune, ChoosesAcrossInputs) {

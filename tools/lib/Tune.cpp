@@ -252,6 +252,15 @@ std::vector<TunedLoop> tuneResults(const Report &R, double MinGain) {
   return Out;
 }
 
+double runToRunSpread(const TunedLoop &T, const TuneCandidate &Default) {
+  double Spread = T.LayoutSpread;
+  if (Default.CyclesPerIteration > 0)
+    for (double Q : Default.Quarters)
+      Spread = std::max(Spread, std::abs(Q / Default.CyclesPerIteration - 1));
+  // Never the whole loop: an interval's low end stays above 0x.
+  return std::min(Spread, 0.5);
+}
+
 ProgramPrediction predictProgram(const Report &R,
                                  const std::vector<TunedLoop> &Loops) {
   ProgramPrediction P;
@@ -277,9 +286,13 @@ ProgramPrediction predictProgram(const Report &R,
     double D = Def->CyclesPerIteration * T.SourceIterations;
     AllDefault += D - T.LoopCycles;
     Tuned += D;
-    double S = T.Choice == "default" ? 1 : T.Predicted;
-    double Lo = T.Choice == "default" ? 1 : T.PredictedLo;
-    double Hi = T.Choice == "default" ? 1 : T.PredictedHi;
+    bool Kept = T.Choice == "default";
+    double S = Kept ? 1 : T.Predicted;
+    // A loop left at the default still varies between identical runs: by
+    // what its twin strayed and by its own quarters' spread.
+    double Same = runToRunSpread(T, *Def);
+    double Lo = Kept ? 1 - Same : T.PredictedLo;
+    double Hi = Kept ? 1 + Same : T.PredictedHi;
     Mid += D - D / S;
     Slow += D - D / Lo;
     Fast += D - D / Hi;

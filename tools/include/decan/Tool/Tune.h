@@ -73,8 +73,16 @@ struct ProgramPrediction {
   double Speedup = 1, Lo = 1, Hi = 1;
   double TunedShare = 0; ///< the tuned loops' share at the default's speed
 };
+/// A loop kept at the default counts in the interval at [1 - v, 1 + v], v
+/// its runToRunSpread(): identical builds differ by that much.
 ProgramPrediction predictProgram(const Report &R,
                                  const std::vector<TunedLoop> &Loops);
+
+/// How far \p T's default code varies between identical runs, as far as
+/// one run shows it: the larger of its twin's spread (LayoutSpread) and its
+/// quarters' largest distance from their median (\p Default's), at most
+/// 50%.
+double runToRunSpread(const TunedLoop &T, const TuneCandidate &Default);
 
 /// The tuned loops of an analysed report of a `--tune` build. A candidate
 /// is chosen when it is the fastest and beats the default by more than

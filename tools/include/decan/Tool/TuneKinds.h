@@ -6,7 +6,9 @@
 // report: memory-bound or a high DL1 gain -> nest transformations
 // (unroll-and-jam, distribution, interchange); fp-bound or division-bound
 // -> vector width, interleave, reciprocal; control-bound -> unroll counts.
-// A loop without a diagnosis gets every kind.
+// Every diagnosed loop gets the vector kind too (width and interleave
+// gained whatever the diagnosis, docs/pgo.md); a loop without a diagnosis
+// gets every kind.
 //
 //===----------------------------------------------------------------------===//
 
