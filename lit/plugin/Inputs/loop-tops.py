@@ -39,7 +39,7 @@ disasm_orig = re.compile(r'^(\S+:L\d+): original header 0x([0-9a-f]+), offset')
 disasm_branch = re.compile(r'^\s+j[a-z]+\s+0x([0-9a-f]+)')
 
 copies = []  # [loop, variant, start, [branch targets], [(address, mnemonic)],
-#             [backward branch targets]]
+#             [(branch address, target)]]
 trampolines = set()  # --disasm copies that start with a jmp
 first_line = False
 original = {}
@@ -85,8 +85,8 @@ for line in sys.stdin:
     m = objdump_branch.match(line) or disasm_branch.match(line)
     if m and copies:
         copies[-1][3].append(int(m.group(m.lastindex), 16))
-        if m.re is objdump_branch and int(m.group(2), 16) <= int(m.group(1), 16):
-            copies[-1][5].append(int(m.group(2), 16))
+        if m.re is objdump_branch:
+            copies[-1][5].append((int(m.group(1), 16), int(m.group(2), 16)))
 
 
 
@@ -105,6 +105,47 @@ def padding(insns, top, end):
     return pad, runs, tail
 
 
+def back_edge_targets(insns, branches, start, end):
+    """Targets of the copy's back edges: branches to a block that dominates
+    the branch (a backward jump to a remainder loop's preheader is none)."""
+    insns = [(a, mn) for a, mn in insns if start <= a < end]
+    if not insns:
+        return set()
+    branch_at = {a: t for a, t in branches}
+    leaders = {insns[0][0]} | {t for t in branch_at.values()
+                               if start <= t < end}
+    for (a, mn), nxt in zip(insns, insns[1:]):
+        if a in branch_at or mn.startswith("ret"):
+            leaders.add(nxt[0])
+    order = sorted(leaders)
+    block_of = {}
+    succs = {b: set() for b in order}
+    for i, (a, mn) in enumerate(insns):
+        b = max(x for x in order if x <= a)
+        block_of[a] = b
+        last = i + 1 == len(insns) or insns[i + 1][0] in leaders
+        if not last:
+            continue
+        t = branch_at.get(a)
+        if t is not None and start <= t < end:
+            succs[b].add(t)
+        if mn != "jmp" and not mn.startswith("ret") and i + 1 < len(insns):
+            succs[b].add(insns[i + 1][0])
+    preds = {b: {p for p in order if b in succs[p]} for b in order}
+    dom = {b: set(order) for b in order}
+    dom[order[0]] = {order[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            ps = [dom[p] for p in preds[b]]
+            new = ({b} | set.intersection(*ps)) if ps else {b}
+            if new != dom[b]:
+                dom[b], changed = new, True
+    return {t for a, t in branches
+            if a in block_of and t in dom and t in dom[block_of[a]]}
+
+
 starts = sorted(c[2] for c in copies)
 loops, relocated = {}, {}
 most_before = most_after = None
@@ -115,7 +156,8 @@ for loop, variant, start, targets, insns, back in copies:
         continue
     end = next((s for s in starts if s > start), start + 4096)
     if ".decan.N" in loop:  # a nest: every loop's top is a back edge's target
-        nest_tops |= {t % 64 for t in back if start <= t < end}
+        nest_tops |= {t % 64 for t in back_edge_targets(insns, back, start,
+                                                         end)}
         nest_copies += 1
     inside = [t for t in targets if start <= t < end]
     if not inside:
