@@ -40,6 +40,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -101,6 +102,8 @@ template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
   memcpy(&S[Off], &V, sizeof(T));
 }
 
+struct BuiltLoop;
+
 class RewriteInstance {
 public:
   RewriteInstance(const BinaryImage &Bin, const decan::X86Knowledge &X86,
@@ -114,6 +117,8 @@ public:
 
 private:
   void planLoops();
+  void takeInnerLoopsIntoNests(const std::vector<size_t> &Todo,
+                               std::vector<BuiltLoop> &Built);
   void planRegions();
   void layoutData();
   void emitCode();
@@ -234,14 +239,33 @@ void RewriteInstance::planLoops() {
   for (const std::string &Id : Opts.OnlyLoops)
     Selected.insert(Id);
   bool Select = Opts.OnlyListed || !Opts.OnlyLoops.empty();
+  auto IsSelected = [&](StringRef Id, StringRef Function) {
+    return Selected.contains(Id) ||
+           (Opts.NamesLoop && any_of(Opts.OnlyLoops, [&](const std::string &I) {
+              return Opts.NamesLoop(I, Id, Function);
+            }));
+  };
+  // A nest and its inner loops are selected together: a profile run sees
+  // the nest where it was rewritten, its inner loops where it was not.
+  std::map<std::string, std::vector<std::string>> NestRelated;
+  if (Opts.Nests)
+    for (const LoopCandidate &L : Loops)
+      for (unsigned Inner : L.InnerIndices) {
+        std::string InnerId = L.Function + ":L" + std::to_string(Inner);
+        NestRelated[L.id()].push_back(InnerId);
+        NestRelated[InnerId].push_back(L.id());
+      }
   for (size_t I = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
     std::string &Reason = Reasons[I];
     Reason = L.SkipReason;
-    if (Reason.empty() && Select && !Selected.contains(L.id()) &&
-        !(Opts.NamesLoop && any_of(Opts.OnlyLoops, [&](const std::string &I) {
-            return Opts.NamesLoop(I, L.id(), L.Function);
-          })))
+    if (L.Nest && !Opts.Nests)
+      continue; // left out: no record (NestFinder.h)
+    auto Related = NestRelated.find(L.id());
+    if (Reason.empty() && Select && !IsSelected(L.id(), L.Function) &&
+        !(Related != NestRelated.end() &&
+          any_of(Related->second,
+                 [&](const std::string &R) { return IsSelected(R, L.Function); })))
       Reason = "not selected";
     if (Reason.empty() && !Bin.fileOffset(L.Header))
       Reason = "loop header not mapped from the file";
@@ -276,9 +300,12 @@ void RewriteInstance::planLoops() {
   // The buffers encode through their thread's knowledge until appended.
   WorkerKnowledge = forEachInParallel(X86, Todo.size(), Opts.Threads,
                                       /*Grain=*/64, Build);
+  takeInnerLoopsIntoNests(Todo, Built);
 
   for (size_t I = 0, J = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
+    if (L.Nest && !Opts.Nests)
+      continue;
     LoopOutcome O;
     O.Id = L.id();
     O.Where = loopWhere(L);
@@ -316,6 +343,28 @@ void RewriteInstance::planLoops() {
       SlotToDesc[B->P.Slot] = B->P.DescIndex;
       Plan.push_back(std::move(B->P));
       Fragments.push_back(std::move(B->Code));
+    }
+  }
+}
+
+/// A rewritten nest runs its inner loops inside its own copies (no code
+/// outside the nest reaches them): they are not patched on their own, so
+/// shares nest without overlap (NestFinder.h).
+void RewriteInstance::takeInnerLoopsIntoNests(const std::vector<size_t> &Todo,
+                                              std::vector<BuiltLoop> &Built) {
+  std::map<std::pair<uint64_t, unsigned>, std::string> InNest;
+  for (size_t J = 0; J < Todo.size(); ++J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    if (L.Nest && Built[J].Reason.empty())
+      for (unsigned Inner : L.InnerIndices)
+        InNest[{L.FunctionStart, Inner}] = L.id();
+  }
+  for (size_t J = 0; J < Todo.size(); ++J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    auto It = L.Nest ? InNest.end() : InNest.find({L.FunctionStart, L.Index});
+    if (It != InNest.end() && Built[J].Reason.empty()) {
+      Built[J].Reason = "measured inside nest " + It->second;
+      Built[J].Code.reset();
     }
   }
 }
@@ -464,6 +513,8 @@ void RewriteInstance::fillData() {
     D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
     D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
     D.bound_mask = P.V.BoundMask;
+    if (P.L->Nest)
+      D.flags = DECAN_DESC_NEST;
     if (P.BaseOnly) // its base record until the late pack (abi.h)
       D.late_record = int32_t(
           CB.labelAddr(P.RecordLabel) -

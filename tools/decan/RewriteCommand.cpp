@@ -267,6 +267,7 @@ int runRewriteCommand(int argc, char **argv) {
   RW.Profile = A.Profile;
   RW.LateBase = A.LateBase;
   RW.Regions = A.Regions;
+  RW.Nests = A.Nests;
   RW.OnlyLoops = splitIds(A.Loops);
   RW.NamesLoop = namesLoopOfAnyObject;
   if (P.has("profile") && (P.has("extended") || P.has("groups")))
