@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/Instrument.h"
-#include "decan/Rewriter/NestFinder.h"
 #include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/NestFinder.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -287,8 +287,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
                       : "mask" + std::to_string(RW.VariantMask)) +
         (RW.OnlyListed ? ";listed" : ";") +
         (RW.ListUnselected ? ";" : ";quiet") + (RW.Regions ? ";regions" : "") +
-        (RW.Nests ? ";nests" : "") +
-        ";" + join(Only, ",");
+        (RW.Nests ? ";nests" : "") + ";" + join(Only, ",");
     ContentKey = utohexstr(
         xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
     SmallString<256> P(Dir);

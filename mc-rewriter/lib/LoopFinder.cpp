@@ -315,7 +315,8 @@ void decan::rewriter::findLine(const BinaryImage &Bin, LoopCandidate &L) {
 /// The source variables in registers at the loop's header, by MC register
 /// (memory groups are named by their base, as the plugin names them).
 void decan::rewriter::findRegisterNames(const BinaryImage &Bin,
-                              const decan::X86Target &X86, LoopCandidate &L) {
+                                        const decan::X86Target &X86,
+                                        LoopCandidate &L) {
   for (auto &[DwarfReg, Name] : Bin.registerVariables(L.Header))
     if (std::optional<MCRegister> R =
             X86.regInfo().getLLVMRegNum(DwarfReg, /*isEH=*/false))

@@ -19,8 +19,7 @@ std::vector<LoopCandidate> decan::rewriter::numberNests(
     function_ref<bool(unsigned InnerIndex)> Rewritable) {
   std::vector<LoopCandidate> Out;
   for (LoopCandidate &C : Cands)
-    if (C.Nest && !C.InnerIndices.empty() &&
-        all_of(C.InnerIndices, Rewritable))
+    if (C.Nest && !C.InnerIndices.empty() && all_of(C.InnerIndices, Rewritable))
       Out.push_back(std::move(C));
   llvm::sort(Out, [](const LoopCandidate &A, const LoopCandidate &B) {
     return A.Header < B.Header;
@@ -48,9 +47,9 @@ decan::rewriter::findNests(const BinaryImage &Bin, const decan::X86Target &X86,
     if (It == Rewritable.end() || It->second.empty())
       continue;
     const std::set<unsigned> &Inner = It->second;
-    for (LoopCandidate &N : numberNests(
-             outerLoopCandidates(Bin, X86, F),
-             [&](unsigned Index) { return Inner.count(Index) != 0; }))
+    for (LoopCandidate &N :
+         numberNests(outerLoopCandidates(Bin, X86, F),
+                     [&](unsigned Index) { return Inner.count(Index) != 0; }))
       Out.push_back(std::move(N));
   }
   if (WithLines)

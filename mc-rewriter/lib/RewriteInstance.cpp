@@ -264,8 +264,9 @@ void RewriteInstance::planLoops() {
     auto Related = NestRelated.find(L.id());
     if (Reason.empty() && Select && !IsSelected(L.id(), L.Function) &&
         !(Related != NestRelated.end() &&
-          any_of(Related->second,
-                 [&](const std::string &R) { return IsSelected(R, L.Function); })))
+          any_of(Related->second, [&](const std::string &R) {
+            return IsSelected(R, L.Function);
+          })))
       Reason = "not selected";
     if (Reason.empty() && !Bin.fileOffset(L.Header))
       Reason = "loop header not mapped from the file";

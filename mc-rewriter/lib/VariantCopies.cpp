@@ -79,9 +79,8 @@ static decan::LoopBody toBody(const decan::X86Knowledge &X86,
     // test: the rules keep what it reads, as for the nest's own exits.
     for (const std::vector<uint64_t> &Inner : L.InnerBlocks)
       if (is_contained(Inner, LB.Start))
-        Blk.Exiting |= any_of(LB.Succs, [&](uint64_t S) {
-          return !is_contained(Inner, S);
-        });
+        Blk.Exiting |= any_of(
+            LB.Succs, [&](uint64_t S) { return !is_contained(Inner, S); });
     Body.Blocks.push_back(std::move(Blk));
   }
   return Body;

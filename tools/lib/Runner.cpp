@@ -220,13 +220,12 @@ void RunSession::prepareDlopenCopies() {
       [this](StringRef Real) -> Expected<std::string> {
         rewriter::RewriteOptions RW = Stage;
         RW.Profile = false;
-        RW.LateBase = !O.Nests &&
-                      (Stage.LateBase ||
-                       O.lateMode() == RunOptions::LateMode::Always ||
-                       (O.lateMode() == RunOptions::LateMode::Auto &&
-                        O.Loops == "all" && !O.FindFirst && !O.HotPercent &&
-                        lateByDefault("", /*ProgramPlain=*/true,
-                                      {Real.str()})));
+        RW.LateBase =
+            !O.Nests &&
+            (Stage.LateBase || O.lateMode() == RunOptions::LateMode::Always ||
+             (O.lateMode() == RunOptions::LateMode::Auto && O.Loops == "all" &&
+              !O.FindFirst && !O.HotPercent &&
+              lateByDefault("", /*ProgramPlain=*/true, {Real.str()})));
         std::string Dir =
             (Tmp.path() + "/dlopen" + Twine(++NumDlopenCopies)).str();
         if (std::error_code EC = sys::fs::create_directories(Dir))
