@@ -59,3 +59,15 @@ decan::rewriter::findNests(const BinaryImage &Bin, const decan::X86Target &X86,
     }
   return Out;
 }
+
+std::map<std::string, std::vector<std::string>>
+decan::rewriter::nestRelatedIds(const std::vector<LoopCandidate> &Loops) {
+  std::map<std::string, std::vector<std::string>> Related;
+  for (const LoopCandidate &L : Loops)
+    for (unsigned Inner : L.InnerIndices) {
+      std::string InnerId = L.Function + ":L" + std::to_string(Inner);
+      Related[L.id()].push_back(InnerId);
+      Related[InnerId].push_back(L.id());
+    }
+  return Related;
+}

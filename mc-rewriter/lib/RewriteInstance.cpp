@@ -24,10 +24,12 @@
 #include "Dispatcher.h"
 #include "ElfWriter.h"
 #include "Frames.h"
+#include "MetaRecords.h"
 #include "RegionStubs.h"
 
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
+#include "decan/Rewriter/NestFinder.h"
 #include "decan/Rewriter/Rewriter.h"
 #include "decan/Rewriter/Unwind.h"
 #include "decan/abi.h"
@@ -54,47 +56,6 @@ std::string decan::rewriter::loopWhere(const LoopCandidate &L) {
 }
 
 namespace {
-
-/// Appends the .decan.meta record of \p L (decan_meta_record + strings).
-void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
-                const decan_machine_info &MI, const std::string &Reason,
-                unsigned BoundMask = 0) {
-  decan_meta_record R{};
-  R.bound_mask = BoundMask;
-  memcpy(R.magic, "DCN1", 4);
-  R.abi_version = DECAN_ABI_VERSION;
-  R.variant_mask = Mask;
-  R.line = L.Line;
-  R.column = 0;
-  std::string Strings =
-      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
-  R.strings_size = Strings.size();
-  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
-  R.minfo = MI;
-  size_t Start = Out.size();
-  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
-  Out += Strings;
-  Out.resize(Start + R.record_size, '\0');
-}
-
-/// Appends \p L's short .decan.meta record (DCN0: no machine info), as a
-/// base copy for late variants lists its loops.
-void appendShortMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
-                     const std::string &Reason) {
-  decan_meta_record_short R{};
-  memcpy(R.magic, "DCN0", 4);
-  R.abi_version = DECAN_ABI_VERSION;
-  R.variant_mask = Mask;
-  R.line = L.Line;
-  std::string Strings =
-      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
-  R.strings_size = Strings.size();
-  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
-  size_t Start = Out.size();
-  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
-  Out += Strings;
-  Out.resize(Start + R.record_size, '\0');
-}
 
 template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
   if (S.size() < Off + sizeof(T))
@@ -249,12 +210,7 @@ void RewriteInstance::planLoops() {
   // the nest where it was rewritten, its inner loops where it was not.
   std::map<std::string, std::vector<std::string>> NestRelated;
   if (Opts.Nests)
-    for (const LoopCandidate &L : Loops)
-      for (unsigned Inner : L.InnerIndices) {
-        std::string InnerId = L.Function + ":L" + std::to_string(Inner);
-        NestRelated[L.id()].push_back(InnerId);
-        NestRelated[InnerId].push_back(L.id());
-      }
+    NestRelated = nestRelatedIds(Loops);
   for (size_t I = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
     std::string &Reason = Reasons[I];
@@ -348,9 +304,8 @@ void RewriteInstance::planLoops() {
   }
 }
 
-/// A rewritten nest runs its inner loops inside its own copies (no code
-/// outside the nest reaches them): they are not patched on their own, so
-/// shares nest without overlap (NestFinder.h).
+/// A rewritten nest runs its inner loops inside its copies (nothing else
+/// reaches them): they are not patched on their own (NestFinder.h).
 void RewriteInstance::takeInnerLoopsIntoNests(const std::vector<size_t> &Todo,
                                               std::vector<BuiltLoop> &Built) {
   std::map<std::pair<uint64_t, unsigned>, std::string> InNest;

@@ -22,6 +22,8 @@
 #include "decan/Rewriter/Binary.h"
 #include "decan/Rewriter/LoopFinder.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace decan::rewriter {
@@ -42,6 +44,12 @@ std::vector<LoopCandidate> findNests(const BinaryImage &Bin,
 std::vector<LoopCandidate>
 numberNests(std::vector<LoopCandidate> Cands,
             llvm::function_ref<bool(unsigned InnerIndex)> Rewritable);
+
+/// Each nest's id -> its inner loops' ids, and each inner loop's id -> its
+/// nest's: a selection (`--loops`, a profile run's loops) takes them
+/// together.
+std::map<std::string, std::vector<std::string>>
+nestRelatedIds(const std::vector<LoopCandidate> &Loops);
 
 /// The loop finder's step for nests: \p F's outer loops whose inner loops
 /// are all innermost, with the finder's checks, not yet numbered
