@@ -480,6 +480,17 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
         }))
       IndAt = -1;
   }
+  // A nest with REF alone would take its inner loops' variants away (they
+  // run inside it): refused, they keep their own copies.
+  if (L.Nest && (Mask & ~1u) && V.Mask == 1u) {
+    unsigned First = 1;
+    while (First < DECAN_NUM_VARIANTS && V.Notes[First].empty())
+      ++First;
+    return createStringError(
+        inconvertibleErrorCode(),
+        "no variant of the nest could be built" +
+            (First < DECAN_NUM_VARIANTS ? " (" + V.Notes[First] + ")" : ""));
+  }
   if (IndAt >= 0) {
     V.IndReg = IndDef;
     V.IndStep = IndStep;

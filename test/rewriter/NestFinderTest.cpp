@@ -27,7 +27,9 @@ using namespace decan::rewriter;
 //  - decanNestDeep: three levels: the middle loop is a nest, the outermost
 //    (whose inner loop is no innermost loop) is not;
 //  - decanNestLoopInstr: the inner loop ends in `loop` (no rel32 form: not
-//    rewritten): the outer loop is no nest.
+//    rewritten): the outer loop is no nest;
+//  - decanNestOnlyControl: nothing but the loops' control: no variant
+//    (refused: REF alone would take its inner loop's copies away).
 __asm__(R"(
   .text
   .globl decanNestTaken
@@ -117,6 +119,21 @@ decanNestLoopInstr:
   jne 1b
   ret
   .size decanNestLoopInstr, .-decanNestLoopInstr
+  .globl decanNestOnlyControl
+  .type decanNestOnlyControl,@function
+decanNestOnlyControl:
+  mov %rdi, %rcx
+  nopl 0(%rax,%rax,1)
+1:
+  mov %rsi, %rdx
+  nopl 0(%rax,%rax,1)
+2:
+  sub $1, %rdx
+  jne 2b
+  sub $1, %rcx
+  jne 1b
+  ret
+  .size decanNestOnlyControl, .-decanNestOnlyControl
 )");
 
 extern "C" long decanNestTaken(long, long);
@@ -203,6 +220,17 @@ TEST(NestFinder, SaysWhyANestIsRefused) {
   EXPECT_EQ(toString(V.takeError()),
             "a loop test of the nest reads memory (a variant could change "
             "its trip counts)");
+
+  auto Control = S.nestsOf("decanNestOnlyControl");
+  ASSERT_EQ(Control.size(), 1u);
+  Expected<LoopVariants> C =
+      buildVariants(*S.X86, *Control[0], (1u << DECAN_NUM_VARIANTS) - 1);
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(
+      toString(C.takeError()).rfind("no variant of the nest could be built", 0),
+      0u);
+  // REF alone asked for: nothing is refused.
+  EXPECT_TRUE(bool(buildVariants(*S.X86, *Control[0], 1u)));
 }
 
 TEST(NestFinder, OnlyOuterLoopsOfRewritableInnermostLoops) {
