@@ -297,7 +297,9 @@ def main():
                          "sqlite3-src")
     ap.add_argument("--hot", type=float, default=0.02)
     ap.add_argument("--nests", action="store_true",
-                    help="build Lua, PolyBench and the --*-src programs with `decan flags --nests` "
+                    help="build Lua, PolyBench and the --*-src programs with "
+                         "`decan flags --nests` and run every program with "
+                         "`decan run --nests` "
                          "(use another --work than the build without)")
     ap.add_argument("--burner", action="store_true",
                     help="a CPU burner on another core during the runs")
@@ -329,8 +331,9 @@ def main():
             for r in range(1, args.runs + 1):
                 js = os.path.join(args.work, "%s%d.json" % (name, r))
                 txt = os.path.join(args.work, "%s%d.txt" % (name, r))
-                p = run([decan, "run"] + opts + ["-o", txt, "--json", js,
-                                                 "--"] + argv,
+                nests = ["--nests"] if args.nests else []
+                p = run([decan, "run"] + opts + nests +
+                        ["-o", txt, "--json", js, "--"] + argv,
                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                         cwd=args.work, timeout=900)
                 same_output &= p.stdout == plain

@@ -62,17 +62,14 @@ CASES = {
     # About one probe cost a call (below the floor).
     "s_l2_16": ("dl1_l2", "DL1", ["LEN=16", "CALLS=8000000"], []),
     "s_div8": ("div_hoist", "NO_DIV", ["LEN=8", "CALLS=8000000"], []),
-    # Short inner loops measured at their enclosing level (a 2-level nest,
-    # `decan flags --nests`; the plugin only): the nest's Sat.
+    # Short inner loops measured at their enclosing level (a 2-level nest:
+    # `decan flags --nests` builds, `decan run --nests` rewrites): the
+    # nest's Sat.
     "n_div32": ("nest_div", "NO_DIV", ["LEN=32", "CALLS=40000"], ["--nests"]),
     "n_div16": ("nest_div", "NO_DIV", ["LEN=16", "CALLS=80000"], ["--nests"]),
     "n_dl1_32": ("nest_dl1", "DL1", ["LEN=32", "CALLS=40000"], ["--nests"]),
     "n_dl1_16": ("nest_dl1", "DL1", ["LEN=16", "CALLS=80000"], ["--nests"]),
 }
-
-# Options of `decan flags` only (not of `decan run`).
-FLAGS_ONLY = {"--nests"}
-
 
 def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
@@ -107,8 +104,7 @@ def kernel_loop(report):
 
 def predict(decan, prog, variant, opts, out, report=False):
     cmd = [decan, "report", prog, "--json", out] if report else \
-        [decan, "run", "--json", out] + \
-        [o for o in opts if o not in FLAGS_ONLY] + ["--", prog]
+        [decan, "run", "--json", out] + opts + ["--", prog]
     r = sh(cmd)
     if r.returncode or not os.path.exists(out):
         return {"error": r.stderr.strip().splitlines()[-1:]}
@@ -198,8 +194,6 @@ def main():
             res["load_truth"] = load()
             res["realized"], res["times"] = realized(base + ".orig", base + ".fix", a.reps)
         for fe in fronts:
-            if fe == "rewriter" and FLAGS_ONLY & set(opts):
-                continue  # nests: a plugin build only
             prog = base + (".plug" if fe == "plugin" else ".orig")
             ld = load()
             out = "%s.%s.json" % (base, fe)

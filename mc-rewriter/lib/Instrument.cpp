@@ -6,6 +6,7 @@
 
 #include "decan/Rewriter/Instrument.h"
 #include "decan/Rewriter/Binary.h"
+#include "decan/Rewriter/NestFinder.h"
 #include "decan/abi_names.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -71,6 +72,9 @@ Expected<RewrittenFile> decan::rewriter::rewriteFile(StringRef Input,
   F.Loops = std::move(*Loops);
   if (RW.Regions)
     F.Regions = findRegions(*Bin, *X86, F.Loops);
+  if (RW.Nests)
+    for (LoopCandidate &N : findNests(*Bin, *X86, F.Loops))
+      F.Loops.push_back(std::move(N));
   auto R = rewriteBinary(*Bin, *X86, F.Loops, Output, RW, F.Regions);
   if (!R)
     return R.takeError();
@@ -283,7 +287,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
                       : "mask" + std::to_string(RW.VariantMask)) +
         (RW.OnlyListed ? ";listed" : ";") +
         (RW.ListUnselected ? ";" : ";quiet") + (RW.Regions ? ";regions" : "") +
-        ";" + join(Only, ",");
+        (RW.Nests ? ";nests" : "") + ";" + join(Only, ",");
     ContentKey = utohexstr(
         xxh3_64bits(arrayRefFromStringRef((*Buf)->getBuffer())), true);
     SmallString<256> P(Dir);
@@ -350,7 +354,7 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
     std::unique_ptr<BinaryImage> Bin;
     std::vector<LoopCandidate> Loops;
     std::vector<RegionCandidate> Regions;
-    bool HasRegions = false;
+    bool HasRegions = false, HasNests = false;
   };
   static Opened Last;
   std::string Key = ContentKey.empty() ? "" : Path.str() + ";" + ContentKey;
@@ -375,6 +379,13 @@ decan::rewriter::instrumentCached(StringRef Path, StringRef OutDir,
   if (RW.Regions && !Last.HasRegions) {
     Last.Regions = findRegions(*Last.Bin, *Last.X86, Last.Loops);
     Last.HasRegions = true;
+  }
+  // Nests after regions (which read only the innermost loops' trampolines);
+  // a rewrite without --nests leaves them out (RewriteOptions::Nests).
+  if (RW.Nests && !Last.HasNests) {
+    for (LoopCandidate &N : findNests(*Last.Bin, *Last.X86, Last.Loops))
+      Last.Loops.push_back(std::move(N));
+    Last.HasNests = true;
   }
   auto R =
       rewriteBinary(*Last.Bin, *Last.X86, Last.Loops, Out, RW,

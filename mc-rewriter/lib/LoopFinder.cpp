@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "decan/Rewriter/LoopFinder.h"
+#include "decan/Rewriter/NestFinder.h"
 
 #include "FunctionCFG.h"
 #include "FunctionCode.h"
@@ -101,6 +102,9 @@ public:
         CFG(Code, Bin, X86, Stats) {}
 
   void run(std::vector<LoopCandidate> &Out);
+  /// The outer loops whose inner loops are all innermost (nest candidates,
+  /// not yet numbered: NestFinder.cpp).
+  void runNests(std::vector<LoopCandidate> &Out);
   /// Dead padding after a jump or return that no known edge reaches, as
   /// [start, end) ranges (none when the CFG is incomplete).
   const std::vector<std::pair<uint64_t, uint64_t>> &padding() const {
@@ -136,6 +140,19 @@ FunctionLoops::irreducibleEdges(const CFGDomTree &DT) {
   return Irreducible;
 }
 
+/// Loop ids (f:L0, f:L1...) number the innermost loops by header address,
+/// whatever order LoopInfoBase keeps them in.
+static std::vector<const CFGLoop *> innermostByHeader(const CFGLoopInfo &LI) {
+  std::vector<const CFGLoop *> Innermost;
+  for (const CFGLoop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost())
+      Innermost.push_back(L);
+  llvm::sort(Innermost, [](const CFGLoop *A, const CFGLoop *B) {
+    return A->getHeader()->getNumber() < B->getHeader()->getNumber();
+  });
+  return Innermost;
+}
+
 void FunctionLoops::run(std::vector<LoopCandidate> &Out) {
   if (Code.Instrs.empty())
     return;
@@ -145,17 +162,60 @@ void FunctionLoops::run(std::vector<LoopCandidate> &Out) {
       irreducibleEdges(DT);
   CFGLoopInfo LI;
   LI.analyze(DT);
-  // Loop ids (f:L0, f:L1...) number the innermost loops by header address,
-  // whatever order LoopInfoBase keeps them in.
-  std::vector<const CFGLoop *> Innermost;
-  for (const CFGLoop *L : LI.getLoopsInPreorder())
-    if (L->isInnermost())
-      Innermost.push_back(L);
-  llvm::sort(Innermost, [](const CFGLoop *A, const CFGLoop *B) {
-    return A->getHeader()->getNumber() < B->getHeader()->getNumber();
-  });
+  std::vector<const CFGLoop *> Innermost = innermostByHeader(LI);
   for (unsigned Index = 0; Index < Innermost.size(); ++Index)
     Out.push_back(candidate(*Innermost[Index], DT, Index, Irreducible));
+}
+
+void FunctionLoops::runNests(std::vector<LoopCandidate> &Out) {
+  if (Code.Instrs.empty())
+    return;
+  CFGDomTree DT;
+  DT.recalculate(CFG);
+  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible =
+      irreducibleEdges(DT);
+  CFGLoopInfo LI;
+  LI.analyze(DT);
+  std::vector<const CFGLoop *> Innermost = innermostByHeader(LI);
+  for (const CFGLoop *L : LI.getLoopsInPreorder()) {
+    if (L->isInnermost() || !all_of(L->getSubLoops(), [](const CFGLoop *S) {
+          return S->isInnermost();
+        }))
+      continue;
+    LoopCandidate C = candidate(*L, DT, 0, Irreducible);
+    C.Nest = true;
+    for (unsigned Index = 0; Index < Innermost.size(); ++Index)
+      if (Innermost[Index]->getParentLoop() == L) {
+        C.InnerIndices.push_back(Index);
+        C.InnerBlocks.emplace_back();
+        for (const CFGBlock *B : body(*Innermost[Index], DT))
+          C.InnerBlocks.back().push_back(B->Start);
+      }
+    bool Calls = any_of(C.Blocks, [&](const LoopBlock &B) {
+      return any_of(B.Instrs, [&](const Instr &I) {
+        return X86.analysis().isCall(I.Inst);
+      });
+    });
+    if (C.SkipReason.empty() && Calls)
+      C.SkipReason = "a call in the nest (nests are measured without calls)";
+    // No padding is searched for a nest's trampoline (findLoops gave it to
+    // the innermost loops).
+    if (C.SkipReason.empty() && C.Trampoline == ~uint64_t(0))
+      C.SkipReason = "the nest's header has room for a 2-byte jump only, and "
+                     "its own bytes hold no trampoline";
+    Out.push_back(std::move(C));
+  }
+}
+
+std::vector<LoopCandidate>
+decan::rewriter::outerLoopCandidates(const BinaryImage &Bin,
+                                     const decan::X86Target &X86,
+                                     const FunctionRange &F) {
+  FinderStats Stats;
+  FunctionLoops FL(Bin, X86, F, Stats);
+  std::vector<LoopCandidate> Out;
+  FL.runNests(Out);
+  return Out;
 }
 
 /// The loop's blocks in address order: LoopInfoBase's, and the blocks no
@@ -237,7 +297,7 @@ LoopCandidate FunctionLoops::candidate(
 /// The header's own line, else the first line any loop instruction has
 /// (compilers give rotated headers line 0). (Serial: LLVM's DWARF reader
 /// parses line tables on first use.)
-static void findLine(const BinaryImage &Bin, LoopCandidate &L) {
+void decan::rewriter::findLine(const BinaryImage &Bin, LoopCandidate &L) {
   if (auto Line = Bin.lineFor(L.Header)) {
     L.File = Line->first;
     L.Line = Line->second;
@@ -254,8 +314,9 @@ static void findLine(const BinaryImage &Bin, LoopCandidate &L) {
 
 /// The source variables in registers at the loop's header, by MC register
 /// (memory groups are named by their base, as the plugin names them).
-static void findRegisterNames(const BinaryImage &Bin,
-                              const decan::X86Target &X86, LoopCandidate &L) {
+void decan::rewriter::findRegisterNames(const BinaryImage &Bin,
+                                        const decan::X86Target &X86,
+                                        LoopCandidate &L) {
   for (auto &[DwarfReg, Name] : Bin.registerVariables(L.Header))
     if (std::optional<MCRegister> R =
             X86.regInfo().getLLVMRegNum(DwarfReg, /*isEH=*/false))

@@ -24,10 +24,12 @@
 #include "Dispatcher.h"
 #include "ElfWriter.h"
 #include "Frames.h"
+#include "MetaRecords.h"
 #include "RegionStubs.h"
 
 #include "decan/InstrKnowledge/Variants.h"
 #include "decan/Rewriter/LoopCopy.h"
+#include "decan/Rewriter/NestFinder.h"
 #include "decan/Rewriter/Rewriter.h"
 #include "decan/Rewriter/Unwind.h"
 #include "decan/abi.h"
@@ -40,6 +42,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 using namespace decan::rewriter;
@@ -54,52 +57,13 @@ std::string decan::rewriter::loopWhere(const LoopCandidate &L) {
 
 namespace {
 
-/// Appends the .decan.meta record of \p L (decan_meta_record + strings).
-void appendMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
-                const decan_machine_info &MI, const std::string &Reason,
-                unsigned BoundMask = 0) {
-  decan_meta_record R{};
-  R.bound_mask = BoundMask;
-  memcpy(R.magic, "DCN1", 4);
-  R.abi_version = DECAN_ABI_VERSION;
-  R.variant_mask = Mask;
-  R.line = L.Line;
-  R.column = 0;
-  std::string Strings =
-      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
-  R.strings_size = Strings.size();
-  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
-  R.minfo = MI;
-  size_t Start = Out.size();
-  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
-  Out += Strings;
-  Out.resize(Start + R.record_size, '\0');
-}
-
-/// Appends \p L's short .decan.meta record (DCN0: no machine info), as a
-/// base copy for late variants lists its loops.
-void appendShortMeta(std::string &Out, const LoopCandidate &L, unsigned Mask,
-                     const std::string &Reason) {
-  decan_meta_record_short R{};
-  memcpy(R.magic, "DCN0", 4);
-  R.abi_version = DECAN_ABI_VERSION;
-  R.variant_mask = Mask;
-  R.line = L.Line;
-  std::string Strings =
-      L.id() + '\0' + L.Function + '\0' + L.File + '\0' + Reason + '\0';
-  R.strings_size = Strings.size();
-  R.record_size = alignTo(sizeof(R) + Strings.size(), 8);
-  size_t Start = Out.size();
-  Out.append(reinterpret_cast<const char *>(&R), sizeof(R));
-  Out += Strings;
-  Out.resize(Start + R.record_size, '\0');
-}
-
 template <typename T> void put(std::string &S, uint64_t Off, const T &V) {
   if (S.size() < Off + sizeof(T))
     S.resize(Off + sizeof(T), '\0');
   memcpy(&S[Off], &V, sizeof(T));
 }
+
+struct BuiltLoop;
 
 class RewriteInstance {
 public:
@@ -114,6 +78,8 @@ public:
 
 private:
   void planLoops();
+  void takeInnerLoopsIntoNests(const std::vector<size_t> &Todo,
+                               std::vector<BuiltLoop> &Built);
   void planRegions();
   void layoutData();
   void emitCode();
@@ -234,13 +200,28 @@ void RewriteInstance::planLoops() {
   for (const std::string &Id : Opts.OnlyLoops)
     Selected.insert(Id);
   bool Select = Opts.OnlyListed || !Opts.OnlyLoops.empty();
+  auto IsSelected = [&](StringRef Id, StringRef Function) {
+    return Selected.contains(Id) ||
+           (Opts.NamesLoop && any_of(Opts.OnlyLoops, [&](const std::string &I) {
+              return Opts.NamesLoop(I, Id, Function);
+            }));
+  };
+  // A nest and its inner loops are selected together: a profile run sees
+  // the nest where it was rewritten, its inner loops where it was not.
+  std::map<std::string, std::vector<std::string>> NestRelated;
+  if (Opts.Nests)
+    NestRelated = nestRelatedIds(Loops);
   for (size_t I = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
     std::string &Reason = Reasons[I];
     Reason = L.SkipReason;
-    if (Reason.empty() && Select && !Selected.contains(L.id()) &&
-        !(Opts.NamesLoop && any_of(Opts.OnlyLoops, [&](const std::string &I) {
-            return Opts.NamesLoop(I, L.id(), L.Function);
+    if (L.Nest && !Opts.Nests)
+      continue; // left out: no record (NestFinder.h)
+    auto Related = NestRelated.find(L.id());
+    if (Reason.empty() && Select && !IsSelected(L.id(), L.Function) &&
+        !(Related != NestRelated.end() &&
+          any_of(Related->second, [&](const std::string &R) {
+            return IsSelected(R, L.Function);
           })))
       Reason = "not selected";
     if (Reason.empty() && !Bin.fileOffset(L.Header))
@@ -276,9 +257,12 @@ void RewriteInstance::planLoops() {
   // The buffers encode through their thread's knowledge until appended.
   WorkerKnowledge = forEachInParallel(X86, Todo.size(), Opts.Threads,
                                       /*Grain=*/64, Build);
+  takeInnerLoopsIntoNests(Todo, Built);
 
   for (size_t I = 0, J = 0; I < Loops.size(); ++I) {
     const LoopCandidate &L = Loops[I];
+    if (L.Nest && !Opts.Nests)
+      continue;
     LoopOutcome O;
     O.Id = L.id();
     O.Where = loopWhere(L);
@@ -316,6 +300,27 @@ void RewriteInstance::planLoops() {
       SlotToDesc[B->P.Slot] = B->P.DescIndex;
       Plan.push_back(std::move(B->P));
       Fragments.push_back(std::move(B->Code));
+    }
+  }
+}
+
+/// A rewritten nest runs its inner loops inside its copies (nothing else
+/// reaches them): they are not patched on their own (NestFinder.h).
+void RewriteInstance::takeInnerLoopsIntoNests(const std::vector<size_t> &Todo,
+                                              std::vector<BuiltLoop> &Built) {
+  std::map<std::pair<uint64_t, unsigned>, std::string> InNest;
+  for (size_t J = 0; J < Todo.size(); ++J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    if (L.Nest && Built[J].Reason.empty())
+      for (unsigned Inner : L.InnerIndices)
+        InNest[{L.FunctionStart, Inner}] = L.id();
+  }
+  for (size_t J = 0; J < Todo.size(); ++J) {
+    const LoopCandidate &L = Loops[Todo[J]];
+    auto It = L.Nest ? InNest.end() : InNest.find({L.FunctionStart, L.Index});
+    if (It != InNest.end() && Built[J].Reason.empty()) {
+      Built[J].Reason = "measured inside nest " + It->second;
+      Built[J].Code.reset();
     }
   }
 }
@@ -464,6 +469,8 @@ void RewriteInstance::fillData() {
     D.function = reinterpret_cast<const char *>(DL.StringsOff + P.FuncOff);
     D.file = reinterpret_cast<const char *>(DL.StringsOff + P.FileOff);
     D.bound_mask = P.V.BoundMask;
+    if (P.L->Nest)
+      D.flags = DECAN_DESC_NEST;
     if (P.BaseOnly) // its base record until the late pack (abi.h)
       D.late_record = int32_t(
           CB.labelAddr(P.RecordLabel) -

@@ -75,6 +75,12 @@ static decan::LoopBody toBody(const decan::X86Knowledge &X86,
       else if (!is_contained(Blk.Succs, It->second))
         Blk.Succs.push_back(It->second);
     }
+    // In a nest, a block that leaves its inner loop holds that loop's exit
+    // test: the rules keep what it reads, as for the nest's own exits.
+    for (const std::vector<uint64_t> &Inner : L.InnerBlocks)
+      if (is_contained(Inner, LB.Start))
+        Blk.Exiting |= any_of(
+            LB.Succs, [&](uint64_t S) { return !is_contained(Inner, S); });
     Body.Blocks.push_back(std::move(Blk));
   }
   return Body;
@@ -302,6 +308,68 @@ static void nameGroups(const LoopCandidate &L, decan::LoopSubsets &S) {
   }
 }
 
+/// Whether an exit test of \p Body (a branch of an exiting block) depends
+/// on a load: the backward slice of the tests, through the flags within a
+/// block and through the other registers anywhere in the body (written
+/// anywhere, read anywhere: more than the true slice, never less).
+static bool exitTestsReadMemory(const decan::X86Knowledge &K,
+                                const decan::LoopBody &Body,
+                                const decan::LoopSubsets &S) {
+  std::vector<bool> In(Body.Instrs.size());
+  std::vector<unsigned> Work;
+  auto WritesFlags = [&](unsigned I) {
+    SmallVector<unsigned, 8> W;
+    K.regsWritten(Body.Instrs[I], W);
+    return any_of(W, [&](unsigned R) { return K.regsOverlap(R, K.EFLAGS); });
+  };
+  // The block's last writer of the flags before \p I (the test a branch or
+  // a flag reader sees).
+  auto FlagWriter = [&](unsigned I) {
+    for (const decan::LoopBody::Block &B : Body.Blocks)
+      if (B.Begin <= I && I < B.End)
+        for (unsigned J = I; J-- > B.Begin;)
+          if (WritesFlags(J))
+            return int(J);
+    return -1;
+  };
+  auto Add = [&](int I) {
+    if (I >= 0 && !In[I]) {
+      In[I] = true;
+      Work.push_back(I);
+    }
+  };
+  for (const decan::LoopBody::Block &B : Body.Blocks)
+    if (B.Exiting)
+      for (unsigned I = B.Begin; I < B.End; ++I)
+        if (S.Bits[I] & decan::SubsetBranch)
+          Add(I);
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    if (S.Bits[I] & (decan::SubsetLoad | decan::SubsetCall))
+      return true;
+    SmallVector<unsigned, 8> R;
+    K.regsRead(Body.Instrs[I], R);
+    for (unsigned Reg : R) {
+      if (K.regsOverlap(Reg, K.EFLAGS)) {
+        Add(FlagWriter(I));
+        continue;
+      }
+      if (Reg == K.RIP || K.regsOverlap(Reg, K.RSP))
+        continue;
+      for (unsigned J = 0; J < Body.Instrs.size(); ++J) {
+        SmallVector<unsigned, 8> W;
+        K.regsWritten(Body.Instrs[J], W);
+        if (any_of(W, [&](unsigned X) {
+              return !K.regsOverlap(X, K.EFLAGS) && K.regsOverlap(X, Reg);
+            }))
+          Add(J);
+      }
+    }
+  }
+  return false;
+}
+
 Expected<LoopVariants>
 decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
                                const LoopCandidate &L, unsigned Mask) {
@@ -340,6 +408,12 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   V.MInfo.n_call = S.NumCall;
   V.MInfo.n_chased_load = S.NumChasedLoad;
   decan::recordGroups(S, V.MInfo);
+  // A nest carries no iteration cap (an inner loop could run on): a loop
+  // test of it that reads memory refuses it, as the plugin does.
+  if (L.Nest && exitTestsReadMemory(K, Ref, S))
+    return createStringError(inconvertibleErrorCode(),
+                             "a loop test of the nest reads memory (a variant "
+                             "could change its trip counts)");
   unsigned IndDef = 0;
   int64_t IndStep = 0;
   int IndAt = findInduction(K, Ref, S, IndDef, IndStep);
@@ -371,7 +445,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
     // A variant never writes program memory and may delete calls: where
     // the exit reads memory, the copy could run on where REF stops, so it
     // counts its iterations down from a cap the runtime sets.
-    if (S.CtrlReadsMemory) {
+    if (S.CtrlReadsMemory && !L.Nest) {
       bool FlagsLive = flagsLiveAtHeader(K, R.Body);
       unsigned Reg = capRegister(K, R.Body, FlagsLive);
       if (!Reg) {
@@ -405,6 +479,17 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
           return I.Id == unsigned(IndAt) && I.Unchanged && !I.Padding;
         }))
       IndAt = -1;
+  }
+  // A nest with REF alone would take its inner loops' variants away (they
+  // run inside it): refused, they keep their own copies.
+  if (L.Nest && (Mask & ~1u) && V.Mask == 1u) {
+    unsigned First = 1;
+    while (First < DECAN_NUM_VARIANTS && V.Notes[First].empty())
+      ++First;
+    return createStringError(
+        inconvertibleErrorCode(),
+        "no variant of the nest could be built" +
+            (First < DECAN_NUM_VARIANTS ? " (" + V.Notes[First] + ")" : ""));
   }
   if (IndAt >= 0) {
     V.IndReg = IndDef;

@@ -161,9 +161,9 @@ static Error rewrite(StringRef Input, StringRef Output,
     N += O.Rewritten;
   if (Verbose) {
     OS << "decan: wrote " << Output << ": " << N << " of " << R.Loops.size()
-       << " innermost loops rewritten (code at 0x"
-       << utohexstr(R.CodeAddr, true) << ", " << R.CodeSize
-       << " bytes; data at 0x" << utohexstr(R.DataAddr, true);
+       << (RW.Nests ? " loops and nests" : " innermost loops")
+       << " rewritten (code at 0x" << utohexstr(R.CodeAddr, true) << ", "
+       << R.CodeSize << " bytes; data at 0x" << utohexstr(R.DataAddr, true);
     if (R.LateSize)
       OS << "; late range at 0x" << utohexstr(R.LateAddr, true) << ", "
          << R.LateSize << " bytes";
@@ -267,6 +267,7 @@ int runRewriteCommand(int argc, char **argv) {
   RW.Profile = A.Profile;
   RW.LateBase = A.LateBase;
   RW.Regions = A.Regions;
+  RW.Nests = A.Nests;
   RW.OnlyLoops = splitIds(A.Loops);
   RW.NamesLoop = namesLoopOfAnyObject;
   if (P.has("profile") && (P.has("extended") || P.has("groups")))

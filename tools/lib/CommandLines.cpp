@@ -112,6 +112,11 @@ OptionTable runOptionTable(RunArgs &A) {
          "the outer loops of prebuilt programs and --lib libraries: where "
          "the time the innermost loops miss goes",
          O.Regions);
+  T.flag("nests",
+         "also measure each 2-level loop nest of prebuilt programs and "
+         "--lib libraries as one loop with its variants (F:N<k>, as a "
+         "'decan flags --nests' build does; no late variants)",
+         O.Nests);
   T.custom("hot", "PERCENT",
            "measure REF first, keep the loops covering PERCENT (90 or 90%) "
            "of loop time (the program runs twice)",
@@ -345,6 +350,11 @@ OptionTable rewriteOptionTable(RewriteArgs &A) {
          "also time outer loops as regions (REF only, as 'decan flags "
          "--regions' does), for 'decan run --regions'",
          A.Regions);
+  T.flag("nests",
+         "also measure each 2-level loop nest whose inner loops are "
+         "rewritten as one loop, with its variants (id F:N<k>, as 'decan "
+         "flags --nests' does), for 'decan run --nests'",
+         A.Nests);
   T.flag("disasm", "print the emitted copies of every rewritten loop",
          A.Disasm);
   T.number("threads", "N",

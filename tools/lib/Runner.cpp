@@ -104,6 +104,7 @@ void RunSession::planRewrite() {
     Rotated |= 1u << static_cast<unsigned>(V);
   Stage.VariantMask = Rotated;
   Stage.Regions = O.Regions; // outer loops timed REF only (RegionFinder.h)
+  Stage.Nests = O.Nests;     // 2-level nests as loops (NestFinder.h)
   if (O.Loops != "all") {
     Stage.OnlyLoops = O.loopIds();
     // Short C++ names too (LoopNames.h); a library's "object!" prefix is
@@ -115,14 +116,15 @@ void RunSession::planRewrite() {
   PlainOk = !O.Libs.empty() && !AutoLibs;
   bool WantLate = O.lateMode() == RunOptions::LateMode::Always;
   if (O.lateMode() == RunOptions::LateMode::Auto && O.Loops == "all" &&
-      !O.FindFirst && !O.HotPercent)
+      !O.FindFirst && !O.HotPercent && !O.Nests)
     if (auto Why = lateByDefault(O.Command[0], PlainOk, O.Libs)) {
       WantLate = true;
       Log << "decan: " << *Why
           << ": its loops get their variants as they run (late variants; "
              "--no-late rewrites every loop first)\n";
     }
-  if (WantLate && O.Loops == "all" && !O.FindFirst)
+  // (A late pack has no nests: --nests rewrites every loop first.)
+  if (WantLate && O.Loops == "all" && !O.FindFirst && !O.Nests)
     Stage.LateBase = true;
   Original = O.Command;
 }
@@ -218,11 +220,12 @@ void RunSession::prepareDlopenCopies() {
       [this](StringRef Real) -> Expected<std::string> {
         rewriter::RewriteOptions RW = Stage;
         RW.Profile = false;
-        RW.LateBase = Stage.LateBase ||
-                      O.lateMode() == RunOptions::LateMode::Always ||
-                      (O.lateMode() == RunOptions::LateMode::Auto &&
-                       O.Loops == "all" && !O.FindFirst && !O.HotPercent &&
-                       lateByDefault("", /*ProgramPlain=*/true, {Real.str()}));
+        RW.LateBase =
+            !O.Nests &&
+            (Stage.LateBase || O.lateMode() == RunOptions::LateMode::Always ||
+             (O.lateMode() == RunOptions::LateMode::Auto && O.Loops == "all" &&
+              !O.FindFirst && !O.HotPercent &&
+              lateByDefault("", /*ProgramPlain=*/true, {Real.str()})));
         std::string Dir =
             (Tmp.path() + "/dlopen" + Twine(++NumDlopenCopies)).str();
         if (std::error_code EC = sys::fs::create_directories(Dir))
@@ -417,6 +420,7 @@ Error RunSession::profile() {
   rewriter::RewriteOptions Final;
   Final.VariantMask = Rotated;
   Final.Regions = O.Regions;
+  Final.Nests = O.Nests;
   Final.OnlyLoops = *Keep;
   Final.OnlyListed = true;
   Final.ListUnselected = false;

@@ -4,6 +4,9 @@ same REF loop (the plugin's f.decan.L0.REF, rewritten by `decan rewrite`).
 
 usage: crossfe.py PLUGIN_OBJDUMP REWRITER_DISASM PLUGIN_LIST REWRITER_LIST FN...
 
+FN is a function (its loop f:L0) or a nest, `f:N0` (both front ends built
+with --nests: the plugin's f.decan.N0.REF rewritten as its nest f:N0).
+
 Instructions are compared one by one after renaming registers consistently
 (by first appearance, per loop), dropping NOP padding (the rewriter's
 listing leaves it out), branch targets and RIP-relative displacements (the
@@ -70,6 +73,22 @@ def plugin_loops(text):
         if m:
             alias[fn] = m.group(1)
             return
+        # A nest's copy: every block between the first header a backward
+        # branch (jmp included) reaches and the last such branch; the
+        # rewriter lays the same blocks out from the outer header on (a
+        # rotation: compared as such).
+        if ".decan.N" in fn:
+            back = []
+            for addr, ins in rows:
+                m = re.match(r"j\w*\s+(?:0x)?([0-9a-f]+)", ins)
+                # within the copy: a jump into another copy's tail
+                # (MachineSharedCode) is no back edge
+                if m and rows[0][0] <= int(m.group(1), 16) < addr:
+                    back.append((int(m.group(1), 16), addr))
+            if back:
+                lo, hi = min(b[0] for b in back), max(b[1] for b in back)
+                out[fn] = [i for a, i in rows if lo <= a <= hi]
+            return
         for k in range(len(rows) - 1, -1, -1):
             addr, ins = rows[k]
             m = re.match(r"j(?!mp)\w+\s+(?:0x)?([0-9a-f]+)", ins)
@@ -124,17 +143,35 @@ def main():
     P, R = plugin_loops(pobj), rewriter_loops(rdis)
     PL, RL = listed(plist), listed(rlist)
     bad = 0
-    for fn in fns:
-        ps, rs = PL.get(fn + ":L0"), RL.get(fn + ".decan.L0.REF:L0")
+    for item in fns:
+        fn, _, nest = item.partition(":")
+        kind = nest or "L0"
+        ref = "%s.decan.%s.REF:%s" % (fn, kind, kind)
+        ps, rs = PL.get(fn + ":" + kind), RL.get(ref)
         if ps != rs:
             print("%s: statuses differ: plugin %s, rewriter %s" %
-                  (fn, sorted(ps or []), sorted(rs or [])))
+                  (item, sorted(ps or []), sorted(rs or [])))
             bad += 1
         for v in VARIANTS:
             if v not in (ps or set()):
                 continue
-            a = [x for x in map(norm, P.get("%s.decan.L0.%s" % (fn, v), [])) if x]
-            b = [x for x in map(norm, R.get(("%s.decan.L0.REF:L0" % fn, v), [])) if x]
+            a = [x for x in map(norm, P.get("%s.decan.%s.%s" % (fn, kind, v),
+                                            [])) if x]
+            b = [x for x in map(norm, R.get((ref, v), [])) if x]
+            if nest:
+                # Jumps the two layouts place differently (a fall-through
+                # in one is a jmp in the other); stack displacements (the
+                # rewriter's copy runs below its saved state, its %rsp
+                # operands moved with it).
+                a, b = ([re.sub(r"-?\d*\(%rsp", "S(%rsp", x) for x in y
+                         if x != "jmp"] for y in (a, b))
+            if nest:
+                # The rotation of the plugin's blocks that starts where the
+                # rewriter's copy does, when one matches.
+                for k in range(len(a)):
+                    if rename(a[k:] + a[:k]) == rename(b):
+                        a = a[k:] + a[:k]
+                        break
             a, b = rename(a), rename(b)
             if v == "CTRL" and a != b:
                 # Live-outs are unknown in a binary: the plugin keeps an
@@ -144,9 +181,9 @@ def main():
             if a != b:
                 bad += 1
                 print("%s %s differs:\n  plugin:   %s\n  rewriter: %s" %
-                      (fn, v, " ; ".join(a), " ; ".join(b)))
+                      (item, v, " ; ".join(a), " ; ".join(b)))
             else:
-                print("%s %s: %d instructions agree" % (fn, v, len(a)))
+                print("%s %s: %d instructions agree" % (item, v, len(a)))
     print("cross-front-end: %d difference(s)" % bad)
     return 1 if bad else 0
 

@@ -68,8 +68,17 @@ struct LoopCandidate {
   /// Source variables in a register at the header (DWARF, -g), by MC
   /// register: the variant rules name memory groups by their base.
   std::map<unsigned, std::string> RegisterNames;
+  /// A 2-level nest (NestFinder.h, `decan run --nests`): an outer loop whose
+  /// inner loops are all innermost, measured as one loop (id `f:N<k>`, k:
+  /// among the function's nests by header); Blocks hold the inner loops'.
+  bool Nest = false;
+  /// A nest's inner loops: their Index (ids `f:L<i>`) and block starts.
+  std::vector<unsigned> InnerIndices;
+  std::vector<std::vector<uint64_t>> InnerBlocks;
 
-  std::string id() const { return Function + ":L" + std::to_string(Index); }
+  std::string id() const {
+    return Function + (Nest ? ":N" : ":L") + std::to_string(Index);
+  }
   uint64_t bytes() const;
   unsigned numInstrs() const;
   bool contains(uint64_t Addr) const; ///< a block starts at Addr

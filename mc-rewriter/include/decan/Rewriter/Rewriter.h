@@ -83,6 +83,9 @@ struct RewriteOptions {
   /// Also time outer loops as regions (RegionFinder.h; `decan run
   /// --regions`): REF only, the original code keeps running.
   bool Regions = false;
+  /// Also measure 2-level nests as one loop (NestFinder.h; `decan run
+  /// --nests`): candidates with LoopCandidate::Nest are left out without.
+  bool Nests = false;
 };
 
 /// What happened to one loop.

@@ -91,7 +91,7 @@ struct RewriteArgs {
   unsigned Threads = 0; ///< 0: one per core
   bool List = false, Disasm = false, Quiet = false, All = false,
        Profile = false, Extended = false, Groups = false, LateBase = false,
-       Regions = false;
+       Regions = false, Nests = false;
 };
 OptionTable rewriteOptionTable(RewriteArgs &A);
 

@@ -87,6 +87,8 @@ struct RunOptions {
   /// Time the regions a `decan flags --regions` build placed (outer loops,
   /// functions with loops): DECAN_REGIONS=1.
   bool Regions = false;
+  /// Rewrite 2-level nests of prebuilt inputs as loops (NestFinder.h).
+  bool Nests = false;
 
   /// Auto: when the inputs to rewrite are large (lateByDefault), unless
   /// --loops, --find-first or --hot choose the loops.
