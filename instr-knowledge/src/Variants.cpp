@@ -580,10 +580,11 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
                               SL.Mask[I])) {
     Fates[I] = Fate::Replace;
   } else if (B & SubsetStore) {
-    // A store at an address computed from loaded data (a hash row's tag,
-    // a histogram bin) stays at its address with its chain, as such a load
-    // does, but writes nothing: a read-modify-write keeps its read, a plain
-    // store becomes a prefetch of its line (no register, never faults).
+    // A store the layout leaves in place (an address computed from loaded
+    // data: a hash row's tag; or a constant RIP-relative one, a global
+    // already L1-resident) stays at its address with its chain, as such a
+    // load does, but writes nothing: a read-modify-write keeps its read, a
+    // plain store becomes a prefetch of its line (no register, no fault).
     std::string Why;
     Fates[I] = Fate::Replace;
     if (!((B & SubsetLoad) ? asLoad(I, Repl[I], Why)

@@ -109,3 +109,24 @@ TEST_F(DL1InPlaceStoreTest, TheGroupVariantsFollow) {
       EXPECT_TRUE(writesNothing(R)) << variantName(V);
   }
 }
+
+TEST_F(DL1InPlaceStoreTest, AStoreToAGlobalStaysOnItsLine) {
+  // `sum = s` each iteration, RIP-relative: a constant address the scratch
+  // layout leaves where it is (one L1-resident line already). DL1 used to
+  // be refused for it; now the store is a prefetch of that line.
+  LoopBody L = loop(
+      *K,
+      {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"}),
+       ins(*K, "MOVSDmr", {"RIP", "#1", "-", "#4096", "-", "XMM0"})},
+      "#1");
+  L.FreeRegs = K->unusedRegs(L);
+  VariantResult R = build(L, Variant::DL1);
+  ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
+  EXPECT_TRUE(writesNothing(R));
+  std::vector<Instr> St = of(R, 1);
+  ASSERT_EQ(St.size(), 1u);
+  EXPECT_EQ(name(St[0]), "PREFETCHT0");
+  EXPECT_EQ(St[0].Ops[0].Reg, K->reg("RIP"));
+  EXPECT_EQ(St[0].Ops[3].Imm, 4096);
+  EXPECT_FALSE(of(R, 0)[0].Unchanged); // b[i] in the scratch area
+}
