@@ -81,8 +81,7 @@ TEST_F(DL1InPlaceStoreTest, APlainStoreBecomesAPrefetchOfItsLine) {
 
 TEST_F(DL1InPlaceStoreTest, AReadModifyWriteKeepsItsLoad) {
   // p->count += d: the read stays where it is, the write goes.
-  LoopBody L =
-      chase(ins(*K, "ADD32mr", {"RAX", "#1", "-", "#8", "-", "EDX"}));
+  LoopBody L = chase(ins(*K, "ADD32mr", {"RAX", "#1", "-", "#8", "-", "EDX"}));
   VariantResult R = build(L, Variant::DL1);
   ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
   EXPECT_TRUE(writesNothing(R));
@@ -114,11 +113,11 @@ TEST_F(DL1InPlaceStoreTest, AStoreToAGlobalStaysOnItsLine) {
   // `sum = s` each iteration, RIP-relative: a constant address the scratch
   // layout leaves where it is (one L1-resident line already). DL1 used to
   // be refused for it; now the store is a prefetch of that line.
-  LoopBody L = loop(
-      *K,
-      {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"}),
-       ins(*K, "MOVSDmr", {"RIP", "#1", "-", "#4096", "-", "XMM0"})},
-      "#1");
+  LoopBody L =
+      loop(*K,
+           {ins(*K, "ADDSDrm", {"XMM0", "XMM0", "RSI", "#8", "RCX", "#0", "-"}),
+            ins(*K, "MOVSDmr", {"RIP", "#1", "-", "#4096", "-", "XMM0"})},
+           "#1");
   L.FreeRegs = K->unusedRegs(L);
   VariantResult R = build(L, Variant::DL1);
   ASSERT_EQ(R.Status, VariantStatus::OK) << R.Reason;
