@@ -580,11 +580,23 @@ std::optional<VariantResult> VariantBuilder::redirect(unsigned I, unsigned B,
                               SL.Mask[I])) {
     Fates[I] = Fate::Replace;
   } else if (B & SubsetStore) {
-    return fail(VariantStatus::Unsupported,
-                "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
-                    " to an address computed from loaded data cannot "
-                    "be redirected to the scratch area",
-                DECAN_WHY_STORE_ADDRESS_LOADED);
+    // A store the layout leaves in place (an address computed from loaded
+    // data: a hash row's tag; or a constant RIP-relative one, a global
+    // already L1-resident) stays at its address with its chain, as such a
+    // load does, but writes nothing: a read-modify-write keeps its read, a
+    // plain store becomes a prefetch of its line (no register, no fault).
+    std::string Why;
+    Fates[I] = Fate::Replace;
+    if (!((B & SubsetLoad) ? asLoad(I, Repl[I], Why)
+                           : addPrefetch(I, Repl[I], Why)))
+      return fail(VariantStatus::Unsupported,
+                  "store " + K.opcodeName(Ref.Instrs[I].Opcode).str() +
+                      " to an address computed from loaded data cannot "
+                      "be redirected to the scratch area, nor left in "
+                      "place without writing: " +
+                      Why,
+                  DECAN_WHY_STORE_ADDRESS_LOADED);
+    ++InPlace;
   } else {
     ++InPlace; // its address chain stays, and so does its access
   }

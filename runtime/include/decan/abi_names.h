@@ -139,7 +139,8 @@ static inline const char *decan_variant_why_text(uint32_t why) {
     return "every instruction feeds the exit test";
   case DECAN_WHY_STORE_ADDRESS_LOADED:
     return "a store's address is computed from loaded data: it cannot be "
-           "redirected to the scratch area";
+           "redirected to the scratch area, and no load form with a free "
+           "register leaves it in place";
   case DECAN_WHY_GROUP_HOLDS_ADDRESSES:
     return "the memory group holds addresses or indexes of other accesses";
   case DECAN_WHY_GATHER_SCATTER:
