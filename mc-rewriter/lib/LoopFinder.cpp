@@ -112,6 +112,8 @@ public:
   }
 
 private:
+  struct Analysis;
+  void analyse(Analysis &A);
   std::vector<std::pair<CFGBlock *, CFGBlock *>>
   irreducibleEdges(const CFGDomTree &DT);
   std::vector<const CFGBlock *> body(const CFGLoop &Loop,
@@ -153,42 +155,47 @@ static std::vector<const CFGLoop *> innermostByHeader(const CFGLoopInfo &LI) {
   return Innermost;
 }
 
+/// The function's analysed loops, for run() and runNests().
+struct FunctionLoops::Analysis {
+  CFGDomTree DT;
+  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible;
+  CFGLoopInfo LI;
+  std::vector<const CFGLoop *> Innermost;
+};
+
+void FunctionLoops::analyse(Analysis &A) {
+  A.DT.recalculate(CFG);
+  A.Irreducible = irreducibleEdges(A.DT);
+  A.LI.analyze(A.DT);
+  A.Innermost = innermostByHeader(A.LI);
+}
+
 void FunctionLoops::run(std::vector<LoopCandidate> &Out) {
   if (Code.Instrs.empty())
     return;
-  CFGDomTree DT;
-  DT.recalculate(CFG);
-  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible =
-      irreducibleEdges(DT);
-  CFGLoopInfo LI;
-  LI.analyze(DT);
-  std::vector<const CFGLoop *> Innermost = innermostByHeader(LI);
-  for (unsigned Index = 0; Index < Innermost.size(); ++Index)
-    Out.push_back(candidate(*Innermost[Index], DT, Index, Irreducible));
+  Analysis A;
+  analyse(A);
+  for (unsigned Index = 0; Index < A.Innermost.size(); ++Index)
+    Out.push_back(candidate(*A.Innermost[Index], A.DT, Index, A.Irreducible));
 }
 
 void FunctionLoops::runNests(std::vector<LoopCandidate> &Out) {
   if (Code.Instrs.empty())
     return;
-  CFGDomTree DT;
-  DT.recalculate(CFG);
-  std::vector<std::pair<CFGBlock *, CFGBlock *>> Irreducible =
-      irreducibleEdges(DT);
-  CFGLoopInfo LI;
-  LI.analyze(DT);
-  std::vector<const CFGLoop *> Innermost = innermostByHeader(LI);
-  for (const CFGLoop *L : LI.getLoopsInPreorder()) {
+  Analysis A;
+  analyse(A);
+  for (const CFGLoop *L : A.LI.getLoopsInPreorder()) {
     if (L->isInnermost() || !all_of(L->getSubLoops(), [](const CFGLoop *S) {
           return S->isInnermost();
         }))
       continue;
-    LoopCandidate C = candidate(*L, DT, 0, Irreducible);
+    LoopCandidate C = candidate(*L, A.DT, 0, A.Irreducible);
     C.Nest = true;
-    for (unsigned Index = 0; Index < Innermost.size(); ++Index)
-      if (Innermost[Index]->getParentLoop() == L) {
+    for (unsigned Index = 0; Index < A.Innermost.size(); ++Index)
+      if (A.Innermost[Index]->getParentLoop() == L) {
         C.InnerIndices.push_back(Index);
         C.InnerBlocks.emplace_back();
-        for (const CFGBlock *B : body(*Innermost[Index], DT))
+        for (const CFGBlock *B : body(*A.Innermost[Index], A.DT))
           C.InnerBlocks.back().push_back(B->Start);
       }
     bool Calls = any_of(C.Blocks, [&](const LoopBlock &B) {
