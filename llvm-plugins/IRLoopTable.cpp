@@ -10,6 +10,7 @@
 #include "decan/abi.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -32,6 +33,14 @@ std::string decan::sourcePath(StringRef Directory, StringRef File) {
   sys::path::append(Path, File);
   sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return std::string(Path);
+}
+
+void decan::setRecordLocation(LoopRecord &R, const DebugLoc &DL) {
+  if (!DL)
+    return;
+  R.File = sourcePath(DL->getDirectory(), DL->getFilename());
+  R.Line = DL.getLine();
+  R.Column = DL.getCol();
 }
 
 // The IR types below mirror abi.h; keep them in step.

@@ -35,6 +35,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugLoc.h"
 #include <cstddef>
 #include <string>
 
@@ -120,6 +121,9 @@ struct LoopRecord {
 /// compilation's \p Directory when relative (debug information records the
 /// path as the compiler saw it), so that an editor opens it from anywhere.
 std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
+
+/// \p R's file, line and column from \p DL (nothing without one).
+void setRecordLocation(LoopRecord &R, const llvm::DebugLoc &DL);
 
 /// The skip reason of a loop in an optnone function (-O0): what `decan run`
 /// and the compile-time warning recognise.

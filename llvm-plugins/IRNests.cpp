@@ -160,11 +160,7 @@ decan::findNests(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     R.Function = F.getName().str();
     R.Index = Index;
     R.Nest = true;
-    if (DILocation *DL = N.Loc.get()) {
-      R.File = sourcePath(DL->getDirectory(), DL->getFilename());
-      R.Line = DL->getLine();
-      R.Column = DL->getColumn();
-    }
+    setRecordLocation(R, N.Loc);
     R.Source = loopSourceIdentity(N.L, N.Loc);
     R.IterationStep = loopIterationStep(*N.L, SE);
     R.SkipReason = nestSkipReason(F, *N.L);

@@ -93,7 +93,7 @@ InlineAsm *decan::probeAsm(LLVMContext &Ctx, bool End) {
         "={ax},~{dx},~{memory},~{dirflag},~{fpsr},~{flags}",
         /*hasSideEffects=*/true);
   return InlineAsm::get(
-      Ty, "rdtscp\n\tlfence\n\tshlq $$32, %rdx\n\torq %rdx, %rax",
+      Ty, EndProbeAsm,
       "={ax},~{dx},~{cx},~{memory},~{dirflag},~{fpsr},~{flags}",
       /*hasSideEffects=*/true);
 }
@@ -357,11 +357,7 @@ findCandidates(Function &F, LoopInfo &LI, const LoopFilter &Filter,
     LoopRecord &R = C.Rec;
     R.Function = F.getName().str();
     R.Index = Index;
-    if (DILocation *DL = C.Loc.get()) {
-      R.File = sourcePath(DL->getDirectory(), DL->getFilename());
-      R.Line = DL->getLine();
-      R.Column = DL->getColumn();
-    }
+    setRecordLocation(R, C.Loc);
     R.Source = loopSourceIdentity(C.L, C.Loc);
     if (F.hasOptNone())
       R.SkipReason = OptNoneSkipReason;

@@ -56,6 +56,10 @@ namespace decan {
 /// The probes of every outlined copy: `lfence; rdtsc` at its start and
 /// `rdtscp; lfence` at its exits, each returning the 64-bit TSC.
 llvm::InlineAsm *probeAsm(llvm::LLVMContext &Ctx, bool End);
+/// The end probe's asm text: the counter read, then its halves put
+/// together (MachineSharedCode.cpp splits the second part off).
+inline constexpr const char *EndProbeAsm =
+    "rdtscp\n\tlfence\n\tshlq $$32, %rdx\n\torq %rdx, %rax";
 
 /// Outlines selected innermost loops, adds dispatch stubs, probes and the
 /// loop tables (IRLoopTable.h).

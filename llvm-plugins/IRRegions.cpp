@@ -55,14 +55,6 @@ static bool skipFunction(const Function &F) {
   return false;
 }
 
-static void setLocation(LoopRecord &R, DebugLoc DL) {
-  if (!DL)
-    return;
-  R.File = sourcePath(DL->getDirectory(), DL->getFilename());
-  R.Line = DL.getLine();
-  R.Column = DL.getCol();
-}
-
 /// \p F calls itself directly: its regions' activations may nest.
 static bool callsItself(const Function &F) {
   for (const BasicBlock &BB : F)
@@ -115,7 +107,7 @@ static SmallVector<RegionPlan, 4> planRegions(Function &F, LoopInfo &LI) {
     P.Rec.Index = K;
     P.Rec.Region = true;
     P.Rec.VariantMask = 1u << DECAN_REF;
-    setLocation(P.Rec, loopStartLoc(*L));
+    setRecordLocation(P.Rec, loopStartLoc(*L));
     P.Enters.push_back(L->getLoopPreheader()->getTerminator());
     SmallVector<BasicBlock *, 4> Exits;
     L->getUniqueExitBlocks(Exits);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MachineSharedCode.h"
+#include "IROutline.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineConstantPool.h"
@@ -110,11 +111,6 @@ static bool isEndProbe(const MachineInstr &MI) {
   const MachineOperand &Asm = MI.getOperand(InlineAsm::MIOp_AsmString);
   return Asm.isSymbol() && StringRef(Asm.getSymbolName()).starts_with("rdtscp");
 }
-
-/// The end probe's asm as the outliner writes it (probeAsm): the counter
-/// read, then its halves put together.
-static constexpr const char *EndProbeAsm =
-    "rdtscp\n\tlfence\n\tshlq $$32, %rdx\n\torq %rdx, %rax";
 
 /// Splits the end probe \p Probe after `rdtscp; lfence`: its `shlq $32,
 /// %rdx; orq %rdx, %rax` become machine instructions after it, the same
