@@ -380,6 +380,9 @@ LoopSubsets decan::computeSubsets(const X86Knowledge &K, const LoopBody &L) {
         if (S.Bits[I] & SubsetBranch)
           ExitBranches.push_back(I);
   std::vector<bool> ExitSlice = SliceOf(std::move(ExitBranches));
+  for (unsigned I = 0; I < N; ++I)
+    if (ExitSlice[I] && (S.Bits[I] & (SubsetLoad | SubsetCall)))
+      S.ExitReadsMemory = true;
   // Address slice: definitions reaching base/index registers.
   for (unsigned I = 0; I < N; ++I) {
     int M = K.memOperandIndex(L.Instrs[I].Opcode);

@@ -308,68 +308,6 @@ static void nameGroups(const LoopCandidate &L, decan::LoopSubsets &S) {
   }
 }
 
-/// Whether an exit test of \p Body (a branch of an exiting block) depends
-/// on a load: the backward slice of the tests, through the flags within a
-/// block and through the other registers anywhere in the body (written
-/// anywhere, read anywhere: more than the true slice, never less).
-static bool exitTestsReadMemory(const decan::X86Knowledge &K,
-                                const decan::LoopBody &Body,
-                                const decan::LoopSubsets &S) {
-  std::vector<bool> In(Body.Instrs.size());
-  std::vector<unsigned> Work;
-  auto WritesFlags = [&](unsigned I) {
-    SmallVector<unsigned, 8> W;
-    K.regsWritten(Body.Instrs[I], W);
-    return any_of(W, [&](unsigned R) { return K.regsOverlap(R, K.EFLAGS); });
-  };
-  // The block's last writer of the flags before \p I (the test a branch or
-  // a flag reader sees).
-  auto FlagWriter = [&](unsigned I) {
-    for (const decan::LoopBody::Block &B : Body.Blocks)
-      if (B.Begin <= I && I < B.End)
-        for (unsigned J = I; J-- > B.Begin;)
-          if (WritesFlags(J))
-            return int(J);
-    return -1;
-  };
-  auto Add = [&](int I) {
-    if (I >= 0 && !In[I]) {
-      In[I] = true;
-      Work.push_back(I);
-    }
-  };
-  for (const decan::LoopBody::Block &B : Body.Blocks)
-    if (B.Exiting)
-      for (unsigned I = B.Begin; I < B.End; ++I)
-        if (S.Bits[I] & decan::SubsetBranch)
-          Add(I);
-  while (!Work.empty()) {
-    unsigned I = Work.back();
-    Work.pop_back();
-    if (S.Bits[I] & (decan::SubsetLoad | decan::SubsetCall))
-      return true;
-    SmallVector<unsigned, 8> R;
-    K.regsRead(Body.Instrs[I], R);
-    for (unsigned Reg : R) {
-      if (K.regsOverlap(Reg, K.EFLAGS)) {
-        Add(FlagWriter(I));
-        continue;
-      }
-      if (Reg == K.RIP || K.regsOverlap(Reg, K.RSP))
-        continue;
-      for (unsigned J = 0; J < Body.Instrs.size(); ++J) {
-        SmallVector<unsigned, 8> W;
-        K.regsWritten(Body.Instrs[J], W);
-        if (any_of(W, [&](unsigned X) {
-              return !K.regsOverlap(X, K.EFLAGS) && K.regsOverlap(X, Reg);
-            }))
-          Add(J);
-      }
-    }
-  }
-  return false;
-}
-
 Expected<LoopVariants>
 decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
                                const LoopCandidate &L, unsigned Mask) {
@@ -410,7 +348,7 @@ decan::rewriter::buildVariants(const decan::X86Knowledge &X86,
   decan::recordGroups(S, V.MInfo);
   // A nest carries no iteration cap (an inner loop could run on): a loop
   // test of it that reads memory refuses it, as the plugin does.
-  if (L.Nest && exitTestsReadMemory(K, Ref, S))
+  if (L.Nest && S.ExitReadsMemory)
     return createStringError(inconvertibleErrorCode(),
                              "a loop test of the nest reads memory (a variant "
                              "could change its trip counts)");

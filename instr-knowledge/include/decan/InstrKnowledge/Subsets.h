@@ -102,6 +102,11 @@ struct LoopSubsets {
   /// Every variant copy of such a loop carries an iteration cap, in both
   /// front ends (docs/variants.md, "Copies that could run forever").
   bool CtrlReadsMemory = false;
+  /// The same for the exit tests alone (the branches of exiting blocks, a
+  /// nest's inner loops' included): whether a copy ends, not which path an
+  /// iteration takes, depends on memory. A nest whose loop tests do is
+  /// refused in the rewriter (it carries no iteration cap there).
+  bool ExitReadsMemory = false;
 };
 
 /// Computes all subsets of \p Loop. CTRL is the backward slice, through
